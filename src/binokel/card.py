@@ -1,0 +1,279 @@
+"""Cards, suits, ranks and the ``Hand`` bitmask.
+
+A card *kind* (suit and rank) is a small integer ``suit * 7 + rank``; the double deck
+holds two copies of each kind. A :class:`Hand` is a multiset of cards stored in one
+integer: bit ``k`` is the first copy of kind ``k``, bit ``k + 28`` the second. That
+representation makes the hot paths of the engine (legal cards, follow and beat) a
+handful of integer operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+
+from binokel.error import NotationError
+
+KINDS = 28
+"""Number of card kinds: 4 suits x 7 ranks (only 5 or 6 ranks are in any one deck)."""
+COPY = KINDS
+"""Bit offset of a kind's second copy in a hand mask."""
+KIND_MASK = (1 << KINDS) - 1
+
+
+class Suit(IntEnum):
+    """The four suits; French letters are canonical (S = leaves, D = bells, C = acorns)."""
+
+    S = 0
+    H = 1
+    D = 2
+    C = 3
+
+    @property
+    def letter(self) -> str:
+        return self.name
+
+    @property
+    def symbol(self) -> str:
+        return "♠♥♦♣"[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Read a suit letter or symbol.
+
+        >>> Suit.parse("h"), Suit.parse("♠")
+        (<Suit.H: 1>, <Suit.S: 0>)
+        """
+        suit = _SUIT_TEXT.get(text.strip().upper())
+        if suit is None:
+            raise NotationError(f"unknown suit {text!r} (expected S, H, D or C)")
+        return suit
+
+
+_SUIT_TEXT = {
+    **{s.name: s for s in Suit},
+    **{s.symbol: s for s in Suit},
+    "♤": Suit.S, "♡": Suit.H, "♢": Suit.D, "♧": Suit.C,
+}
+
+
+class Rank(IntEnum):
+    """Ranks in trick order: a lower value beats a higher one. Q is the Ober, J the Unter."""
+
+    A = 0
+    T = 1
+    K = 2
+    Q = 3
+    J = 4
+    NINE = 5
+    SEVEN = 6
+
+    @property
+    def letter(self) -> str:
+        return "ATKQJ97"[self]
+
+    @property
+    def points(self) -> int:
+        return RANK_POINTS[self]
+
+
+RANK_POINTS = (11, 10, 4, 3, 2, 0, 0)
+
+_RANK_TEXT = {
+    "A": Rank.A, "T": Rank.T, "10": Rank.T, "K": Rank.K, "Q": Rank.Q, "O": Rank.Q,
+    "J": Rank.J, "U": Rank.J, "9": Rank.NINE, "7": Rank.SEVEN,
+}
+
+
+class Card:
+    """One card kind, e.g. ``Card.parse("QS")`` — the Ober of leaves.
+
+    Cards are interned: there is exactly one object per kind, so ``is`` and ``==`` agree.
+
+    >>> Card.parse("10♥"), str(Card.parse("qs")), Card.parse("OS") is Card.parse("QS")
+    (Card('TH'), 'QS', True)
+    """
+
+    __slots__ = ("index", "suit", "rank", "points", "_text")
+
+    index: int
+    suit: Suit
+    rank: Rank
+    points: int
+
+    def __new__(cls, text: str) -> Card:
+        return cls.parse(text)
+
+    @classmethod
+    def _make(cls, index: int) -> Card:
+        card = object.__new__(cls)
+        card.index = index
+        card.suit = Suit(index // 7)
+        card.rank = Rank(index % 7)
+        card.points = RANK_POINTS[card.rank]
+        card._text = card.rank.letter + card.suit.letter
+        return card
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read ``AS``, ``10S``, ``TS``, ``a♠``, ``OS`` (Ober) or ``US`` (Unter)."""
+        if not isinstance(text, str):
+            raise NotationError(f"a card must be text like 'AS', not {text!r}")
+        clean = text.strip().upper()
+        card = _CARD_TEXT.get(clean)
+        if card is None:
+            raise NotationError(f"unknown card {text!r} (expected rank A T K Q J 9 7 then suit S H D C, e.g. 'TH')")
+        return card
+
+    @classmethod
+    def of(cls, suit: Suit, rank: Rank) -> Card:
+        return CARDS[suit * 7 + rank]
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Card({self._text!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __reduce__(self) -> tuple:
+        return (Card.parse, (self._text,))
+
+
+CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(KINDS))
+"""Every card kind, indexed by kind."""
+
+_CARD_TEXT: dict[str, Card] = {}
+for _card in CARDS:
+    for _r, _rank in _RANK_TEXT.items():
+        if _rank == _card.rank:
+            for _s, _suit in _SUIT_TEXT.items():
+                if _suit == _card.suit:
+                    _CARD_TEXT[_r + _s] = _card
+
+SUIT_MASK = tuple(((1 << 7) - 1) << (7 * s) for s in range(4))
+"""Kind mask of every card of a suit."""
+HIGHER = tuple(((1 << (k % 7)) - 1) << (7 * (k // 7)) for k in range(KINDS))
+"""Kind mask of the cards of the same suit that beat kind ``k``."""
+POINTS = tuple(c.points for c in CARDS)
+
+
+def kinds_of(mask: int) -> Iterator[int]:
+    """The kinds whose bits are set in a 28-bit kind mask, in ascending order."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def add_card(mask: int, kind: int) -> int:
+    """Add one copy of ``kind`` to a hand mask (first copy, then second)."""
+    bit = 1 << kind
+    if mask & bit:
+        bit <<= COPY
+        if mask & bit:
+            raise ValueError(f"a third copy of {CARDS[kind]}")
+    return mask | bit
+
+
+def remove_card(mask: int, kind: int) -> int:
+    """Remove one copy of ``kind`` from a hand mask, which must hold it."""
+    bit = 1 << (kind + COPY)
+    if mask & bit:
+        return mask ^ bit
+    return mask ^ (1 << kind)
+
+
+def present(mask: int) -> int:
+    """The 28-bit mask of kinds with at least one copy in the hand."""
+    return (mask | (mask >> COPY)) & KIND_MASK
+
+
+def mask_points(mask: int) -> int:
+    return sum(POINTS[k] for k in kinds_of(mask & KIND_MASK)) + sum(POINTS[k] for k in kinds_of(mask >> COPY))
+
+
+class Hand:
+    """An immutable multiset of cards (a seat's hand, the Tapp, a discard).
+
+    >>> hand = Hand.parse("AS AS 10H qs")
+    >>> len(hand), hand.count(Card("AS")), str(hand)
+    (4, 2, 'AS AS QS TH')
+    """
+
+    __slots__ = ("mask",)
+
+    def __init__(self, cards: Iterable[Card | str] = (), *, mask: int | None = None) -> None:
+        if mask is None:
+            mask = 0
+            for card in cards:
+                if isinstance(card, str):
+                    card = Card.parse(card)
+                try:
+                    mask = add_card(mask, card.index)
+                except ValueError:
+                    raise NotationError(f"three copies of {card}: the deck holds two of each card") from None
+        object.__setattr__(self, "mask", mask)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Hand is immutable")
+
+    @classmethod
+    def parse(cls, text: str) -> Hand:
+        return cls(text.replace(",", " ").split())
+
+    def __iter__(self) -> Iterator[Card]:
+        """Cards in canonical order (by suit S H D C, then rank A T K Q J 9 7)."""
+        low, high = self.mask & KIND_MASK, self.mask >> COPY
+        for kind in kinds_of(low):
+            yield CARDS[kind]
+            if high >> kind & 1:
+                yield CARDS[kind]
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, Card) and bool(self.mask >> card.index & 1)
+
+    def count(self, card: Card) -> int:
+        return (self.mask >> card.index & 1) + (self.mask >> (card.index + COPY) & 1)
+
+    def add(self, card: Card) -> Hand:
+        return Hand(mask=add_card(self.mask, card.index))
+
+    def remove(self, card: Card) -> Hand:
+        if card not in self:
+            raise ValueError(f"{card} is not in the hand")
+        return Hand(mask=remove_card(self.mask, card.index))
+
+    @property
+    def points(self) -> int:
+        return mask_points(self.mask)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hand) and other.mask == self.mask
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self))
+
+    def __repr__(self) -> str:
+        return f"Hand.parse({str(self)!r})"
+
+
+def parse_cards(cards: Iterable[str] | str) -> list[Card]:
+    """Read a list of card names (or one space-separated string)."""
+    if isinstance(cards, str):
+        cards = cards.replace(",", " ").split()
+    return [Card.parse(c) for c in cards]

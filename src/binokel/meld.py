@@ -1,0 +1,132 @@
+"""Melds (declarations): the best melds a hand allows, RULES.md section 5.
+
+The meld types — sequences, four of a kind, binokel, dissle — are independent (a card
+may serve once in each type), so the best total is the sum of the best of each type.
+
+>>> from binokel.card import Hand, Suit
+>>> roundhouse = Hand.parse("KS QS KH QH KD QD KC QC")
+>>> meld_total(find_melds(roundhouse, Suit.H))
+240
+>>> meld_total(find_melds(Hand.parse("KS QS QH QD QC JD"), Suit.S))
+140
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from binokel.card import CARDS, Card, Hand, Rank, Suit
+from binokel.rules import STANDARD, Rules
+
+FAMILY = (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J)
+FOUR_NAMES = {Rank.A: "aces", Rank.K: "kings", Rank.Q: "obers", Rank.J: "unters"}
+FOUR_POINTS = {Rank.A: 100, Rank.K: 80, Rank.Q: 60, Rank.J: 40}
+SPECIAL_EIGHT = 1000
+BINOKEL_CARDS = (Card.parse("QS"), Card.parse("JD"))
+
+
+@dataclass(frozen=True)
+class Meld:
+    """One declared combination: its name, suit (for sequences and dissle), cards, points."""
+
+    name: str
+    suit: Suit | None
+    cards: tuple[Card, ...]
+    points: int
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "suit": self.suit.letter if self.suit is not None else None,
+            "cards": [str(c) for c in self.cards],
+            "points": self.points,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Meld:
+        return cls(data["name"], Suit.parse(data["suit"]) if data.get("suit") else None,
+                   tuple(Card.parse(c) for c in data["cards"]), int(data["points"]))
+
+
+def find_melds(cards: Hand | Iterable[Card], trump: Suit, rules: Rules = STANDARD) -> list[Meld]:
+    """The melds of the best total ``cards`` allow with ``trump``, in a fixed order:
+    sequences by suit, four of a kind, eight of a kind, binokel, dissle."""
+    hand = cards if isinstance(cards, Hand) else Hand(cards)
+    count = [hand.count(c) for c in CARDS]
+    melds: list[Meld] = []
+    plain = rules.double_melds == "plain"
+
+    for suit in Suit:
+        kinds = [CARDS[suit * 7 + r] for r in FAMILY]
+        is_trump = suit == trump
+        family = 150 if is_trump else 100
+        pair = 40 if is_trump else 20
+        copies = min(count[c.index] for c in kinds)
+        king, queen = CARDS[suit * 7 + Rank.K], CARDS[suit * 7 + Rank.Q]
+        if copies == 2:
+            value = 2 * family if plain else (1500 if is_trump else 1000)
+            melds.append(Meld("double_family", suit, tuple(c for c in kinds for _ in range(2)), value))
+            continue
+        pairs = min(count[king.index], count[queen.index])
+        if copies == 1:
+            melds.append(Meld("family", suit, tuple(kinds), family))
+            pairs -= 1  # the family's K and Q are not also a pair
+        melds.extend(Meld("pair", suit, (king, queen), pair) for _ in range(pairs))
+
+    for rank, points in FOUR_POINTS.items():
+        _add_of_a_kind(melds, count, rank, FOUR_NAMES[rank], points, plain)
+    if rules.eight_tens:
+        _add_eight(melds, count, Rank.T, "tens", rules.eight_tens)
+    if rules.eight_sevens and rules.low_rank == Rank.SEVEN:
+        _add_eight(melds, count, Rank.SEVEN, "sevens", rules.eight_sevens)
+
+    binokel = min(count[c.index] for c in BINOKEL_CARDS)
+    if binokel == 2:
+        melds.append(Meld("double_binokel", None, BINOKEL_CARDS * 2, 300))
+    elif binokel == 1:
+        melds.append(Meld("binokel", None, BINOKEL_CARDS, 40))
+
+    if rules.low_rank is not None:
+        dissle = CARDS[trump * 7 + rules.low_rank]
+        melds.extend(Meld("dissle", trump, (dissle,), 10) for _ in range(count[dissle.index]))
+    return melds
+
+
+def _add_of_a_kind(melds: list[Meld], count: list[int], rank: Rank, word: str, points: int, plain: bool) -> None:
+    cards = tuple(CARDS[s * 7 + rank] for s in Suit)
+    copies = min(count[c.index] for c in cards)
+    if copies == 2:
+        melds.append(Meld(f"eight_{word}", None, cards * 2, 2 * points if plain else SPECIAL_EIGHT))
+    elif copies == 1:
+        melds.append(Meld(f"four_{word}", None, cards, points))
+
+
+def _add_eight(melds: list[Meld], count: list[int], rank: Rank, word: str, points: int) -> None:
+    cards = tuple(CARDS[s * 7 + rank] for s in Suit)
+    if min(count[c.index] for c in cards) == 2:
+        melds.append(Meld(f"eight_{word}", None, cards * 2, points))
+
+
+def meld_total(melds: Iterable[Meld]) -> int:
+    return sum(m.points for m in melds)
+
+
+def meld_type(meld: Meld) -> str:
+    """The meld's type: a card may serve once in each type, never twice in one."""
+    if meld.name in ("family", "double_family", "pair"):
+        return "sequence"
+    if meld.name.startswith(("four_", "eight_")):
+        return "of_a_kind"
+    return meld.name.removeprefix("double_")
+
+
+def meld_cards(melds: Iterable[Meld]) -> Hand:
+    """The fewest cards that show all ``melds``: summed within a type, shared across types."""
+    by_type: dict[str, list[int]] = {}
+    for meld in melds:
+        count = by_type.setdefault(meld_type(meld), [0] * len(CARDS))
+        for card in meld.cards:
+            count[card.index] += 1
+    need = [max(column, default=0) for column in zip(*by_type.values())] if by_type else []
+    return Hand(CARDS[k] for k, n in enumerate(need) for _ in range(n))

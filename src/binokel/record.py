@@ -1,0 +1,345 @@
+"""Records (RECORDS.md): read, write and replay deals and games as plain JSON.
+
+A record holds the rules, the dealt cards and every action, so a replay never needs a
+random generator. Unknown top-level keys are kept in :attr:`Record.extra`.
+
+>>> import random
+>>> from binokel.state import State
+>>> state = State.new("standard", dealer=2).deal_random(random.Random(5))
+>>> state = state.apply_text("150").apply_text("pass").apply_text("pass")
+>>> data = deal_record(state)
+>>> data["auction"], "discard" in data
+(['150', 'pass', 'pass'], False)
+>>> deal_record(replay_deal(data)) == data
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from binokel.action import DISCARDS, DURCH, GAMES, PLAY_ON, PLAYS, SURRENDER, Action
+from binokel.card import CARDS, Card, Suit
+from binokel.error import BinokelError, RecordError
+from binokel.game import Game
+from binokel.rules import Rules
+from binokel.state import Phase, State
+
+DEAL_FORMAT = "binokel-deal/1"
+GAME_FORMAT = "binokel-game/1"
+DEAL_KEYS = ("format", "rules", "dealer", "hands", "tapp", "auction", "discard", "game", "surrender", "tricks")
+GAME_KEYS = ("format", "rules", "players", "deals")
+
+
+# ---------------------------------------------------------------------- writing
+
+def deal_record(state: State, *, with_header: bool = True) -> dict[str, Any]:
+    """The record of a deal (stopping early if it is in progress)."""
+    if state.phase is Phase.DEAL:
+        raise BinokelError("a deal has no record before the cards are dealt")
+    data: dict[str, Any] = {}
+    if with_header:
+        data["format"] = DEAL_FORMAT
+        data["rules"] = state.rules.text
+    data["dealer"] = state.dealer
+    data["hands"] = [[str(CARDS[k]) for k in hand] for hand in state.dealt]
+    data["tapp"] = [str(CARDS[k]) for k in state.tapp]
+    if state.calls:
+        data["auction"] = [str(a) for a in state.calls]
+    if state.discard:
+        data["discard"] = [str(CARDS[k]) for k in state.discard]
+    if state.game is not None:
+        data["game"] = "durch" if state.game == DURCH else Suit(state.game).letter
+    if state.surrendered is not None:
+        data["surrender"] = state.surrendered
+    tricks = [[str(c) for c in t.cards] for t in state.tricks]
+    if state.trick:
+        tricks.append([str(CARDS[k]) for k in state.trick])
+    if tricks:
+        data["tricks"] = tricks
+    return data
+
+
+def game_record(game: Game, players: list[str] | None = None) -> dict[str, Any]:
+    """The record of a game: its rules, optional player names and every dealt deal."""
+    data: dict[str, Any] = {"format": GAME_FORMAT, "rules": game.rules.text}
+    if players is not None:
+        data["players"] = list(players)
+    data["deals"] = [deal_record(d, with_header=False) for d in game.deals if d.phase is not Phase.DEAL]
+    return data
+
+
+# ---------------------------------------------------------------------- reading
+
+@dataclass
+class Record:
+    """A read record: the replayed deal (State) or game (Game), plus unknown keys."""
+
+    subject: State | Game
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Record:
+        subject = replay(data)
+        known = GAME_KEYS if isinstance(subject, Game) else DEAL_KEYS
+        return cls(subject, {k: v for k, v in data.items() if k not in known})
+
+    def to_json(self) -> dict[str, Any]:
+        if isinstance(self.subject, Game):
+            names = self.extra.get("players")
+            data = game_record(self.subject, names if isinstance(names, list) else None)
+            return {**data, **{k: v for k, v in self.extra.items() if k != "players"}}
+        return {**deal_record(self.subject), **self.extra}
+
+
+def replay(data: Any) -> State | Game:
+    """Check a deal or game record against the rules and return the replayed deal or game."""
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object", None)
+    fmt = data.get("format")
+    if fmt == DEAL_FORMAT:
+        return replay_deal(data)
+    if fmt == GAME_FORMAT:
+        return replay_game(data)
+    raise RecordError(f"unknown format {fmt!r} (expected {DEAL_FORMAT!r} or {GAME_FORMAT!r})", "format")
+
+
+@contextmanager
+def _at(path: str) -> Iterator[None]:
+    """Turn any rule or notation error inside into a RecordError at ``path``."""
+    try:
+        yield
+    except RecordError:
+        raise
+    except BinokelError as error:
+        raise RecordError(str(error), path) from None
+
+
+def _rules_of(data: dict) -> Rules:
+    if "rules" not in data:
+        raise RecordError("the record names no rules", "rules")
+    with _at("rules"):
+        return Rules.parse(data["rules"])
+
+
+def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer: int | None = None) -> State:
+    """Replay one deal record; ``rules`` and ``prefix`` are given for deals inside a game."""
+    if not isinstance(data, dict):
+        raise RecordError("a deal must be a JSON object", prefix or None)
+    if rules is None:
+        if data.get("format") != DEAL_FORMAT:
+            raise RecordError(f"format must be {DEAL_FORMAT!r}", "format")
+        rules = _rules_of(data)
+    p = prefix
+    if "dealer" not in data:
+        raise RecordError("the deal names no dealer", f"{p}dealer")
+    seat = data["dealer"]
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
+        raise RecordError(f"dealer must be a seat from 0 to {rules.players - 1}, not {seat!r}", f"{p}dealer")
+    if dealer is not None and seat != dealer:
+        raise RecordError(f"dealer must be {dealer}: the previous forehand deals next", f"{p}dealer")
+    hands = _card_lists(data.get("hands"), f"{p}hands", rules.players, rules.hand_size, "hands")
+    tapp = _cards(data.get("tapp"), f"{p}tapp", rules.tapp_size)
+    _check_copies(rules, hands, tapp, p)
+    state = State.new(rules, seat)
+    with _at(f"{p}hands"):
+        state = state.deal(hands, tapp)
+
+    auction = _list(data, "auction", p)
+    for i, call in enumerate(auction):
+        path = f"{p}auction[{i}]"
+        if state.phase is not Phase.AUCTION:
+            raise RecordError("the auction is over", path)
+        if isinstance(call, int) and not isinstance(call, bool):
+            call = str(call)
+        if not isinstance(call, str):
+            raise RecordError(f"a call is a bid like \"160\" or \"pass\", not {call!r}", path)
+        state = _apply(state, call, path)
+
+    discard = _list(data, "discard", p)
+    if discard and state.phase is not Phase.DISCARD:
+        raise RecordError(_not_now(state, "discard"), f"{p}discard")
+    for i, card in enumerate(discard):
+        path = f"{p}discard[{i}]"
+        if state.phase is not Phase.DISCARD:
+            raise RecordError(f"the soloist discards {rules.tapp_size} cards, not more", path)
+        if not isinstance(card, str):
+            raise RecordError(f"a card must be text like \"AS\", not {card!r}", path)
+        state = _apply(state, card, path)
+
+    if "game" in data:
+        if state.phase is not Phase.GAME:
+            raise RecordError(_not_now(state, "game"), f"{p}game")
+        game = data["game"]
+        if not isinstance(game, str):
+            raise RecordError(f"the game is a trump suit S, H, D, C or \"durch\", not {game!r}", f"{p}game")
+        state = _apply(state, game, f"{p}game")
+
+    if "surrender" in data:
+        surrender = data["surrender"]
+        if not isinstance(surrender, bool):
+            raise RecordError(f"surrender must be true or false, not {surrender!r}", f"{p}surrender")
+        if state.phase is Phase.SURRENDER:
+            state = state.apply(SURRENDER if surrender else PLAY_ON)
+        elif not (surrender is False and state.game == DURCH and state.phase is Phase.PLAY and not state.tricks):
+            raise RecordError(_not_now(state, "surrender") if not surrender or state.game != DURCH
+                              else "a Durch cannot be surrendered", f"{p}surrender")
+
+    tricks = _list(data, "tricks", p)
+    if tricks and state.phase is not Phase.PLAY:
+        raise RecordError(_not_now(state, "tricks"), f"{p}tricks")
+    for i, trick in enumerate(tricks):
+        if not isinstance(trick, list):
+            raise RecordError("a trick must be a list of cards", f"{p}tricks[{i}]")
+        if state.phase is not Phase.PLAY:
+            raise RecordError("the deal is over", f"{p}tricks[{i}]")
+        if len(trick) != rules.players and i != len(tricks) - 1:
+            raise RecordError(f"a trick has {rules.players} cards, not {len(trick)}", f"{p}tricks[{i}]")
+        for j, card in enumerate(trick):
+            path = f"{p}tricks[{i}][{j}]"
+            if state.phase is not Phase.PLAY:
+                raise RecordError("the deal is over", path)
+            if not isinstance(card, str):
+                raise RecordError(f"a card must be text like \"AS\", not {card!r}", path)
+            state = _apply(state, card, path)
+    return state
+
+
+def replay_game(data: Any) -> Game:
+    """Replay a game record: every deal, the dealer rotation, totals and the winner."""
+    if not isinstance(data, dict):
+        raise RecordError("a record must be a JSON object", None)
+    if data.get("format") != GAME_FORMAT:
+        raise RecordError(f"format must be {GAME_FORMAT!r}", "format")
+    rules = _rules_of(data)
+    names = data.get("players")
+    if names is not None and (not isinstance(names, list) or len(names) != rules.players):
+        raise RecordError(f"players must list {rules.players} names", "players")
+    deals = data.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list of deal records", "deals")
+    if not deals:
+        return Game.new(rules)
+    first = deals[0].get("dealer") if isinstance(deals[0], dict) else None
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < rules.players:
+        raise RecordError(f"dealer must be a seat from 0 to {rules.players - 1}, not {first!r}", "deals[0].dealer")
+    game = Game.new(rules, first)
+    for i, deal in enumerate(deals):
+        prefix = f"deals[{i}]."
+        if game.is_over():
+            raise RecordError("the game is over: no more deals", f"deals[{i}]")
+        if not game.needs_deal():
+            raise RecordError("the previous deal is not finished", f"deals[{i}]")
+        state = replay_deal(deal, rules, prefix, dealer=game.current.dealer)
+        game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
+        for action in actions_of(state):
+            game = game.apply(action)
+    return game
+
+
+def actions_of(state: State) -> list[Action]:
+    """Every action taken in a deal, in order (after the deal step)."""
+    actions: list[Action] = list(state.calls)
+    actions += [DISCARDS[k] for k in state.discard]
+    if state.game is not None:
+        actions.append(GAMES[state.game])
+        if state.game != DURCH and state.surrendered is not None:
+            actions.append(SURRENDER if state.surrendered else PLAY_ON)
+    for trick in state.tricks:
+        actions += [PLAYS[c.index] for c in trick.cards]
+    actions += [PLAYS[k] for k in state.trick]
+    return actions
+
+
+def _apply(state: State, text: str, path: str) -> State:
+    with _at(path):
+        return state.apply(state.parse_action(text))
+
+
+def _not_now(state: State, key: str) -> str:
+    return f"{key} is given, but the deal is in the {state.phase.value} phase"
+
+
+def _list(data: dict, key: str, prefix: str) -> list:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise RecordError(f"{key} must be a list", f"{prefix}{key}")
+    return value
+
+
+def _cards(value: Any, path: str, size: int) -> list[Card]:
+    if not isinstance(value, list):
+        raise RecordError(f"must be a list of {size} cards", path)
+    cards = []
+    for i, text in enumerate(value):
+        if not isinstance(text, str):
+            raise RecordError(f"a card must be text like \"AS\", not {text!r}", f"{path}[{i}]")
+        with _at(f"{path}[{i}]"):
+            cards.append(Card.parse(text))
+    if len(cards) != size:
+        raise RecordError(f"has {len(cards)} cards, not {size}", path)
+    return cards
+
+
+def _card_lists(value: Any, path: str, count: int, size: int, what: str) -> list[list[Card]]:
+    if not isinstance(value, list) or len(value) != count:
+        raise RecordError(f"{what} must be a list of {count} hands", path)
+    return [_cards(hand, f"{path}[{i}]", size) for i, hand in enumerate(value)]
+
+
+def _check_copies(rules: Rules, hands: list[list[Card]], tapp: list[Card], prefix: str) -> None:
+    """Name the first card that is not in the deck or is a third copy."""
+    in_deck = rules.kind_mask
+    count = [0] * len(CARDS)
+    piles = [(f"{prefix}hands[{i}]", hand) for i, hand in enumerate(hands)] + [(f"{prefix}tapp", tapp)]
+    for path, pile in piles:
+        for j, card in enumerate(pile):
+            if not in_deck >> card.index & 1:
+                raise RecordError(f"{card} is not in the {rules.deck} deck of {rules.text}", f"{path}[{j}]")
+            count[card.index] += 1
+            if count[card.index] > 2:
+                raise RecordError(f"three copies of {card}: the deck holds two of each card", f"{path}[{j}]")
+
+
+# ---------------------------------------------------------------------- results
+
+def deal_result(state: State) -> dict[str, Any]:
+    """The ``binokel replay --json`` object of one deal (RECORDS.md)."""
+    over = state.is_over()
+    game = None if state.game is None else ("durch" if state.game == DURCH else Suit(state.game).letter)
+    melds = state.melds or ((),) * state.players
+    cards = state.card_points
+    seats = [
+        {
+            "melds": [m.to_json() for m in melds[seat]],
+            "meld_points": sum(m.points for m in melds[seat]),
+            "card_points": cards[seat],
+            "tricks": state.won[seat],
+            "score": state.scores[seat] if over else 0,
+        }
+        for seat in range(state.players)
+    ]
+    return {
+        "soloist": state.soloist,
+        "bid": state.bid,
+        "game": game,
+        "outcome": state.outcome.value if over else "in_progress",
+        "seats": seats,
+    }
+
+
+def game_result(game: Game) -> dict[str, Any]:
+    """The ``binokel replay --json`` object of a game: per-deal results, totals, winner."""
+    return {
+        "deals": [deal_result(d) for d in game.deals if d.phase is not Phase.DEAL],
+        "totals": list(game.totals),
+        "winner": game.winner,
+    }
+
+
+def result(subject: State | Game) -> dict[str, Any]:
+    return game_result(subject) if isinstance(subject, Game) else deal_result(subject)
+

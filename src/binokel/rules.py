@@ -1,0 +1,216 @@
+"""Rules as data: a frozen :class:`Rules` value holds every option of RULES.md section 9.
+
+A rule set is a named bundle of option values. Its canonical text names the base set
+and lists only the options that differ from it, in declaration order:
+
+>>> Rules.parse("standard(surrender_credit=30,target=1000)").text
+'standard(target=1000,surrender_credit=30)'
+>>> Rules.parse("classic40").hand_size, Rules.parse("classic40").tapp_size
+(12, 4)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from binokel.card import CARDS, Rank, Suit
+from binokel.error import NotationError
+
+DECKS = {
+    "nines": (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J, Rank.NINE),
+    "sevens": (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J, Rank.SEVEN),
+    "forty": (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J),
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """How one option is documented and which values it accepts."""
+
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    step: int | None = None
+
+
+def _opt(default: Any, help: str, **kwargs: Any) -> Any:
+    return field(default=default, metadata={"option": Option(help, **kwargs)})
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option; the defaults are the ``standard`` rule set."""
+
+    name: str = field(default="standard", compare=False)
+    deck: str = _opt("nines", "cards: 'nines' (48 with 9s), 'sevens' (48 with 7s, Dissle is the trump 7), 'forty' (40, no low card)", choices=tuple(DECKS))
+    players: int = _opt(3, "number of active players", choices=(3,))
+    hand_size: int = _opt(15, "cards dealt to each player", minimum=1)
+    tapp_size: int = _opt(3, "cards dealt to the Tapp (the soloist discards as many)", minimum=1)
+    packet: int = _opt(3, "cards per packet when dealing", minimum=1)
+    tapp_rounds: int = _opt(1, "the Tapp is dealt in equal parts after each of the first this many rounds", minimum=1)
+    target: int = _opt(1500, "the game ends after a deal in which somebody reaches this total", minimum=10)
+    deals: int = _opt(0, "play this many deals instead of to the target (0: play to the target)", minimum=0)
+    min_bid: int = _opt(150, "forehand's forced opening bid", minimum=10, step=10)
+    first_lead: str = _opt("forehand", "who leads the first trick of a trump game: 'forehand' or 'soloist'", choices=("forehand", "soloist"))
+    surrender_credit: str = _opt("50", "each opponent's credit (plus own melds) when the soloist surrenders: a number or 'half' (half the bid)", choices=("50", "half", "40", "30", "0"))
+    double_melds: str = _opt("special", "double melds: 'special' (1500/1000/1000/300) or 'plain' (twice the single value; double binokel stays 300)", choices=("special", "plain"))
+    eight_tens: int = _opt(0, "value of eight tens (0: no meld)", choices=(0, 1000))
+    eight_sevens: int = _opt(0, "value of eight 7s with the sevens deck (0: no meld)", choices=(0, 1000))
+    durch: int = _opt(1000, "value of Durch won or lost (0: Durch is not allowed)", minimum=0, step=10)
+    failed_credit: int = _opt(0, "extra points to each defender when the contract fails", choices=(0, 30))
+    defender_melds: str = _opt("trick", "defenders' melds count: 'trick' (only with an own trick) or 'always'", choices=("trick", "always"))
+    rounding: int = _opt(0, "round each deal score to the nearest multiple (halves up); 0: no rounding", choices=(0, 10))
+    must_beat: str = _opt("winner", "following suit you must beat 'winner' (the card winning the trick, standard) or 'led' (the highest card of the led suit, even after a trump)", choices=("winner", "led"))
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            option = f.metadata.get("option")
+            if option is not None:
+                _check_value(f.name, getattr(self, f.name), option)
+        deck = len(self.ranks) * 8
+        if self.players * self.hand_size + self.tapp_size != deck:
+            raise NotationError(
+                f"players x hand_size + tapp_size must be the deck size {deck}, "
+                f"not {self.players} x {self.hand_size} + {self.tapp_size}")
+        rounds = -(-self.hand_size // self.packet)
+        if self.tapp_rounds > rounds or self.tapp_size % self.tapp_rounds:
+            raise NotationError(f"a Tapp of {self.tapp_size} cannot be dealt in {self.tapp_rounds} equal parts within {rounds} rounds")
+
+    # Derived facts, cheap to compute and read often.
+
+    @property
+    def ranks(self) -> tuple[Rank, ...]:
+        return DECKS[self.deck]
+
+    @property
+    def low_rank(self) -> Rank | None:
+        """The 9 or 7 of this deck (the Dissle rank), or None for 40 cards."""
+        ranks = self.ranks
+        return ranks[-1] if len(ranks) == 6 else None
+
+    @property
+    def deck_cards(self) -> list:
+        """The full deck, two copies of every card, in canonical order."""
+        return [CARDS[s * 7 + r] for s in Suit for r in self.ranks for _ in range(2)]
+
+    @property
+    def kind_mask(self) -> int:
+        """Mask of the card kinds in this deck."""
+        return sum(1 << (s * 7 + r) for s in Suit for r in self.ranks)
+
+    def surrender_points(self, bid: int) -> int:
+        return bid // 2 if self.surrender_credit == "half" else int(self.surrender_credit)
+
+    def round_score(self, score: int) -> int:
+        """A deal score rounded as the rules say (halves up).
+
+        >>> Rules.parse("standard(rounding=10)").round_score(245), Rules.parse("standard(rounding=10)").round_score(244)
+        (250, 240)
+        """
+        if not self.rounding:
+            return score
+        return (score + self.rounding // 2) // self.rounding * self.rounding
+
+    # Text form.
+
+    @property
+    def text(self) -> str:
+        """The canonical text: the base set's name and the options that differ from it."""
+        base = RULE_SETS[self.name]
+        changed = [
+            f"{f.name}={getattr(self, f.name)}"
+            for f in fields(self)
+            if "option" in f.metadata and getattr(self, f.name) != getattr(base, f.name)
+        ]
+        return f"{self.name}({','.join(changed)})" if changed else self.name
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Rules.parse({self.text!r})"
+
+    def replace(self, **options: Any) -> Rules:
+        """The same rule set with some options changed (values as Python or text)."""
+        types = {f.name: f.type for f in fields(self) if "option" in f.metadata}
+        converted = {}
+        for key, value in options.items():
+            if key not in types:
+                raise NotationError(f"unknown option {key!r} (options: {', '.join(types)})")
+            converted[key] = _convert(key, value, types[key])
+        return dataclasses.replace(self, **converted)
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Read a rule set name with optional changed options, e.g. ``sevens(target=1000)``."""
+        if isinstance(text, Rules):
+            return text
+        if not isinstance(text, str):
+            raise NotationError(f"rules must be text like 'standard', not {text!r}")
+        match = re.fullmatch(r"\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*", text)
+        if not match:
+            raise NotationError(f"cannot read rules {text!r} (expected e.g. 'standard' or 'standard(target=1000)')")
+        name = ALIASES.get(match.group(1).lower(), match.group(1).lower())
+        if name not in RULE_SETS:
+            raise NotationError(f"unknown rule set {match.group(1)!r} (known: {', '.join(RULE_SETS)})")
+        options: dict[str, str] = {}
+        for part in filter(None, (p.strip() for p in (match.group(2) or "").split(","))):
+            key, sep, value = part.partition("=")
+            key = key.strip()
+            if not sep:
+                raise NotationError(f"option {part!r} needs a value, e.g. {part}=...")
+            if key in options:
+                raise NotationError(f"option {key!r} is given twice")
+            options[key] = value.strip()
+        return RULE_SETS[name].replace(**options)
+
+
+def _convert(key: str, value: Any, type_name: Any) -> Any:
+    if type_name in ("int", int):
+        if isinstance(value, bool):
+            raise NotationError(f"option {key} must be a whole number, not {value!r}")
+        if isinstance(value, int):
+            return value
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            raise NotationError(f"option {key} must be a whole number, not {value!r}") from None
+    return str(value).strip().lower()
+
+
+def _check_value(key: str, value: Any, option: Option) -> None:
+    if option.choices is not None and value not in option.choices:
+        raise NotationError(f"option {key} must be one of {', '.join(map(str, option.choices))}, not {value!r}")
+    if option.minimum is not None and value < option.minimum:
+        raise NotationError(f"option {key} must be at least {option.minimum}, not {value!r}")
+    if option.step is not None and value % option.step:
+        raise NotationError(f"option {key} must be a multiple of {option.step}, not {value!r}")
+
+
+def options() -> list[tuple[str, Any, str]]:
+    """Every option as ``(name, standard value, meaning)``."""
+    return [(f.name, f.default, f.metadata["option"].help) for f in fields(Rules) if "option" in f.metadata]
+
+
+def _rule_set(name: str, about: str, **options: Any) -> Rules:
+    rules = Rules(name=name, **options)
+    DESCRIPTIONS[name] = about
+    return rules
+
+
+DESCRIPTIONS: dict[str, str] = {}
+RULE_SETS: dict[str, Rules] = {
+    rules.name: rules
+    for rules in (
+        _rule_set("standard", "48 cards with 9s, 15 each, Tapp 3, target 1500 (RULES.md, seed 000)"),
+        _rule_set("classic40", "40 cards, 12 each, Tapp 4 dealt 2 + 2 (the classic game, seeds 001/002)",
+                  deck="forty", hand_size=12, tapp_size=4, tapp_rounds=2),
+        _rule_set("sevens", "48 cards with 7s: Dissle is the trump 7", deck="sevens"),
+    )
+}
+ALIASES = {"default": "standard", "48": "standard", "40": "classic40", "classic": "classic40", "online": "classic40", "7s": "sevens"}
+STANDARD = RULE_SETS["standard"]
+

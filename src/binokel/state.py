@@ -1,0 +1,491 @@
+"""One deal of Binokel as an immutable state machine.
+
+A deal starts in :attr:`Phase.DEAL`, where chance deals the cards (:meth:`State.deal`
+or :meth:`State.deal_random`); from then on the seat in :attr:`State.to_move` chooses
+one of :meth:`State.legal_actions` and :meth:`State.apply` returns the next state.
+
+>>> import random
+>>> state = State.new("standard", dealer=2).deal_random(random.Random(7))
+>>> state.phase, state.to_move, [str(a) for a in state.legal_actions()]
+(<Phase.AUCTION: 'auction'>, 0, ['150'])
+>>> state = state.apply_text("150").apply_text("pass").apply_text("pass")
+>>> state.phase, state.soloist, state.bid
+(<Phase.DISCARD: 'discard'>, 0, 150)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import Enum
+from typing import Any
+
+from binokel.action import (DISCARDS, DURCH, GAMES, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind)
+from binokel.card import (CARDS, COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Card, Hand, Suit, add_card,
+                          kinds_of, present, remove_card)
+from binokel.error import IllegalActionError, NotationError
+from binokel.meld import Meld, find_melds, meld_total
+from binokel.rules import Rules
+from binokel.score import LAST_TRICK_BONUS, durch_scores, is_made, surrender_scores, trump_scores
+
+CHANCE = -1
+"""``to_move`` while the cards are being dealt."""
+
+
+class Phase(Enum):
+    DEAL = "deal"
+    AUCTION = "auction"
+    DISCARD = "discard"
+    GAME = "game"  # the soloist names trump or Durch
+    SURRENDER = "surrender"  # the soloist surrenders or plays on
+    PLAY = "play"
+    OVER = "over"
+
+
+class Outcome(Enum):
+    MADE = "made"
+    FAILED = "failed"
+    SURRENDERED = "surrendered"
+    DURCH_MADE = "durch_made"
+    DURCH_FAILED = "durch_failed"
+
+
+class Trick:
+    """A trick: who led it and the cards in the order played."""
+
+    __slots__ = ("leader", "cards", "winner")
+
+    def __init__(self, leader: int, cards: tuple[Card, ...], winner: int | None) -> None:
+        self.leader, self.cards, self.winner = leader, cards, winner
+
+    def seat_of(self, position: int, players: int) -> int:
+        return (self.leader + position) % players
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Trick) and (self.leader, self.cards, self.winner) == (other.leader, other.cards, other.winner)
+
+    def __hash__(self) -> int:
+        return hash((self.leader, self.cards, self.winner))
+
+    def __repr__(self) -> str:
+        return f"Trick(leader={self.leader}, cards=[{' '.join(map(str, self.cards))}], winner={self.winner})"
+
+
+def beats(kind: int, best: int, trump: int) -> bool:
+    """Does card ``kind`` beat the trick's current best card? (Identical cards do not.)"""
+    suit, best_suit = kind // 7, best // 7
+    if suit == best_suit:
+        return kind % 7 < best % 7
+    return suit == trump
+
+
+class State:
+    """An immutable snapshot of one deal. Read its attributes; never set them."""
+
+    rules: Rules
+    dealer: int
+    phase: Phase
+    to_move: int | None
+    hands: tuple[int, ...]  # current hands as masks
+    dealt: tuple[tuple[int, ...], ...]  # each seat's dealt cards (kinds) as listed
+    tapp: tuple[int, ...]
+    calls: tuple[Action, ...]
+    holder: int | None  # seat holding the highest bid
+    high: int
+    challengers: tuple[int, ...]  # seats still to take on the holder
+    soloist: int | None
+    bid: int | None
+    discard: tuple[int, ...]
+    game: int | None  # trump suit 0..3, or DURCH
+    surrendered: bool | None
+    melds: tuple[tuple[Meld, ...], ...] | None
+    leader: int
+    trick: tuple[int, ...]  # kinds in the current trick
+    best: int  # position of the currently winning card in the trick
+    tricks: tuple[Trick, ...]
+    won: tuple[int, ...]  # tricks won per seat
+    trick_points: tuple[int, ...]  # card points from tricks (and last-trick bonus) per seat
+    scores: tuple[int, ...] | None
+    outcome: Outcome | None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("State is immutable: use apply()")
+
+    def _copy(self) -> State:
+        new = State.__new__(State)
+        new.__dict__.update(self.__dict__)
+        return new
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(cls, rules: Rules | str = "standard", dealer: int = 0) -> State:
+        """A deal about to be dealt by ``dealer``."""
+        rules = Rules.parse(rules) if isinstance(rules, str) else rules
+        if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+            raise NotationError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+        state = cls.__new__(cls)
+        n = rules.players
+        state.__dict__.update(
+            rules=rules, dealer=dealer, phase=Phase.DEAL, to_move=CHANCE, hands=(0,) * n, dealt=((),) * n,
+            tapp=(), calls=(), holder=None, high=0, challengers=(), soloist=None, bid=None, discard=(),
+            game=None, surrendered=None, melds=None, leader=(dealer + 1) % n, trick=(), best=0, tricks=(),
+            won=(0,) * n, trick_points=(0,) * n, scores=None, outcome=None)
+        return state
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def forehand(self) -> int:
+        return (self.dealer + 1) % self.rules.players
+
+    def deal(self, hands: Sequence[Sequence[Card | str]], tapp: Sequence[Card | str]) -> State:
+        """The chance step with given cards: ``hands`` by seat and the ``tapp``."""
+        if self.phase is not Phase.DEAL:
+            raise IllegalActionError("the cards have been dealt already")
+        rules = self.rules
+        if len(hands) != rules.players:
+            raise NotationError(f"need {rules.players} hands, not {len(hands)}")
+        kinds = [tuple(_kind(c) for c in hand) for hand in hands]
+        tapp_kinds = tuple(_kind(c) for c in tapp)
+        for seat, hand in enumerate(kinds):
+            if len(hand) != rules.hand_size:
+                raise NotationError(f"hand {seat} has {len(hand)} cards, not {rules.hand_size}")
+        if len(tapp_kinds) != rules.tapp_size:
+            raise NotationError(f"the Tapp has {len(tapp_kinds)} cards, not {rules.tapp_size}")
+        check_deck(rules, [*kinds, tapp_kinds])
+        new = self._copy()
+        d = new.__dict__
+        d["dealt"] = tuple(kinds)
+        d["tapp"] = tapp_kinds
+        d["hands"] = tuple(_mask(hand) for hand in kinds)
+        d["phase"] = Phase.AUCTION
+        d["to_move"] = self.forehand
+        return new
+
+    def deal_random(self, rng: random.Random) -> State:
+        """The chance step: shuffle and deal in packets, the Tapp after the first rounds."""
+        deck = [c.index for c in self.rules.deck_cards]
+        rng.shuffle(deck)
+        hands, tapp = deal_packets(self.rules, self.forehand, deck)
+        return self.deal([[CARDS[k] for k in h] for h in hands], [CARDS[k] for k in tapp])
+
+    # ------------------------------------------------------------------ queries
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def hand(self, seat: int) -> Hand:
+        return Hand(mask=self.hands[seat])
+
+    @property
+    def current_trick(self) -> Trick:
+        winner = (self.leader + self.best) % self.players if self.trick else None
+        return Trick(self.leader, tuple(CARDS[k] for k in self.trick), winner)
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to move, sorted; the two copies of a card are one action."""
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return [PLAYS[k] for k in kinds_of(self._legal_play_mask())]
+        if phase is Phase.AUCTION:
+            if self.holder is None:
+                return [Action.bid(self.rules.min_bid)]
+            return [PASS, Action.bid(self.high + 10)]
+        if phase is Phase.DISCARD:
+            return [DISCARDS[k] for k in kinds_of(present(self.hands[self.to_move]))]
+        if phase is Phase.GAME:
+            return list(GAMES[:4]) + ([GAMES[DURCH]] if self.rules.durch else [])
+        if phase is Phase.SURRENDER:
+            return [SURRENDER, PLAY_ON]
+        return []
+
+    def _legal_play_mask(self) -> int:
+        hand = self.hands[self.to_move]
+        have = (hand | (hand >> COPY)) & KIND_MASK
+        trick = self.trick
+        if not trick:
+            return have
+        led = trick[0] // 7
+        follow = have & SUIT_MASK[led]
+        trump = self.game if self.game != DURCH else -1
+        best = trick[self.best]
+        if follow:
+            if best // 7 == led:
+                target = best
+            elif self.rules.must_beat == "led":
+                target = min(k for k in trick if k // 7 == led)
+            else:
+                return follow
+            return follow & HIGHER[target] or follow
+        if trump >= 0:
+            trumps = have & SUIT_MASK[trump]
+            if trumps:
+                if best // 7 == trump:
+                    return trumps & HIGHER[best] or trumps
+                return trumps
+        return have
+
+    def why_illegal(self, action: Action) -> str:
+        """A sentence saying why ``action`` is not legal now (empty if it is legal)."""
+        if self.phase is Phase.OVER:
+            return "the deal is over"
+        if self.phase is Phase.DEAL:
+            return "the cards have not been dealt yet"
+        legal = self.legal_actions()
+        if action in legal:
+            return ""
+        if self.phase is Phase.PLAY and action.kind is ActionKind.PLAY:
+            return self._why_card_illegal(action.value)
+        if action.kind is ActionKind.DISCARD and self.phase is Phase.DISCARD:
+            return f"{action} is not in the soloist's hand"
+        expected = ", ".join(map(str, legal[:8])) + (" …" if len(legal) > 8 else "")
+        return f"{action} is not legal in the {self.phase.value} phase (legal: {expected})"
+
+    def _why_card_illegal(self, kind: int) -> str:
+        card = CARDS[kind]
+        if not self.hands[self.to_move] >> kind & 1:
+            return f"seat {self.to_move} does not hold {card}"
+        led = self.trick[0] // 7
+        best = CARDS[self.trick[self.best]]
+        have = present(self.hands[self.to_move])
+        if kind // 7 != led and have & SUIT_MASK[led]:
+            return f"{card} does not follow suit: {Suit(led).letter} was led and must be followed"
+        if kind // 7 == led:
+            return f"{card} does not beat {best}: a higher {Suit(led).letter} must be played"
+        if self.game is not None and self.game != DURCH and kind // 7 != self.game:
+            return f"{card} is not a trump: void in {Suit(led).letter}, a trump must be played"
+        return f"{card} does not beat {best}: a higher trump must be played"
+
+    # ------------------------------------------------------------------ transitions
+
+    def apply_text(self, text: str) -> State:
+        """Apply an action given in record notation (``"160"``, ``"pass"``, ``"AS"``, ``"H"`` ...)."""
+        return self.apply(self.parse_action(text))
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action in record notation, interpreted in the current phase."""
+        if not isinstance(text, str):
+            raise NotationError(f"an action must be text, not {text!r}")
+        word = text.strip().lower()
+        phase = self.phase
+        if phase is Phase.AUCTION:
+            if word == "pass":
+                return PASS
+            if word.isdigit():
+                return Action.bid(int(word))
+            raise NotationError(f"a call is a bid like '160' or 'pass', not {text!r}")
+        if phase is Phase.DISCARD:
+            return Action.discard(Card.parse(text))
+        if phase is Phase.GAME:
+            try:
+                return Action.game(text)
+            except NotationError:
+                raise NotationError(f"the game is a trump suit S, H, D, C or 'durch', not {text!r}") from None
+        if phase is Phase.SURRENDER:
+            if word in ("surrender", "play"):
+                return SURRENDER if word == "surrender" else PLAY_ON
+            raise NotationError(f"answer 'surrender' or 'play', not {text!r}")
+        if phase is Phase.PLAY:
+            return Action.play(Card.parse(text))
+        raise IllegalActionError("the deal is over" if phase is Phase.OVER else "the cards have not been dealt yet")
+
+    def apply(self, action: Action) -> State:
+        """The state after the seat to move takes ``action``; raises IllegalActionError
+        (and changes nothing) if it is not legal."""
+        if self.phase is Phase.PLAY and action.kind is ActionKind.PLAY:
+            if not self._legal_play_mask() >> action.value & 1:
+                raise IllegalActionError(self._why_card_illegal(action.value))
+            return self._play(action.value)
+        reason = self.why_illegal(action) if isinstance(action, Action) else f"not an action: {action!r}"
+        if reason:
+            raise IllegalActionError(reason)
+        phase = self.phase
+        if phase is Phase.AUCTION:
+            return self._call(action)
+        if phase is Phase.DISCARD:
+            return self._discard(action.value)
+        if phase is Phase.GAME:
+            return self._name_game(action.value)
+        return self._surrender(action is SURRENDER or action == SURRENDER)
+
+    def _call(self, action: Action) -> State:
+        new = self._copy()
+        d = new.__dict__
+        d["calls"] = self.calls + (action,)
+        n = self.players
+        if self.holder is None:  # forehand's forced opening
+            d["holder"], d["high"] = self.to_move, action.value
+            d["challengers"] = tuple((self.to_move + i) % n for i in range(2, n))
+            d["to_move"] = (self.to_move + 1) % n
+            return new
+        if action.kind is ActionKind.BID:
+            d["holder"], d["to_move"], d["high"] = self.to_move, self.holder, action.value
+            return new
+        # A pass ends this duel: the survivor holds, the next challenger (if any) takes over.
+        survivor = self.holder
+        if self.challengers:
+            d["to_move"], d["challengers"] = self.challengers[0], self.challengers[1:]
+            return new
+        d["soloist"], d["bid"], d["to_move"] = survivor, self.high, survivor
+        d["phase"] = Phase.DISCARD
+        hand = self.hands[survivor]
+        for kind in self.tapp:
+            hand = add_card(hand, kind)
+        d["hands"] = _replace(self.hands, survivor, hand)
+        return new
+
+    def _discard(self, kind: int) -> State:
+        new = self._copy()
+        d = new.__dict__
+        d["hands"] = _replace(self.hands, self.soloist, remove_card(self.hands[self.soloist], kind))
+        d["discard"] = self.discard + (kind,)
+        if len(d["discard"]) == self.rules.tapp_size:
+            d["phase"] = Phase.GAME
+        return new
+
+    def _name_game(self, game: int) -> State:
+        new = self._copy()
+        d = new.__dict__
+        d["game"] = game
+        if game == DURCH:
+            d["surrendered"] = False
+            d["melds"] = ((),) * self.players
+            d["phase"], d["leader"], d["to_move"] = Phase.PLAY, self.soloist, self.soloist
+        else:
+            d["phase"] = Phase.SURRENDER
+        return new
+
+    def _surrender(self, surrender: bool) -> State:
+        new = self._copy()
+        d = new.__dict__
+        d["surrendered"] = surrender
+        melds = tuple(
+            () if surrender and seat == self.soloist else tuple(find_melds(Hand(mask=hand), Suit(self.game), self.rules))
+            for seat, hand in enumerate(self.hands))
+        d["melds"] = melds
+        if surrender:
+            d["scores"] = surrender_scores(self.rules, self.soloist, self.bid, [meld_total(m) for m in melds])
+            d["outcome"], d["phase"], d["to_move"] = Outcome.SURRENDERED, Phase.OVER, None
+            return new
+        leader = self.soloist if self.rules.first_lead == "soloist" else self.forehand
+        d["phase"], d["leader"], d["to_move"] = Phase.PLAY, leader, leader
+        return new
+
+    def _play(self, kind: int) -> State:
+        new = self._copy()
+        d = new.__dict__
+        seat = self.to_move
+        n = self.players
+        hands = list(self.hands)
+        hands[seat] = remove_card(hands[seat], kind)
+        d["hands"] = tuple(hands)
+        trick = self.trick + (kind,)
+        if len(trick) > 1 and beats(kind, self.trick[self.best], self.game):
+            d["best"] = len(trick) - 1
+        if len(trick) < n:
+            d["trick"] = trick
+            d["to_move"] = (seat + 1) % n
+            return new
+        winner = (self.leader + new.best) % n
+        points = sum(POINTS[k] for k in trick)
+        last = not hands[winner]
+        if last:
+            points += LAST_TRICK_BONUS
+        d["tricks"] = self.tricks + (Trick(self.leader, tuple(CARDS[k] for k in trick), winner),)
+        d["won"] = _replace(self.won, winner, self.won[winner] + 1)
+        d["trick_points"] = _replace(self.trick_points, winner, self.trick_points[winner] + points)
+        d["trick"], d["best"], d["leader"], d["to_move"] = (), 0, winner, winner
+        if self.game == DURCH and winner != self.soloist:
+            return new._finish(Outcome.DURCH_FAILED)
+        if last:
+            return new._finish(None)
+        return new
+
+    def _finish(self, outcome: Outcome | None) -> State:
+        d = self.__dict__
+        rules = self.rules
+        d["phase"], d["to_move"] = Phase.OVER, None
+        if self.game == DURCH:
+            outcome = outcome or Outcome.DURCH_MADE
+            d["scores"] = durch_scores(rules, self.soloist, outcome is Outcome.DURCH_MADE)
+        else:
+            cards, melds = self.card_points, self.meld_points
+            made = is_made(self.bid, cards[self.soloist], melds[self.soloist], self.won[self.soloist])
+            outcome = Outcome.MADE if made else Outcome.FAILED
+            d["scores"] = trump_scores(rules, self.soloist, self.bid, cards, melds, self.won)
+        d["outcome"] = outcome
+        return self
+
+    # ------------------------------------------------------------------ derived results
+
+    @property
+    def card_points(self) -> tuple[int, ...]:
+        """Card points per seat: tricks, last-trick bonus and, for the soloist, the discard."""
+        discard = sum(POINTS[k] for k in self.discard)
+        return tuple(p + (discard if seat == self.soloist else 0) for seat, p in enumerate(self.trick_points))
+
+    @property
+    def meld_points(self) -> tuple[int, ...]:
+        """The value of the melds shown by each seat (whether or not they count)."""
+        if self.melds is None:
+            return (0,) * self.players
+        return tuple(meld_total(m) for m in self.melds)
+
+    def view(self, seat: int) -> Any:
+        """What ``seat`` may know of this deal (see :func:`binokel.view.view`)."""
+        from binokel.view import view
+        return view(self, seat)
+
+    def __repr__(self) -> str:
+        return f"<State {self.rules.text} dealer={self.dealer} phase={self.phase.value} to_move={self.to_move}>"
+
+
+def _replace(values: tuple, index: int, value: Any) -> tuple:
+    return values[:index] + (value,) + values[index + 1:]
+
+
+def _kind(card: Card | str) -> int:
+    return (Card.parse(card) if isinstance(card, str) else card).index
+
+
+def _mask(kinds: Sequence[int]) -> int:
+    mask = 0
+    for kind in kinds:
+        mask = add_card(mask, kind)
+    return mask
+
+
+def check_deck(rules: Rules, piles: Sequence[Sequence[int]]) -> None:
+    """Raise unless ``piles`` together are exactly the deck of ``rules`` (sizes checked elsewhere)."""
+    in_deck = rules.kind_mask
+    count = [0] * len(CARDS)
+    for pile in piles:
+        for kind in pile:
+            if not in_deck >> kind & 1:
+                raise NotationError(f"{CARDS[kind]} is not in the {rules.deck} deck")
+            count[kind] += 1
+            if count[kind] > 2:
+                raise NotationError(f"three copies of {CARDS[kind]}: the deck holds two of each card")
+
+
+def deal_packets(rules: Rules, forehand: int, deck: Sequence[int]) -> tuple[list[list[int]], list[int]]:
+    """Deal a shuffled deck in packets starting with forehand; after each of the first
+    ``tapp_rounds`` rounds, an equal part of the Tapp goes to the centre."""
+    n = rules.players
+    hands: list[list[int]] = [[] for _ in range(n)]
+    tapp: list[int] = []
+    cards = iter(deck)
+    part = rules.tapp_size // rules.tapp_rounds
+    round_number = 0
+    while any(len(h) < rules.hand_size for h in hands):
+        round_number += 1
+        for i in range(n):
+            hand = hands[(forehand + i) % n]
+            for _ in range(min(rules.packet, rules.hand_size - len(hand))):
+                hand.append(next(cards))
+        if round_number <= rules.tapp_rounds:
+            tapp.extend(next(cards) for _ in range(part))
+    return hands, tapp
