@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from binokel.card import CARDS, Card, Hand, Rank, Suit
+from binokel.card import CARDS, COPY, KINDS, Card, Hand, Rank, Suit
 from binokel.rules import STANDARD, Rules
 
 FAMILY = (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J)
@@ -53,33 +53,41 @@ def find_melds(cards: Hand | Iterable[Card], trump: Suit, rules: Rules = STANDAR
     """The melds of the best total ``cards`` allow with ``trump``, in a fixed order:
     sequences by suit, four of a kind, eight of a kind, binokel, dissle."""
     hand = cards if isinstance(cards, Hand) else Hand(cards)
-    count = [hand.count(c) for c in CARDS]
+    return melds_of_mask(hand.mask, trump, rules)
+
+
+def melds_of_mask(mask: int, trump: int, rules: Rules = STANDARD) -> list[Meld]:
+    """:func:`find_melds` of a hand mask (see binokel.card) — the engine's fast path."""
+    high = mask >> COPY
+    count = [(mask >> k & 1) + (high >> k & 1) for k in range(KINDS)]
     melds: list[Meld] = []
     plain = rules.double_melds == "plain"
 
-    for suit in Suit:
-        kinds = [CARDS[suit * 7 + r] for r in FAMILY]
+    for suit, family_cards, king, queen in _SUITS:
         is_trump = suit == trump
         family = 150 if is_trump else 100
         pair = 40 if is_trump else 20
-        copies = min(count[c.index] for c in kinds)
-        king, queen = CARDS[suit * 7 + Rank.K], CARDS[suit * 7 + Rank.Q]
+        base = suit * 7
+        copies = min(count[base], count[base + 1], count[base + 2], count[base + 3], count[base + 4])
         if copies == 2:
             value = 2 * family if plain else (1500 if is_trump else 1000)
-            melds.append(Meld("double_family", suit, tuple(c for c in kinds for _ in range(2)), value))
+            melds.append(Meld("double_family", suit, family_cards * 2, value))
             continue
         pairs = min(count[king.index], count[queen.index])
         if copies == 1:
-            melds.append(Meld("family", suit, tuple(kinds), family))
+            melds.append(Meld("family", suit, family_cards, family))
             pairs -= 1  # the family's K and Q are not also a pair
         melds.extend(Meld("pair", suit, (king, queen), pair) for _ in range(pairs))
 
-    for rank, points in FOUR_POINTS.items():
-        _add_of_a_kind(melds, count, rank, FOUR_NAMES[rank], points, plain)
-    if rules.eight_tens:
-        _add_eight(melds, count, Rank.T, "tens", rules.eight_tens)
-    if rules.eight_sevens and rules.low_rank == Rank.SEVEN:
-        _add_eight(melds, count, Rank.SEVEN, "sevens", rules.eight_sevens)
+    for rank, word, points, cards in _OF_A_KIND:
+        copies = min(count[rank], count[7 + rank], count[14 + rank], count[21 + rank])
+        if copies == 2:
+            melds.append(Meld(f"eight_{word}", None, cards * 2, 2 * points if plain else SPECIAL_EIGHT))
+        elif copies == 1:
+            melds.append(Meld(f"four_{word}", None, cards, points))
+    for rank, word, points in ((Rank.T, "tens", rules.eight_tens), (Rank.SEVEN, "sevens", rules.eight_sevens)):
+        if points and min(count[rank], count[7 + rank], count[14 + rank], count[21 + rank]) == 2:
+            melds.append(Meld(f"eight_{word}", None, _rank_cards(rank) * 2, points))
 
     binokel = min(count[c.index] for c in BINOKEL_CARDS)
     if binokel == 2:
@@ -87,25 +95,20 @@ def find_melds(cards: Hand | Iterable[Card], trump: Suit, rules: Rules = STANDAR
     elif binokel == 1:
         melds.append(Meld("binokel", None, BINOKEL_CARDS, 40))
 
-    if rules.low_rank is not None:
-        dissle = CARDS[trump * 7 + rules.low_rank]
-        melds.extend(Meld("dissle", trump, (dissle,), 10) for _ in range(count[dissle.index]))
+    low = rules.low_rank
+    if low is not None:
+        dissle = CARDS[trump * 7 + low]
+        melds.extend(Meld("dissle", Suit(trump), (dissle,), 10) for _ in range(count[dissle.index]))
     return melds
 
 
-def _add_of_a_kind(melds: list[Meld], count: list[int], rank: Rank, word: str, points: int, plain: bool) -> None:
-    cards = tuple(CARDS[s * 7 + rank] for s in Suit)
-    copies = min(count[c.index] for c in cards)
-    if copies == 2:
-        melds.append(Meld(f"eight_{word}", None, cards * 2, 2 * points if plain else SPECIAL_EIGHT))
-    elif copies == 1:
-        melds.append(Meld(f"four_{word}", None, cards, points))
+def _rank_cards(rank: Rank) -> tuple[Card, ...]:
+    return tuple(CARDS[s * 7 + rank] for s in Suit)
 
 
-def _add_eight(melds: list[Meld], count: list[int], rank: Rank, word: str, points: int) -> None:
-    cards = tuple(CARDS[s * 7 + rank] for s in Suit)
-    if min(count[c.index] for c in cards) == 2:
-        melds.append(Meld(f"eight_{word}", None, cards * 2, points))
+_SUITS = tuple((suit, tuple(CARDS[suit * 7 + r] for r in FAMILY), CARDS[suit * 7 + Rank.K], CARDS[suit * 7 + Rank.Q])
+               for suit in Suit)
+_OF_A_KIND = tuple((rank, FOUR_NAMES[rank], points, _rank_cards(rank)) for rank, points in FOUR_POINTS.items())
 
 
 def meld_total(melds: Iterable[Meld]) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from functools import cached_property
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -96,7 +97,12 @@ class Rules:
         """The full deck, two copies of every card, in canonical order."""
         return [CARDS[s * 7 + r] for s in Suit for r in self.ranks for _ in range(2)]
 
-    @property
+    @cached_property
+    def deck_kinds(self) -> tuple[int, ...]:
+        """The full deck as card kinds, two copies each, in canonical order."""
+        return tuple(card.index for card in self.deck_cards)
+
+    @cached_property
     def kind_mask(self) -> int:
         """Mask of the card kinds in this deck."""
         return sum(1 << (s * 7 + r) for s in Suit for r in self.ranks)

@@ -16,6 +16,8 @@ one of :meth:`State.legal_actions` and :meth:`State.apply` returns the next stat
 from __future__ import annotations
 
 import random
+from functools import lru_cache
+from operator import itemgetter
 from collections.abc import Sequence
 from enum import Enum
 from typing import Any
@@ -24,7 +26,7 @@ from binokel.action import (DISCARDS, DURCH, GAMES, PASS, PLAY_ON, PLAYS, SURREN
 from binokel.card import (CARDS, COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Card, Hand, Suit, add_card,
                           kinds_of, present, remove_card)
 from binokel.error import IllegalActionError, NotationError
-from binokel.meld import Meld, find_melds, meld_total
+from binokel.meld import Meld, meld_total, melds_of_mask
 from binokel.rules import Rules
 from binokel.score import LAST_TRICK_BONUS, durch_scores, is_made, surrender_scores, trump_scores
 
@@ -102,7 +104,7 @@ class State:
     leader: int
     trick: tuple[int, ...]  # kinds in the current trick
     best: int  # position of the currently winning card in the trick
-    tricks: tuple[Trick, ...]
+    played: tuple[tuple[int, tuple[int, ...], int], ...]  # completed tricks: (leader, kinds, winner)
     won: tuple[int, ...]  # tricks won per seat
     trick_points: tuple[int, ...]  # card points from tricks (and last-trick bonus) per seat
     scores: tuple[int, ...] | None
@@ -129,8 +131,8 @@ class State:
         state.__dict__.update(
             rules=rules, dealer=dealer, phase=Phase.DEAL, to_move=CHANCE, hands=(0,) * n, dealt=((),) * n,
             tapp=(), calls=(), holder=None, high=0, challengers=(), soloist=None, bid=None, discard=(),
-            game=None, surrendered=None, melds=None, leader=(dealer + 1) % n, trick=(), best=0, tricks=(),
-            won=(0,) * n, trick_points=(0,) * n, scores=None, outcome=None)
+            game=None, surrendered=None, melds=None, leader=(dealer + 1) % n, trick=(), best=0, played=(),
+            won=(0,) * n, trick_points=(0,) * n, scores=None, outcome=None, _legal=None)
         return state
 
     @property
@@ -156,21 +158,26 @@ class State:
         if len(tapp_kinds) != rules.tapp_size:
             raise NotationError(f"the Tapp has {len(tapp_kinds)} cards, not {rules.tapp_size}")
         check_deck(rules, [*kinds, tapp_kinds])
+        return self._dealt(tuple(kinds), tapp_kinds)
+
+    def _dealt(self, hands: tuple[tuple[int, ...], ...], tapp: tuple[int, ...]) -> State:
         new = self._copy()
         d = new.__dict__
-        d["dealt"] = tuple(kinds)
-        d["tapp"] = tapp_kinds
-        d["hands"] = tuple(_mask(hand) for hand in kinds)
+        d["dealt"] = hands
+        d["tapp"] = tapp
+        d["hands"] = tuple(_mask(hand) for hand in hands)
         d["phase"] = Phase.AUCTION
         d["to_move"] = self.forehand
         return new
 
     def deal_random(self, rng: random.Random) -> State:
         """The chance step: shuffle and deal in packets, the Tapp after the first rounds."""
-        deck = [c.index for c in self.rules.deck_cards]
-        rng.shuffle(deck)
-        hands, tapp = deal_packets(self.rules, self.forehand, deck)
-        return self.deal([[CARDS[k] for k in h] for h in hands], [CARDS[k] for k in tapp])
+        if self.phase is not Phase.DEAL:
+            raise IllegalActionError("the cards have been dealt already")
+        # Sorting by random keys is a uniform shuffle, twice as fast as random.shuffle.
+        key = rng.random
+        deck = sorted(self.rules.deck_kinds, key=lambda _: key())
+        return self._dealt(*deal_packets(self.rules, self.forehand, deck))
 
     # ------------------------------------------------------------------ queries
 
@@ -181,6 +188,11 @@ class State:
         return Hand(mask=self.hands[seat])
 
     @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The completed tricks, in order."""
+        return tuple(Trick(leader, tuple(CARDS[k] for k in kinds), winner) for leader, kinds, winner in self.played)
+
+    @property
     def current_trick(self) -> Trick:
         winner = (self.leader + self.best) % self.players if self.trick else None
         return Trick(self.leader, tuple(CARDS[k] for k in self.trick), winner)
@@ -189,18 +201,25 @@ class State:
         """The legal actions of the seat to move, sorted; the two copies of a card are one action."""
         phase = self.phase
         if phase is Phase.PLAY:
-            return [PLAYS[k] for k in kinds_of(self._legal_play_mask())]
+            return _actions_of(_SUIT_PLAYS, self._legal_mask())
         if phase is Phase.AUCTION:
             if self.holder is None:
                 return [Action.bid(self.rules.min_bid)]
             return [PASS, Action.bid(self.high + 10)]
         if phase is Phase.DISCARD:
-            return [DISCARDS[k] for k in kinds_of(present(self.hands[self.to_move]))]
+            return _actions_of(_SUIT_DISCARDS, present(self.hands[self.to_move]))
         if phase is Phase.GAME:
             return list(GAMES[:4]) + ([GAMES[DURCH]] if self.rules.durch else [])
         if phase is Phase.SURRENDER:
             return [SURRENDER, PLAY_ON]
         return []
+
+    def _legal_mask(self) -> int:
+        """The legal card kinds of the seat to move, computed once per state."""
+        mask = self.__dict__["_legal"]
+        if mask is None:
+            mask = self.__dict__["_legal"] = self._legal_play_mask()
+        return mask
 
     def _legal_play_mask(self) -> int:
         hand = self.hands[self.to_move]
@@ -295,8 +314,8 @@ class State:
     def apply(self, action: Action) -> State:
         """The state after the seat to move takes ``action``; raises IllegalActionError
         (and changes nothing) if it is not legal."""
-        if self.phase is Phase.PLAY and action.kind is ActionKind.PLAY:
-            if not self._legal_play_mask() >> action.value & 1:
+        if self.phase is _PLAY and action.kind is _PLAY_KIND:
+            if not self._legal_mask() >> action.value & 1:
                 raise IllegalActionError(self._why_card_illegal(action.value))
             return self._play(action.value)
         reason = self.why_illegal(action) if isinstance(action, Action) else f"not an action: {action!r}"
@@ -363,7 +382,7 @@ class State:
         d = new.__dict__
         d["surrendered"] = surrender
         melds = tuple(
-            () if surrender and seat == self.soloist else tuple(find_melds(Hand(mask=hand), Suit(self.game), self.rules))
+            () if surrender and seat == self.soloist else tuple(melds_of_mask(hand, self.game, self.rules))
             for seat, hand in enumerate(self.hands))
         d["melds"] = melds
         if surrender:
@@ -375,26 +394,38 @@ class State:
         return new
 
     def _play(self, kind: int) -> State:
-        new = self._copy()
+        # The hot path of every search and playout: plain integer work, no helpers.
+        new = State.__new__(State)
         d = new.__dict__
+        d.update(self.__dict__)
+        d["_legal"] = None
         seat = self.to_move
-        n = self.players
-        hands = list(self.hands)
-        hands[seat] = remove_card(hands[seat], kind)
-        d["hands"] = tuple(hands)
+        hands = self.hands
+        hand = hands[seat]
+        bit = 1 << (kind + COPY)
+        hand = hand ^ bit if hand & bit else hand ^ (1 << kind)
+        hands = hands[:seat] + (hand,) + hands[seat + 1:]
+        d["hands"] = hands
         trick = self.trick + (kind,)
-        if len(trick) > 1 and beats(kind, self.trick[self.best], self.game):
-            d["best"] = len(trick) - 1
+        n = len(hands)
+        best = self.best
+        if trick[1:]:
+            top = trick[best]
+            if kind // 7 == top // 7:
+                if kind % 7 < top % 7:
+                    best = d["best"] = len(trick) - 1
+            elif kind // 7 == self.game:
+                best = d["best"] = len(trick) - 1
         if len(trick) < n:
             d["trick"] = trick
             d["to_move"] = (seat + 1) % n
             return new
-        winner = (self.leader + new.best) % n
-        points = sum(POINTS[k] for k in trick)
+        winner = (self.leader + best) % n
+        points = POINTS[trick[0]] + POINTS[trick[1]] + sum(POINTS[k] for k in trick[2:])
         last = not hands[winner]
         if last:
             points += LAST_TRICK_BONUS
-        d["tricks"] = self.tricks + (Trick(self.leader, tuple(CARDS[k] for k in trick), winner),)
+        d["played"] = self.played + ((self.leader, trick, winner),)
         d["won"] = _replace(self.won, winner, self.won[winner] + 1)
         d["trick_points"] = _replace(self.trick_points, winner, self.trick_points[winner] + points)
         d["trick"], d["best"], d["leader"], d["to_move"] = (), 0, winner, winner
@@ -443,6 +474,25 @@ class State:
         return f"<State {self.rules.text} dealer={self.dealer} phase={self.phase.value} to_move={self.to_move}>"
 
 
+_PLAY, _PLAY_KIND = Phase.PLAY, ActionKind.PLAY
+
+
+def _suit_tables(actions: tuple[Action, ...]) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """Per suit, the actions of each 7-bit pattern of ranks: legal_actions' lookup table."""
+    return tuple(tuple(tuple(actions[suit * 7 + rank] for rank in range(7) if pattern >> rank & 1)
+                       for pattern in range(128)) for suit in range(4))
+
+
+_SUIT_PLAYS = _suit_tables(PLAYS)
+_SUIT_DISCARDS = _suit_tables(DISCARDS)
+
+
+def _actions_of(tables: tuple, mask: int) -> list[Action]:
+    """The actions of the card kinds in ``mask``, in card order."""
+    return [*tables[0][mask & 0x7F], *tables[1][mask >> 7 & 0x7F], *tables[2][mask >> 14 & 0x7F],
+            *tables[3][mask >> 21]]
+
+
 def _replace(values: tuple, index: int, value: Any) -> tuple:
     return values[:index] + (value,) + values[index + 1:]
 
@@ -452,9 +502,11 @@ def _kind(card: Card | str) -> int:
 
 
 def _mask(kinds: Sequence[int]) -> int:
+    """The hand mask of some card kinds (at most two copies each, checked by the caller)."""
     mask = 0
     for kind in kinds:
-        mask = add_card(mask, kind)
+        bit = 1 << kind
+        mask |= bit << COPY if mask & bit else bit
     return mask
 
 
@@ -471,21 +523,37 @@ def check_deck(rules: Rules, piles: Sequence[Sequence[int]]) -> None:
                 raise NotationError(f"three copies of {CARDS[kind]}: the deck holds two of each card")
 
 
-def deal_packets(rules: Rules, forehand: int, deck: Sequence[int]) -> tuple[list[list[int]], list[int]]:
+def deal_packets(rules: Rules, forehand: int, deck: Sequence[int]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Deal a shuffled deck in packets starting with forehand; after each of the first
-    ``tapp_rounds`` rounds, an equal part of the Tapp goes to the centre."""
-    n = rules.players
-    hands: list[list[int]] = [[] for _ in range(n)]
+    ``tapp_rounds`` rounds, an equal part of the Tapp goes to the centre.
+
+    >>> hands, tapp = deal_packets(Rules(), 1, list(range(48)))
+    >>> hands[1][:4], tapp, hands[0][:4]
+    ((0, 1, 2, 12), (9, 10, 11), (6, 7, 8, 18))
+    """
+    seats, tapp = _deal_plan(rules, forehand)
+    return tuple(tuple(take(deck)) for take in seats), tuple(tapp(deck))
+
+
+@lru_cache(maxsize=64)
+def _deal_plan(rules: Rules, forehand: int) -> tuple[tuple[Any, ...], Any]:
+    """Which deck positions each seat and the Tapp receive (computed once per rules and forehand)."""
+    n, size, packet = rules.players, rules.hand_size, rules.packet
+    positions: list[list[int]] = [[] for _ in range(n)]
     tapp: list[int] = []
-    cards = iter(deck)
     part = rules.tapp_size // rules.tapp_rounds
-    round_number = 0
-    while any(len(h) < rules.hand_size for h in hands):
-        round_number += 1
+    top = 0
+    for round_number in range(1, -(-size // packet) + 1):
+        take = min(packet, size - (round_number - 1) * packet)
         for i in range(n):
-            hand = hands[(forehand + i) % n]
-            for _ in range(min(rules.packet, rules.hand_size - len(hand))):
-                hand.append(next(cards))
+            positions[(forehand + i) % n] += range(top, top + take)
+            top += take
         if round_number <= rules.tapp_rounds:
-            tapp.extend(next(cards) for _ in range(part))
-    return hands, tapp
+            tapp += range(top, top + part)
+            top += part
+    return tuple(_getter(p) for p in positions), _getter(tapp)
+
+
+def _getter(positions: list[int]) -> Any:
+    """A function picking these positions of a sequence, always as a tuple."""
+    return itemgetter(*positions) if len(positions) > 1 else lambda deck: (deck[positions[0]],)
