@@ -71,7 +71,7 @@ def melds_of_mask(mask: int, trump: int, rules: Rules = STANDARD) -> list[Meld]:
         copies = min(count[base], count[base + 1], count[base + 2], count[base + 3], count[base + 4])
         if copies == 2:
             value = 2 * family if plain else (1500 if is_trump else 1000)
-            melds.append(Meld("double_family", suit, family_cards * 2, value))
+            melds.append(Meld("double_family", suit, _twice(family_cards), value))
             continue
         pairs = min(count[king.index], count[queen.index])
         if copies == 1:
@@ -82,16 +82,16 @@ def melds_of_mask(mask: int, trump: int, rules: Rules = STANDARD) -> list[Meld]:
     for rank, word, points, cards in _OF_A_KIND:
         copies = min(count[rank], count[7 + rank], count[14 + rank], count[21 + rank])
         if copies == 2:
-            melds.append(Meld(f"eight_{word}", None, cards * 2, 2 * points if plain else SPECIAL_EIGHT))
+            melds.append(Meld(f"eight_{word}", None, _twice(cards), 2 * points if plain else SPECIAL_EIGHT))
         elif copies == 1:
             melds.append(Meld(f"four_{word}", None, cards, points))
     for rank, word, points in ((Rank.T, "tens", rules.eight_tens), (Rank.SEVEN, "sevens", rules.eight_sevens)):
         if points and min(count[rank], count[7 + rank], count[14 + rank], count[21 + rank]) == 2:
-            melds.append(Meld(f"eight_{word}", None, _rank_cards(rank) * 2, points))
+            melds.append(Meld(f"eight_{word}", None, _twice(_rank_cards(rank)), points))
 
     binokel = min(count[c.index] for c in BINOKEL_CARDS)
     if binokel == 2:
-        melds.append(Meld("double_binokel", None, BINOKEL_CARDS * 2, 300))
+        melds.append(Meld("double_binokel", None, _twice(BINOKEL_CARDS), 300))
     elif binokel == 1:
         melds.append(Meld("binokel", None, BINOKEL_CARDS, 40))
 
@@ -100,6 +100,11 @@ def melds_of_mask(mask: int, trump: int, rules: Rules = STANDARD) -> list[Meld]:
         dissle = CARDS[trump * 7 + low]
         melds.extend(Meld("dissle", Suit(trump), (dissle,), 10) for _ in range(count[dissle.index]))
     return melds
+
+
+def _twice(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """Both copies of each card, side by side (the order a double meld is shown in)."""
+    return tuple(card for card in cards for _ in range(2))
 
 
 def _rank_cards(rank: Rank) -> tuple[Card, ...]:

@@ -31,7 +31,7 @@ from binokel.state import Phase, State
 DEAL_FORMAT = "binokel-deal/1"
 GAME_FORMAT = "binokel-game/1"
 DEAL_KEYS = ("format", "rules", "dealer", "hands", "tapp", "auction", "discard", "game", "surrender", "tricks")
-GAME_KEYS = ("format", "rules", "players", "deals")
+GAME_KEYS = ("format", "rules", "deals")  # "players" (names) stays with the extra keys
 
 
 # ---------------------------------------------------------------------- writing
