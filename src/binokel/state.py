@@ -314,11 +314,13 @@ class State:
     def apply(self, action: Action) -> State:
         """The state after the seat to move takes ``action``; raises IllegalActionError
         (and changes nothing) if it is not legal."""
+        if not isinstance(action, Action):
+            raise IllegalActionError(f"not an action: {action!r} (apply_text reads record notation)")
         if self.phase is _PLAY and action.kind is _PLAY_KIND:
             if not self._legal_mask() >> action.value & 1:
                 raise IllegalActionError(self._why_card_illegal(action.value))
             return self._play(action.value)
-        reason = self.why_illegal(action) if isinstance(action, Action) else f"not an action: {action!r}"
+        reason = self.why_illegal(action)
         if reason:
             raise IllegalActionError(reason)
         phase = self.phase
@@ -328,7 +330,7 @@ class State:
             return self._discard(action.value)
         if phase is Phase.GAME:
             return self._name_game(action.value)
-        return self._surrender(action is SURRENDER or action == SURRENDER)
+        return self._surrender(action == SURRENDER)
 
     def _call(self, action: Action) -> State:
         new = self._copy()
