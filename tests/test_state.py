@@ -107,3 +107,25 @@ def test_game_rotation_and_end() -> None:
     assert list(game.totals) == [sum(d.scores[s] for d in game.deals) for s in range(3)]
     with pytest.raises(IllegalActionError, match="the game is over"):
         game.apply(PASS)
+
+
+def every_action() -> list[Action]:
+    from binokel.action import DISCARDS, GAMES, PLAY_ON, PLAYS, SURRENDER
+    return [PASS, SURRENDER, PLAY_ON, *DISCARDS, *GAMES, *PLAYS, *(Action.bid(b) for b in range(100, 400, 5))]
+
+
+@pytest.mark.parametrize("rules", ["standard", "classic40", "sevens", "standard(durch=0,min_bid=200)"])
+def test_apply_accepts_exactly_the_legal_actions(rules: str) -> None:
+    # apply's quick legality check must agree with legal_actions() on every action.
+    rng = random.Random(rules)
+    universe = every_action()
+    for deal in range(40):
+        state = State.new(rules, dealer=deal % 3).deal_random(rng)
+        while not state.is_over():
+            legal = state.legal_actions()
+            for action in universe:
+                if action in legal:
+                    continue
+                with pytest.raises(IllegalActionError):
+                    state.apply(action)
+            state = state.apply(rng.choice(legal))

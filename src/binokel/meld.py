@@ -71,35 +71,47 @@ def melds_of_mask(mask: int, trump: int, rules: Rules = STANDARD) -> list[Meld]:
         copies = min(count[base], count[base + 1], count[base + 2], count[base + 3], count[base + 4])
         if copies == 2:
             value = 2 * family if plain else (1500 if is_trump else 1000)
-            melds.append(Meld("double_family", suit, _twice(family_cards), value))
+            melds.append(_meld("double_family", suit, _twice(family_cards), value))
             continue
         pairs = min(count[king.index], count[queen.index])
         if copies == 1:
-            melds.append(Meld("family", suit, family_cards, family))
+            melds.append(_meld("family", suit, family_cards, family))
             pairs -= 1  # the family's K and Q are not also a pair
-        melds.extend(Meld("pair", suit, (king, queen), pair) for _ in range(pairs))
+        melds.extend(_meld("pair", suit, (king, queen), pair) for _ in range(pairs))
 
     for rank, word, points, cards in _OF_A_KIND:
         copies = min(count[rank], count[7 + rank], count[14 + rank], count[21 + rank])
         if copies == 2:
-            melds.append(Meld(f"eight_{word}", None, _twice(cards), 2 * points if plain else SPECIAL_EIGHT))
+            melds.append(_meld(f"eight_{word}", None, _twice(cards), 2 * points if plain else SPECIAL_EIGHT))
         elif copies == 1:
-            melds.append(Meld(f"four_{word}", None, cards, points))
+            melds.append(_meld(f"four_{word}", None, cards, points))
     for rank, word, points in ((Rank.T, "tens", rules.eight_tens), (Rank.SEVEN, "sevens", rules.eight_sevens)):
         if points and min(count[rank], count[7 + rank], count[14 + rank], count[21 + rank]) == 2:
-            melds.append(Meld(f"eight_{word}", None, _twice(_rank_cards(rank)), points))
+            melds.append(_meld(f"eight_{word}", None, _twice(_rank_cards(rank)), points))
 
     binokel = min(count[c.index] for c in BINOKEL_CARDS)
     if binokel == 2:
-        melds.append(Meld("double_binokel", None, _twice(BINOKEL_CARDS), 300))
+        melds.append(_meld("double_binokel", None, _twice(BINOKEL_CARDS), 300))
     elif binokel == 1:
-        melds.append(Meld("binokel", None, BINOKEL_CARDS, 40))
+        melds.append(_meld("binokel", None, BINOKEL_CARDS, 40))
 
     low = rules.low_rank
     if low is not None:
         dissle = CARDS[trump * 7 + low]
-        melds.extend(Meld("dissle", Suit(trump), (dissle,), 10) for _ in range(count[dissle.index]))
+        melds.extend(_meld("dissle", Suit(trump), (dissle,), 10) for _ in range(count[dissle.index]))
     return melds
+
+
+_CACHE: dict[tuple, Meld] = {}
+
+
+def _meld(name: str, suit: Suit | None, cards: tuple[Card, ...], points: int) -> Meld:
+    """The (immutable, shared) meld value: a few dozen exist, so build each once."""
+    key = (name, suit, points)
+    meld = _CACHE.get(key)
+    if meld is None:
+        meld = _CACHE[key] = Meld(name, suit, cards, points)
+    return meld
 
 
 def _twice(cards: tuple[Card, ...]) -> tuple[Card, ...]:

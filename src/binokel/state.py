@@ -247,6 +247,23 @@ class State:
                 return trumps
         return have
 
+    def _is_legal(self, action: Action) -> bool:
+        """Is ``action`` legal? (The same answer as ``action in legal_actions()``, quicker.)"""
+        phase, kind = self.phase, action.kind
+        if phase is Phase.AUCTION:
+            if self.holder is None:
+                return kind is ActionKind.BID and action.value == self.rules.min_bid
+            return kind is ActionKind.PASS or (kind is ActionKind.BID and action.value == self.high + 10)
+        if phase is Phase.DISCARD:
+            return kind is ActionKind.DISCARD and bool(self.hands[self.to_move] >> action.value & 1)
+        if phase is Phase.GAME:
+            return kind is ActionKind.GAME and (action.value < DURCH or bool(self.rules.durch))
+        if phase is Phase.SURRENDER:
+            return kind is ActionKind.SURRENDER or kind is ActionKind.PLAY_ON
+        if phase is Phase.PLAY:
+            return kind is ActionKind.PLAY and bool(self._legal_mask() >> action.value & 1)
+        return False
+
     def why_illegal(self, action: Action) -> str:
         """A sentence saying why ``action`` is not legal now (empty if it is legal)."""
         if self.phase is Phase.OVER:
@@ -320,9 +337,8 @@ class State:
             if not self._legal_mask() >> action.value & 1:
                 raise IllegalActionError(self._why_card_illegal(action.value))
             return self._play(action.value)
-        reason = self.why_illegal(action)
-        if reason:
-            raise IllegalActionError(reason)
+        if not self._is_legal(action):
+            raise IllegalActionError(self.why_illegal(action) or f"{action} is not legal now")
         phase = self.phase
         if phase is Phase.AUCTION:
             return self._call(action)
