@@ -26,9 +26,9 @@ USAGE_ERROR = 2
 
 # Subcommands built around the core, each in its own module with add_arguments(parser) and run(args).
 PLUGINS = {
-    "play": ("binokel.terminal", "play a game in the terminal against computer opponents"),
-    "serve": ("binokel.server", "serve the game in your browser"),
-    "tournament": ("binokel.tournament", "measure computer opponents against each other on paired deals"),
+    "play": ("binokel.terminal", "play a game in the terminal against computer opponents", ""),
+    "serve": ("binokel.server", "serve the game in your browser", "serve"),
+    "tournament": ("binokel.tournament", "measure computer opponents against each other on paired deals", ""),
 }
 
 
@@ -92,11 +92,11 @@ def build_parser() -> Parser:
     p.add_argument("--rules", default="standard", help="rule set (default: standard)")
     p.set_defaults(run=run_deal)
 
-    for name, (module, about) in PLUGINS.items():
+    for name, (module, about, extra) in PLUGINS.items():
         p = sub.add_parser(name, help=about, description=about[0].upper() + about[1:] + ".")
         plugin = _plugin(module)
         if plugin is None:
-            p.set_defaults(run=lambda args, name=name: _unavailable(name))
+            p.set_defaults(run=lambda args, name=name, extra=extra: _unavailable(name, extra))
         else:
             plugin.add_arguments(p)
             p.set_defaults(run=plugin.run)
@@ -110,8 +110,9 @@ def _plugin(module: str) -> Any:
         return None
 
 
-def _unavailable(name: str) -> int:
-    raise UsageError(f"binokel {name}: not available in this installation")
+def _unavailable(name: str, extra: str) -> int:
+    hint = f": install it with pip install 'binokel[{extra}]'" if extra else ""
+    raise UsageError(f"binokel {name}: not available in this installation{hint}")
 
 
 # ---------------------------------------------------------------------- replay

@@ -1,0 +1,108 @@
+"""``binokel play``: a whole game of Binokel in the terminal against two computer opponents.
+
+The player is seat 0. What the terminal shows of a deal comes only from
+``binokel.view.view(state, 0)``; each computer opponent sees only its own view.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from typing import Any
+
+from binokel.error import BinokelError, RecordError
+from binokel.game import Game
+from binokel.rules import Rules
+
+DEFAULT_SAVE = "binokel-game.json"
+DEFAULT_OPPONENTS = "medium,medium"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``binokel play``."""
+    parser.add_argument("--rules", default=None, help="rule set, e.g. standard or 'standard(target=1000)' (default: standard)")
+    parser.add_argument("--opponents", default=None, metavar="LEVEL,LEVEL",
+                        help=f"the computer opponents' levels: easy, medium, hard (default: {DEFAULT_OPPONENTS})")
+    parser.add_argument("--seed", type=int, default=None, help="random seed: same seed, same deals")
+    parser.add_argument("--lang", default="en", choices=("de", "en", "fr", "it", "pt"), help="language (default: en)")
+    parser.add_argument("--name", default=None, help="your name in the game record")
+    parser.add_argument("--save", default=None, metavar="FILE",
+                        help=f"write the game record to FILE at the end or when you quit (quitting saves to ./{DEFAULT_SAVE} otherwise)")
+    parser.add_argument("--resume", default=None, metavar="FILE", help="continue a game saved with q or --save")
+    parser.add_argument("--no-color", action="store_true", help="no colours and plain suit letters S H D C (also: NO_COLOR=1)")
+    parser.add_argument("--ascii", action="store_true", help="suit letters S H D C instead of ♠♥♦♣")
+    parser.add_argument("--think", type=float, default=0.5, metavar="SECONDS",
+                        help="computer thinking time per decision (default: 0.5)")
+    parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play (or resume) a game; 0 when it ends or is saved, 2 on bad options."""
+    from binokel.terminal.messages import Messages
+    from binokel.terminal.players import NAMES, levels, make_bot
+    from binokel.terminal.session import Session
+    from binokel.terminal.style import choose_style
+
+    for stream in (sys.stdout, sys.stdin):
+        try:
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError):
+            pass
+    messages = Messages(args.lang)
+    style = choose_style(no_color=args.no_color, ascii_only=args.ascii)
+    record: dict[str, Any] = {}
+    if args.resume:
+        record = _load(args.resume)
+        from binokel.record import replay_game
+        game = replay_game(record)
+        if args.rules and Rules.parse(args.rules) != game.rules:
+            raise BinokelError(f"--rules {args.rules} differs from the saved game's rules {game.rules.text}")
+        seed = record.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            seed = random.randrange(2**31)
+    else:
+        rules = Rules.parse(args.rules or "standard")
+        if rules.players != 3:
+            raise BinokelError("binokel play needs a rule set for 3 players")
+        seed = args.seed if args.seed is not None else random.randrange(2**31)
+        game = Game.new(rules, first_dealer=random.Random(seed).randrange(rules.players))  # the first dealer by lot
+
+    opponents = args.opponents or ",".join(record.get("opponents") or []) or DEFAULT_OPPONENTS
+    chosen = [level.strip().lower() for level in opponents.split(",") if level.strip()]
+    if len(chosen) == 1:
+        chosen *= 2
+    known = levels()
+    if len(chosen) != 2 or any(level not in known for level in chosen):
+        raise BinokelError(f"--opponents takes two levels out of {', '.join(known)} separated by a comma, not {opponents!r}")
+
+    names = record.get("players") if isinstance(record.get("players"), list) else None
+    if names is None or args.name:
+        names = [args.name or messages("you"), *NAMES]
+    bots = [None, *(make_bot(level, seed=seed + seat) for seat, level in enumerate(chosen, 1))]
+    hint: list[Any] = []
+
+    def hint_bot() -> Any:
+        if not hint:
+            hint.append(make_bot("hard", seed=seed) if "hard" in known else None)
+        return hint[0]
+
+    session = Session(
+        game, seed=seed, levels=chosen, names=[str(n) for n in names], bots=bots, hint_bot=hint_bot,
+        messages=messages, style=style, save_path=args.save or args.resume or DEFAULT_SAVE,
+        save_at_end=bool(args.save), think=max(0.0, args.think), trace=args.trace)
+    return session.run(resumed=bool(args.resume))
+
+
+def _load(path: str) -> dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = json.load(file)
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RecordError(f"{path} is not a JSON game record ({error})") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{path} is not a game record")
+    return data

@@ -1,0 +1,557 @@
+"""The game loop of ``binokel play``: the human at seat 0 against two computer opponents.
+
+Everything the terminal prints about a deal comes from ``view(state, 0)``; each bot sees
+only ``view(state, its_seat)``. The loop never prints a card the player may not know.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from binokel.action import DURCH, PLAY_ON, SURRENDER, Action, ActionKind
+from binokel.card import Card, Hand, Suit
+from binokel.error import BinokelError
+from binokel.game import Game
+from binokel.meld import Meld, find_melds, meld_total
+from binokel.record import actions_of, game_record
+from binokel.rules import options
+from binokel.state import Phase, State
+from binokel.terminal.messages import Messages
+from binokel.terminal.parse import parse_input
+from binokel.terminal.players import Bot
+from binokel.terminal.style import Style, sort_hand, suit_order
+from binokel.view import SeatView, view
+
+HUMAN = 0
+
+
+class Quit(Exception):
+    """The player asked to stop (``q``, Ctrl-C or end of input)."""
+
+
+class Session:
+    """One game in the terminal. ``read`` and ``write`` are ``input`` and ``print`` by default."""
+
+    def __init__(self, game: Game, *, seed: int, levels: Sequence[str], names: Sequence[str],
+                 bots: Sequence[Bot | None], hint_bot: Callable[[], Bot | None], messages: Messages,
+                 style: Style, save_path: str, save_at_end: bool, think: float, trace: bool = False,
+                 read: Callable[[str], str] = input, write: Callable[[str], None] | None = None) -> None:
+        self.game = game
+        self.seed = seed
+        self.levels = list(levels)
+        self.names = list(names)
+        self.bots = list(bots)
+        self.hint_bot = hint_bot
+        self.t = messages
+        self.style = style
+        self.save_path = save_path
+        self.save_at_end = save_at_end
+        self.think = think
+        self.trace = trace
+        self.read = read
+        self.write = write or (lambda text: print(text, flush=True))
+
+    # ------------------------------------------------------------------ running
+
+    def run(self, resumed: bool = False) -> int:
+        """Play to the end of the game or until the player quits; the exit status."""
+        try:
+            if resumed:
+                self.say(self.t("resumed", path=self.save_path))
+                self.say(self.t("sheet_totals", totals=self.totals_text()))
+                if not self.game.is_over() and not self.game.needs_deal():
+                    self.recap()
+                elif not self.game.is_over():
+                    self.deal()
+            if self.game.is_over():
+                self.show_game_over()
+                return 0
+            self.loop()
+        except (Quit, KeyboardInterrupt, EOFError) as stop:
+            if not isinstance(stop, Quit):
+                self.say("")
+            if not self.try_save():
+                return 1
+            self.say(self.t("saved_quit", path=self.save_path, command=f"binokel play --resume {self.save_path}"))
+            return 0
+        except Exception as error:  # a bug must not lose the game: save it and say so in one line
+            if os.environ.get("BINOKEL_DEBUG"):
+                raise
+            saved = self.try_save()
+            self.say(self.t("internal_error", error=f"{type(error).__name__}: {error}")
+                     + (" " + self.t("saved", path=self.save_path) if saved else ""))
+            return 1
+        if self.save_at_end:
+            if not self.try_save():
+                return 1
+            self.say(self.t("saved", path=self.save_path))
+        return 0
+
+    def try_save(self) -> bool:
+        """Save the record; on failure say why in one line."""
+        try:
+            self.save()
+        except OSError as error:
+            self.say(self.t("save_failed", path=self.save_path, reason=error.strerror or str(error)))
+            return False
+        return True
+
+    def loop(self) -> None:
+        while not self.game.is_over():
+            if self.game.needs_deal():
+                if self.game.finished_deals:
+                    self.ask_next()
+                self.deal()
+                continue
+            state = self.game.current
+            seat = state.to_move
+            actions = self.ask_human(state) if seat == HUMAN else [self.bot_action(state, seat)]
+            for action in actions:
+                self.apply(action)
+
+    def deal(self) -> None:
+        index = len(self.game.deals) - 1
+        self.game = self.game.deal_random(random.Random(f"{self.seed}:deal:{index}"))
+        state = self.game.current
+        self.trace_point(index + 1, state)
+        self.say("")
+        seen = view(state, HUMAN)
+        self.say(self.style.bold(self.t("deal_header", number=index + 1, dealer=self.name(seen.dealer),
+                                        forehand=self.name((seen.dealer + 1) % seen.players))))
+        self.show_hand(seen)
+
+    def bot_action(self, state: State, seat: int) -> Action:
+        bot = self.bots[seat]
+        rng = random.Random(f"{self.seed}:{len(self.game.deals)}:{self.action_count(state)}:{seat}")
+        seen = view(state, seat)
+        try:
+            action = bot.choose(seen, rng, self.think) if bot is not None else None
+        except Exception:
+            if os.environ.get("BINOKEL_DEBUG"):
+                raise
+            action = None
+        if action not in seen.legal_actions:  # a broken bot must not stop the game
+            action = seen.legal_actions[0]
+        return action
+
+    def apply(self, action: Action) -> None:
+        index = len(self.game.deals) - 1
+        before = self.game.current
+        self.game = self.game.apply(action)
+        after = self.game.deals[index]
+        self.trace_point(index + 1, after)
+        self.announce(before, action, after)
+        if after.is_over():
+            self.show_deal_over(after, index)
+
+    @staticmethod
+    def action_count(state: State) -> int:
+        """How many actions of the deal have been taken (after the cards were dealt)."""
+        return len(actions_of(state)) if state.phase is not Phase.DEAL else 0
+
+    def trace_point(self, number: int, state: State) -> None:
+        """With --trace: a marker line "@@ DEAL ACTIONS" after every change, for tests."""
+        if self.trace:
+            self.say(f"@@ {number} {self.action_count(state)}")
+
+    # ------------------------------------------------------------------ output helpers
+
+    def say(self, text: str) -> None:
+        self.write(text)
+
+    def name(self, seat: int) -> str:
+        return self.t("you") if seat == HUMAN else self.names[seat]
+
+    def who(self, seat: int, key: str, **args: Any) -> str:
+        """A message about ``seat``: the "you" form for the player, else with the name."""
+        if seat == HUMAN:
+            return self.t(f"{key}_you", **args)
+        return self.t(key, name=self.names[seat], **args)
+
+    def card(self, card: Card) -> str:
+        return self.style.card(card)
+
+    def cards(self, cards: Sequence[Card]) -> str:
+        return self.style.cards(cards)
+
+    def suit(self, suit: Suit) -> str:
+        return f"{self.style.suit(suit)} {self.t('suit_' + suit.letter)}"
+
+    def game_name(self, game: str | None) -> str:
+        if game is None:
+            return "-"
+        if game == "durch":
+            return self.t("durch")
+        return self.suit(Suit.parse(game))
+
+    def meld_text(self, meld: Meld) -> str:
+        name = self.t("meld_" + meld.name)
+        if meld.suit is not None and meld.name != "dissle":
+            name = f"{name} {self.style.suit(meld.suit)}"
+        return f"{name} {self.cards(meld.cards)} ({meld.points})"
+
+    def action_text(self, action: Action) -> str:
+        """An action as advice, e.g. "bid 160" or "play K♥"."""
+        kind = action.kind
+        if kind is ActionKind.PASS:
+            return self.t("hint_pass")
+        if kind is ActionKind.BID:
+            return self.t("hint_bid", bid=action.value)
+        if kind is ActionKind.DISCARD:
+            return self.t("hint_discard", cards=self.card(action.card))
+        if kind is ActionKind.GAME:
+            return self.t("hint_game", game=self.game_name(str(action)))
+        if kind is ActionKind.SURRENDER:
+            return self.t("hint_surrender")
+        if kind is ActionKind.PLAY_ON:
+            return self.t("hint_play_on")
+        return self.t("hint_play", card=self.card(action.card))
+
+    # ------------------------------------------------------------------ showing the deal
+
+    def show_hand(self, seen: SeatView, numbered: Sequence[Action] = ()) -> None:
+        """The player's hand by suit, trump first; cards of ``numbered`` actions get their number."""
+        number = {a.card: i for i, a in enumerate(numbered, 1)}
+        hand = sort_hand(seen.hand, seen.trump)
+        label = self.t("trump") if seen.trump is not None else self.t("game_label")
+        self.say(self.t("your_hand", count=len(hand)) + (f"  ({label}: {self.game_name(seen.game)})" if seen.game else ""))
+        for suit in suit_order(seen.trump):
+            cards = [c for c in hand if c.suit is suit]
+            if not cards:
+                continue
+            parts = []
+            for card in cards:
+                if card in number:
+                    parts.append(f"{self.style.bold(f'[{number[card]}]')}{self.card(card)}")
+                elif numbered:
+                    parts.append(f"   {self.style.dim(self.card(card)) if self.style.color else self.card(card)}")
+                else:
+                    parts.append(self.card(card))
+            marker = "*" if seen.trump is suit else " "
+            self.say(f" {marker}{self.style.suit(suit)}  " + "  ".join(parts))
+
+    def numbered_cards(self, seen: SeatView) -> list[Action]:
+        """Legal card actions in the order the hand is shown."""
+        order = {c: i for i, c in enumerate(sort_hand(set(seen.hand), seen.trump))}
+        return sorted(seen.legal_actions, key=lambda a: order[a.card])
+
+    def show_trick(self, seen: SeatView) -> None:
+        trick = seen.trick
+        number = len(seen.tricks) + 1
+        if trick.cards:
+            played = ", ".join(f"{self.name(trick.seat_of(i, seen.players))} {self.card(c)}"
+                               for i, c in enumerate(trick.cards))
+            self.say(self.t("trick_so_far", number=number, played=played))
+        else:
+            self.say(self.t("trick_lead", number=number))
+
+    def show_melds(self, seen: SeatView) -> None:
+        if seen.melds is None:
+            return
+        first = seen.soloist if seen.soloist is not None else 0
+        for i in range(seen.players):
+            seat = (first + i) % seen.players
+            if seat == seen.soloist and seen.surrendered:
+                continue
+            melds = seen.melds[seat]
+            if melds:
+                text = ", ".join(self.meld_text(m) for m in melds)
+                self.say(self.who(seat, "melds", melds=text, total=meld_total(melds)))
+            else:
+                self.say(self.who(seat, "melds_none"))
+
+    def recap(self) -> None:
+        """After --resume: everything public so far in the current deal."""
+        seen = view(self.game.current, HUMAN)
+        index = len(self.game.deals)
+        forehand = (seen.dealer + 1) % seen.players
+        self.say(self.style.bold(self.t("deal_header", number=index, dealer=self.name(seen.dealer),
+                                        forehand=self.name(forehand))))
+        if seen.auction:
+            calls = [f"{self.name(seat)} {self.t('pass_word') if call == 'pass' else call}"
+                     for seat, call in zip(auction_seats(seen.players, forehand, seen.auction), seen.auction)]
+            self.say(self.t("auction_so_far", calls=", ".join(calls)))
+        if seen.soloist is not None:
+            self.say(self.who(seen.soloist, "soloist", bid=seen.bid))
+            self.say(self.t("tapp", cards=self.cards(seen.tapp or ())))
+        if seen.discard:
+            self.say(self.t("your_discard", cards=self.cards(seen.discard)))
+        if seen.game is not None:
+            self.say(self.who(seen.soloist, "names_game", game=self.game_name(seen.game)))
+        self.show_melds(seen)
+        if seen.tricks:
+            self.say(self.t("tricks_played", count=len(seen.tricks)))
+            self.show_last(seen)
+        if seen.to_move != HUMAN or seen.phase not in ("discard", "play"):  # else the prompt shows them
+            if seen.trick.cards:
+                self.show_trick(seen)
+            self.show_hand(seen)
+
+    def announce(self, before: State, action: Action, after: State) -> None:
+        earlier, seen = view(before, HUMAN), view(after, HUMAN)
+        seat = earlier.to_move
+        kind = action.kind
+        if kind is ActionKind.BID:
+            forced = not earlier.auction
+            self.say(self.who(seat, "opens" if forced else "bids", bid=action.value))
+        elif kind is ActionKind.PASS:
+            self.say(self.who(seat, "passes"))
+        elif kind is ActionKind.DISCARD:
+            if seen.phase != Phase.DISCARD.value:  # the discard is complete
+                if seat == HUMAN:
+                    self.say(self.t("your_discard", cards=self.cards(seen.discard or ())))
+                else:
+                    self.say(self.t("lays_away", name=self.names[seat], count=after.rules.tapp_size))
+        elif kind is ActionKind.GAME:
+            self.say(self.style.bold(self.who(seat, "names_game", game=self.game_name(str(action)))))
+            if action.value == DURCH:
+                self.say(self.who(seat, "durch_rules"))
+        elif kind is ActionKind.SURRENDER:
+            self.say(self.style.bold(self.who(seat, "surrenders")))
+            self.show_melds(seen)
+        elif kind is ActionKind.PLAY_ON:
+            self.say(self.who(seat, "plays_on"))
+            self.show_melds(seen)
+        elif kind is ActionKind.PLAY:
+            self.say(self.who(seat, "plays", card=self.card(action.card)))
+            if len(seen.tricks) > len(earlier.tricks):
+                trick = seen.tricks[-1]
+                points = sum(c.points for c in trick.cards) + (10 if not any(seen.hand_sizes) else 0)
+                self.say(self.style.bold(self.who(trick.winner, "wins_trick", points=points)))
+        if kind in (ActionKind.BID, ActionKind.PASS) and seen.soloist is not None:
+            self.say(self.style.bold(self.who(after.soloist, "soloist", bid=after.bid)))
+            self.say(self.t("tapp", cards=self.cards(seen.tapp or ())))
+
+    def show_last(self, seen: SeatView) -> None:
+        if not seen.tricks:
+            self.say(self.t("no_last"))
+            return
+        trick = seen.tricks[-1]
+        played = ", ".join(f"{self.name(trick.seat_of(i, seen.players))} {self.card(c)}" for i, c in enumerate(trick.cards))
+        self.say(self.t("last_trick", number=len(seen.tricks), played=played, winner=self.name(trick.winner)))
+
+    def show_deal_over(self, state: State, index: int) -> None:
+        seen = view(state, HUMAN)
+        self.say("")
+        outcome = self.t("outcome_" + (seen.outcome or "in_progress"))
+        self.say(self.style.bold(self.t("deal_over", number=index + 1, soloist=self.name(seen.soloist),
+                                        bid=seen.bid, game=self.game_name(seen.game), outcome=outcome)))
+        self.show_seats(seen, list(self.game.totals))
+        if self.game.is_over():
+            self.show_game_over()
+
+    def show_seats(self, seen: SeatView, totals: Sequence[int]) -> None:
+        """One line per player: melds, card points, the deal's score and the running total."""
+        for seat in range(seen.players):
+            melds = meld_total(seen.melds[seat]) if seen.melds is not None else 0
+            cards = str(seen.trick_points[seat])
+            if seat == seen.soloist and seen.discard is not None and seen.outcome != "surrendered":
+                cards = str(seen.trick_points[seat] + sum(c.points for c in seen.discard))
+            elif seat == seen.soloist and seen.outcome != "surrendered":
+                cards += "*"  # the opponents never see the discard
+            score = seen.scores[seat] if seen.scores is not None else 0
+            self.say(self.t("sheet_seat", name=self.names[seat], melds=melds, cards=cards,
+                            score=f"{score:+d}", total=totals[seat]))
+        if seen.soloist != HUMAN and seen.outcome not in (None, "surrendered") and seen.game != "durch":
+            self.say(self.t("without_discard"))
+
+    def show_game_over(self) -> None:
+        winner = self.game.winner
+        self.say("")
+        self.say(self.style.bold(self.who(winner, "wins_game", total=self.game.totals[winner])))
+        self.say(self.t("sheet_totals", totals=self.totals_text()))
+
+    # ------------------------------------------------------------------ the player's turn
+
+    def ask_human(self, state: State) -> list[Action]:
+        seen = view(state, HUMAN)
+        phase = state.phase
+        choices: list[Action] = []
+        if phase is Phase.AUCTION:
+            legal = list(seen.legal_actions)
+            if not seen.auction:  # forehand's forced opening: nothing to decide
+                return legal
+            bid = next(a for a in legal if a.kind is ActionKind.BID)
+            high, holder = auction_high(seen)
+            self.say(self.t("auction_state", bid=high, holder=self.name(holder), next=bid.value))
+            prompt = self.t("prompt_auction", next=bid.value)
+            choices = legal
+        elif phase is Phase.DISCARD:
+            choices = self.numbered_cards(seen)
+            self.show_hand(seen, choices)
+            left = state.rules.tapp_size - len(seen.discard or ())
+            prompt = self.t("prompt_discard", count=left)
+        elif phase is Phase.GAME:
+            choices = list(seen.legal_actions)
+            hand = Hand(seen.hand)
+            self.say(self.t("choose_game"))
+            for i, action in enumerate(choices, 1):
+                if action.value == DURCH:
+                    self.say(f"  [{i}] {self.t('durch')} (±{state.rules.durch})")
+                else:
+                    total = meld_total(find_melds(hand, Suit(action.value), state.rules))
+                    self.say(f"  [{i}] {self.suit(Suit(action.value))}: {self.t('meld_value', points=total)}")
+            prompt = self.t("prompt_game", count=len(choices))
+        elif phase is Phase.SURRENDER:
+            choices = [PLAY_ON, SURRENDER]
+            trump = seen.trump
+            melds = find_melds(Hand(seen.hand), trump, state.rules)
+            text = ", ".join(self.meld_text(m) for m in melds) or "-"
+            self.say(self.t("your_melds_with", game=self.suit(trump), melds=text, total=meld_total(melds)))
+            self.say(f"  [1] {self.t('choice_play_on', bid=seen.bid)}")
+            self.say(f"  [2] {self.t('choice_surrender', bid=seen.bid, credit=state.rules.surrender_points(seen.bid))}")
+            prompt = self.t("prompt_surrender")
+        else:
+            choices = self.numbered_cards(seen)
+            self.show_trick(seen)
+            self.show_hand(seen, choices)
+            prompt = self.t("prompt_play")
+        return self.prompt(state, phase.value, prompt, choices)
+
+    def prompt(self, state: State, phase: str, prompt: str, choices: Sequence[Action]) -> list[Action]:
+        """Ask until the player types something legal (or a command); the actions to apply."""
+        while True:
+            parsed = parse_input(self.read(self.style.bold(prompt) + " "), phase, choices, self.t.words)
+            if parsed.command:
+                self.command(parsed.command, state)
+                continue
+            if parsed.error:
+                self.say(self.t(parsed.error, **parsed.args))
+                continue
+            if phase == "next":
+                return []
+            left = state.rules.tapp_size - len(view(state, HUMAN).discard or ())
+            if phase == "discard" and len(parsed.actions) > left:
+                self.say(self.t("err_too_many", count=left))
+                continue
+            trial = state
+            try:
+                for action in parsed.actions:
+                    trial = trial.apply(action)
+            except BinokelError as error:
+                self.say(self.t("illegal", reason=self.explain(error, state)))
+                continue
+            return list(parsed.actions)
+
+    def explain(self, error: BinokelError, state: State) -> str:
+        """The core's reason, with "seat 0" put in the player's words."""
+        return str(error).replace(f"seat {HUMAN} does not hold", self.t("you_do_not_hold"))
+
+    def ask_next(self) -> None:
+        self.prompt(self.game.current, "next", self.t("prompt_next"), ())
+
+    # ------------------------------------------------------------------ commands
+
+    def command(self, name: str, state: State) -> None:
+        if name == "quit":
+            raise Quit()
+        if name == "help":
+            self.say(self.t("help"))
+        elif name == "rules":
+            self.show_rules()
+        elif name == "sheet":
+            self.show_sheet()
+        elif name == "last":
+            self.show_last(view(self.game.current, HUMAN))
+        elif name == "hint":
+            self.show_hint(state)
+
+    def show_hint(self, state: State) -> None:
+        seen = view(state, HUMAN)
+        if seen.to_move != HUMAN or not seen.legal_actions or (seen.phase == "auction" and not seen.auction):
+            self.say(self.t("no_hint"))
+            return
+        bot = self.hint_bot()
+        if bot is None:
+            self.say(self.t("no_hint"))
+            return
+        steps = state.rules.tapp_size - len(seen.discard or ()) if seen.phase == "discard" else 1
+        advice: list[Action] = []
+        trial = state
+        for step in range(steps):
+            seen = view(trial, HUMAN)
+            action = bot.choose(seen, random.Random(f"{self.seed}:hint:{self.action_count(trial)}"), self.think)
+            advice.append(action)
+            trial = trial.apply(action)
+        if state.phase is Phase.DISCARD:
+            self.say(self.t("hint", advice=self.t("hint_discard", cards=self.cards([a.card for a in advice]))))
+        else:
+            self.say(self.t("hint", advice=self.action_text(advice[0])))
+
+    def show_rules(self) -> None:
+        rules = self.game.rules
+        self.say(self.style.bold(self.t("rules_in_force", rules=rules.text)))
+        for name, _, meaning in options():
+            self.say(f"  {name}={getattr(rules, name)}: {self.t.option(name, meaning)}")
+
+    def show_sheet(self) -> None:
+        deals = [d for d in self.game.deals if d.phase is not Phase.DEAL]
+        if not deals:
+            self.say(self.t("sheet_empty"))
+            return
+        self.say(self.style.bold(self.t("sheet_title")))
+        running = [0] * self.game.players
+        for number, state in enumerate(deals, 1):
+            seen = view(state, HUMAN)
+            if seen.soloist is None:
+                self.say(self.t("sheet_auction", number=number))
+                continue
+            outcome = self.t("outcome_" + (seen.outcome or "in_progress"))
+            self.say(self.t("sheet_deal", number=number, soloist=self.name(seen.soloist), bid=seen.bid,
+                            game=self.game_name(seen.game), outcome=outcome))
+            if seen.scores is not None:
+                running = [t + score for t, score in zip(running, seen.scores)]
+            self.show_seats(seen, running)
+        self.say(self.t("sheet_totals", totals=self.totals_text()))
+
+    def totals_text(self) -> str:
+        return ", ".join(f"{self.names[seat]} {total}" for seat, total in enumerate(self.game.totals))
+
+    # ------------------------------------------------------------------ saving
+
+    def record(self) -> dict[str, Any]:
+        data = game_record(self.game, players=self.names)
+        data["seed"] = self.seed
+        data["opponents"] = self.levels
+        return data
+
+    def save(self) -> str:
+        path = self.save_path
+        text = json.dumps(self.record(), ensure_ascii=False) + "\n"
+        temporary = f"{path}.tmp"
+        with open(temporary, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, path)
+        return path
+
+
+def auction_high(seen: SeatView) -> tuple[int, int]:
+    """The highest bid so far and the seat holding it, from the public calls."""
+    forehand = (seen.dealer + 1) % seen.players
+    seats = auction_seats(seen.players, forehand, seen.auction)
+    seat, call = [(s, c) for s, c in zip(seats, seen.auction) if c != "pass"][-1]
+    return int(call), seat
+
+
+def auction_seats(players: int, forehand: int, calls: Sequence[str]) -> list[int]:
+    """Who made each call of a fixed-order auction (RULES.md section 3), from the calls alone.
+
+    >>> auction_seats(3, 0, ["150", "160", "pass", "170", "180", "pass"])
+    [0, 1, 0, 2, 1, 2]
+    """
+    seats = []
+    to_move, holder, challengers = forehand, None, []
+    for call in calls:
+        seats.append(to_move)
+        if holder is None:
+            holder, to_move = to_move, (to_move + 1) % players
+            challengers = [(forehand + i) % players for i in range(2, players)]
+        elif call != "pass":
+            holder, to_move = to_move, holder
+        elif challengers:
+            to_move = challengers.pop(0)
+    return seats

@@ -1,0 +1,77 @@
+"""Driving the real ``binokel play`` command through a pseudo-terminal (pexpect)."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import sys
+from collections.abc import Callable
+
+import pexpect
+
+AUCTION = r"Bid (\d+) or pass\? \[\d+/p\] "
+DISCARD = r"Lay away (\d) card\(s\) \(numbers or names, several at once\): "
+GAME = r"Game \[1-5 or S H D C or durch\]: "
+SURRENDER = r"Play on or surrender\? \[1/2\] "
+PLAY = r"Your card \(number or name\): "
+NEXT = r"Press Enter for the next deal \(s score sheet, q save and quit\): "
+PROMPTS = {"auction": AUCTION, "discard": DISCARD, "game": GAME, "surrender": SURRENDER, "play": PLAY, "next": NEXT}
+CARD = re.compile(r"(?<![A-Za-z0-9])([ATKQJ9])([SHDC])(?![A-Za-z0-9])")
+"""A card as printed with --no-color (canonical text, e.g. TH)."""
+
+
+def spawn(*args: str, seed: int = 5, opponents: str = "easy,easy", env: dict | None = None,
+          flags: tuple[str, ...] = ("--no-color",), cwd: str | None = None) -> pexpect.spawn:
+    """Start ``python -m binokel play`` in a pseudo-terminal; the transcript is kept in ``child.transcript``."""
+    argv = ["-m", "binokel", "play", "--seed", str(seed), "--opponents", opponents, "--think", "0.02", *flags, *args]
+    environment = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    environment.pop("NO_COLOR", None)
+    environment.update(env or {})
+    child = pexpect.spawn(sys.executable, argv, encoding="utf-8", timeout=30, env=environment,
+                          dimensions=(60, 200), cwd=cwd)
+    child.transcript = io.StringIO()
+    child.logfile_read = child.transcript
+    return child
+
+
+def next_prompt(child: pexpect.spawn) -> str | None:
+    """Wait for the next prompt; its kind (a key of PROMPTS), or None at the end of the program."""
+    kinds = list(PROMPTS)
+    index = child.expect([PROMPTS[k] for k in kinds] + [pexpect.EOF])
+    return None if index == len(kinds) else kinds[index]
+
+
+def simple_answer(kind: str, child: pexpect.spawn) -> str:
+    """A legal answer to every prompt: bid up to 170, lay away the first cards, hearts, play on,
+    the first legal card, next deal."""
+    if kind == "auction":
+        return "b" if int(child.match.group(1)) <= 170 else "p"
+    if kind == "discard":
+        return " ".join(str(n) for n in range(1, int(child.match.group(1)) + 1))
+    return {"game": "2", "surrender": "1", "play": "1", "next": ""}[kind]
+
+
+def play(child: pexpect.spawn, answer: Callable[[str, pexpect.spawn], str | None] = simple_answer,
+         limit: int = 2000) -> int:
+    """Answer prompts until the program ends (or ``answer`` returns None); the number of prompts."""
+    for count in range(limit):
+        kind = next_prompt(child)
+        if kind is None:
+            return count
+        text = answer(kind, child)
+        if text is None:
+            return count
+        child.sendline(text)
+    raise AssertionError("the game did not end")
+
+
+def finish(child: pexpect.spawn) -> int:
+    """Wait for the program to end; its exit status."""
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus
+
+
+def text_of(child: pexpect.spawn) -> str:
+    return child.transcript.getvalue().replace("\r\n", "\n")
