@@ -92,6 +92,7 @@ class State:
     dealt: tuple[tuple[int, ...], ...]  # each seat's dealt cards (kinds) as listed
     tapp: tuple[int, ...]
     calls: tuple[Action, ...]
+    callers: tuple[int, ...]  # the seat that made each call
     holder: int | None  # seat holding the highest bid
     high: int
     challengers: tuple[int, ...]  # seats still to take on the holder
@@ -130,7 +131,7 @@ class State:
         n = rules.players
         state.__dict__.update(
             rules=rules, dealer=dealer, phase=Phase.DEAL, to_move=CHANCE, hands=(0,) * n, dealt=((),) * n,
-            tapp=(), calls=(), holder=None, high=0, challengers=(), soloist=None, bid=None, discard=(),
+            tapp=(), calls=(), callers=(), holder=None, high=0, challengers=(), soloist=None, bid=None, discard=(),
             game=None, surrendered=None, melds=None, leader=(dealer + 1) % n, trick=(), best=0, played=(),
             won=(0,) * n, trick_points=(0,) * n, scores=None, outcome=None, _legal=None)
         return state
@@ -352,6 +353,7 @@ class State:
         new = self._copy()
         d = new.__dict__
         d["calls"] = self.calls + (action,)
+        d["callers"] = self.callers + (self.to_move,)
         n = self.players
         if self.holder is None:  # forehand's forced opening
             d["holder"], d["high"] = self.to_move, action.value

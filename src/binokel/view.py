@@ -36,6 +36,7 @@ class SeatView:
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     auction: tuple[str, ...]
+    callers: tuple[int, ...]  # the seat of each call in ``auction``
     soloist: int | None
     bid: int | None
     tapp: tuple[Card, ...] | None  # shown to everyone once the auction has ended
@@ -65,7 +66,7 @@ class SeatView:
         return {
             "rules": self.rules, "seat": self.seat, "players": self.players, "dealer": self.dealer,
             "phase": self.phase, "to_move": self.to_move, "hand": cards(self.hand),
-            "hand_sizes": list(self.hand_sizes), "auction": list(self.auction),
+            "hand_sizes": list(self.hand_sizes), "auction": list(self.auction), "callers": list(self.callers),
             "soloist": self.soloist, "bid": self.bid,
             "tapp": cards(self.tapp) if self.tapp is not None else None,
             "discard": cards(self.discard) if self.discard is not None else None,
@@ -104,6 +105,7 @@ def view(state: State, seat: int) -> SeatView:
         hand=tuple(Hand(mask=state.hands[seat])),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         auction=tuple(str(a) for a in state.calls),
+        callers=state.callers,
         soloist=state.soloist,
         bid=state.bid,
         tapp=tuple(sorted(CARDS[k] for k in state.tapp)) if tapp_shown else None,
