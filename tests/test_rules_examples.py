@@ -181,6 +181,12 @@ def test_dissle_is_the_seven_with_sevens() -> None:
     assert total("7H 7H", "H", "sevens") == 20
 
 
+def test_dissle_cards_follow_the_deck() -> None:
+    # Meld values are shared between rule sets: the Dissle must still be the deck's card.
+    assert [str(c) for m in find_melds(Hand.parse("7D"), Suit.D, Rules.parse("sevens")) for c in m.cards] == ["7D"]
+    assert [str(c) for m in find_melds(Hand.parse("9D"), Suit.D, STANDARD) for c in m.cards] == ["9D"]
+
+
 def test_no_dissle_without_low_cards() -> None:
     assert names("AH TH KH QH JH", "H", "classic40") == ["family"]
 

@@ -40,7 +40,7 @@ class Action:
     def __init__(self, kind: ActionKind, value: int = 0) -> None:
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "value", value)
-        object.__setattr__(self, "_key", (int(kind) << 20) | value)
+        object.__setattr__(self, "_key", (int(kind), value))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Action is immutable")
@@ -91,7 +91,7 @@ class Action:
         return self._key < other._key
 
     def __hash__(self) -> int:
-        return self._key
+        return hash(self._key)
 
 
 _WORDS = {ActionKind.PASS: "pass", ActionKind.SURRENDER: "surrender", ActionKind.PLAY_ON: "play"}

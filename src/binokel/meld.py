@@ -107,7 +107,7 @@ _CACHE: dict[tuple, Meld] = {}
 
 def _meld(name: str, suit: Suit | None, cards: tuple[Card, ...], points: int) -> Meld:
     """The (immutable, shared) meld value: a few dozen exist, so build each once."""
-    key = (name, suit, points)
+    key = (name, suit, points, cards)
     meld = _CACHE.get(key)
     if meld is None:
         meld = _CACHE[key] = Meld(name, suit, cards, points)

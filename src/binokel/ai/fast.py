@@ -1,0 +1,205 @@
+"""A fast, mutable card-play core on integer masks, for search and playouts.
+
+The reference engine (:class:`binokel.state.State`) is immutable and validates every
+step; search needs millions of card plays, so :class:`Position` keeps the play phase
+of one deal in plain ints and mutates in place. It is checked against the engine by a
+differential test (``tests/test_ai_fast.py``). Hands use the engine's mask layout
+(bit ``k`` first copy of kind ``k``, bit ``k + 28`` the second).
+
+>>> import random
+>>> from binokel.state import State
+>>> state = State.new("standard", dealer=2).deal_random(random.Random(4))
+>>> for text in ("150", "pass", "pass"):
+...     state = state.apply_text(text)
+>>> for _ in range(3):
+...     state = state.apply(state.legal_actions()[0])
+>>> state = state.apply_text("H").apply_text("play")
+>>> position = Position.from_state(state)
+>>> sorted(kinds_of(position.legal_mask())) == [a.value for a in state.legal_actions()]
+True
+"""
+
+from __future__ import annotations
+
+from binokel.action import DURCH
+from binokel.card import COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, kinds_of, remove_card
+from binokel.rules import Rules
+from binokel.score import LAST_TRICK_BONUS, durch_scores, trump_scores
+from binokel.state import Phase, State
+
+NO_TRUMP = -1
+
+
+def legal_mask(hand: int, trick: list[int] | tuple[int, ...], best: int, trump: int, beat_led: bool) -> int:
+    """The kinds ``hand`` may play to ``trick`` (RULES.md section 6, ``State._legal_play_mask``).
+
+    ``best`` is the position of the winning card, ``trump`` a suit or ``NO_TRUMP``,
+    ``beat_led`` the ``must_beat="led"`` option.
+
+    >>> from binokel.card import Hand
+    >>> hand = Hand.parse("AS 9S KH").mask
+    >>> [CARD for CARD in kinds_of(legal_mask(hand, [2], 0, 1, False))]  # KS led: must beat with AS
+    [0]
+    """
+    have = (hand | (hand >> COPY)) & KIND_MASK
+    if not trick:
+        return have
+    led = trick[0] // 7
+    follow = have & SUIT_MASK[led]
+    top = trick[best]
+    if follow:
+        if top // 7 == led:
+            target = top
+        elif beat_led:
+            target = min(k for k in trick if k // 7 == led)
+        else:
+            return follow
+        return follow & HIGHER[target] or follow
+    if trump >= 0:
+        trumps = have & SUIT_MASK[trump]
+        if trumps:
+            if top // 7 == trump:
+                return trumps & HIGHER[top] or trumps
+            return trumps
+    return have
+
+
+def beats(kind: int, top: int, trump: int) -> bool:
+    """Does ``kind`` beat the trick's winning card ``top``? (Identical cards do not.)"""
+    if kind // 7 == top // 7:
+        return kind % 7 < top % 7
+    return kind // 7 == trump
+
+
+class Position:
+    """The play phase of one deal with every hand known; mutable and cheap to copy."""
+
+    __slots__ = ("rules", "players", "hands", "trump", "soloist", "bid", "melds", "discard_points",
+                 "leader", "to_move", "trick", "best", "points", "won", "played", "over", "durch_failed",
+                 "beat_led")
+
+    rules: Rules
+    players: int
+    hands: list[int]
+    trump: int
+    soloist: int
+    bid: int
+    melds: tuple[int, ...]
+    discard_points: int
+    leader: int
+    to_move: int
+    trick: list[int]
+    best: int
+    points: list[int]
+    won: list[int]
+    played: int
+    over: bool
+    durch_failed: bool
+    beat_led: bool
+
+    @classmethod
+    def from_state(cls, state: State) -> Position:
+        """The play phase of ``state`` (which must be in the play phase)."""
+        if state.phase is not Phase.PLAY:
+            raise ValueError(f"a Position needs the play phase, not {state.phase.value}")
+        p = cls.__new__(cls)
+        p.rules = state.rules
+        p.players = state.players
+        p.hands = list(state.hands)
+        p.trump = NO_TRUMP if state.game == DURCH else state.game
+        p.soloist = state.soloist
+        p.bid = state.bid
+        p.melds = state.meld_points
+        p.discard_points = sum(POINTS[k] for k in state.discard)
+        p.leader = state.leader
+        p.to_move = state.to_move
+        p.trick = list(state.trick)
+        p.best = state.best
+        p.points = list(state.trick_points)
+        p.won = list(state.won)
+        played = 0
+        for trick in state.tricks:
+            for card in trick.cards:
+                played = _add(played, card.index)
+        for kind in state.trick:
+            played = _add(played, kind)
+        p.played = played
+        p.over = False
+        p.durch_failed = False
+        p.beat_led = state.rules.must_beat == "led"
+        return p
+
+    def copy(self) -> Position:
+        p = Position.__new__(Position)
+        p.rules, p.players, p.hands, p.trump = self.rules, self.players, self.hands[:], self.trump
+        p.soloist, p.bid, p.melds, p.discard_points = self.soloist, self.bid, self.melds, self.discard_points
+        p.leader, p.to_move, p.trick, p.best = self.leader, self.to_move, self.trick[:], self.best
+        p.points, p.won, p.played, p.over = self.points[:], self.won[:], self.played, self.over
+        p.durch_failed, p.beat_led = self.durch_failed, self.beat_led
+        return p
+
+    @property
+    def is_durch(self) -> bool:
+        return self.trump == NO_TRUMP
+
+    def legal_mask(self) -> int:
+        return legal_mask(self.hands[self.to_move], self.trick, self.best, self.trump, self.beat_led)
+
+    def play(self, kind: int) -> None:
+        """Play ``kind`` for the seat to move (not validated: search plays legal cards only)."""
+        seat = self.to_move
+        hands = self.hands
+        hands[seat] = remove_card(hands[seat], kind)
+        self.played = _add(self.played, kind)
+        trick = self.trick
+        trick.append(kind)
+        if len(trick) > 1 and beats(kind, trick[self.best], self.trump):
+            self.best = len(trick) - 1
+        n = self.players
+        if len(trick) < n:
+            self.to_move = (seat + 1) % n
+            return
+        winner = (self.leader + self.best) % n
+        points = POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] if n == 3 else sum(POINTS[k] for k in trick)
+        last = not hands[winner]
+        if last:
+            points += LAST_TRICK_BONUS
+        self.points[winner] += points
+        self.won[winner] += 1
+        self.trick = []
+        self.best = 0
+        self.leader = self.to_move = winner
+        if self.trump == NO_TRUMP and winner != self.soloist:
+            self.over = self.durch_failed = True
+        elif last:
+            self.over = True
+
+    def card_points(self) -> list[int]:
+        points = self.points[:]
+        points[self.soloist] += self.discard_points
+        return points
+
+    def scores(self) -> tuple[int, ...]:
+        """The deal's scores once it is over (as :attr:`State.scores`)."""
+        if self.trump == NO_TRUMP:
+            return durch_scores(self.rules, self.soloist, not self.durch_failed)
+        return trump_scores(self.rules, self.soloist, self.bid, self.card_points(), self.melds, self.won)
+
+    def soloist_total(self) -> int:
+        """The soloist's card points (with the discard) plus melds so far."""
+        return self.points[self.soloist] + self.discard_points + self.melds[self.soloist]
+
+
+def _add(mask: int, kind: int) -> int:
+    bit = 1 << kind
+    return mask | (bit << COPY if mask & bit else bit)
+
+
+def kind_counts_full(mask_a: int, mask_b: int) -> int:
+    """Kinds of which ``mask_a`` and ``mask_b`` (two disjoint multisets) hold both copies together."""
+    low_a, high_a = mask_a & KIND_MASK, mask_a >> COPY
+    low_b, high_b = mask_b & KIND_MASK, mask_b >> COPY
+    return high_a | high_b | (low_a & low_b)
+
+
+__all__ = ["Position", "legal_mask", "beats", "NO_TRUMP", "kind_counts_full", "POINTS"]

@@ -1,0 +1,211 @@
+"""What one seat knows about the hidden cards, derived from its :class:`SeatView` alone.
+
+Facts (RULES.md section 6, as ``State._legal_play_mask`` enforces them):
+
+- a player who followed suit without beating a card of the led suit that was winning
+  holds nothing higher in that suit;
+- a player who did not follow is void in the led suit; one who then did not trump
+  holds no trump; one who trumped without overtrumping holds no higher trump;
+- shown melds stay in the hand until played, and because every seat shows its *best*
+  melds, a card that would have raised the total is not in that hand.
+
+>>> import random
+>>> from binokel.state import State
+>>> from binokel.view import view
+>>> state = State.new("standard", dealer=2).deal_random(random.Random(3))
+>>> knowledge = Knowledge.from_view(view(state, 0))
+>>> knowledge.hand.bit_count(), knowledge.unseen_count()
+(15, 33)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from binokel.action import DURCH
+from binokel.card import COPY, HIGHER, KIND_MASK, SUIT_MASK, Hand, Suit, add_card, kinds_of
+from binokel.meld import Meld, find_melds, meld_cards, meld_total
+from binokel.rules import Rules
+from binokel.view import SeatView
+
+from binokel.ai.fast import NO_TRUMP, beats
+
+
+@lru_cache(maxsize=64)
+def rules_of(text: str) -> Rules:
+    """The :class:`Rules` of a view's rule text (cached: views carry text)."""
+    return Rules.parse(text)
+
+
+def count(mask: int, kind: int) -> int:
+    """Copies of ``kind`` in a hand mask."""
+    return (mask >> kind & 1) + (mask >> (kind + COPY) & 1)
+
+
+def mask_of(counts: list[int]) -> int:
+    """A hand mask from 28 copy counts."""
+    mask = 0
+    for kind, n in enumerate(counts):
+        if n:
+            mask |= 1 << kind
+            if n > 1:
+                mask |= 1 << (kind + COPY)
+    return mask
+
+
+def counts_of(mask: int) -> list[int]:
+    """28 copy counts from a hand mask."""
+    low, high = mask & KIND_MASK, mask >> COPY
+    return [(low >> k & 1) + (high >> k & 1) for k in range(28)]
+
+
+def game_of(text: str | None) -> int | None:
+    """The engine's game value (suit 0..3 or DURCH) of a view's ``game`` text."""
+    if text is None:
+        return None
+    return DURCH if text == "durch" else int(Suit.parse(text))
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """One seat's knowledge. Masks use the engine's hand layout; per-seat tuples are by seat."""
+
+    rules: Rules
+    seat: int
+    players: int
+    soloist: int | None
+    game: int | None
+    hand: int  # my hand now
+    played: tuple[int, ...]  # cards each seat has played
+    tapp: tuple[int, ...] | None  # kinds, once shown
+    discard: tuple[int, ...] | None  # my own discard, if I am the soloist
+    discarded: int  # how many cards the soloist has laid away so far
+    hand_sizes: tuple[int, ...]
+    melds: tuple[tuple[Meld, ...], ...] | None
+    surrendered: bool | None
+    shown: tuple[int, ...]  # meld cards still in each hand
+    excluded: tuple[int, ...]  # kinds a seat holds no (further) copy of beyond ``shown``
+
+    @property
+    def trump(self) -> int:
+        """The trump suit, or NO_TRUMP (Durch or not yet named)."""
+        return self.game if self.game is not None and self.game != DURCH else NO_TRUMP
+
+    @property
+    def played_all(self) -> int:
+        mask = 0
+        for seat_played in self.played:
+            mask = add_masks(mask, seat_played)
+        return mask
+
+    def unseen_count(self) -> int:
+        """Cards this seat has not seen: other hands, an unshown Tapp, a hidden discard."""
+        others = sum(size for seat, size in enumerate(self.hand_sizes) if seat != self.seat)
+        tapp = self.rules.tapp_size if self.tapp is None else 0
+        discard = self.discarded if self.soloist is not None and self.seat != self.soloist else 0
+        return others + tapp + discard
+
+    def is_void(self, seat: int, suit: int) -> bool:
+        in_deck = SUIT_MASK[suit] & self.rules.kind_mask
+        return not (self.shown[seat] & (SUIT_MASK[suit] | SUIT_MASK[suit] << COPY)) and (
+            self.excluded[seat] & in_deck) == in_deck
+
+    def meld_constrained(self, seat: int) -> bool:
+        """Must ``seat``'s hand (with its played cards) reproduce its shown melds exactly?"""
+        if self.melds is None or self.game is None or self.game == DURCH:
+            return False
+        return not (seat == self.soloist and self.surrendered)
+
+    @classmethod
+    def from_view(cls, view: SeatView) -> Knowledge:
+        """Everything ``view`` implies about the hidden cards."""
+        rules = rules_of(view.rules)
+        n = view.players
+        game = game_of(view.game)
+        trump = game if game is not None and game != DURCH else NO_TRUMP
+        beat_led = rules.must_beat == "led"
+        played = [0] * n
+        excluded = [0] * n
+        tricks = list(view.tricks) + ([view.trick] if view.trick.cards else [])
+        for trick in tricks:
+            kinds = [c.index for c in trick.cards]
+            for position, kind in enumerate(kinds):
+                seat = (trick.leader + position) % n
+                played[seat] = add_card(played[seat], kind)
+                if position:
+                    excluded[seat] |= _play_facts(kinds[:position], kind, trump, beat_led)
+        shown = [0] * n
+        if view.melds is not None and game is not None and game != DURCH:
+            for seat in range(n):
+                if seat == view.soloist and view.surrendered:
+                    continue  # a surrendering soloist shows nothing
+                in_hand, extra = _meld_facts(view.melds[seat], played[seat], game, rules)
+                shown[seat] = in_hand
+                excluded[seat] |= extra
+        hand = Hand(view.hand).mask
+        soloist = view.soloist
+        discarded = 0
+        if soloist is not None:
+            discarded = rules.hand_size + rules.tapp_size - view.hand_sizes[soloist] - played[soloist].bit_count()
+        return cls(
+            rules=rules, seat=view.seat, players=n, soloist=soloist, game=game, hand=hand,
+            played=tuple(played),
+            tapp=tuple(c.index for c in view.tapp) if view.tapp is not None else None,
+            discard=tuple(c.index for c in view.discard) if view.discard is not None else None,
+            discarded=discarded, hand_sizes=view.hand_sizes, melds=view.melds, surrendered=view.surrendered,
+            shown=tuple(shown), excluded=tuple(e & KIND_MASK for e in excluded))
+
+
+def add_masks(a: int, b: int) -> int:
+    """The multiset sum of two hand masks (at most two copies of a kind in all)."""
+    for kind in kinds_of(b & KIND_MASK):
+        a |= (1 << (kind + COPY)) if a >> kind & 1 else (1 << kind)
+    for kind in kinds_of(b >> COPY):
+        a |= (1 << (kind + COPY)) if a >> kind & 1 else (1 << kind)
+    return a
+
+
+def _play_facts(before: list[int], kind: int, trump: int, beat_led: bool) -> int:
+    """Kinds the player of ``kind`` cannot hold, given the trick's cards ``before`` it."""
+    led = before[0] // 7
+    best = 0
+    for i in range(1, len(before)):
+        if beats(before[i], before[best], trump):
+            best = i
+    top = before[best]
+    suit = kind // 7
+    if suit == led:
+        if top // 7 == led:
+            target = top
+        elif beat_led:
+            target = min(k for k in before if k // 7 == led)
+        else:
+            return 0
+        # Following without beating the target: nothing above it in the led suit.
+        return HIGHER[target] if not kind % 7 < target % 7 else 0
+    facts = SUIT_MASK[led]
+    if trump >= 0:
+        if suit != trump:
+            facts |= SUIT_MASK[trump]
+        elif top // 7 == trump and not kind % 7 < top % 7:
+            facts |= HIGHER[top]
+    return facts
+
+
+@lru_cache(maxsize=4096)
+def _meld_facts(melds: tuple[Meld, ...], played: int, trump: int, rules: Rules) -> tuple[int, int]:
+    """(meld cards still in hand, kinds that would have raised the shown total)."""
+    shown = meld_cards(melds).mask
+    shown_counts, played_counts = counts_of(shown), counts_of(played)
+    known = [max(a, b) for a, b in zip(shown_counts, played_counts)]
+    in_hand = mask_of([max(0, a - b) for a, b in zip(shown_counts, played_counts)])
+    total = meld_total(melds)
+    excluded = 0
+    for kind in kinds_of(rules.kind_mask):
+        if known[kind] < 2:
+            known[kind] += 1
+            if meld_total(find_melds(Hand(mask=mask_of(known)), Suit(trump), rules)) > total:
+                excluded |= 1 << kind
+            known[kind] -= 1
+    return in_hand, excluded

@@ -1,0 +1,203 @@
+"""Heuristics shared by the bots: contract evaluation, discard plans, card choice.
+
+Everything works on integer masks (the engine's hand layout) so that the same card
+rule drives the medium bot and the playouts of the hard bot.
+
+>>> from binokel.card import Hand
+>>> plan = best_contract(Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D QD KD 9C").mask, STANDARD)
+>>> plan.game, len(plan.discard)
+(1, 3)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from binokel.action import DURCH
+from binokel.card import COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Hand, Suit, kinds_of, remove_card
+from binokel.meld import find_melds, meld_cards, meld_total
+from binokel.rules import STANDARD, Rules
+
+from binokel.ai.fast import NO_TRUMP, beats, kind_counts_full
+
+RANK_STRENGTH = (11, 8, 5, 4, 3, 1, 1)
+"""How much a card of each rank (A T K Q J 9 7) helps to take tricks, roughly."""
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A plan for the soloist: what to lay away, the game, and the expected total."""
+
+    discard: tuple[int, ...]
+    game: int  # trump suit or DURCH
+    melds: int
+    card_points: int  # expected, including the discard
+
+    @property
+    def total(self) -> int:
+        return self.melds + self.card_points
+
+
+def card_key(kind: int, trump: int) -> tuple[int, int, int]:
+    """Sort key for the card to give away first: non-trump, few points, weak."""
+    return (kind // 7 == trump, POINTS[kind], -(kind % 7))
+
+
+def cheapest(kinds: list[int], trump: int) -> int:
+    return min(kinds, key=lambda k: card_key(k, trump))
+
+
+def expected_card_points(hand: int, trump: int, rules: Rules) -> int:
+    """A rough estimate of the card points the soloist takes in tricks with ``hand``.
+
+    >>> expected_card_points(Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D").mask, 1, STANDARD) > 120
+    True
+    """
+    low, high = hand & KIND_MASK, hand >> COPY
+    size = hand.bit_count()
+    total_tricks = rules.hand_size
+    estimate = 0.0
+    trumps = 0
+    for suit in range(4):
+        held = [k for k in kinds_of(low & SUIT_MASK[suit]) for _ in range(1 + (high >> k & 1))]
+        if suit == trump:
+            trumps = len(held)
+            estimate += sum(RANK_STRENGTH[k % 7] for k in held) * 1.6
+        else:
+            aces = sum(1 for k in held if k % 7 == 0)
+            tens = sum(1 for k in held if k % 7 == 1)
+            estimate += aces * 14 + min(tens, aces) * 9 + max(0, len(held) - 5) * 2
+    estimate += max(0, trumps - 4) * 10
+    return int(estimate * total_tricks / max(size, 1) * 0.9 + 20)
+
+
+@lru_cache(maxsize=8192)
+def best_contract(cards: int, rules: Rules, games: tuple[int, ...] | None = None) -> Contract:
+    """The best plan (discard, game) for the soloist holding ``cards`` (hand + Tapp)."""
+    plans = [plan_contract(cards, game, rules) for game in (games or range(4))]
+    return max(plans, key=lambda c: c.total)
+
+
+@lru_cache(maxsize=16384)
+def plan_contract(cards: int, trump: int, rules: Rules) -> Contract:
+    """Lay away the cards least useful with ``trump``: keep meld cards, trumps and aces;
+    bank points of loose tens and kings that would likely be lost."""
+    hand = Hand(mask=cards)
+    keep_melds = meld_cards(find_melds(hand, Suit(trump), rules)).mask
+    extra = len(hand) - rules.hand_size
+    candidates = []
+    spare = cards
+    for kind in kinds_of(keep_melds & KIND_MASK):
+        spare = remove_card(spare, kind)
+    for kind in kinds_of(keep_melds >> COPY):
+        spare = remove_card(spare, kind)
+    for kind in Hand(mask=spare):
+        k = kind.index
+        suit_cards = cards & (SUIT_MASK[k // 7] | SUIT_MASK[k // 7] << COPY)
+        has_ace = suit_cards >> (k - k % 7) & 1
+        value = RANK_STRENGTH[k % 7] * 2 + (30 if k // 7 == trump else 0)
+        value += suit_cards.bit_count() * 2  # long suits keep their cards
+        if k % 7 in (1, 2) and not has_ace:
+            value -= POINTS[k]  # a loose ten or king is safer in the discard
+        candidates.append((value, -POINTS[k], k))
+    candidates.sort()
+    discard = tuple(k for _, _, k in candidates[:extra])
+    if len(discard) < extra:  # more meld cards than room: give up the cheapest cards
+        rest = [k for k in kinds_of(cards & KIND_MASK) if k not in discard]
+        discard += tuple(sorted(rest, key=lambda k: card_key(k, trump))[:extra - len(discard)])
+    kept = cards
+    for k in discard:
+        kept = remove_card(kept, k)
+    melds = meld_total(find_melds(Hand(mask=kept), Suit(trump), rules))
+    points = expected_card_points(kept, trump, rules) + sum(POINTS[k] for k in discard)
+    return Contract(discard, trump, melds, points)
+
+
+def is_sure_durch(hand: int, rules: Rules) -> bool:
+    """Can the soloist, leading every trick, surely win them all? (In each suit held,
+    every card above the lowest one held is in the hand.)
+
+    >>> is_sure_durch(Hand.parse("AS AS TS TS KS AH AH TH TH AD AD TD TD AC AC").mask, STANDARD)
+    True
+    """
+    if not rules.durch:
+        return False
+    low, high = hand & KIND_MASK, hand >> COPY
+    for suit in range(4):
+        held = low & SUIT_MASK[suit]
+        if not held:
+            continue
+        lowest = max(kinds_of(held))
+        above = HIGHER[lowest] & rules.kind_mask
+        if (low & above) != above or (high & above) != above:
+            return False
+    return True
+
+
+def choose_card(hand: int, legal: int, trick: list[int], best: int, leader: int, seat: int, players: int,
+                trump: int, soloist: int, gone: int) -> int:
+    """A sound card by simple club-player rules; ``gone`` holds every card played so far.
+
+    >>> from binokel.card import Card
+    >>> hand = Hand.parse("AS 9S KH").mask
+    >>> str(CARD_NAMES[choose_card(hand, hand & KIND_MASK, [], 0, 0, 0, 3, 1, 1, 0)])
+    'AS'
+    """
+    kinds = list(kinds_of(legal))
+    if len(kinds) == 1:
+        return kinds[0]
+    out = kind_counts_full(gone, hand)  # kinds nobody else can still hold
+
+    def is_master(k: int) -> bool:
+        above = HIGHER[k]
+        return (out & above) == above
+
+    if not trick:
+        return _lead(hand, kinds, seat, trump, soloist, gone, is_master)
+    top = trick[best]
+    winner = (leader + best) % players
+    last = len(trick) == players - 1
+    soloist_to_come = seat != soloist and (soloist - leader) % players > len(trick)
+    winning = [k for k in kinds if beats(k, top, trump)]
+    richest = lambda k: (k // 7 != trump, POINTS[k], k % 7)  # noqa: E731
+    if seat != soloist and winner != soloist:
+        # A fellow defender has the trick: smear points if the soloist cannot take it.
+        if not soloist_to_come or (top // 7 == trump and is_master(top)):
+            return max(kinds, key=richest)
+        return cheapest(kinds, trump)
+    if winning:
+        if last:
+            side = [k for k in winning if k // 7 != trump]
+            return max(side, key=richest) if side else max(winning, key=lambda k: k % 7)
+        masters = [k for k in winning if is_master(k)]
+        if masters:
+            return max(masters, key=richest)
+        if winning[0] // 7 == trump and top // 7 != trump:
+            return max(winning, key=lambda k: k % 7)  # trump in low
+        return min(winning, key=lambda k: k % 7)
+    return cheapest(kinds, trump)
+
+
+def _lead(hand: int, kinds: list[int], seat: int, trump: int, soloist: int, gone: int, is_master) -> int:
+    trumps = [k for k in kinds if k // 7 == trump]
+    side = [k for k in kinds if k // 7 != trump]
+    if seat == soloist and trumps:
+        outstanding = SUIT_MASK[trump] & ~kind_counts_full(gone, hand)
+        if outstanding:
+            top = min(trumps, key=lambda k: k % 7)
+            if is_master(top) or len(trumps) >= 5:
+                return top
+    side_masters = [k for k in side if is_master(k)]
+    if side_masters:
+        return max(side_masters, key=lambda k: POINTS[k])
+    if seat == soloist and trumps and not side:
+        return min(trumps, key=lambda k: k % 7)
+    pool = side or kinds
+    return cheapest(pool, trump)
+
+
+from binokel.card import CARDS as CARD_NAMES  # noqa: E402  (doctest helper)
+
+__all__ = ["Contract", "best_contract", "plan_contract", "expected_card_points", "is_sure_durch", "choose_card",
+           "cheapest", "card_key", "DURCH", "NO_TRUMP"]

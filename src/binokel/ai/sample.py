@@ -1,0 +1,304 @@
+"""Sampling complete deals consistent with everything one seat knows.
+
+A :class:`World` places every card the seat has not seen: the other hands, the Tapp
+before it is shown, the soloist's discard (for the other seats). Cards are placed
+with the Hall condition checked over the few hidden places, so the constraints from
+:class:`~binokel.ai.knowledge.Knowledge` (voids, "no higher" facts, shown melds) never
+fail; the exact shown melds (no *extra* meld from two cards together) are then
+checked by rejection.
+
+>>> import random
+>>> from binokel.state import State
+>>> from binokel.view import view
+>>> state = State.new("standard", dealer=2).deal_random(random.Random(3))
+>>> seen = view(state, 1)
+>>> world = sample_world(Knowledge.from_view(seen), random.Random(1))
+>>> view(build_state(seen, world), 1) == seen
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from binokel.action import DISCARDS, DURCH, GAMES, PLAY_ON, PLAYS, SURRENDER
+from binokel.card import CARDS, Hand, Suit, kinds_of
+from binokel.meld import find_melds
+from binokel.state import State
+from binokel.view import SeatView
+
+from binokel.ai.fast import NO_TRUMP, POINTS, Position, beats
+from binokel.ai.knowledge import Knowledge, add_masks, count, counts_of
+
+MAX_TRIES = 400
+
+
+class SamplingError(Exception):
+    """No consistent world was found (the knowledge is contradictory or too tight)."""
+
+
+@dataclass(frozen=True)
+class World:
+    """One guess of the hidden cards: every seat's hand now, the Tapp and the discard."""
+
+    hands: tuple[int, ...]  # masks, by seat (the viewer's own hand included)
+    tapp: tuple[int, ...]  # kinds
+    discard: tuple[int, ...]  # kinds (the soloist's discard so far; empty before it)
+
+
+def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_TRIES) -> World:
+    """A random world consistent with ``knowledge``; raises SamplingError if none is found."""
+    k = knowledge
+    rules = k.rules
+    me, soloist = k.seat, k.soloist
+    deck = counts_of(_full_deck_mask(rules.kind_mask))
+    free = deck[:]
+    _subtract(free, k.hand)
+    _subtract(free, k.played_all)
+    places: list[str | int] = [seat for seat in range(k.players) if seat != me]
+    capacity = {seat: k.hand_sizes[seat] - k.shown[seat].bit_count() for seat in places}
+    for seat in places:
+        _subtract(free, k.shown[seat])
+    reserved: list[int] = []  # Tapp cards still with the soloist: in hand or discard
+    if soloist is None:
+        places.append("tapp")
+        capacity["tapp"] = rules.tapp_size
+    elif me == soloist:
+        _subtract(free, _mask_of_kinds(k.discard or ()))
+    else:
+        if k.discarded:
+            places.append("discard")
+            capacity["discard"] = k.discarded
+        tapp_left = counts_of(_mask_of_kinds(k.tapp or ()))
+        _subtract(tapp_left, k.played[soloist])
+        _subtract(tapp_left, k.shown[soloist])
+        for kind, n in enumerate(tapp_left):
+            reserved += [kind] * max(0, n)
+            free[kind] -= max(0, n)
+    if min(free) < 0 or any(c < 0 for c in capacity.values()):
+        raise SamplingError("the seat's knowledge is inconsistent")
+    cards = [kind for kind, n in enumerate(free) for _ in range(n)]
+
+    index = {place: i for i, place in enumerate(places)}
+    everywhere = (1 << len(places)) - 1
+    allowed_of: dict[tuple[int, bool], int] = {}
+
+    def allowed(kind: int, is_reserved: bool) -> int:
+        key = (kind, is_reserved)
+        if key not in allowed_of:
+            bits = 0
+            for place, i in index.items():
+                if is_reserved and place not in (soloist, "discard"):
+                    continue
+                if isinstance(place, int) and k.excluded[place] >> kind & 1:
+                    continue
+                bits |= 1 << i
+            allowed_of[key] = bits
+        return allowed_of[key]
+
+    pieces = [(kind, allowed(kind, False)) for kind in cards] + [(kind, allowed(kind, True)) for kind in reserved]
+    constrained = [p for p in pieces if p[1] != everywhere]
+    loose_pieces = [p for p in pieces if p[1] == everywhere]
+    if any(bits == 0 for _, bits in constrained):
+        raise SamplingError("a card fits nowhere")
+    checked = [seat for seat in range(k.players) if k.meld_constrained(seat) and seat != me]
+    trump = Suit(k.game) if checked else None
+    for _ in range(max_tries):
+        placed = _place(constrained, loose_pieces, [capacity[p] for p in places], rng)
+        if placed is None:
+            raise SamplingError("the hidden cards cannot be placed")
+        if checked and not _repair(placed, places, checked, k, trump, rng):
+            continue
+        hands = [k.hand if seat == me else k.shown[seat] for seat in range(k.players)]
+        tapp: list[int] = list(k.tapp or ())
+        discard: list[int] = list(k.discard or ()) if me == soloist else []
+        for place, pile in zip(places, placed):
+            kinds = [kind for kind, _ in pile]
+            if place == "tapp":
+                tapp = kinds
+            elif place == "discard":
+                discard = kinds
+            else:
+                hands[place] = add_masks(hands[place], _mask_of_kinds(kinds))
+        return World(tuple(hands), tuple(tapp), tuple(discard))
+    raise SamplingError(f"no world reproduces the shown melds in {max_tries} tries")
+
+
+REPAIR_STEPS = 400
+
+
+def _repair(placed: list[list[tuple[int, int]]], places: list[str | int], checked: list[int], k: Knowledge,
+            trump: Suit, rng: random.Random) -> bool:
+    """Swap cards between places until every checked seat shows exactly its melds.
+
+    A hand holds at least its shown meld cards, so its best total is at least the shown
+    total; the excess is the error to drive to zero."""
+    index = {place: i for i, place in enumerate(places)}
+    targets = {seat: sum(m.points for m in k.melds[seat]) for seat in checked}
+
+    def excess(seat: int) -> int:
+        pile = placed[index[seat]]
+        hand = add_masks(add_masks(k.shown[seat], k.played[seat]), _mask_of_kinds([kind for kind, _ in pile]))
+        return sum(m.points for m in find_melds(Hand(mask=hand), trump, k.rules)) - targets[seat]
+
+    errors = {seat: excess(seat) for seat in checked}
+    for _ in range(REPAIR_STEPS):
+        bad = [seat for seat in checked if errors[seat]]
+        if not bad:
+            return all(_shows(k.shown[seat], seat, k, trump, placed[index[seat]]) for seat in checked)
+        i = index[rng.choice(bad)]
+        j = rng.randrange(len(places) - 1)
+        j += j >= i
+        if not placed[i] or not placed[j]:
+            continue
+        a, b = rng.randrange(len(placed[i])), rng.randrange(len(placed[j]))
+        (kind_a, bits_a), (kind_b, bits_b) = placed[i][a], placed[j][b]
+        if not (bits_a >> j & 1 and bits_b >> i & 1) or kind_a == kind_b:
+            continue
+        placed[i][a], placed[j][b] = placed[j][b], placed[i][a]
+        touched = [seat for seat in (places[i], places[j]) if seat in errors]
+        new = {seat: excess(seat) for seat in touched}
+        if sum(new.values()) <= sum(errors[seat] for seat in touched):
+            errors.update(new)
+        else:
+            placed[i][a], placed[j][b] = placed[j][b], placed[i][a]
+    return False
+
+
+def _shows(shown: int, seat: int, k: Knowledge, trump: Suit, pile: list[tuple[int, int]]) -> bool:
+    """Would ``seat`` holding ``shown`` and ``pile`` (plus its played cards) show exactly its melds?"""
+    hand = add_masks(add_masks(shown, k.played[seat]), _mask_of_kinds([kind for kind, _ in pile]))
+    return tuple(find_melds(Hand(mask=hand), trump, k.rules)) == k.melds[seat]
+
+
+def _place(constrained: list[tuple[int, int]], loose: list[tuple[int, int]], capacity: list[int],
+           rng: random.Random) -> list[list[tuple[int, int]]] | None:
+    """Put each card in one allowed place, filling every place exactly (Hall-checked)."""
+    places = len(capacity)
+    room = capacity[:]
+    result: list[list[tuple[int, int]]] = [[] for _ in range(places)]
+    pending = constrained[:]
+    rng.shuffle(pending)
+    pending.sort(key=lambda p: p[1].bit_count())
+    groups: dict[int, int] = {}
+    for _, bits in pending:
+        groups[bits] = groups.get(bits, 0) + 1
+    if not _feasible(groups, room, places):
+        return None
+    for piece in pending:
+        bits = piece[1]
+        groups[bits] -= 1
+        options = [i for i in range(places) if bits >> i & 1 and room[i] > 0]
+        rng.shuffle(options)
+        options.sort(key=lambda i: -room[i] * rng.random())
+        for i in options:
+            room[i] -= 1
+            if _feasible(groups, room, places):
+                result[i].append(piece)
+                break
+            room[i] += 1
+        else:
+            return None
+    rest = loose[:]
+    rng.shuffle(rest)
+    start = 0
+    for i in range(places):
+        result[i].extend(rest[start:start + room[i]])
+        start += room[i]
+    return result
+
+
+def _feasible(groups: dict[int, int], room: list[int], places: int) -> bool:
+    """Hall's condition: every set of places has room for the cards confined to it."""
+    active = [(bits, n) for bits, n in groups.items() if n]
+    if not active:
+        return True
+    for subset in range(1, 1 << places):
+        need = sum(n for bits, n in active if bits & ~subset == 0)
+        if need and need > sum(room[i] for i in range(places) if subset >> i & 1):
+            return False
+    return True
+
+
+def _full_deck_mask(kind_mask: int) -> int:
+    return kind_mask | kind_mask << 28
+
+
+def _subtract(counts: list[int], mask: int) -> None:
+    for kind, n in enumerate(counts_of(mask)):
+        counts[kind] -= n
+
+
+def _mask_of_kinds(kinds: tuple[int, ...] | list[int]) -> int:
+    mask = 0
+    for kind in kinds:
+        mask = add_masks(mask, 1 << kind)
+    return mask
+
+
+def dealt_hands(knowledge: Knowledge, world: World) -> list[list[int]]:
+    """The hands as dealt, from the hands now and the public history."""
+    hands = []
+    for seat, hand in enumerate(world.hands):
+        counts = counts_of(add_masks(hand, knowledge.played[seat]))
+        if seat == knowledge.soloist:
+            for kind in world.discard:
+                counts[kind] += 1
+            for kind in world.tapp:
+                counts[kind] -= 1
+        hands.append([kind for kind, n in enumerate(counts) for _ in range(n)])
+    return hands
+
+
+def build_state(view: SeatView, world: World) -> State:
+    """The real :class:`State` of ``world``: deal it, then replay the public actions."""
+    knowledge = Knowledge.from_view(view)
+    rules = knowledge.rules
+    hands = dealt_hands(knowledge, world)
+    state = State.new(rules, view.dealer).deal([[CARDS[k] for k in h] for h in hands],
+                                               [CARDS[k] for k in world.tapp])
+    for call in view.auction:
+        state = state.apply(state.parse_action(call))
+    for kind in world.discard:
+        state = state.apply(DISCARDS[kind])
+    if view.game is not None:
+        state = state.apply(GAMES[DURCH if view.game == "durch" else Suit.parse(view.game)])
+        if view.game != "durch" and view.surrendered is not None:
+            state = state.apply(SURRENDER if view.surrendered else PLAY_ON)
+    for trick in list(view.tricks) + [view.trick]:
+        for card in trick.cards:
+            state = state.apply(PLAYS[card.index])
+    return state
+
+
+def world_position(view: SeatView, knowledge: Knowledge, world: World) -> Position:
+    """The play phase of ``world`` as a fast :class:`Position` (no replay needed)."""
+    p = Position.__new__(Position)
+    rules = knowledge.rules
+    p.rules = rules
+    p.players = knowledge.players
+    p.hands = list(world.hands)
+    p.trump = knowledge.trump
+    p.soloist = knowledge.soloist
+    p.bid = view.bid
+    p.melds = tuple(sum(m.points for m in seat) for seat in view.melds) if view.melds else (0,) * p.players
+    p.discard_points = sum(POINTS[k] for k in world.discard)
+    p.leader = view.trick.leader
+    p.to_move = view.to_move
+    p.trick = [c.index for c in view.trick.cards]
+    best = 0
+    for i in range(1, len(p.trick)):
+        if beats(p.trick[i], p.trick[best], p.trump):
+            best = i
+    p.best = best
+    p.points = list(view.trick_points)
+    p.won = list(view.tricks_won)
+    p.played = knowledge.played_all
+    p.over = view.phase == "over"
+    p.durch_failed = p.over and p.trump == NO_TRUMP and view.outcome == "durch_failed"
+    p.beat_led = rules.must_beat == "led"
+    return p
+
+
+__all__ = ["World", "SamplingError", "sample_world", "build_state", "world_position", "dealt_hands"]

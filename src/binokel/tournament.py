@@ -1,0 +1,402 @@
+"""Duplicate tournaments between bots: ``binokel tournament --bots hard,medium --deals 100``.
+
+Duplicate format, so that the luck of the cards cancels: every deal (cards and dealer
+from the seed) is played once in every *seating* of the bots. With three bots the
+seatings are the 6 permutations; with two bots, A and B, they are the 6 ways to fill
+the 3 seats with both present (AAB ABA BAA ABB BAB BBA), so each bot sits in every
+seat equally often and holds 9 of the 18 seats. A bot's score for a deal is its mean
+score over the seats it held; the paired difference of two bots on a deal is the
+difference of those means, and the report gives its mean with a 95% confidence
+interval over deals.
+
+>>> import argparse
+>>> parser = argparse.ArgumentParser()
+>>> add_arguments(parser)
+>>> args = parser.parse_args(["--bots", "easy,easy", "--deals", "1", "--jobs", "1", "--quiet"])
+>>> run(args)  # doctest: +ELLIPSIS
+bots: easy#1, easy#2  rules: standard  deals: 1 x 6 seatings ...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from binokel.action import Action
+from binokel.ai import BOT_CLASSES, make_bot
+from binokel.error import BinokelError
+from binokel.game import Game
+from binokel.record import deal_record, game_record
+from binokel.rules import Rules
+from binokel.state import Outcome, State
+from binokel.view import view
+
+DECISION_KINDS = ("auction", "discard", "game", "surrender", "play")
+DEFAULT_BUDGET = 0.1
+Z95 = 1.959964
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the tournament options to ``parser``."""
+    parser.add_argument("--bots", default="hard,medium", help="comma-separated levels, 2 or 3 (default hard,medium)")
+    parser.add_argument("--deals", type=int, default=100, help="deals (or games with --match) to play (default 100)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the cards and the bots (default 1)")
+    parser.add_argument("--rules", default="standard", help="rule set (default standard)")
+    parser.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
+    parser.add_argument("--save", metavar="DIR", help="write every deal (or game) as a record into DIR")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--match", action="store_true", help="play whole games to the target; report win rates")
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET,
+                        help=f"seconds of thinking per decision for search bots (default {DEFAULT_BUDGET})")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+class OptionError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Settings:
+    bots: tuple[str, ...]
+    count: int
+    seed: int
+    rules: Rules
+    jobs: int
+    save: Path | None
+    budget: float
+    match: bool
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    """Check the options; raises OptionError with a one-line message."""
+    bots = tuple(b.strip().lower() for b in str(args.bots).split(",") if b.strip())
+    if not 2 <= len(bots) <= 3:
+        raise OptionError(f"--bots needs 2 or 3 levels, not {args.bots!r}")
+    for bot in bots:
+        if bot not in BOT_CLASSES:
+            raise OptionError(f"unknown bot level {bot!r} (known: {', '.join(BOT_CLASSES)})")
+    if args.deals < 1:
+        raise OptionError(f"--deals must be at least 1, not {args.deals}")
+    if args.budget <= 0:
+        raise OptionError(f"--budget must be positive, not {args.budget}")
+    if args.jobs < 0:
+        raise OptionError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
+    try:
+        rules = Rules.parse(args.rules)
+    except BinokelError as error:
+        raise OptionError(str(error)) from None
+    if rules.players != 3:
+        raise OptionError("tournaments need a 3-player rule set")
+    save = Path(args.save) if args.save else None
+    if save is not None and save.exists() and not save.is_dir():
+        raise OptionError(f"--save {args.save!r} is not a directory")
+    jobs = args.jobs or os.cpu_count() or 1
+    return Settings(bots, args.deals, args.seed, rules, jobs, save, args.budget, args.match)
+
+
+def seatings(bot_count: int, players: int = 3) -> list[tuple[int, ...]]:
+    """Every seating: which bot (index) sits in each seat, each bot present at least once.
+
+    >>> seatings(2)
+    [(0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 0, 1), (1, 1, 0)]
+    >>> len(seatings(3))
+    6
+    """
+    return [s for s in itertools.product(range(bot_count), repeat=players) if len(set(s)) == bot_count]
+
+
+# ---------------------------------------------------------------------- playing
+
+@dataclass
+class SeatStats:
+    """One bot's results in one seat of one played deal (or game)."""
+
+    score: float
+    soloist: bool = False
+    made: bool = False
+    surrendered: bool = False
+    bid: int = 0
+    won_game: bool = False
+
+
+@dataclass
+class Played:
+    """The result of one task: a deal (or game) in one seating."""
+
+    index: int
+    seating: tuple[int, ...]
+    seats: list[SeatStats]
+    latency: dict[str, dict[str, list[float]]] = field(default_factory=dict)  # bot -> kind -> seconds
+    record: dict[str, Any] | None = None
+
+
+class Table:
+    """Seats bots for one seating and asks the one to move (the oracle gets the state)."""
+
+    def __init__(self, settings: Settings, seating: Sequence[int], seed: int) -> None:
+        self.names = [settings.bots[b] for b in seating]
+        self.bots = [make_bot(name, seed * 7 + seat) for seat, name in enumerate(self.names)]
+        self.rngs = [random.Random(seed * 31 + seat) for seat in range(len(seating))]
+        self.budget = settings.budget
+        self.latency: dict[str, dict[str, list[float]]] = {}
+
+    def decide(self, state: State) -> Action:
+        seat = state.to_move
+        bot = self.bots[seat]
+        start = time.perf_counter()
+        if hasattr(bot, "choose_with_state"):
+            action = bot.choose_with_state(state, self.rngs[seat], self.budget)
+        else:
+            action = bot.choose(view(state, seat), self.rngs[seat], self.budget)
+        elapsed = time.perf_counter() - start
+        self.latency.setdefault(self.names[seat], {}).setdefault(state.phase.value, []).append(elapsed)
+        return action
+
+
+def deal_cards(rules: Rules, seed: int, index: int) -> State:
+    """Deal number ``index`` of a tournament: the same cards in every seating."""
+    return State.new(rules, dealer=index % rules.players).deal_random(random.Random(f"{seed}:{index}"))
+
+
+def play_deal(settings: Settings, index: int, seating: tuple[int, ...]) -> Played:
+    table = Table(settings, seating, settings.seed * 100003 + index)
+    state = deal_cards(settings.rules, settings.seed, index)
+    while not state.is_over():
+        state = state.apply(table.decide(state))
+    seats = [_seat_stats(state, seat) for seat in range(state.players)]
+    record = deal_record(state) if settings.save else None
+    if record is not None:
+        record["players"] = table.names
+    return Played(index, seating, seats, table.latency, record)
+
+
+def _seat_stats(state: State, seat: int) -> SeatStats:
+    is_soloist = seat == state.soloist
+    return SeatStats(
+        score=state.scores[seat], soloist=is_soloist,
+        made=is_soloist and state.outcome in (Outcome.MADE, Outcome.DURCH_MADE),
+        surrendered=is_soloist and state.outcome is Outcome.SURRENDERED,
+        bid=state.bid if is_soloist else 0)
+
+
+def play_game(settings: Settings, index: int, seating: tuple[int, ...]) -> Played:
+    table = Table(settings, seating, settings.seed * 100003 + index)
+    game = Game.new(settings.rules, first_dealer=index % settings.rules.players)
+    rng = random.Random(f"{settings.seed}:game:{index}")
+    while not game.is_over():
+        game = game.deal_random(rng) if game.needs_deal() else game.apply(table.decide(game.current))
+    stats = [SeatStats(float(game.totals[seat]), won_game=game.winner == seat) for seat in range(game.players)]
+    record = game_record(game, table.names) if settings.save else None
+    return Played(index, seating, stats, table.latency, record)
+
+
+def _task(job: tuple[Settings, int, tuple[int, ...]]) -> Played:
+    settings, index, seating = job
+    return (play_game if settings.match else play_deal)(settings, index, seating)
+
+
+def play_all(settings: Settings, progress: bool = True) -> list[Played]:
+    """Every deal (or game) in every seating, on ``settings.jobs`` processes."""
+    jobs = [(settings, index, seating) for index in range(settings.count) for seating in seatings(len(settings.bots))]
+    results: list[Played] = []
+    bar = Progress(len(jobs)) if progress else None
+    if settings.jobs == 1:
+        stream: Iterable[Played] = map(_task, jobs)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn").Pool(settings.jobs)
+        stream = pool.imap_unordered(_task, jobs, chunksize=1)
+    try:
+        for played in stream:
+            results.append(played)
+            if settings.save is not None:
+                _save(settings, played)
+            if bar:
+                bar.step()
+    finally:
+        if pool is not None:
+            pool.terminate()
+        if bar:
+            bar.done()
+    results.sort(key=lambda p: (p.index, p.seating))
+    return results
+
+
+def _save(settings: Settings, played: Played) -> None:
+    settings.save.mkdir(parents=True, exist_ok=True)
+    kind = "game" if settings.match else "deal"
+    name = f"{kind}-{played.index:05d}-{''.join(map(str, played.seating))}.json"
+    (settings.save / name).write_text(json.dumps(played.record) + "\n")
+
+
+class Progress:
+    """A one-line progress bar on standard error."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.count, self.start, self.shown = total, 0, time.perf_counter(), 0.0
+
+    def step(self) -> None:
+        self.count += 1
+        now = time.perf_counter()
+        if now - self.shown < 0.5 and self.count < self.total:
+            return
+        self.shown = now
+        width = 30
+        filled = width * self.count // self.total
+        elapsed = time.perf_counter() - self.start
+        eta = elapsed / self.count * (self.total - self.count)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total} "
+                         f"{elapsed:5.0f}s eta {eta:5.0f}s")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+# ---------------------------------------------------------------------- statistics
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
+    """Mean and 95% confidence interval (normal approximation).
+
+    >>> mean_ci([1.0, 2.0, 3.0])
+    (2.0, 0.868..., 3.131...)
+    """
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def wilson(successes: int, trials: int) -> tuple[float, float]:
+    """Wilson 95% interval of a proportion.
+
+    >>> [round(x, 3) for x in wilson(50, 100)]
+    [0.404, 0.596]
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return centre - half, centre + half
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def report(settings: Settings, results: list[Played]) -> dict[str, Any]:
+    """Per bot: mean score per deal, role rates, latency; per pair: the paired difference."""
+    names = settings.bots
+    labels = _labels(names)
+    per_deal: dict[int, list[list[float]]] = {}
+    seats: dict[int, list[SeatStats]] = {b: [] for b in range(len(names))}
+    latency: dict[str, dict[str, list[float]]] = {}
+    for played in results:
+        scores = per_deal.setdefault(played.index, [[] for _ in names])
+        for seat, bot in enumerate(played.seating):
+            scores[bot].append(played.seats[seat].won_game if settings.match else played.seats[seat].score)
+            seats[bot].append(played.seats[seat])
+        for name, kinds in played.latency.items():
+            for kind, times in kinds.items():
+                latency.setdefault(name, {}).setdefault(kind, []).extend(times)
+    means = {i: {d: statistics.fmean(v[i]) for d, v in per_deal.items()} for i in range(len(names))}
+    bots = []
+    for i, label in enumerate(labels):
+        stats = seats[i]
+        solo = [s for s in stats if s.soloist]
+        entry: dict[str, Any] = {"bot": label}
+        if settings.match:
+            wins = sum(s.won_game for s in stats)
+            low, high = wilson(wins, len(stats))
+            entry.update(games=len(stats), wins=wins, win_rate=wins / len(stats), win_ci=[low, high])
+        else:
+            entry.update(
+                mean_score=statistics.fmean(means[i].values()),
+                soloist_rate=len(solo) / len(stats),
+                made_rate=sum(s.made for s in solo) / len(solo) if solo else None,
+                surrender_rate=sum(s.surrendered for s in solo) / len(solo) if solo else None,
+                mean_bid=statistics.fmean(s.bid for s in solo) if solo else None)
+        entry["latency"] = {kind: {"p50": percentile(t, 0.5), "p95": percentile(t, 0.95), "n": len(t)}
+                            for kind, t in sorted(latency.get(names[i], {}).items())} if _unique(names, i) else None
+        bots.append(entry)
+    pairs = []
+    for i, j in itertools.combinations(range(len(names)), 2):
+        diffs = [means[i][d] - means[j][d] for d in sorted(per_deal)]
+        mean, low, high = mean_ci(diffs)
+        pairs.append({"a": labels[i], "b": labels[j], "mean_diff": mean, "ci": [low, high], "n": len(diffs)})
+    return {"rules": settings.rules.text, "bots": list(labels), "deals": settings.count, "seed": settings.seed,
+            "budget": settings.budget, "match": settings.match, "seatings": len(seatings(len(names))),
+            "results": bots, "pairs": pairs}
+
+
+def _labels(names: Sequence[str]) -> list[str]:
+    return [f"{n}#{i + 1}" if names.count(n) > 1 else n for i, n in enumerate(names)]
+
+
+def _unique(names: Sequence[str], i: int) -> bool:
+    return names.index(names[i]) == i
+
+
+def format_report(data: dict[str, Any]) -> str:
+    lines = [f"bots: {', '.join(data['bots'])}  rules: {data['rules']}  "
+             f"{'games' if data['match'] else 'deals'}: {data['deals']} x {data['seatings']} seatings  "
+             f"seed: {data['seed']}  budget: {data['budget']}s"]
+    for entry in data["results"]:
+        if data["match"]:
+            low, high = entry["win_ci"]
+            lines.append(f"  {entry['bot']:<10} wins {entry['wins']}/{entry['games']} = {entry['win_rate']:.3f} "
+                         f"[{low:.3f}, {high:.3f}]")
+        else:
+            rate = lambda x: "-" if x is None else f"{x:.2f}"  # noqa: E731
+            bid = "-" if entry["mean_bid"] is None else f"{entry['mean_bid']:.0f}"
+            lines.append(f"  {entry['bot']:<10} mean {entry['mean_score']:8.1f}  soloist {rate(entry['soloist_rate'])}"
+                         f"  made {rate(entry['made_rate'])}  surrendered {rate(entry['surrender_rate'])}  bid {bid}")
+        for kind, lat in (entry["latency"] or {}).items():
+            lines.append(f"      {kind:<9} p50 {lat['p50'] * 1000:7.1f} ms  p95 {lat['p95'] * 1000:7.1f} ms  n={lat['n']}")
+    for pair in data["pairs"]:
+        low, high = pair["ci"]
+        what = "win rate" if data["match"] else "score per deal"
+        lines.append(f"  {pair['a']} - {pair['b']}: {what} {pair['mean_diff']:+.3f} "
+                     f"95% CI [{low:+.3f}, {high:+.3f}] over {pair['n']}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the tournament the options describe; 0 on success, 2 on bad options."""
+    try:
+        settings = settings_of(args)
+    except OptionError as error:
+        print(f"binokel tournament: error: {error}", file=sys.stderr)
+        return 2
+    results = play_all(settings, progress=not getattr(args, "quiet", False))
+    data = report(settings, results)
+    print(json.dumps(data) if args.json else format_report(data))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="binokel tournament", description=__doc__.split("\n\n")[0])
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""The bots: legal actions on every kind of decision, determinism, views only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from binokel.ai import LEVELS, OracleBot, make_bot
+from binokel.rules import RULE_SETS
+from binokel.state import State
+from binokel.view import view
+
+from ai_support import random_states
+
+BUDGET = 0.002
+
+
+@pytest.mark.parametrize("rules", list(RULE_SETS))
+@pytest.mark.parametrize("level,deals", [("easy", 25), ("medium", 15), ("hard", 3)])
+def test_bots_return_legal_actions_on_random_views(rules: str, level: str, deals: int) -> None:
+    rng = random.Random(f"{rules}-{level}")
+    bot = make_bot(level, seed=1)
+    seen_phases = set()
+    for state in random_states(rules, rng, deals):
+        if state.is_over():
+            continue
+        seen = view(state, state.to_move)
+        action = bot.choose(seen, rng, BUDGET)
+        assert action in seen.legal_actions
+        seen_phases.add(seen.phase)
+    assert seen_phases == {"auction", "discard", "game", "surrender", "play"}
+
+
+@pytest.mark.parametrize("rules", list(RULE_SETS))
+def test_oracle_returns_legal_actions(rules: str) -> None:
+    rng = random.Random(rules)
+    oracle = OracleBot(seed=2)
+    for state in random_states(rules, rng, 2):
+        if not state.is_over():
+            assert oracle.choose_with_state(state, rng, BUDGET) in state.legal_actions()
+
+
+@pytest.mark.parametrize("level", [*LEVELS])
+def test_whole_deals_between_bots_finish(level: str) -> None:
+    for rules in RULE_SETS:
+        rng = random.Random(7)
+        bots = [make_bot(level, seed=seat) for seat in range(3)]
+        state = State.new(rules, dealer=0).deal_random(rng)
+        while not state.is_over():
+            state = state.apply(bots[state.to_move].choose(view(state, state.to_move), rng, BUDGET))
+        assert state.scores is not None
+
+
+@pytest.mark.parametrize("level", [*LEVELS])
+def test_same_seed_same_decisions(level: str) -> None:
+    def decisions(seed: int) -> list[str]:
+        rng = random.Random(3)
+        bot = make_bot(level, seed=seed)
+        state = State.new("standard", dealer=1).deal_random(rng)
+        actions = []
+        while not state.is_over():
+            action = bot.choose(view(state, state.to_move), budget=BUDGET)
+            actions.append(str(action))
+            state = state.apply(action)
+        return actions
+
+    assert decisions(5) == decisions(5)
+
+
+def test_bots_get_views_never_states() -> None:
+    state = State.new("standard", dealer=0).deal_random(random.Random(1))
+    for level in LEVELS:
+        with pytest.raises(TypeError, match="never State"):
+            make_bot(level).choose(state)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        make_bot("oracle").choose(view(state, 0))
+
+
+def test_unknown_level() -> None:
+    with pytest.raises(ValueError, match="unknown bot level 'x' \\(known: easy, medium, hard, oracle\\)"):
+        make_bot("x")
+
+
+def test_not_to_move_is_an_error() -> None:
+    state = State.new("standard", dealer=0).deal_random(random.Random(1))
+    with pytest.raises(ValueError):
+        make_bot("medium").choose(view(state, 0 if state.to_move else 2))

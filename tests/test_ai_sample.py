@@ -1,0 +1,99 @@
+"""Knowledge and sampling: sampled worlds reproduce the seat's view and respect every fact."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings, strategies as st
+
+from binokel.card import COPY, KIND_MASK, SUIT_MASK, Hand
+from binokel.rules import RULE_SETS
+from binokel.state import Phase, State
+from binokel.view import view
+
+from binokel.ai.fast import Position
+from binokel.ai.knowledge import Knowledge, add_masks, count
+from binokel.ai.sample import build_state, sample_world, world_position
+
+from ai_support import random_states
+
+
+def _states(seed: int, rules: str, deals: int = 1) -> list[State]:
+    return list(random_states(rules, random.Random(seed), deals))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), rules=st.sampled_from(list(RULE_SETS)), seat=st.integers(0, 2))
+def test_sampled_world_reproduces_the_view(seed: int, rules: str, seat: int) -> None:
+    rng = random.Random(seed)
+    for state in _states(seed, rules)[::3]:
+        seen = view(state, seat)
+        knowledge = Knowledge.from_view(seen)
+        world = sample_world(knowledge, rng)
+        sampled = build_state(seen, world)
+        assert view(sampled, seat) == seen
+        if state.phase is Phase.PLAY:
+            fast, reference = world_position(seen, knowledge, world), Position.from_state(sampled)
+            assert all(getattr(fast, name) == getattr(reference, name) for name in Position.__slots__)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), rules=st.sampled_from(list(RULE_SETS)))
+def test_known_facts_hold_in_the_real_deal_and_in_samples(seed: int, rules: str) -> None:
+    rng = random.Random(seed)
+    for state in _states(seed, rules)[::2]:
+        for seat in range(3):
+            knowledge = Knowledge.from_view(view(state, seat))
+            worlds = [state.hands, sample_world(knowledge, rng).hands]
+            for hands in worlds:
+                for other in range(3):
+                    hand = hands[other]
+                    present = (hand | hand >> COPY) & KIND_MASK
+                    shown = knowledge.shown[other]
+                    assert add_masks(0, shown) == shown
+                    assert all(count(hand, k) >= count(shown, k) for k in range(28))
+                    extra = [k for k in range(28) if count(hand, k) > count(shown, k)]
+                    assert not any(knowledge.excluded[other] >> k & 1 for k in extra)
+                    for suit in range(4):
+                        if knowledge.is_void(other, suit):
+                            assert not present & SUIT_MASK[suit]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), rules=st.sampled_from(list(RULE_SETS)), seat=st.integers(0, 2))
+def test_scrambling_hidden_cards_leaves_knowledge_unchanged(seed: int, rules: str, seat: int) -> None:
+    """Deals that differ only in cards hidden from ``seat`` give it the same knowledge."""
+    rng = random.Random(seed)
+    for state in _states(seed, rules)[::4]:
+        seen = view(state, seat)
+        knowledge = Knowledge.from_view(seen)
+        other = build_state(seen, sample_world(knowledge, rng))
+        assert Knowledge.from_view(view(other, seat)) == knowledge
+
+
+def test_sampler_handles_meld_constraints_late_in_the_deal() -> None:
+    rng = random.Random(5)
+    checked = 0
+    for state in random_states("standard", rng, 6):
+        if state.phase is Phase.PLAY and state.melds and any(state.melds):
+            for seat in range(3):
+                seen = view(state, seat)
+                assert view(build_state(seen, sample_world(Knowledge.from_view(seen), rng)), seat) == seen
+                checked += 1
+    assert checked > 100
+
+
+def test_knowledge_from_tricks() -> None:
+    state = State.new("standard", dealer=2).deal(
+        ["AH AH KH KH QH QH JH JH 9H 9H AD AD TD TD KD".split(),
+         "TH TH KD QD QD JD JD 9D 9D AC AC TC TC KC KC".split(),
+         "AS AS TS TS KS KS QS QS JS JS 9S 9S QC QC JC".split()],
+        "JC 9C 9C".split())
+    for text in ("150", "pass", "pass", "JC", "9C", "9C", "H", "play", "AD", "9D", "QC", "TD", "9D"):
+        state = state.apply_text(text)
+    knowledge = Knowledge.from_view(view(state, 0))
+    diamonds, hearts = 2, 1
+    assert knowledge.is_void(2, diamonds) and knowledge.is_void(2, hearts)  # no diamond, no trump
+    assert not knowledge.is_void(1, diamonds)
+    assert knowledge.excluded[1] >> Hand.parse("AD").mask.bit_length() - 1 & 1  # could not beat TD
+    assert not knowledge.excluded[1] >> Hand.parse("KD").mask.bit_length() - 1 & 1

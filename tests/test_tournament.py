@@ -1,0 +1,76 @@
+"""The tournament harness: options, duplicate seatings, statistics, saved records."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from binokel.record import replay
+from binokel.tournament import add_arguments, mean_ci, run, seatings, wilson
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_seatings_are_fair() -> None:
+    for bots in (2, 3):
+        chosen = seatings(bots)
+        assert len(chosen) == 6
+        for bot in range(bots):
+            per_seat = [sum(s[seat] == bot for s in chosen) for seat in range(3)]
+            assert len(set(per_seat)) == 1  # every bot sits in every seat equally often
+
+
+def test_bot_against_itself_is_near_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(_args("--bots", "medium,medium", "--deals", "4", "--seed", "3", "--jobs", "1", "--json",
+                     "--quiet")) == 0
+    data = json.loads(capsys.readouterr().out)
+    pair = data["pairs"][0]
+    low, high = pair["ci"]
+    assert low <= 0 <= high and abs(pair["mean_diff"]) < 1e-9  # same bot, same seeds: identical play
+    assert {r["bot"] for r in data["results"]} == {"medium#1", "medium#2"}
+
+
+def test_report_fields_and_saved_records(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(_args("--bots", "hard,easy", "--deals", "1", "--seed", "5", "--jobs", "2", "--json", "--quiet",
+                     "--budget", "0.002", "--save", str(tmp_path))) == 0
+    data = json.loads(capsys.readouterr().out)
+    hard = data["results"][0]
+    assert set(hard) >= {"mean_score", "soloist_rate", "made_rate", "surrender_rate", "mean_bid", "latency"}
+    assert "play" in hard["latency"] and set(hard["latency"]["play"]) == {"p50", "p95", "n"}
+    files = sorted(tmp_path.iterdir())
+    assert len(files) == 6
+    for path in files:
+        state = replay(json.loads(path.read_text()))
+        assert state.is_over()
+
+
+def test_match_reports_win_rates(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(_args("--bots", "easy,medium", "--deals", "1", "--match", "--rules", "standard(target=300)",
+                     "--jobs", "1", "--quiet", "--save", str(tmp_path))) == 0
+    out = capsys.readouterr().out
+    assert "wins" in out and "win rate" in out
+    for path in tmp_path.iterdir():
+        assert replay(json.loads(path.read_text())).is_over()
+
+
+@pytest.mark.parametrize("argv", [
+    ("--bots", "hard"), ("--bots", "hard,grand"), ("--deals", "0"), ("--rules", "nonsense"),
+    ("--budget", "-1"), ("--jobs", "-2"),
+])
+def test_bad_options_exit_2_with_one_line(argv: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(_args(*argv, "--quiet")) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error" in err and "Traceback" not in err
+
+
+def test_statistics() -> None:
+    mean, low, high = mean_ci([10.0, 12.0, 14.0, 16.0])
+    assert mean == 13.0 and low < 13.0 < high
+    low, high = wilson(0, 10)
+    assert low == 0.0 and 0.2 < high < 0.35
