@@ -104,10 +104,12 @@ def build_parser() -> Parser:
 
 
 def _plugin(module: str) -> Any:
+    """The subcommand module, or None when it (or what it needs) is not installed."""
     try:
-        return importlib.import_module(module)
+        plugin = importlib.import_module(module)
     except ImportError:
         return None
+    return plugin if hasattr(plugin, "add_arguments") and hasattr(plugin, "run") else None
 
 
 def _unavailable(name: str, extra: str) -> int:

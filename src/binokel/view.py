@@ -35,6 +35,7 @@ class SeatView:
     to_move: int | None
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
+    tapp_size: int
     auction: tuple[str, ...]
     callers: tuple[int, ...]  # the seat of each call in ``auction``
     soloist: int | None
@@ -65,7 +66,7 @@ class SeatView:
         cards = _card_texts
         return {
             "rules": self.rules, "seat": self.seat, "players": self.players, "dealer": self.dealer,
-            "phase": self.phase, "to_move": self.to_move, "hand": cards(self.hand),
+            "phase": self.phase, "to_move": self.to_move, "tapp_size": self.tapp_size, "hand": cards(self.hand),
             "hand_sizes": list(self.hand_sizes), "auction": list(self.auction), "callers": list(self.callers),
             "soloist": self.soloist, "bid": self.bid,
             "tapp": cards(self.tapp) if self.tapp is not None else None,
@@ -104,6 +105,7 @@ def view(state: State, seat: int) -> SeatView:
         to_move=state.to_move,
         hand=tuple(Hand(mask=state.hands[seat])),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
+        tapp_size=state.rules.tapp_size,
         auction=tuple(str(a) for a in state.calls),
         callers=state.callers,
         soloist=state.soloist,

@@ -1,0 +1,222 @@
+"""The browser protocol of ``binokel serve``: HTTP + one websocket per game, JSON only.
+
+This docstring is the reference the front-end (``src/binokel/web/``) is built against.
+
+HTTP
+====
+
+- ``GET /`` → the page ``src/binokel/web/index.html``; ``GET /static/{path}`` → files
+  from ``src/binokel/web/``.
+- ``GET /api/meta`` →
+  ``{"rule_sets": [{"name", "text", "about"}...],
+  "options": [{"name", "standard", "meaning", "choices"|null}...],
+  "levels": ["easy", "medium", "hard"], "languages": ["de", "en", "fr", "it", "pt"],
+  "decks": ["french", "german"]}``.
+- ``POST /api/games`` body ``{"rules": "standard(target=1000)", "opponents": ["medium", "hard"],
+  "name": "Anna", "language": "en", "deck": "french"}`` → ``{"id": "<opaque id>", "seat": 0}``.
+  Every key is optional (defaults: ``"standard"``, ``["medium", "medium"]``, ``"You"``,
+  ``"en"``, ``"french"``); an optional integer ``"seed"`` fixes the shuffles (tests,
+  reproducible games). The human always sits in seat 0, the computer opponents in seats
+  1 and 2; the first dealer is drawn by lot from the game's seeded generator and the
+  first deal is dealt at once. Bad input (not a JSON object, unknown key, bad rules,
+  level, name, language or deck) → HTTP 400 ``{"error": "message"}``, nothing stored.
+- ``GET /api/games`` → ``{"games": [{"id", "rules", "players", "totals", "deals",
+  "updated", "over"}...]}``, unfinished games first, then most recently updated first.
+  ``deals`` counts the deals dealt so far; ``updated`` is an ISO 8601 UTC time.
+- ``DELETE /api/games/{id}`` → ``{"deleted": id}``; unknown id → 404 ``{"error": ...}``.
+- ``GET /api/games/{id}/record`` → the game record (RECORDS.md ``binokel-game/1``) as a
+  download (``Content-Disposition: attachment``). While a deal is in progress its
+  cards are hidden information, so that deal is left out until it is over; the record
+  is always replayable. Unknown id → 404 ``{"error": ...}``.
+
+Websocket ``/ws/games/{id}``
+============================
+
+The human (seat 0) connects; several tabs may watch the same game. An unknown id gets
+one ``error`` message and the socket is closed with code 4404.
+
+Server → client:
+
+- ``{"type": "state", "version": N, "view": SeatView.to_json() of seat 0,
+  "game": {...}, "last_trick": {"leader", "cards", "winner"}|null,
+  "meld_options": {"S": n, "H": n, "D": n, "C": n}|null}`` — on connect, on ``sync``
+  and after every accepted change. ``game`` is ``{"players": [names], "levels":
+  [null, "medium", "hard"], "totals": [...], "deal_number": k (1-based), "rules": text,
+  "target": int, "over": bool, "winner": seat|null, "history": [{"dealer", "soloist",
+  "bid", "game", "outcome", "scores": [...], "melds": [meld points per seat],
+  "card_points": [...]} per finished deal], "settings": {"language", "deck", "name"}}``.
+  ``last_trick`` is the last completed trick of the deal shown. ``meld_options`` is
+  what seat 0's melds would be worth with each trump, only while seat 0 is the soloist
+  in the ``game`` or ``surrender`` phase (else null).
+  After a deal ends (and the game is not over) the view keeps showing that finished
+  deal (``view.phase == "over"``, the score sheet) until a client sends ``next_deal``.
+- ``{"type": "hint", "action": "AS"}`` — what the ``hard`` computer opponent would do
+  for seat 0, computed from seat 0's view only.
+- ``{"type": "rematch", "id": new_id}`` — answer to ``rematch``.
+- ``{"type": "error", "message": "...", "version": N}`` — to the sender only; nothing
+  changed.
+
+Client → server:
+
+- ``{"type": "action", "action": "AS", "version": N}`` — record notation: ``"160"``,
+  ``"pass"``, a card to discard or play, ``"S"``/``"H"``/``"D"``/``"C"``/``"durch"``,
+  ``"surrender"``/``"play"``. ``version`` must be the version of the last state seen;
+  a stale version gets an error (the client should then send ``sync``).
+- ``{"type": "hint"}`` — only while seat 0 is to move.
+- ``{"type": "sync"}`` — the server resends the state.
+- ``{"type": "next_deal"}`` (optional ``"version"``) — deal the next deal once the
+  shown deal is over. The server never deals on its own, so the player can study the
+  score sheet as long as they like.
+- ``{"type": "rematch"}`` — a new game with the same settings.
+
+Rules of the road: the server is authoritative; one table per game takes commands one
+at a time; every accepted change (an action, a deal) increments ``version`` and is
+written to SQLite before any client hears of it. Malformed JSON, binary frames,
+messages over 16 KiB, unknown types, out-of-turn, illegal or stale actions get an
+``error`` to the sender only and change nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from binokel.error import BinokelError
+from binokel.rules import Rules
+
+LEVELS = ("easy", "medium", "hard")
+LANGUAGES = ("de", "en", "fr", "it", "pt")
+DECKS = ("french", "german")
+MAX_MESSAGE = 16 * 1024
+"""Largest client message accepted, in bytes of UTF-8."""
+MAX_NAME = 40
+HUMAN = 0
+"""The seat of the human player."""
+OPPONENT_NAMES = ("Karle", "Frieda")
+"""Names of the computer opponents in seats 1 and 2."""
+CLIENT_TYPES = ("action", "hint", "sync", "next_deal", "rematch")
+
+
+class ProtocolError(ValueError):
+    """Bad input from a client: the message goes back to it, nothing changes."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a new game is made of (the body of ``POST /api/games``)."""
+
+    rules: Rules
+    opponents: tuple[str, str] = ("medium", "medium")
+    name: str = "You"
+    language: str = "en"
+    deck: str = "french"
+    seed: int | None = field(default=None, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": self.rules.text, "opponents": list(self.opponents), "name": self.name,
+                "language": self.language, "deck": self.deck}
+
+
+NEW_GAME_KEYS = ("rules", "opponents", "name", "language", "deck", "seed")
+
+
+def parse_settings(body: Any) -> Settings:
+    """Check the body of ``POST /api/games``; raise ProtocolError naming the first problem.
+
+    >>> parse_settings({"rules": "standard(target=1000)", "opponents": ["easy", "hard"]}).rules.text
+    'standard(target=1000)'
+    >>> parse_settings({"deck": "tarot"})
+    Traceback (most recent call last):
+    ...
+    binokel.server.protocol.ProtocolError: deck must be one of french, german, not 'tarot'
+    """
+    if not isinstance(body, dict):
+        raise ProtocolError("the body must be a JSON object")
+    for key in body:
+        if key not in NEW_GAME_KEYS:
+            raise ProtocolError(f"unknown field {key!r} (known: {', '.join(NEW_GAME_KEYS)})")
+    text = body.get("rules", "standard")
+    if not isinstance(text, str):
+        raise ProtocolError(f"rules must be text like 'standard', not {text!r}")
+    try:
+        rules = Rules.parse(text)
+    except BinokelError as error:
+        raise ProtocolError(str(error)) from None
+    if rules.players != 3:
+        raise ProtocolError("the browser game is for 3 players")
+    opponents = body.get("opponents", ["medium", "medium"])
+    if not isinstance(opponents, list) or len(opponents) != 2:
+        raise ProtocolError("opponents must be a list of two levels, e.g. [\"medium\", \"hard\"]")
+    for level in opponents:
+        if level not in LEVELS:
+            raise ProtocolError(f"an opponent's level must be one of {', '.join(LEVELS)}, not {level!r}")
+    name = body.get("name", "You")
+    if not isinstance(name, str):
+        raise ProtocolError(f"name must be text, not {name!r}")
+    name = " ".join(name.split())
+    if not name or len(name) > MAX_NAME:
+        raise ProtocolError(f"name must have 1 to {MAX_NAME} characters")
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise ProtocolError("name must not contain control characters")
+    language = body.get("language", "en")
+    if language not in LANGUAGES:
+        raise ProtocolError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+    deck = body.get("deck", "french")
+    if deck not in DECKS:
+        raise ProtocolError(f"deck must be one of {', '.join(DECKS)}, not {deck!r}")
+    seed = body.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
+        raise ProtocolError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+    return Settings(rules, (opponents[0], opponents[1]), name, language, deck, seed)
+
+
+def parse_message(text: str | bytes | None) -> dict[str, Any]:
+    """Read one client message; raise ProtocolError if it is not one of the protocol's.
+
+    >>> parse_message('{"type": "action", "action": "AS", "version": 3}')["action"]
+    'AS'
+    >>> parse_message('{"type": "dance"}')
+    Traceback (most recent call last):
+    ...
+    binokel.server.protocol.ProtocolError: unknown message type 'dance' (known: action, hint, sync, next_deal, rematch)
+    """
+    if not isinstance(text, str):
+        raise ProtocolError("messages must be JSON text, not binary")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
+        raise ProtocolError(f"message too large (more than {MAX_MESSAGE} bytes)")
+    try:
+        message = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as error:
+        raise ProtocolError(f"malformed JSON: {error}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("a message must be a JSON object with a \"type\"")
+    kind = message.get("type")
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError(f"unknown message type {kind!r} (known: {', '.join(CLIENT_TYPES)})")
+    if kind == "action":
+        if not isinstance(message.get("action"), str):
+            raise ProtocolError("an action message needs \"action\": text in record notation, e.g. \"AS\" or \"pass\"")
+        if not _is_version(message.get("version")):
+            raise ProtocolError("an action message needs \"version\": the version of the last state seen")
+    if kind == "next_deal" and "version" in message and not _is_version(message["version"]):
+        raise ProtocolError("\"version\" must be a whole number")
+    return message
+
+
+def _is_version(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not JSON")
+
+
+def error_message(message: str, version: int) -> dict[str, Any]:
+    return {"type": "error", "message": message, "version": version}
+
+
+CARD_PATTERN = re.compile(r"^[ATKQJ97][SHDC]$")
+"""Canonical card text, as it appears in every message (tests look for it)."""

@@ -1,0 +1,264 @@
+"""One table per game: it takes commands one at a time, persists, then tells the clients.
+
+The table holds the immutable :class:`~binokel.game.Game` and a version number. Every
+accepted change (a seat's action or a deal) makes a new game value, which is written
+to the store first and only then becomes the table's game and is broadcast. Computer
+opponents are driven by one background task per table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from typing import Any
+
+from binokel.action import DURCH
+from binokel.card import Hand, Suit
+from binokel.error import BinokelError
+from binokel.game import Game
+from binokel.meld import find_melds, meld_total
+from binokel.record import game_record
+from binokel.server.bots import Bot, choose, make_bot
+from binokel.server.protocol import HUMAN, OPPONENT_NAMES, ProtocolError, Settings, error_message
+from binokel.server.store import Store
+from binokel.state import Phase, State
+from binokel.view import view
+
+log = logging.getLogger("binokel.server")
+
+
+class Client:
+    """One connection watching a table; messages leave through its queue, in order."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def post(self, message: dict[str, Any] | None) -> None:
+        """Queue a message (None closes the connection)."""
+        self.queue.put_nowait(message)
+
+
+def deal_rng(seed: int, index: int) -> random.Random:
+    """The generator that shuffles deal ``index`` (0-based) of a game: same seed, same deals."""
+    return random.Random(f"{seed}:deal:{index}")
+
+
+def first_dealer(seed: int, players: int) -> int:
+    """The first dealer, drawn by lot with the game's seed."""
+    return random.Random(seed).randrange(players)
+
+
+class Table:
+    """A game being played: seat 0 is the human, seats 1 and 2 are bots."""
+
+    def __init__(self, game_id: str, settings: Settings, seed: int, game: Game, version: int, store: Store,
+                 *, think: float, budget: float) -> None:
+        self.id = game_id
+        self.settings = settings
+        self.seed = seed
+        self.game = game
+        self.version = version
+        self.store = store
+        self.think = think
+        self.budget = budget
+        self.names = [settings.name, *OPPONENT_NAMES]
+        self.levels: list[str | None] = [None, *settings.opponents]
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(level, seed=(seed + seat) % 2**63) for seat, level in enumerate(self.levels) if level}
+        self.lock = asyncio.Lock()
+        self.clients: set[Client] = set()
+        self._driver: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ what clients see
+
+    @property
+    def shown_deal(self) -> State:
+        """The deal the clients see: the current one, or the finished one before the next is dealt."""
+        game = self.game
+        return game.deals[-2] if game.needs_deal() and len(game.deals) > 1 else game.current
+
+    def state_message(self) -> dict[str, Any]:
+        """The ``state`` message for seat 0: built from seat 0's view and public results only."""
+        deal = self.shown_deal
+        seen = view(deal, HUMAN)
+        game = self.game
+        return {
+            "type": "state",
+            "version": self.version,
+            "view": seen.to_json(),
+            "game": {
+                "players": list(self.names),
+                "levels": list(self.levels),
+                "totals": list(game.totals),
+                "deal_number": sum(1 for d in game.deals if d.phase is not Phase.DEAL),
+                "rules": game.rules.text,
+                "target": game.rules.target,
+                "over": game.is_over(),
+                "winner": game.winner,
+                "history": [_history(d) for d in game.deals if d.is_over()],
+                "settings": {"language": self.settings.language, "deck": self.settings.deck,
+                             "name": self.settings.name},
+            },
+            "last_trick": _trick_json(seen.tricks[-1]) if seen.tricks else None,
+            "meld_options": self._meld_options(deal),
+        }
+
+    def _meld_options(self, deal: State) -> dict[str, int] | None:
+        """What seat 0's own hand melds with each trump, while seat 0 names the game."""
+        if deal.soloist != HUMAN or deal.phase not in (Phase.GAME, Phase.SURRENDER):
+            return None
+        hand = Hand(view(deal, HUMAN).hand)
+        return {suit.letter: meld_total(find_melds(hand, suit, deal.rules)) for suit in Suit}
+
+    # ------------------------------------------------------------------ connections
+
+    def join(self, client: Client) -> None:
+        self.clients.add(client)
+        client.post(self.state_message())
+        self.kick()
+
+    def leave(self, client: Client) -> None:
+        self.clients.discard(client)
+
+    def _broadcast(self, message: dict[str, Any]) -> None:
+        for client in self.clients:
+            client.post(message)
+
+    # ------------------------------------------------------------------ commands
+
+    async def act(self, text: str, version: int) -> None:
+        """Seat 0's action in record notation; raise ProtocolError if it is not accepted."""
+        async with self.lock:
+            self._check_version(version)
+            game = self.game
+            if game.is_over():
+                raise ProtocolError("the game is over")
+            if game.needs_deal():
+                raise ProtocolError("the deal is over: send next_deal to deal the next one")
+            state = game.current
+            if state.to_move != HUMAN:
+                raise ProtocolError(f"it is not your turn: {self.names[state.to_move or 0]} is to move")
+            try:
+                new = game.apply(state.parse_action(text))
+            except BinokelError as error:
+                raise ProtocolError(str(error)) from None
+            self._commit(new)
+
+    async def next_deal(self, version: int | None) -> None:
+        """Deal the next deal once the shown one is over."""
+        async with self.lock:
+            if version is not None:
+                self._check_version(version)
+            if self.game.is_over():
+                raise ProtocolError("the game is over: start a rematch for a new game")
+            if not self.game.needs_deal():
+                raise ProtocolError("the deal is not over yet")
+            self._commit(self._deal(self.game))
+
+    def _deal(self, game: Game) -> Game:
+        return game.deal_random(deal_rng(self.seed, len(game.deals) - 1))
+
+    async def hint(self) -> str:
+        """What the hard bot would do for seat 0, from seat 0's view only."""
+        async with self.lock:
+            state = self.game.current
+            if self.game.is_over() or self.game.needs_deal() or state.to_move != HUMAN:
+                raise ProtocolError("a hint is only given when it is your turn")
+            seen = view(state, HUMAN)
+            rng = random.Random(f"{self.seed}:hint:{self.version}")
+        adviser = make_bot("hard", seed=self.seed)  # one per request: hints may overlap, bots keep state
+        action = await asyncio.to_thread(choose, adviser, seen, rng, self.budget)
+        return str(action)
+
+    def _check_version(self, version: int) -> None:
+        if version != self.version:
+            raise ProtocolError(f"stale version {version}: the game is at version {self.version} (send sync)")
+
+    def _commit(self, new: Game, *, kick: bool = True) -> None:
+        """Store the new game, then adopt and broadcast it (the caller holds the lock)."""
+        record = game_record(new, self.names)
+        dealt = sum(1 for d in new.deals if d.phase is not Phase.DEAL)
+        try:
+            self.store.save(self.id, version=self.version + 1, record=record, totals=list(new.totals),
+                            deals=dealt, over=new.is_over())
+        except Exception as error:
+            log.exception("could not save game %s", self.id)
+            raise ProtocolError(f"the move could not be saved ({type(error).__name__}); nothing changed") from None
+        self.game, self.version = new, self.version + 1
+        self._broadcast(self.state_message())
+        if kick:
+            self.kick()
+
+    def error(self, message: str) -> dict[str, Any]:
+        return error_message(message, self.version)
+
+    # ------------------------------------------------------------------ computer opponents
+
+    def kick(self) -> None:
+        """Start the bot driver if a bot is to move and none is running (call under the lock
+        or from the event loop; the driver clears itself under the lock)."""
+        if self._driver is None and self._bot_to_move() is not None:
+            self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"bots of {self.id}")
+
+    def _bot_to_move(self) -> int | None:
+        game = self.game
+        if game.is_over() or game.needs_deal():
+            return None
+        seat = game.current.to_move
+        return seat if seat is not None and seat in self.bots else None
+
+    async def _drive(self) -> None:
+        """Let the bots move, one at a time, until seat 0 is to move or the deal ends."""
+        try:
+            while True:
+                async with self.lock:
+                    seat = self._bot_to_move()
+                    if seat is None:
+                        self._driver = None
+                        return
+                    version = self.version
+                    seen = view(self.game.current, seat)
+                    rng = random.Random(f"{self.seed}:bot:{version}")
+                started = time.monotonic()
+                action = await asyncio.to_thread(choose, self.bots[seat], seen, rng, self.budget)
+                pause = self.think - (time.monotonic() - started)  # thinking counts towards the pause
+                if pause > 0:
+                    await asyncio.sleep(pause)
+                async with self.lock:
+                    if self.version != version:
+                        continue
+                    try:
+                        self._commit(self.game.apply(action), kick=False)
+                    except (ProtocolError, BinokelError):
+                        log.exception("a bot's move in game %s was not accepted", self.id)
+                        self._driver = None
+                        return  # the next client command (e.g. sync) starts the driver again
+        except asyncio.CancelledError:
+            self._driver = None
+            raise
+
+    def stop(self) -> None:
+        """Cancel the bot driver (shutdown, deletion)."""
+        if self._driver is not None:
+            self._driver.cancel()
+            self._driver = None
+
+
+def _history(deal: State) -> dict[str, Any]:
+    """One line of the score sheet: public results of a finished deal (no cards)."""
+    return {
+        "dealer": deal.dealer,
+        "soloist": deal.soloist,
+        "bid": deal.bid,
+        "game": None if deal.game is None else ("durch" if deal.game == DURCH else Suit(deal.game).letter),
+        "outcome": deal.outcome.value if deal.outcome else None,
+        "scores": list(deal.scores or ()),
+        "melds": list(deal.meld_points),
+        "card_points": list(deal.card_points),
+    }
+
+
+def _trick_json(trick: Any) -> dict[str, Any]:
+    return {"leader": trick.leader, "cards": [str(c) for c in trick.cards], "winner": trick.winner}

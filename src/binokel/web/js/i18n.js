@@ -1,0 +1,79 @@
+// Every user-visible string, in five languages. Dictionaries live in /static/i18n/{lang}.json.
+
+export const LANGUAGES = ["de", "en", "fr", "it", "pt"];
+const FALLBACK = "en";
+let dict = {};
+let english = {};
+let current = FALLBACK;
+
+/** The language to start with: the saved choice, else the browser's, else English. */
+export function preferredLanguage() {
+  const saved = localStorage.getItem("binokel.language");
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || ""]) {
+    const code = String(tag).slice(0, 2).toLowerCase();
+    if (LANGUAGES.includes(code)) return code;
+  }
+  return FALLBACK;
+}
+
+async function load(lang) {
+  const response = await fetch(`/static/i18n/${lang}.json`);
+  if (!response.ok) throw new Error(`cannot load language ${lang}`);
+  return response.json();
+}
+
+export async function setLanguage(lang) {
+  if (!LANGUAGES.includes(lang)) lang = FALLBACK;
+  if (!english.strings) english = await load(FALLBACK);
+  dict = lang === FALLBACK ? english : await load(lang);
+  current = lang;
+  localStorage.setItem("binokel.language", lang);
+  document.documentElement.lang = lang;
+  translatePage(document);
+}
+
+export const language = () => current;
+
+/** The string for ``key`` with {placeholders} filled in; English if missing. */
+export function t(key, params = {}) {
+  let text = dict.strings?.[key] ?? english.strings?.[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** Long texts: the rules and the glossary. */
+export const rulesText = () => dict.rules || english.rules || [];
+export const glossary = () => dict.glossary || english.glossary || [];
+
+/** Fill every element marked data-i18n (text), data-i18n-title and data-i18n-aria. */
+export function translatePage(root) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(el.dataset.i18nAria));
+  for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
+}
+
+function deckWords(deck) {
+  const cards = dict.cards || english.cards;
+  return cards[deck] || cards.french;
+}
+
+/** A suit's name in this deck and language ("hearts", "Eichel"). */
+export const suitName = (suit, deck) => deckWords(deck).suits[suit];
+
+/** A card's corner index and its full name in this deck and language. */
+export function cardText(card, deck) {
+  const words = deckWords(deck);
+  const rank = card[0], suit = card[1];
+  const pattern = (dict.cards || english.cards).pattern;
+  return {
+    index: words.index[rank],
+    name: pattern.replace("{rank}", words.ranks[rank]).replace("{suit}", words.suits[suit]),
+  };
+}
+
+/** A meld's name ("Family", "Four aces"). */
+export const meldName = (name) => t(`meld.${name}`);
+
+/** Numbers in the language's format. */
+export const number = (n) => (n == null ? "" : new Intl.NumberFormat(current).format(n));

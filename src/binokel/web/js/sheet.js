@@ -1,0 +1,130 @@
+// The score sheet (like the paper pad), the deal result and the game log, as HTML text.
+
+import { t, number, suitName, meldName } from "./i18n.js";
+import { suitIcon, cardChip, points } from "./cards.js";
+import * as model from "./model.js";
+
+const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "") + number(Math.abs(n));
+const meldPoints = (m) => (Array.isArray(m) ? model.meldTotal(m) : Number(m) || 0);
+
+function gameLabel(game, deck) {
+  if (game === "durch") return t("durch");
+  if (model.isSuit(game)) return `${suitIcon(game, deck)} ${escape(suitName(game, deck))}`;
+  return "–";
+}
+
+/** The paper pad: one row per deal, running totals under each player's score. */
+export function renderSheet(game, deck) {
+  const history = game.history || [];
+  const players = game.players;
+  const head = `<tr><th>#</th><th>${t("soloist")}</th><th>${t("bid")}</th><th>${t("game")}</th>` +
+    players.map((name) => `<th class="player">${escape(name)}</th>`).join("") + `</tr>`;
+  const running = players.map(() => 0);
+  const rows = history.map((deal, i) => {
+    const cells = players.map((_, seat) => {
+      running[seat] += deal.scores[seat];
+      const melds = meldPoints(deal.melds?.[seat]);
+      const cards = deal.card_points?.[seat] ?? 0;
+      return `<td class="player${deal.soloist === seat ? " soloist" : ""}"><span class="deal-score ${deal.scores[seat] < 0 ? "minus" : ""}">${signed(deal.scores[seat])}</span>` +
+        `<span class="detail">${t("sheet_detail", { melds: number(melds), cards: number(cards) })}</span>` +
+        `<span class="running">${number(running[seat])}</span></td>`;
+    }).join("");
+    return `<tr data-testid="sheet-row"><td>${i + 1}</td><td>${escape(players[deal.soloist] ?? "–")}</td><td>${number(deal.bid)}</td>` +
+      `<td>${gameLabel(deal.game, deck)}<br><small>${t("outcome." + deal.outcome)}</small></td>${cells}</tr>`;
+  }).join("");
+  const foot = `<tr><th colspan="4">${t("totals")}</th>` +
+    players.map((_, seat) => `<th class="player${game.winner === seat ? " winner" : ""}">${number(game.totals[seat])}${game.winner === seat ? " ★" : ""}</th>`).join("") + `</tr>`;
+  const empty = history.length ? "" : `<tr><td colspan="${4 + players.length}" class="empty">${t("sheet_empty")}</td></tr>`;
+  return `<table class="sheet"><thead>${head}</thead><tbody>${rows}${empty}</tbody><tfoot>${foot}</tfoot></table>` +
+    `<p class="hint-text">${t("target_n", { n: number(game.target) })} · ${escape(game.rules)}</p>`;
+}
+
+/** The per-seat results of the deal just finished: from the game history, else the view. */
+function dealFacts(msg) {
+  const { view, game } = msg;
+  const entry = game.history?.[game.deal_number - 1];
+  if (entry && entry.soloist === view.soloist && entry.bid === view.bid) {
+    return { scores: entry.scores, cards: entry.card_points, melds: entry.melds.map(meldPoints) };
+  }
+  const cards = view.trick_points.map((p, seat) => p + (seat === view.soloist && view.discard ? points(view.discard) : 0));
+  return { scores: view.scores || [], cards, melds: (view.melds || []).map(model.meldTotal) };
+}
+
+/** The announcement of a finished deal (and of the game's end). */
+export function dealResult(msg, deck) {
+  const { view, game } = msg;
+  const names = game.players;
+  const facts = dealFacts(msg);
+  const soloist = names[view.soloist];
+  const title = t("result." + view.outcome, { name: escape(soloist), bid: number(view.bid) });
+  const mine = view.soloist === view.seat;
+  const good = (view.outcome === "made" || view.outcome === "durch_made") === mine;
+  const rows = names.map((name, seat) => `<tr${seat === view.soloist ? ` class="soloist"` : ""}><th>${escape(name)}</th>` +
+    `<td>${number(facts.melds[seat] ?? 0)}</td><td>${number(facts.cards[seat] ?? 0)}</td>` +
+    `<td class="${(facts.scores[seat] ?? 0) < 0 ? "minus" : "plus"}" data-testid="deal-score-${seat}">${signed(facts.scores[seat] ?? 0)}</td>` +
+    `<td><b>${number(game.totals[seat])}</b></td></tr>`).join("");
+  let html = `<h2 class="${good ? "good" : "bad"}" data-testid="result-title">${title}</h2>` +
+    `<p class="contract-line">${t("contract", { name: escape(soloist), bid: number(view.bid) })} · ${gameLabel(view.game, deck)}</p>` +
+    `<table class="result-table"><thead><tr><th></th><th>${t("melds")}</th><th>${t("card_points")}</th><th>${t("this_deal")}</th><th>${t("total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+  if (game.over) {
+    const winner = game.winner;
+    html += `<p class="winner" data-testid="game-winner">${winner === view.seat ? t("you_win") : t("winner_is", { name: escape(names[winner]) })}</p>` +
+      `<div class="row"><button type="button" class="primary" data-command="rematch" data-testid="result-rematch">${t("rematch")}</button>` +
+      `<button type="button" class="secondary" data-command="new-game" data-testid="result-new-game">${t("new_game")}</button>` +
+      `<button type="button" class="secondary" data-command="sheet">${t("score_sheet")}</button></div>`;
+  } else {
+    html += `<div class="row"><button type="button" class="primary" data-command="next-deal" data-testid="result-next-deal" autofocus>${t("next_deal")}</button>` +
+      `<button type="button" class="secondary" data-command="sheet" data-testid="result-sheet">${t("score_sheet")}</button>` +
+      `<button type="button" class="secondary" data-command="close-result" data-testid="result-close">${t("look_at_table")}</button></div>`;
+  }
+  return html;
+}
+
+/** The game log: earlier deals in a line each, then everything public in this deal. */
+export function renderLog(msg, deck) {
+  const { view, game } = msg;
+  const names = game.players;
+  const lines = [];
+  const add = (html, cls = "") => lines.push(`<li class="${cls}">${html}</li>`);
+  const chips = (cards) => cards.map((c) => cardChip(c, deck)).join(" ");
+  (game.history || []).forEach((deal, i) => {
+    if (i === game.deal_number - 1) return;  // the deal on the table is told in full below
+    add(t("log.deal_summary", { n: i + 1, name: escape(names[deal.soloist]), bid: number(deal.bid) }) + " · " +
+      gameLabel(deal.game, deck) + " · " + t("outcome." + deal.outcome), "past");
+  });
+  add(t("log.deal", { n: game.deal_number, name: escape(names[view.dealer]) }), "head");
+  for (const { seat, call } of model.auctionCalls(view)) {
+    add(call === "pass" ? t("log.pass", { name: escape(names[seat]) }) : t("log.bid", { name: escape(names[seat]), bid: number(call) }));
+  }
+  if (view.soloist != null && view.tapp) {
+    add(t("log.tapp", { name: escape(names[view.soloist]), bid: number(view.bid) }) + " " + chips(view.tapp));
+  }
+  if (view.discard && view.discard.length) {
+    add(t("log.discard_mine", { points: number(points(view.discard)) }) + " " + chips(view.discard));
+  } else if (view.game && view.soloist !== view.seat) {
+    add(t("log.discard", { name: escape(names[view.soloist]) }));
+  }
+  if (view.game) {
+    add(view.game === "durch" ? t("log.durch", { name: escape(names[view.soloist]) })
+      : t("log.trump", { name: escape(names[view.soloist]) }) + " " + gameLabel(view.game, deck));
+  }
+  if (view.surrendered) add(t("log.surrender", { name: escape(names[view.soloist]) }), "important");
+  if (view.melds && view.game !== "durch") {
+    view.melds.forEach((melds, seat) => {
+      if (!melds.length && seat === view.soloist && view.surrendered) return;
+      const list = melds.map((m) => `${meldName(m.name)}${m.suit ? " " + suitIcon(m.suit, deck) : ""} ${number(m.points)}`).join(", ");
+      add(t("log.melds", { name: escape(names[seat]) }) + " " + (list ? `${list} = <b>${number(model.meldTotal(melds))}</b>` : t("no_melds")));
+    });
+  }
+  view.tricks.forEach((trick, i) => {
+    const played = trick.cards.map((c, k) => `${escape(names[(trick.leader + k) % view.players])} ${cardChip(c, deck)}`).join(", ");
+    add(t("log.trick", { n: i + 1 }) + " " + played + " → " + t("log.trick_won", { name: escape(names[trick.winner]), points: points(trick.cards) }));
+  });
+  if (view.phase === "over") {
+    add(t("result." + view.outcome, { name: escape(names[view.soloist]), bid: number(view.bid) }) + " " +
+      (view.scores || []).map((s, seat) => `${escape(names[seat])} ${signed(s)}`).join(", "), "important");
+  }
+  if (game.over) add(t("winner_is", { name: escape(names[game.winner]) }), "important");
+  return lines.join("");
+}

@@ -1,0 +1,582 @@
+// The table: seats, Tapp, trick, hand and the controls of the current phase, drawn from
+// the latest state message. Trick plays are animated (skippable) before the final view.
+
+import { t, number, cardText, suitName, meldName } from "./i18n.js";
+import { cardElement, cardBack, sortHand, suitIcon, cardChip, points } from "./cards.js";
+import { whyIllegal } from "./legal.js";
+import * as model from "./model.js";
+import { renderLog, renderSheet, dealResult } from "./sheet.js";
+
+const $ = (id) => document.getElementById(id);
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function toast(text, ms = 2600) {
+  const el = $("toast");
+  el.textContent = text;
+  el.classList.add("show");
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => el.classList.remove("show"), ms);
+}
+
+export class Table {
+  constructor(send, { onNewGame }) {
+    this.send = send;
+    this.onNewGame = onNewGame;
+    this.deck = "french";
+    this.reset();
+    $("hand").addEventListener("click", (e) => this.onHandClick(e));
+    $("hand").addEventListener("keydown", (e) => this.onHandKey(e));
+    $("controls").addEventListener("click", (e) => this.onControl(e));
+    $("result").addEventListener("click", (e) => this.onControl(e));
+    $("centre").addEventListener("click", () => this.skip());
+    $("hint-button").addEventListener("click", () => this.askHint());
+    $("last-trick-button").addEventListener("click", () => this.showLastTrick());
+    $("sheet-button").addEventListener("click", () => this.showSheet());
+    for (const button of document.querySelectorAll(".log-toggle")) {
+      button.addEventListener("click", () => document.body.classList.toggle("log-open"));
+    }
+  }
+
+  reset() {
+    this.msg = null;
+    this.selected = new Set();
+    this.pending = [];
+    this.shown = null;
+    this.queue = Promise.resolve();
+    this.skipping = false;
+    this.animating = false;
+    this.busy = false;
+    this.resultFor = null;
+    this.hint = null;
+    $("trick").replaceChildren();
+    for (const id of ["result-dialog", "confirm-dialog", "last-trick-dialog", "sheet-dialog"]) {
+      if ($(id).open) $(id).close();
+    }
+  }
+
+  get view() { return this.msg?.view; }
+  get names() { return this.msg?.game.players ?? []; }
+  get myTurn() { return this.view && this.view.to_move === this.view.seat && !this.busy; }
+
+  setDeck(deck) {
+    this.deck = deck;
+    if (this.msg) this.redraw();
+  }
+
+  /** Redraw everything from the current message (language or deck changed). */
+  redraw() {
+    if (!this.msg) return;
+    this.render();
+    this.renderTrick();
+    if ($("result-dialog").open) this.showResult(true);
+  }
+
+  /** A new state message: queued so that animations play in order. */
+  update(msg) {
+    this.queue = this.queue.then(() => this.apply(msg)).catch((error) => console.error(error));
+  }
+
+  async apply(msg) {
+    const previous = this.msg;
+    this.msg = msg;
+    this.busy = false;
+    this.hint = null;
+    const view = msg.view;
+    const samePhase = previous && previous.view.phase === view.phase && previous.game.deal_number === msg.game.deal_number;
+    if (!samePhase) this.selected.clear();
+    this.sendPendingDiscard();
+    this.render();
+    await this.animatePlays(msg);
+    this.renderTrick();
+    if (view.phase === "over") this.showResult(false);
+    else if ($("result-dialog").open) $("result-dialog").close();
+  }
+
+  // ------------------------------------------------------------------ actions
+
+  act(action) {
+    if (this.busy || !this.view.legal_actions.includes(action)) return false;
+    this.busy = true;
+    $("table-view").dataset.turn = "sent";
+    this.send({ type: "action", action, version: this.msg.version });
+    document.body.classList.add("waiting");
+    setTimeout(() => document.body.classList.remove("waiting"), 300);
+    return true;
+  }
+
+  /** The discard goes one card at a time; the next is sent when its state arrives. */
+  sendPendingDiscard() {
+    const view = this.view;
+    if (!this.pending.length) return;
+    if (view.phase !== "discard" || view.to_move !== view.seat) { this.pending = []; return; }
+    const card = this.pending.shift();
+    if (!this.act(card)) this.pending = [];
+  }
+
+  onError(message) {
+    this.busy = false;
+    if (this.view) $("table-view").dataset.turn = this.view.to_move === this.view.seat ? "me" : "other";
+    this.pending = [];
+    toast(message, 4000);
+  }
+
+  askHint() {
+    if (!this.view || this.view.to_move !== this.view.seat) { toast(t("hint_not_your_turn")); return; }
+    this.send({ type: "hint" });
+  }
+
+  showHint(action) {
+    this.hint = action;
+    this.renderHand();
+    this.renderControls();
+    const target = document.querySelector(`#hand .card.hinted, #controls [data-action="${CSS.escape(action)}"], #controls [data-action-hint="${CSS.escape(action)}"]`);
+    if (target) {
+      target.classList.add("hinted");
+      target.focus({ preventScroll: false });
+    }
+    toast(t("hint_says", { action: this.actionText(action) }));
+  }
+
+  actionText(action) {
+    if (action === "pass") return t("pass");
+    if (/^\d+$/.test(action)) return t("bid_n", { bid: action });
+    if (model.isSuit(action)) return t("trump_suit", { suit: suitName(action, this.deck) });
+    if (action === "durch") return t("durch");
+    if (action === "surrender") return t("surrender");
+    if (action === "play") return t("play_on");
+    return cardText(action, this.deck).name;
+  }
+
+  onHandClick(event) {
+    const button = event.target.closest(".card");
+    if (!button || !this.view) return;
+    this.skip();
+    const view = this.view;
+    const card = button.dataset.card;
+    if (view.phase === "discard" && view.to_move === view.seat && !this.pending.length) {
+      const index = Number(button.dataset.index);
+      const need = this.discardsNeeded();
+      if (this.selected.has(index)) this.selected.delete(index);
+      else if (this.selected.size < need) this.selected.add(index);
+      else toast(t("discard_enough", { n: need }));
+      this.renderHand();
+      this.renderControls();
+      return;
+    }
+    if (view.phase === "play" && view.to_move === view.seat && view.legal_actions.includes(card)) {
+      if (this.act(card)) button.classList.add("leaving");
+      return;
+    }
+    const why = button.dataset.why;
+    if (why) toast(why);
+  }
+
+  onHandKey(event) {
+    if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
+    const cards = [...$("hand").querySelectorAll(".card")];
+    const i = cards.indexOf(document.activeElement);
+    if (i < 0) return;
+    const next = { ArrowLeft: i - 1, ArrowRight: i + 1, Home: 0, End: cards.length - 1 }[event.key];
+    cards[Math.max(0, Math.min(cards.length - 1, next))].focus();
+    event.preventDefault();
+  }
+
+  onControl(event) {
+    const button = event.target.closest("button[data-action], button[data-command]");
+    if (!button) return;
+    const { action, command } = button.dataset;
+    if (command === "confirm-discard") {
+      const hand = this.sortedHand();
+      this.pending = [...this.selected].sort((a, b) => a - b).map((i) => hand[i]);
+      this.selected.clear();
+      this.sendPendingDiscard();
+      this.renderControls();
+    } else if (command === "surrender") {
+      this.confirmSurrender();
+    } else if (command === "next-deal") {
+      $("result-dialog").close();
+      this.send({ type: "next_deal" });
+    } else if (command === "rematch") {
+      this.send({ type: "rematch" });
+    } else if (command === "new-game") {
+      $("result-dialog").close();
+      this.onNewGame();
+    } else if (command === "sheet") {
+      this.showSheet();
+    } else if (command === "close-result") {
+      $("result-dialog").close();
+    } else if (action) {
+      this.act(action);
+    }
+  }
+
+  confirmSurrender() {
+    const view = this.view;
+    const credit = model.surrenderCredit(view.rules, view.bid);
+    $("confirm-text").textContent = t("surrender_confirm", { bid: number(view.bid), credit: number(credit) });
+    $("confirm-ok").textContent = t("surrender");
+    const dialog = $("confirm-dialog");
+    dialog.returnValue = "";
+    dialog.addEventListener("close", () => { if (dialog.returnValue === "ok") this.act("surrender"); }, { once: true });
+    dialog.showModal();
+  }
+
+  // ------------------------------------------------------------------ animation
+
+  pause(ms) {
+    if (this.skipping) return Promise.resolve();
+    if (reducedMotion.matches) ms = Math.min(ms, 450);
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => { clearTimeout(timer); resolve(); };
+    });
+  }
+
+  skip() {
+    if (!this.animating) return;
+    this.skipping = true;
+    this.wake?.();
+  }
+
+  async animatePlays(msg) {
+    const view = msg.view;
+    const plays = model.allPlays(view);
+    const deal = msg.game.deal_number;
+    let from = this.shown && this.shown.deal === deal ? this.shown.count : plays.length;
+    if (from > plays.length) from = plays.length;
+    this.shown = { deal, count: plays.length };
+    if (from === plays.length) return;
+    this.animating = true;
+    this.skipping = false;
+    $("meld-reveal").hidden = true;
+    try {
+      for (let i = from; i < plays.length; i++) {
+        const play = plays[i];
+        if (play.position === 0) this.clearTrick();
+        this.placeCard(play.seat, play.card, true);
+        const last = i === plays.length - 1;
+        if (!last || play.complete) await this.pause(play.seat === view.seat ? 250 : 600);
+        if (play.complete) {
+          this.markWinner(play.winner);
+          if (view.phase === "over" && last) break;
+          await this.pause(1100);
+          $("trick").dataset.sweep = this.seatSide(play.winner);
+          await this.pause(reducedMotion.matches ? 0 : 380);
+          this.clearTrick();
+        }
+      }
+    } finally {
+      this.animating = false;
+      this.skipping = false;
+    }
+  }
+
+  seatSide(seat) {
+    return seat === this.view.seat ? "bottom" : seat === (this.view.seat + 1) % this.view.players ? "right" : "left";
+  }
+
+  clearTrick() {
+    const trick = $("trick");
+    trick.replaceChildren();
+    delete trick.dataset.sweep;
+  }
+
+  placeCard(seat, card, animate) {
+    const el = cardElement(card, this.deck);
+    el.classList.add("played", `from-${this.seatSide(seat)}`);
+    if (animate && !reducedMotion.matches) el.classList.add("enter");
+    el.dataset.seat = seat;
+    el.dataset.testid = "trick-card";
+    el.setAttribute("data-testid", "trick-card");
+    $("trick").append(el);
+  }
+
+  markWinner(seat) {
+    for (const el of $("trick").children) el.classList.toggle("winning", Number(el.dataset.seat) === seat);
+  }
+
+  /** The trick area without animation: the current trick, or the last one once the deal is over. */
+  renderTrick() {
+    if (this.animating || !this.view) return;
+    const view = this.view;
+    this.clearTrick();
+    let trick = view.trick;
+    if (!trick.cards.length && view.phase === "over" && view.tricks.length) trick = view.tricks[view.tricks.length - 1];
+    trick.cards.forEach((card, i) => this.placeCard((trick.leader + i) % view.players, card, false));
+    if (trick.winner != null) this.markWinner(trick.winner);
+    this.renderMeldReveal();
+  }
+
+  // ------------------------------------------------------------------ rendering
+
+  render() {
+    const board = $("table-view");
+    board.dataset.phase = this.view.phase;
+    board.dataset.turn = this.view.to_move === this.view.seat ? "me" : "other";
+    board.dataset.version = this.msg.version;
+    this.renderScoreboard();
+    for (let seat = 0; seat < this.view.players; seat++) this.renderSeat(seat);
+    this.renderStatus();
+    this.renderTapp();
+    this.renderHand();
+    this.renderControls();
+    this.renderMeldReveal();
+    $("log").innerHTML = renderLog(this.msg, this.deck);
+    const log = $("log");
+    log.scrollTop = log.scrollHeight;
+    $("record-link").href = `/api/games/${encodeURIComponent(this.gameId)}/record`;
+    $("record-link").setAttribute("download", `binokel-${this.gameId}.json`);
+    if ($("sheet-dialog").open) this.showSheet();
+  }
+
+  renderScoreboard() {
+    const game = this.msg.game;
+    const chips = game.players.map((name, seat) => {
+      const leader = game.totals[seat] === Math.max(...game.totals) && game.totals.some((x) => x);
+      return `<span class="score-chip${leader ? " leading" : ""}" data-testid="total-${seat}"><span class="who">${escape(name)}</span> <b>${number(game.totals[seat])}</b></span>`;
+    }).join("");
+    $("scoreboard").innerHTML = `<span class="deal-no" data-testid="deal-number">${t("deal_n", { n: game.deal_number })}</span>` +
+      chips + `<span class="target">${t("target_n", { n: number(game.target) })}</span>`;
+  }
+
+  renderSeat(seat) {
+    const view = this.view, game = this.msg.game;
+    const el = $(`seat-${seat}`);
+    const calls = model.lastCalls(view);
+    const level = game.levels?.[seat];
+    const bits = [];
+    bits.push(`<div class="seat-head"><span class="name">${escape(game.players[seat])}</span>` +
+      (level ? ` <span class="level">${t("level." + level)}</span>` : "") +
+      (view.dealer === seat ? ` <span class="badge dealer" title="${t("dealer")}">${t("dealer_short")}</span>` : "") + `</div>`);
+    const info = [t(model.role(view, seat))];
+    if (["play", "over"].includes(view.phase)) {
+      info.push(t("tricks_points", { tricks: view.tricks_won[seat], points: view.trick_points[seat] }));
+    }
+    bits.push(`<div class="seat-info">${info.join(" · ")}</div>`);
+    if (view.soloist === seat) {
+      const game = view.game === "durch" ? t("durch") : view.game ? suitIcon(view.game, this.deck) : "";
+      bits.push(`<div class="badge soloist" data-testid="soloist-badge">${t("soloist")} ${number(view.bid)} ${game}</div>`);
+    } else if (view.phase === "auction" && calls[seat] !== undefined) {
+      const call = calls[seat];
+      bits.push(`<div class="bubble${call === "pass" ? " passed" : ""}" data-testid="call-${seat}">${call === "pass" ? t("pass") : number(call)}</div>`);
+    }
+    if (seat !== view.seat && view.hand_sizes[seat]) {
+      const n = view.hand_sizes[seat];
+      bits.push(`<div class="backs" aria-label="${t("cards_in_hand", { n })}" title="${t("cards_in_hand", { n })}">` +
+        `<span class="backs-fan">${"<i></i>".repeat(Math.min(n, 15))}</span><span class="count">${n}</span></div>`);
+    }
+    const melds = view.melds?.[seat];
+    if (melds && melds.length && view.game !== "durch") {
+      bits.push(`<div class="melds" data-testid="melds-${seat}">${melds.map((m) => this.meldChip(m)).join("")}` +
+        `<span class="meld-total">= ${number(model.meldTotal(melds))}</span></div>`);
+    }
+    el.innerHTML = bits.join("");
+    el.classList.toggle("to-move", view.to_move === seat);
+    el.classList.toggle("is-soloist", view.soloist === seat);
+  }
+
+  meldChip(meld) {
+    const suit = meld.suit ? suitIcon(meld.suit, this.deck) : "";
+    const cards = meld.cards.map((c) => cardText(c, this.deck).name).join(", ");
+    return `<span class="meld-chip" title="${escape(cards)}">${meldName(meld.name)} ${suit} <b>${number(meld.points)}</b></span>`;
+  }
+
+  renderStatus() {
+    const view = this.view, names = this.names;
+    const mover = names[view.to_move] ?? "";
+    const mine = view.to_move === view.seat;
+    const key = {
+      deal: "status.deal",
+      auction: mine ? (view.auction.length ? "status.auction_me" : "status.open_me") : "status.auction",
+      discard: mine ? "status.discard_me" : "status.discard",
+      game: mine ? "status.game_me" : "status.game",
+      surrender: mine ? "status.surrender_me" : "status.surrender",
+      play: mine ? "status.play_me" : "status.play",
+      over: "status.over",
+    }[view.phase];
+    const next = view.legal_actions.find((a) => /^\d+$/.test(a));
+    let text = t(key, { name: mover, bid: number(next), n: this.discardsNeeded() });
+    if (view.phase === "play" && view.trick.cards.length) {
+      text += " " + t("status.led", { suit: suitName(view.trick.cards[0][1], this.deck) });
+    }
+    let contract = "";
+    if (view.soloist != null) {
+      const game = view.game === "durch" ? t("durch") : view.game
+        ? `${t("trump")}: ${suitIcon(view.game, this.deck)} ${suitName(view.game, this.deck)}` : "";
+      contract = `<span class="contract" data-testid="contract">${t("contract", { name: escape(names[view.soloist]), bid: number(view.bid) })}${game ? " · " + game : ""}</span>`;
+    } else if (view.auction.length) {
+      const high = [...view.auction].reverse().find((c) => c !== "pass");
+      contract = `<span class="contract">${t("highest_bid", { bid: number(high) })}</span>`;
+    }
+    $("status").innerHTML = `<span class="turn${mine ? " mine" : ""}" data-testid="turn">${escape(text)}</span>${contract}`;
+  }
+
+  renderTapp() {
+    const view = this.view;
+    const el = $("tapp");
+    el.replaceChildren();
+    const show = ["auction", "discard", "game", "surrender"].includes(view.phase);
+    el.hidden = !show;
+    if (!show) return;
+    const label = document.createElement("span");
+    label.className = "label";
+    label.textContent = view.tapp ? t("tapp_of", { name: this.names[view.soloist] }) : t("tapp");
+    const cards = document.createElement("div");
+    cards.className = "cards";
+    if (view.tapp) view.tapp.forEach((c) => cards.append(cardElement(c, this.deck, { small: true })));
+    else for (let i = 0; i < model.tappSize(view); i++) cards.append(cardBack({ small: true }));
+    el.append(label, cards);
+    if (view.tapp) el.append(Object.assign(document.createElement("span"), {
+      className: "label", textContent: t("points_n", { points: points(view.tapp) }) }));
+  }
+
+  sortedHand() {
+    return sortHand(this.view.hand, model.isSuit(this.view.game) ? this.view.game : null);
+  }
+
+  discardsNeeded() {
+    const view = this.view;
+    return view.phase === "discard" ? model.tappSize(view) - (view.discard?.length ?? 0) : 0;
+  }
+
+  renderHand() {
+    const view = this.view;
+    const hand = this.sortedHand();
+    const el = $("hand");
+    const focused = document.activeElement?.closest?.("#hand .card")?.dataset.index;
+    el.replaceChildren();
+    const playing = view.phase === "play" && view.to_move === view.seat;
+    const discarding = view.phase === "discard" && view.to_move === view.seat && !this.pending.length;
+    const fromTapp = view.soloist === view.seat && ["discard"].includes(view.phase) ? [...(view.tapp || [])] : [];
+    let hinted = false;
+    hand.forEach((card, index) => {
+      const button = cardElement(card, this.deck, { button: true });
+      button.dataset.index = index;
+      button.dataset.testid = "hand-card";
+      button.setAttribute("data-testid", `hand-card-${card}`);
+      const legal = playing && view.legal_actions.includes(card);
+      const why = playing && !legal ? whyIllegal(view, card, this.deck, this.names) : "";
+      if (legal || discarding) button.classList.add("legal");
+      else button.setAttribute("aria-disabled", "true");
+      if (why) {
+        button.dataset.why = why;
+        button.title = why;
+        button.setAttribute("aria-label", `${cardText(card, this.deck).name} — ${why}`);
+        button.classList.add("illegal");
+      }
+      if (discarding && this.selected.has(index)) {
+        button.classList.add("selected");
+        button.setAttribute("aria-pressed", "true");
+      } else if (discarding) button.setAttribute("aria-pressed", "false");
+      const tappIndex = fromTapp.indexOf(card);
+      if (tappIndex >= 0) { fromTapp.splice(tappIndex, 1); button.classList.add("from-tapp"); }
+      if (this.hint === card && !hinted) { button.classList.add("hinted"); hinted = true; }
+      el.append(button);
+    });
+    el.classList.toggle("active", playing || discarding);
+    el.style.setProperty("--count", hand.length);
+    if (focused != null) el.querySelector(`[data-index="${focused}"]`)?.focus({ preventScroll: true });
+  }
+
+  renderControls() {
+    const view = this.view, game = this.msg.game;
+    const el = $("controls");
+    const mine = view.to_move === view.seat;
+    const button = (action, label, extra = "", testid = `action-${action}`, cls = "") =>
+      `<button type="button" class="${cls}${this.hint === action ? " hinted" : ""}" data-action="${escape(action)}" data-testid="${testid}" ${extra}>${label}</button>`;
+    let html = "";
+    if (view.phase === "auction" && mine) {
+      html = view.legal_actions.map((a) => a === "pass"
+        ? button("pass", t("pass"), "", "action-pass", "secondary")
+        : button(a, view.auction.length ? t("bid_n", { bid: number(a) }) : t("open_n", { bid: number(a) }), "", "action-bid", "primary")).join("");
+    } else if (view.phase === "discard" && mine) {
+      const hand = this.sortedHand();
+      const need = this.discardsNeeded();
+      const chosen = [...this.selected].map((i) => hand[i]);
+      const banked = points(chosen) + points(view.discard || []);
+      const ready = chosen.length === need && !this.pending.length;
+      html = `<span class="prompt" data-testid="discard-info">${t("discard_info", { chosen: chosen.length, n: need, points: number(banked) })}</span>` +
+        `<button type="button" class="primary" data-command="confirm-discard" data-testid="confirm-discard" ${ready ? "" : "disabled"}>${t("discard_confirm", { n: need })}</button>`;
+    } else if (view.phase === "game" && mine) {
+      const options = this.msg.meld_options || {};
+      html = ["S", "H", "D", "C"].filter((s) => view.legal_actions.includes(s)).map((s) =>
+        button(s, `${suitIcon(s, this.deck)}<span>${escape(suitName(s, this.deck))}</span>` +
+          (options[s] != null ? `<small>${t("melds_worth", { n: number(options[s]) })}</small>` : ""), "", `trump-${s}`, "trump")).join("");
+      if (view.legal_actions.includes("durch")) {
+        html += button("durch", `<span>${t("durch")}</span><small>±${number(model.durchValue(view.rules))}</small>`, `title="${escape(t("durch_about"))}"`, "trump-durch", "trump durch");
+      }
+    } else if (view.phase === "surrender" && mine) {
+      const credit = model.surrenderCredit(view.rules, view.bid);
+      html = button("play", t("play_on"), "", "action-play", "primary") +
+        `<button type="button" class="danger${this.hint === "surrender" ? " hinted" : ""}" data-command="surrender" data-action-hint="surrender" data-testid="action-surrender">${t("surrender")}<small>${t("surrender_cost", { bid: number(view.bid), credit: number(credit) })}</small></button>`;
+    } else if (view.phase === "over") {
+      html = game.over
+        ? `<button type="button" class="primary" data-command="rematch" data-testid="rematch">${t("rematch")}</button>` +
+          `<button type="button" class="secondary" data-command="new-game">${t("new_game")}</button>`
+        : `<button type="button" class="primary" data-command="next-deal" data-testid="next-deal">${t("next_deal")}</button>`;
+      html += `<button type="button" class="secondary" data-command="sheet">${t("score_sheet")}</button>`;
+    }
+    el.innerHTML = html;
+    el.hidden = !html;
+  }
+
+  renderMeldReveal() {
+    const view = this.view;
+    const el = $("meld-reveal");
+    const show = view.phase === "play" && view.game !== "durch" && view.melds && !view.tricks.length && !view.trick.cards.length && !this.animating;
+    el.hidden = !show;
+    if (!show) return;
+    el.innerHTML = `<h3>${t("melds")}</h3>` + view.melds.map((melds, seat) => {
+      const total = model.meldTotal(melds);
+      const cards = melds.map((m) => `<span class="meld-line">${meldName(m.name)} ${m.suit ? suitIcon(m.suit, this.deck) : ""} ` +
+        `<span class="meld-cards">${m.cards.map((c) => cardChip(c, this.deck)).join("")}</span> <b>${number(m.points)}</b></span>`).join("");
+      return `<div class="reveal-seat"><span class="name">${escape(this.names[seat])}</span>` +
+        `${cards || `<span class="none">${t("no_melds")}</span>`}<span class="meld-total">= ${number(total)}</span></div>`;
+    }).join("");
+  }
+
+  // ------------------------------------------------------------------ dialogs
+
+  showResult(refresh) {
+    const key = `${this.gameId}:${this.msg.game.deal_number}:${this.msg.game.over}`;
+    if (!refresh && this.resultFor === key) return;
+    this.resultFor = key;
+    $("result").innerHTML = dealResult(this.msg, this.deck);
+    if (!$("result-dialog").open) $("result-dialog").showModal();
+  }
+
+  showSheet() {
+    if (!this.msg) return;
+    $("sheet").innerHTML = renderSheet(this.msg.game, this.deck);
+    if (!$("sheet-dialog").open) $("sheet-dialog").showModal();
+  }
+
+  showLastTrick() {
+    const view = this.view;
+    const trick = view?.tricks[view.tricks.length - 1] || this.msg?.last_trick;
+    const el = $("last-trick");
+    if (!trick) {
+      el.innerHTML = `<p>${t("no_trick_yet")}</p>`;
+    } else {
+      el.innerHTML = "";
+      const row = document.createElement("div");
+      row.className = "last-trick-cards";
+      trick.cards.forEach((card, i) => {
+        const seat = (trick.leader + i) % view.players;
+        const fig = document.createElement("figure");
+        fig.className = seat === trick.winner ? "winner" : "";
+        fig.append(cardElement(card, this.deck));
+        const cap = document.createElement("figcaption");
+        cap.textContent = this.names[seat] + (seat === trick.winner ? " ★" : "");
+        fig.append(cap);
+        row.append(fig);
+      });
+      el.append(row);
+      const p = document.createElement("p");
+      p.textContent = t("trick_won_by", { name: this.names[trick.winner], points: points(trick.cards) });
+      el.append(p);
+    }
+    $("last-trick-dialog").showModal();
+  }
+}

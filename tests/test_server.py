@@ -1,0 +1,514 @@
+"""The browser server end to end: HTTP routes, the websocket protocol, persistence and
+the no-leak guarantee, through Starlette's TestClient on a temporary database.
+
+Every state message is checked against the true game, rebuilt from the stored record:
+its view must equal ``view(true deal, 0)`` and no card hidden from seat 0 may appear
+anywhere in any message.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's notice about httpx versions
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+from binokel.card import CARDS, Card
+from binokel.game import Game
+from binokel.meld import meld_cards
+from binokel.record import actions_of, replay, replay_deal
+from binokel.server.app import create_app
+from binokel.server.protocol import CARD_PATTERN, MAX_MESSAGE
+from binokel.server.store import Store
+from binokel.server.table import first_dealer
+from binokel.state import State
+from binokel.view import view
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+Message = dict[str, Any]
+
+
+# ---------------------------------------------------------------------- helpers
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+def client_for(db: Path, think: float = 0) -> TestClient:
+    return TestClient(create_app(db, think=think, budget=0.01))
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with client_for(db) as c:
+        yield c
+
+
+def new_game(client: TestClient, **body: Any) -> str:
+    response = client.post("/api/games", json={"rules": "standard", "opponents": ["easy", "medium"], **body})
+    assert response.status_code == 200, response.text
+    assert response.json()["seat"] == 0
+    return response.json()["id"]
+
+
+def is_ready(message: Message) -> bool:
+    """Seat 0 has something to do: move, or look at a finished deal."""
+    if message["type"] != "state":
+        return False
+    seen = message["view"]
+    return message["game"]["over"] or seen["phase"] == "over" or (seen["to_move"] == 0 and bool(seen["legal_actions"]))
+
+
+def until_ready(ws: Any, log: list[Message]) -> Message:
+    while True:
+        message = ws.receive_json()
+        log.append(message)
+        if is_ready(message):
+            return message
+
+
+def send_action(ws: Any, state: Message, action: str) -> None:
+    ws.send_json({"type": "action", "action": action, "version": state["version"]})
+
+
+def stored(db: Path, game_id: str) -> tuple[int, str]:
+    """The stored version and record text of a game (to see that nothing changed)."""
+    row = Store(db).load(game_id)
+    assert row is not None
+    return row.version, json.dumps(row.record, sort_keys=True)
+
+
+def true_games(db: Path, game_id: str) -> list[Game]:
+    """The true game at every version, rebuilt from the full stored record: version 0 is
+    the first deal dealt, then one version per action and per later deal."""
+    record = Store(db).load(game_id).record
+    game = Game.new(record["rules"], record["deals"][0]["dealer"])
+    games: list[Game] = []
+    for deal in record["deals"]:
+        state = replay_deal(deal, game.rules, dealer=game.current.dealer)
+        game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
+        games.append(game)
+        for action in actions_of(state):
+            game = game.apply(action)
+            games.append(game)
+    return games
+
+
+def shown_deal(game: Game) -> State:
+    return game.deals[-2] if game.needs_deal() else game.current
+
+
+def knowable(deal: State) -> set[Card]:
+    """The card kinds seat 0 may know in this deal: its hand, cards played, cards shown in
+    melds, the Tapp once the auction is over, its own discard as soloist."""
+    cards = set(deal.hand(0))
+    cards.update(c for trick in deal.tricks for c in trick.cards)
+    cards.update(deal.current_trick.cards)
+    if deal.melds is not None:
+        for melds in deal.melds:
+            cards.update(meld_cards(melds))
+    if deal.soloist is not None:
+        cards.update(CARDS[k] for k in deal.tapp)
+    if deal.soloist == 0:
+        cards.update(CARDS[k] for k in deal.discard)
+    return cards
+
+
+def cards_in(value: Any) -> set[Card]:
+    """Every card named anywhere in a message (keys and values, at any depth)."""
+    found: set[Card] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found |= cards_in(key) | cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= cards_in(item)
+    elif isinstance(value, str):
+        for word in value.replace(",", " ").replace(":", " ").split():
+            if CARD_PATTERN.match(word.strip("'\"().")):
+                found.add(Card.parse(word.strip("'\"().")))
+    return found
+
+
+def check_no_leak(db: Path, game_id: str, log: list[Message], sent: set[Card] = frozenset()) -> int:
+    """Check every message seat 0 got against the true game at that version."""
+    games = true_games(db, game_id)
+    version = 0
+    checked = 0
+    for message in log:
+        version = message.get("version", version) if message["type"] != "hint" else version
+        deal = shown_deal(games[version])
+        allowed = knowable(deal)
+        if message["type"] == "state":
+            expected = json.loads(json.dumps(view(deal, 0).to_json()))
+            assert message["view"] == expected, f"version {version}: the view is not view(state, 0)"
+            assert set(message) == {"type", "version", "view", "game", "last_trick", "meld_options"}
+            checked += 1
+        if message["type"] == "error":
+            allowed = allowed | set(sent)
+        leaked = cards_in(message) - allowed
+        assert not leaked, f"version {version}: {message['type']} message shows hidden cards {sorted(map(str, leaked))}"
+    return checked
+
+
+def play_deal(ws: Any, log: list[Message], rng: random.Random, state: Message | None = None) -> Message:
+    """Play random legal actions for seat 0 (from ``state``, a ready state) until the shown deal is over."""
+    state = state or until_ready(ws, log)
+    while state["view"]["phase"] != "over":
+        send_action(ws, state, rng.choice(state["view"]["legal_actions"]))
+        state = until_ready(ws, log)
+    return state
+
+
+# ---------------------------------------------------------------------- HTTP
+
+def test_meta(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    assert meta["levels"] == ["easy", "medium", "hard"]
+    assert meta["languages"] == ["de", "en", "fr", "it", "pt"]
+    assert meta["decks"] == ["french", "german"]
+    assert {"name": "standard", "text": "standard"}.items() <= meta["rule_sets"][0].items()
+    target = next(o for o in meta["options"] if o["name"] == "target")
+    assert target["standard"] == 1500 and target["choices"] is None and target["meaning"]
+    deck = next(o for o in meta["options"] if o["name"] == "deck")
+    assert "forty" in deck["choices"]
+
+
+@pytest.mark.parametrize("body, message", [
+    ([1, 2], "the body must be a JSON object"),
+    ({"rules": "poker"}, "unknown rule set 'poker'"),
+    ({"rules": "standard(target=7)"}, "option target must be at least 10"),
+    ({"opponents": ["easy"]}, "opponents must be a list of two levels"),
+    ({"opponents": ["easy", "genius"]}, "an opponent's level must be one of easy, medium, hard, not 'genius'"),
+    ({"name": "   "}, "name must have 1 to 40 characters"),
+    ({"name": "x" * 41}, "name must have 1 to 40 characters"),
+    ({"language": "xx"}, "language must be one of de, en, fr, it, pt, not 'xx'"),
+    ({"deck": "tarot"}, "deck must be one of french, german, not 'tarot'"),
+    ({"colour": "red"}, "unknown field 'colour'"),
+    ({"seed": "abc"}, "seed must be a whole number"),
+])
+def test_bad_new_game_is_refused_and_nothing_stored(client: TestClient, body: Any, message: str) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400
+    assert response.json()["error"].startswith(message)
+    assert client.get("/api/games").json() == {"games": []}
+
+
+def test_body_that_is_not_json(client: TestClient) -> None:
+    response = client.post("/api/games", content=b"{nope", headers={"content-type": "application/json"})
+    assert response.status_code == 400 and response.json() == {"error": "the body must be a JSON object"}
+
+
+def test_game_list_unfinished_first(client: TestClient) -> None:
+    first = new_game(client, name="Anna", seed=1)
+    second = new_game(client, name="Ben", seed=2)
+    games = client.get("/api/games").json()["games"]
+    assert {g["id"] for g in games} == {first, second}
+    entry = next(g for g in games if g["id"] == first)
+    assert entry["players"][0] == "Anna" and entry["totals"] == [0, 0, 0]
+    assert entry["deals"] == 1 and entry["over"] is False and entry["rules"] == "standard"
+    assert client.delete(f"/api/games/{first}").json() == {"deleted": first}
+    assert [g["id"] for g in client.get("/api/games").json()["games"]] == [second]
+    assert client.delete(f"/api/games/{first}").status_code == 404
+
+
+def test_unknown_game(client: TestClient) -> None:
+    response = client.get("/api/games/nope/record")
+    assert response.status_code == 404 and "nope" in response.json()["error"]
+    with client.websocket_connect("/ws/games/nope") as ws:
+        message = ws.receive_json()
+        assert message["type"] == "error" and "nope" in message["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4404
+
+
+def test_index_and_static_are_served(client: TestClient) -> None:
+    response = client.get("/")
+    assert response.status_code in (200, 503)  # 503 while the page is not installed
+    assert "text/html" in response.headers["content-type"]
+    assert client.get("/static/no-such-file.js").status_code == 404
+
+
+# ---------------------------------------------------------------------- playing
+
+def test_complete_deal_to_score_sheet_without_leaks(client: TestClient, db: Path) -> None:
+    game_id = new_game(client, seed=11, name="Anna", language="de", deck="german")
+    rng = random.Random(11)
+    log: list[Message] = []
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        first = until_ready(ws, log)
+        assert first["game"]["players"][0] == "Anna"
+        assert first["game"]["levels"] == [None, "easy", "medium"]
+        assert first["game"]["settings"] == {"language": "de", "deck": "german", "name": "Anna"}
+        assert first["game"]["deal_number"] == 1 and first["game"]["target"] == 1500
+        if first["view"]["to_move"] == 0:
+            ws.send_json({"type": "hint"})
+            hint = ws.receive_json()
+            log.append(hint)
+            assert hint["type"] == "hint" and hint["action"] in first["view"]["legal_actions"]
+        over = play_deal(ws, log, rng, first)
+        sheet = over["game"]["history"]
+        assert len(sheet) == 1 and over["game"]["deal_number"] == 1
+        assert over["game"]["totals"] == sheet[0]["scores"] == over["view"]["scores"]
+        assert set(sheet[0]) == {"dealer", "soloist", "bid", "game", "outcome", "scores", "melds", "card_points"}
+        # The next deal waits for the client.
+        ws.send_json({"type": "next_deal", "version": over["version"]})
+        state = ws.receive_json()
+        log.append(state)
+        assert state["version"] == over["version"] + 1
+        assert state["game"]["deal_number"] == 2 and state["view"]["phase"] == "auction"
+        assert state["view"]["dealer"] == (over["view"]["dealer"] + 1) % 3
+        if not is_ready(state):
+            until_ready(ws, log)
+    assert check_no_leak(db, game_id, log) == sum(m["type"] == "state" for m in log) >= 3
+
+
+def test_whole_game_and_replayable_record(client: TestClient, db: Path) -> None:
+    game_id = new_game(client, rules="standard(target=300)", seed=5)
+    rng = random.Random(5)
+    log: list[Message] = []
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        while True:
+            state = play_deal(ws, log, rng)
+            if state["game"]["over"]:
+                break
+            ws.send_json({"type": "next_deal"})
+        ws.send_json({"type": "next_deal"})
+        error = ws.receive_json()
+        assert error["type"] == "error" and "game is over" in error["message"]
+        log.append(error)
+    check_no_leak(db, game_id, log)
+    response = client.get(f"/api/games/{game_id}/record")
+    assert response.headers["content-disposition"].startswith("attachment")
+    game = replay(response.json())
+    assert isinstance(game, Game) and game.is_over()
+    assert list(game.totals) == state["game"]["totals"] and game.winner == state["game"]["winner"]
+    assert response.json()["players"] == state["game"]["players"]
+    assert [g["over"] for g in client.get("/api/games").json()["games"]] == [True]
+
+
+def test_record_hides_the_deal_in_progress(client: TestClient) -> None:
+    game_id = new_game(client, seed=3)
+    record = client.get(f"/api/games/{game_id}/record").json()
+    assert record["format"] == "binokel-game/1" and record["deals"] == []
+    replay(record)
+
+
+def test_reconnect_mid_deal_resumes_same_version(client: TestClient, db: Path) -> None:
+    game_id = new_game(client, seed=21)
+    rng = random.Random(21)
+    log: list[Message] = []
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        state = until_ready(ws, log)
+        for _ in range(4):
+            send_action(ws, state, rng.choice(state["view"]["legal_actions"]))
+            state = until_ready(ws, log)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        again = ws.receive_json()
+        log.append(again)
+    assert again["version"] == state["version"] == stored(db, game_id)[0]
+    assert again["view"] == state["view"]
+    check_no_leak(db, game_id, log)
+
+
+def test_restart_mid_deal_resumes(db: Path) -> None:
+    rng = random.Random(8)
+    log: list[Message] = []
+    with client_for(db) as client:
+        game_id = new_game(client, seed=8)
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            state = until_ready(ws, log)
+            for _ in range(6):
+                send_action(ws, state, rng.choice(state["view"]["legal_actions"]))
+                state = until_ready(ws, log)
+    with client_for(db) as client:  # a new server process on the same database
+        assert [g["id"] for g in client.get("/api/games").json()["games"]] == [game_id]
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            again = ws.receive_json()
+            log.append(again)
+            assert (again["version"], again["view"], again["game"]) == (state["version"], state["view"], state["game"])
+            over = play_deal(ws, log, rng, again if is_ready(again) else None)
+            assert over["view"]["phase"] == "over"
+    check_no_leak(db, game_id, log)
+
+
+def test_two_tabs_see_the_same_changes(client: TestClient) -> None:
+    game_id = new_game(client, seed=2)
+    rng = random.Random(2)
+    with client.websocket_connect(f"/ws/games/{game_id}") as one, \
+            client.websocket_connect(f"/ws/games/{game_id}") as two:
+        state = until_ready(one, [])
+        send_action(one, state, rng.choice(state["view"]["legal_actions"]))
+        after = until_ready(one, [])
+        seen = until_ready(two, [])
+        while seen["version"] < after["version"]:
+            seen = until_ready(two, [])
+        assert seen == after
+
+
+# ---------------------------------------------------------------------- bad input
+
+def _seed_where_a_bot_opens() -> int:
+    """A seed whose first dealer is not seat 2, so a bot is to move before seat 0."""
+    return next(seed for seed in range(100) if first_dealer(seed, 3) != 2)
+
+
+def test_bad_messages_get_errors_and_change_nothing(db: Path) -> None:
+    seed = _seed_where_a_bot_opens()
+    with client_for(db, think=600) as client:  # the bots ponder: seat 0 is out of turn meanwhile
+        game_id = new_game(client, seed=seed)
+        before = stored(db, game_id)
+        log: list[Message] = []
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            state = ws.receive_json()
+            log.append(state)
+            assert state["view"]["to_move"] != 0 and state["view"]["legal_actions"] == []
+            cases: list[tuple[Any, str]] = [
+                ("{not json", "malformed JSON"),
+                ("[1, 2]", "a message must be a JSON object"),
+                ('{"type": "dance"}', "unknown message type 'dance'"),
+                ('{"action": "150"}', "unknown message type None"),
+                ('{"type": "action", "action": "150"}', "an action message needs \"version\""),
+                ('{"type": "action", "action": 150, "version": 0}', "an action message needs \"action\""),
+                (json.dumps({"type": "sync", "pad": "x" * MAX_MESSAGE}), "message too large"),
+                (b"\x00\x01", "messages must be JSON text"),
+                ('{"type": "action", "action": "150", "version": 0}', "it is not your turn"),
+                ('{"type": "action", "action": "150", "version": 7}', "stale version 7"),
+                ('{"type": "hint"}', "a hint is only given when it is your turn"),
+                ('{"type": "next_deal"}', "the deal is not over yet"),
+                ('{"type": "next_deal", "version": "x"}', "\"version\" must be a whole number"),
+            ]
+            for raw, expected in cases:
+                if isinstance(raw, bytes):
+                    ws.send_bytes(raw)
+                else:
+                    ws.send_text(raw)
+                answer = ws.receive_json()
+                log.append(answer)
+                assert answer["type"] == "error" and answer["version"] == state["version"], raw
+                assert expected in answer["message"], (raw, answer)
+                assert stored(db, game_id) == before
+            ws.send_json({"type": "sync"})
+            again = ws.receive_json()
+            assert again == state
+        check_no_leak(db, game_id, log, sent={Card.parse("AS")})
+
+
+def test_illegal_actions_get_errors_and_change_nothing(client: TestClient, db: Path) -> None:
+    game_id = new_game(client, seed=4)
+    rng = random.Random(4)
+    log: list[Message] = []
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        state = until_ready(ws, log)
+        tried = 0
+        while state["view"]["phase"] != "over" and tried < 12:
+            seen = state["view"]
+            hidden = sorted(str(c) for c in set(Card.parse(c) for c in _deck()) - set(map(Card.parse, seen["hand"])))
+            wrong = {"auction": ["999", "AS", "pass" if seen["legal_actions"] == ["150"] else "1000"],
+                     "discard": [hidden[0], "pass"],
+                     "game": ["X", "150"],
+                     "surrender": ["maybe"],
+                     "play": [hidden[0], "pass"]}[seen["phase"]]
+            before = stored(db, game_id)
+            for action in wrong:
+                send_action(ws, state, action)
+                answer = ws.receive_json()
+                log.append(answer)
+                assert answer["type"] == "error" and answer["version"] == state["version"], (action, answer)
+                assert stored(db, game_id) == before
+                tried += 1
+            send_action(ws, state, rng.choice(seen["legal_actions"]))
+            state = until_ready(ws, log)
+    sent = {Card.parse(c) for c in _deck()}
+    check_no_leak(db, game_id, log, sent=sent)  # errors may only name the card seat 0 sent
+
+
+def _deck() -> list[str]:
+    return [f"{r}{s}" for s in "SHDC" for r in "ATKQJ9"]
+
+
+def test_rematch_keeps_the_settings(client: TestClient) -> None:
+    game_id = new_game(client, seed=6, name="Cleo", rules="standard(target=1000)", language="fr")
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        until_ready(ws, [])
+        ws.send_json({"type": "rematch"})
+        while (answer := ws.receive_json())["type"] != "rematch":
+            pass
+    assert answer["id"] != game_id
+    with client.websocket_connect(f"/ws/games/{answer['id']}") as ws:
+        state = ws.receive_json()
+    assert state["game"]["rules"] == "standard(target=1000)"
+    assert state["game"]["settings"] == {"language": "fr", "deck": "french", "name": "Cleo"}
+    assert state["game"]["levels"] == [None, "easy", "medium"] and state["version"] == 0
+
+
+def test_meld_options_only_for_seat_0_naming_the_game(client: TestClient, db: Path) -> None:
+    """Bid until seat 0 is soloist in some deal, then look at meld_options."""
+    for seed in range(30):
+        game_id = new_game(client, seed=seed)
+        log: list[Message] = []
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            state = until_ready(ws, log)
+            while state["view"]["phase"] == "auction":
+                bid = state["view"]["legal_actions"][-1]
+                send_action(ws, state, bid if int(bid) <= 200 else "pass")
+                state = until_ready(ws, log)
+            if state["view"]["soloist"] != 0:
+                continue
+            while state["view"]["phase"] == "discard":
+                assert state["meld_options"] is None
+                send_action(ws, state, state["view"]["legal_actions"][0])
+                state = until_ready(ws, log)
+            assert state["view"]["phase"] == "game"
+            options = state["meld_options"]
+            assert set(options) == {"S", "H", "D", "C"} and all(isinstance(v, int) for v in options.values())
+        check_no_leak(db, game_id, log)
+        return
+    pytest.fail("seat 0 never became soloist")
+
+
+def test_the_leak_check_catches_a_leak(client: TestClient, db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guard the guard: a state message that shows seat 1's hand must fail the check."""
+    from binokel.server.table import Table
+
+    honest = Table.state_message
+
+    def leaky(self: Table) -> Message:
+        return {**honest(self), "last_trick": {"cards": [str(c) for c in self.game.current.hand(1)]}}
+
+    monkeypatch.setattr(Table, "state_message", leaky)
+    game_id = new_game(client, seed=9)
+    log: list[Message] = []
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        until_ready(ws, log)
+    with pytest.raises(AssertionError, match="hidden cards"):
+        check_no_leak(db, game_id, log)
+
+
+def test_a_failing_bot_cannot_stall_the_game() -> None:
+    from binokel.server.bots import RandomBot, choose
+
+    class Broken:
+        def choose(self, view: Any, rng: random.Random, budget: float) -> Any:
+            raise RuntimeError("boom")
+
+    class Cheater:
+        def choose(self, view: Any, rng: random.Random, budget: float) -> Any:
+            return "AS"
+
+    state = State.new("standard", dealer=2).deal_random(random.Random(1))
+    seen = view(state, 0)
+    for bot in (Broken(), Cheater(), RandomBot()):
+        assert choose(bot, seen, random.Random(1), 0.01) in seen.legal_actions
