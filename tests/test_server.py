@@ -29,7 +29,6 @@ from binokel.record import actions_of, replay, replay_deal
 from binokel.server.app import create_app
 from binokel.server.protocol import CARD_PATTERN, MAX_MESSAGE
 from binokel.server.store import Store
-from binokel.server.table import first_dealer
 from binokel.state import State
 from binokel.view import view
 
@@ -362,7 +361,7 @@ def test_two_tabs_see_the_same_changes(client: TestClient) -> None:
 
 def _seed_where_a_bot_opens() -> int:
     """A seed whose first dealer is not seat 2, so a bot is to move before seat 0."""
-    return next(seed for seed in range(100) if first_dealer(seed, 3) != 2)
+    return next(seed for seed in range(100) if Game.seeded("standard", seed).current.dealer != 2)
 
 
 def test_bad_messages_get_errors_and_change_nothing(db: Path) -> None:

@@ -129,3 +129,11 @@ def test_apply_accepts_exactly_the_legal_actions(rules: str) -> None:
                 with pytest.raises(IllegalActionError):
                     state.apply(action)
             state = state.apply(rng.choice(legal))
+
+
+def test_views_name_the_seat_of_each_call() -> None:
+    # Dealer 0, forehand 1: 150 by 1; middlehand 2 passes; rearhand 0 bids 160; 1 bids 170; 0 passes.
+    state = State.new("standard", dealer=0).deal_random(random.Random(5))
+    for call in ["150", "pass", "160", "170", "pass"]:
+        state = state.apply_text(call)
+    assert view(state, 2).callers == (1, 2, 0, 1, 0) and (state.soloist, state.bid) == (1, 170)

@@ -10,7 +10,6 @@ from binokel.action import DURCH, GAMES, PASS, PLAY_ON, SURRENDER, Action
 from binokel.card import Card, Suit
 from binokel.terminal.messages import CATALOGUE, EN, LANGUAGES, Messages
 from binokel.terminal.parse import parse_input
-from binokel.terminal.session import auction_seats
 from binokel.terminal.style import Style, sort_hand, suit_order
 
 AUCTION = (PASS, Action.bid(170))
@@ -148,12 +147,6 @@ def test_german_uses_german_terms():
 def test_unknown_language_falls_back_to_english():
     assert Messages("xx")("passes", name="Ben") == "Ben passes."
     assert Messages("de")("passes", name="Ben") == "Ben sagt passe."
-
-
-def test_auction_seats_follow_the_fixed_order():
-    # forehand 1: 150 by 1; middlehand 2 passes; rearhand 0 bids 160; 1 bids 170; 0 passes
-    assert auction_seats(3, 1, ["150", "pass", "160", "170", "pass"]) == [1, 2, 0, 1, 0]
-    assert auction_seats(3, 0, ["150", "pass", "pass"]) == [0, 1, 2]
 
 
 def test_hand_sorted_trump_first_and_cards_rendered():

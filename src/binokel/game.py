@@ -39,6 +39,17 @@ class Game:
         state = State.new(rules, first_dealer)  # validates the dealer
         return cls(rules, first_dealer, (state,), (0,) * rules.players)
 
+    @classmethod
+    def seeded(cls, rules: Rules | str, seed: int) -> Game:
+        """A new game whose first dealer is drawn by lot from ``seed`` (see :meth:`deal_seeded`)."""
+        rules = Rules.parse(rules) if isinstance(rules, str) else rules
+        return cls.new(rules, random.Random(seed).randrange(rules.players))
+
+    def deal_seeded(self, seed: int) -> Game:
+        """Deal the next deal from the game's ``seed``: each deal has its own generator, so
+        a resumed game deals exactly the cards an uninterrupted one would."""
+        return self.deal_random(random.Random(f"{seed}:deal:{len(self.deals) - 1}"))
+
     @property
     def current(self) -> State:
         """The deal in progress (or the last one, once the game is over)."""

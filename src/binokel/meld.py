@@ -128,6 +128,16 @@ _SUITS = tuple((suit, tuple(CARDS[suit * 7 + r] for r in FAMILY), CARDS[suit * 7
 _OF_A_KIND = tuple((rank, FOUR_NAMES[rank], points, _rank_cards(rank)) for rank, points in FOUR_POINTS.items())
 
 
+def meld_values(cards: Hand | Iterable[Card], rules: Rules = STANDARD) -> dict[Suit, int]:
+    """What ``cards`` meld with each trump: the numbers on the trump buttons.
+
+    >>> meld_values(Hand.parse("KH QH KS QS"))[Suit.H]
+    60
+    """
+    hand = cards if isinstance(cards, Hand) else Hand(cards)
+    return {suit: meld_total(melds_of_mask(hand.mask, suit, rules)) for suit in Suit}
+
+
 def meld_total(melds: Iterable[Meld]) -> int:
     return sum(m.points for m in melds)
 

@@ -15,7 +15,7 @@ from binokel.game import Game
 from binokel.record import game_record, replay_game
 from binokel.server.protocol import OPPONENT_NAMES, ProtocolError, Settings, parse_settings
 from binokel.server.store import GameRow, Store, now
-from binokel.server.table import Table, deal_rng, first_dealer
+from binokel.server.table import Table
 
 log = logging.getLogger("binokel.server")
 
@@ -33,8 +33,7 @@ class Hall:
         """A new game: first dealer by lot, the first deal dealt, stored before it is announced."""
         seed = settings.seed if settings.seed is not None else secrets.randbits(63)
         rules = settings.rules
-        game = Game.new(rules, first_dealer(seed, rules.players))
-        game = game.deal_random(deal_rng(seed, 0))
+        game = Game.seeded(rules, seed).deal_seeded(seed)
         names = [settings.name, *OPPONENT_NAMES]
         game_id = secrets.token_urlsafe(9)
         stamp = now()

@@ -15,10 +15,10 @@ import time
 from typing import Any
 
 from binokel.action import DURCH
-from binokel.card import Hand, Suit
+from binokel.card import Suit
 from binokel.error import BinokelError
 from binokel.game import Game
-from binokel.meld import find_melds, meld_total
+from binokel.meld import meld_values
 from binokel.record import game_record
 from binokel.server.bots import Bot, choose, make_bot
 from binokel.server.protocol import HUMAN, OPPONENT_NAMES, ProtocolError, Settings, error_message
@@ -38,16 +38,6 @@ class Client:
     def post(self, message: dict[str, Any] | None) -> None:
         """Queue a message (None closes the connection)."""
         self.queue.put_nowait(message)
-
-
-def deal_rng(seed: int, index: int) -> random.Random:
-    """The generator that shuffles deal ``index`` (0-based) of a game: same seed, same deals."""
-    return random.Random(f"{seed}:deal:{index}")
-
-
-def first_dealer(seed: int, players: int) -> int:
-    """The first dealer, drawn by lot with the game's seed."""
-    return random.Random(seed).randrange(players)
 
 
 class Table:
@@ -82,12 +72,12 @@ class Table:
     def state_message(self) -> dict[str, Any]:
         """The ``state`` message for seat 0: built from seat 0's view and public results only."""
         deal = self.shown_deal
-        seen = view(deal, HUMAN)
+        shown = view(deal, HUMAN).to_json()
         game = self.game
         return {
             "type": "state",
             "version": self.version,
-            "view": seen.to_json(),
+            "view": shown,
             "game": {
                 "players": list(self.names),
                 "levels": list(self.levels),
@@ -101,7 +91,7 @@ class Table:
                 "settings": {"language": self.settings.language, "deck": self.settings.deck,
                              "name": self.settings.name},
             },
-            "last_trick": _trick_json(seen.tricks[-1]) if seen.tricks else None,
+            "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
             "meld_options": self._meld_options(deal),
         }
 
@@ -109,8 +99,8 @@ class Table:
         """What seat 0's own hand melds with each trump, while seat 0 names the game."""
         if deal.soloist != HUMAN or deal.phase not in (Phase.GAME, Phase.SURRENDER):
             return None
-        hand = Hand(view(deal, HUMAN).hand)
-        return {suit.letter: meld_total(find_melds(hand, suit, deal.rules)) for suit in Suit}
+        values = meld_values(view(deal, HUMAN).hand, deal.rules)
+        return {suit.letter: points for suit, points in values.items()}
 
     # ------------------------------------------------------------------ connections
 
@@ -158,7 +148,7 @@ class Table:
             self._commit(self._deal(self.game))
 
     def _deal(self, game: Game) -> Game:
-        return game.deal_random(deal_rng(self.seed, len(game.deals) - 1))
+        return game.deal_seeded(self.seed)
 
     async def hint(self) -> str:
         """What the hard bot would do for seat 0, from seat 0's view only."""
@@ -259,6 +249,3 @@ def _history(deal: State) -> dict[str, Any]:
         "card_points": list(deal.card_points),
     }
 
-
-def _trick_json(trick: Any) -> dict[str, Any]:
-    return {"leader": trick.leader, "cards": [str(c) for c in trick.cards], "winner": trick.winner}

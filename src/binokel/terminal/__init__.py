@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         if rules.players != 3:
             raise BinokelError("binokel play needs a rule set for 3 players")
         seed = args.seed if args.seed is not None else random.randrange(2**31)
-        game = Game.new(rules, first_dealer=random.Random(seed).randrange(rules.players))  # the first dealer by lot
+        game = Game.seeded(rules, seed)
 
     opponents = args.opponents or ",".join(record.get("opponents") or []) or DEFAULT_OPPONENTS
     chosen = [level.strip().lower() for level in opponents.split(",") if level.strip()]

@@ -16,7 +16,7 @@ from binokel.action import DURCH, PLAY_ON, SURRENDER, Action, ActionKind
 from binokel.card import Card, Hand, Suit
 from binokel.error import BinokelError
 from binokel.game import Game
-from binokel.meld import Meld, find_melds, meld_total
+from binokel.meld import Meld, find_melds, meld_total, meld_values
 from binokel.record import actions_of, game_record
 from binokel.rules import options
 from binokel.state import Phase, State
@@ -115,7 +115,7 @@ class Session:
 
     def deal(self) -> None:
         index = len(self.game.deals) - 1
-        self.game = self.game.deal_random(random.Random(f"{self.seed}:deal:{index}"))
+        self.game = self.game.deal_seeded(self.seed)
         state = self.game.current
         self.trace_point(index + 1, state)
         self.say("")
@@ -273,7 +273,7 @@ class Session:
                                         forehand=self.name(forehand))))
         if seen.auction:
             calls = [f"{self.name(seat)} {self.t('pass_word') if call == 'pass' else call}"
-                     for seat, call in zip(auction_seats(seen.players, forehand, seen.auction), seen.auction)]
+                     for seat, call in zip(seen.callers, seen.auction)]
             self.say(self.t("auction_so_far", calls=", ".join(calls)))
         if seen.soloist is not None:
             self.say(self.who(seen.soloist, "soloist", bid=seen.bid))
@@ -387,13 +387,13 @@ class Session:
             prompt = self.t("prompt_discard", count=left)
         elif phase is Phase.GAME:
             choices = list(seen.legal_actions)
-            hand = Hand(seen.hand)
+            values = meld_values(seen.hand, state.rules)
             self.say(self.t("choose_game"))
             for i, action in enumerate(choices, 1):
                 if action.value == DURCH:
                     self.say(f"  [{i}] {self.t('durch')} (±{state.rules.durch})")
                 else:
-                    total = meld_total(find_melds(hand, Suit(action.value), state.rules))
+                    total = values[Suit(action.value)]
                     self.say(f"  [{i}] {self.suit(Suit(action.value))}: {self.t('meld_value', points=total)}")
             prompt = self.t("prompt_game", count=len(choices))
         elif phase is Phase.SURRENDER:
@@ -531,27 +531,5 @@ class Session:
 
 def auction_high(seen: SeatView) -> tuple[int, int]:
     """The highest bid so far and the seat holding it, from the public calls."""
-    forehand = (seen.dealer + 1) % seen.players
-    seats = auction_seats(seen.players, forehand, seen.auction)
-    seat, call = [(s, c) for s, c in zip(seats, seen.auction) if c != "pass"][-1]
+    seat, call = [(s, c) for s, c in zip(seen.callers, seen.auction) if c != "pass"][-1]
     return int(call), seat
-
-
-def auction_seats(players: int, forehand: int, calls: Sequence[str]) -> list[int]:
-    """Who made each call of a fixed-order auction (RULES.md section 3), from the calls alone.
-
-    >>> auction_seats(3, 0, ["150", "160", "pass", "170", "180", "pass"])
-    [0, 1, 0, 2, 1, 2]
-    """
-    seats = []
-    to_move, holder, challengers = forehand, None, []
-    for call in calls:
-        seats.append(to_move)
-        if holder is None:
-            holder, to_move = to_move, (to_move + 1) % players
-            challengers = [(forehand + i) % players for i in range(2, players)]
-        elif call != "pass":
-            holder, to_move = to_move, holder
-        elif challengers:
-            to_move = challengers.pop(0)
-    return seats
