@@ -23,12 +23,12 @@ from enum import Enum
 from typing import Any
 
 from binokel.action import (DISCARDS, DURCH, GAMES, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind)
-from binokel.card import (CARDS, COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Card, Hand, Suit, add_card,
-                          kinds_of, present, remove_card)
+from binokel.card import CARDS, COPY, POINTS, SUIT_MASK, Card, Hand, Suit, add_card, present, remove_card
 from binokel.error import IllegalActionError, NotationError
 from binokel.meld import Meld, meld_total, melds_of_mask
 from binokel.rules import Rules
 from binokel.score import LAST_TRICK_BONUS, durch_scores, is_made, surrender_scores, trump_scores
+from binokel.trick import Trick, legal_cards
 
 CHANCE = -1
 """``to_move`` while the cards are being dealt."""
@@ -50,35 +50,6 @@ class Outcome(Enum):
     SURRENDERED = "surrendered"
     DURCH_MADE = "durch_made"
     DURCH_FAILED = "durch_failed"
-
-
-class Trick:
-    """A trick: who led it and the cards in the order played."""
-
-    __slots__ = ("leader", "cards", "winner")
-
-    def __init__(self, leader: int, cards: tuple[Card, ...], winner: int | None) -> None:
-        self.leader, self.cards, self.winner = leader, cards, winner
-
-    def seat_of(self, position: int, players: int) -> int:
-        return (self.leader + position) % players
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Trick) and (self.leader, self.cards, self.winner) == (other.leader, other.cards, other.winner)
-
-    def __hash__(self) -> int:
-        return hash((self.leader, self.cards, self.winner))
-
-    def __repr__(self) -> str:
-        return f"Trick(leader={self.leader}, cards=[{' '.join(map(str, self.cards))}], winner={self.winner})"
-
-
-def beats(kind: int, best: int, trump: int) -> bool:
-    """Does card ``kind`` beat the trick's current best card? (Identical cards do not.)"""
-    suit, best_suit = kind // 7, best // 7
-    if suit == best_suit:
-        return kind % 7 < best % 7
-    return suit == trump
 
 
 class State:
@@ -223,30 +194,9 @@ class State:
         return mask
 
     def _legal_play_mask(self) -> int:
-        hand = self.hands[self.to_move]
-        have = (hand | (hand >> COPY)) & KIND_MASK
-        trick = self.trick
-        if not trick:
-            return have
-        led = trick[0] // 7
-        follow = have & SUIT_MASK[led]
-        trump = self.game if self.game != DURCH else -1
-        best = trick[self.best]
-        if follow:
-            if best // 7 == led:
-                target = best
-            elif self.rules.must_beat == "led":
-                target = min(k for k in trick if k // 7 == led)
-            else:
-                return follow
-            return follow & HIGHER[target] or follow
-        if trump >= 0:
-            trumps = have & SUIT_MASK[trump]
-            if trumps:
-                if best // 7 == trump:
-                    return trumps & HIGHER[best] or trumps
-                return trumps
-        return have
+        game = self.game
+        return legal_cards(self.hands[self.to_move], self.trick, self.best, -1 if game == DURCH else game,
+                           self.rules.must_beat == "led")
 
     def _is_legal(self, action: Action) -> bool:
         """Is ``action`` legal? (The same answer as ``action in legal_actions()``, quicker.)"""

@@ -22,53 +22,12 @@ True
 from __future__ import annotations
 
 from binokel.action import DURCH
-from binokel.card import COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, kinds_of, remove_card
+from binokel.card import COPY, KIND_MASK, POINTS, kinds_of, remove_card
 from binokel.rules import Rules
 from binokel.score import LAST_TRICK_BONUS, durch_scores, trump_scores
 from binokel.state import Phase, State
+from binokel.trick import NO_TRUMP, beats, legal_cards
 
-NO_TRUMP = -1
-
-
-def legal_mask(hand: int, trick: list[int] | tuple[int, ...], best: int, trump: int, beat_led: bool) -> int:
-    """The kinds ``hand`` may play to ``trick`` (RULES.md section 6, ``State._legal_play_mask``).
-
-    ``best`` is the position of the winning card, ``trump`` a suit or ``NO_TRUMP``,
-    ``beat_led`` the ``must_beat="led"`` option.
-
-    >>> from binokel.card import Hand
-    >>> hand = Hand.parse("AS 9S KH").mask
-    >>> [CARD for CARD in kinds_of(legal_mask(hand, [2], 0, 1, False))]  # KS led: must beat with AS
-    [0]
-    """
-    have = (hand | (hand >> COPY)) & KIND_MASK
-    if not trick:
-        return have
-    led = trick[0] // 7
-    follow = have & SUIT_MASK[led]
-    top = trick[best]
-    if follow:
-        if top // 7 == led:
-            target = top
-        elif beat_led:
-            target = min(k for k in trick if k // 7 == led)
-        else:
-            return follow
-        return follow & HIGHER[target] or follow
-    if trump >= 0:
-        trumps = have & SUIT_MASK[trump]
-        if trumps:
-            if top // 7 == trump:
-                return trumps & HIGHER[top] or trumps
-            return trumps
-    return have
-
-
-def beats(kind: int, top: int, trump: int) -> bool:
-    """Does ``kind`` beat the trick's winning card ``top``? (Identical cards do not.)"""
-    if kind // 7 == top // 7:
-        return kind % 7 < top % 7
-    return kind // 7 == trump
 
 
 class Position:
@@ -143,7 +102,7 @@ class Position:
         return self.trump == NO_TRUMP
 
     def legal_mask(self) -> int:
-        return legal_mask(self.hands[self.to_move], self.trick, self.best, self.trump, self.beat_led)
+        return legal_cards(self.hands[self.to_move], self.trick, self.best, self.trump, self.beat_led)
 
     def play(self, kind: int) -> None:
         """Play ``kind`` for the seat to move (not validated: search plays legal cards only)."""
@@ -202,4 +161,4 @@ def kind_counts_full(mask_a: int, mask_b: int) -> int:
     return high_a | high_b | (low_a & low_b)
 
 
-__all__ = ["Position", "legal_mask", "beats", "NO_TRUMP", "kind_counts_full", "POINTS"]
+__all__ = ["Position", "beats", "NO_TRUMP", "kind_counts_full", "POINTS"]

@@ -1,0 +1,77 @@
+"""Tricks: which cards may be played to a trick and which card wins it (RULES.md section 6).
+
+Pure functions on card kinds and hand masks (see :mod:`binokel.card`), shared by the
+engine and the search code of the computer opponents.
+
+>>> from binokel.card import CARDS, Card, Hand, kinds_of
+>>> led = (Card.parse("KS").index,)  # K♠ led, hearts trump: must beat it with the A♠
+>>> [str(CARDS[k]) for k in kinds_of(legal_cards(Hand.parse("AS 9S KH").mask, led, 0, 1, False))]
+['AS']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from binokel.card import COPY, HIGHER, KIND_MASK, SUIT_MASK, Card
+
+NO_TRUMP = -1
+"""The ``trump`` of a game without trumps (Durch)."""
+
+
+class Trick:
+    """A trick: who led it, the cards in the order played, and who won it (None while open)."""
+
+    __slots__ = ("leader", "cards", "winner")
+
+    def __init__(self, leader: int, cards: tuple[Card, ...], winner: int | None) -> None:
+        self.leader, self.cards, self.winner = leader, cards, winner
+
+    def seat_of(self, position: int, players: int) -> int:
+        return (self.leader + position) % players
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Trick) and (self.leader, self.cards, self.winner) == (other.leader, other.cards, other.winner)
+
+    def __hash__(self) -> int:
+        return hash((self.leader, self.cards, self.winner))
+
+    def __repr__(self) -> str:
+        return f"Trick(leader={self.leader}, cards=[{' '.join(map(str, self.cards))}], winner={self.winner})"
+
+
+def beats(kind: int, best: int, trump: int) -> bool:
+    """Does card ``kind`` beat the trick's current best card? (Identical cards do not.)"""
+    suit, best_suit = kind // 7, best // 7
+    if suit == best_suit:
+        return kind % 7 < best % 7
+    return suit == trump
+
+
+def legal_cards(hand: int, trick: Sequence[int], best: int, trump: int, beat_led: bool) -> int:
+    """The kinds ``hand`` (a mask) may play to ``trick`` (kinds in play order, ``best`` the
+    position of the winning card), with ``trump`` a suit or NO_TRUMP. ``beat_led`` is the
+    ``must_beat="led"`` reading: beat the highest card of the led suit even after a trump.
+    """
+    have = (hand | (hand >> COPY)) & KIND_MASK
+    if not trick:
+        return have
+    led = trick[0] // 7
+    follow = have & SUIT_MASK[led]
+    top = trick[best]
+    if follow:
+        # Follow suit; beat the winning card if it is of the led suit (or, reading
+        # "led", the highest led card); after a trump any card of the led suit.
+        if top // 7 == led:
+            target = top
+        elif beat_led:
+            target = min(k for k in trick if k // 7 == led)
+        else:
+            return follow
+        return follow & HIGHER[target] or follow
+    if trump >= 0:
+        trumps = have & SUIT_MASK[trump]
+        if trumps:
+            # Void: trump, and overtrump a trump in the trick when possible.
+            return trumps & HIGHER[top] or trumps if top // 7 == trump else trumps
+    return have
