@@ -422,3 +422,47 @@ def test_classic40_and_sevens_values() -> None:
     classic = Rules.parse("classic40")
     assert (classic.hand_size, classic.tapp_size, classic.low_rank) == (12, 4, None)
     assert Rules.parse("sevens").low_rank == Rank.SEVEN
+
+
+def reference_meld_total(cards: list[str], trump: str, rules: Rules) -> int:
+    """RULES.md section 5 written out on card counts, independently of binokel.meld."""
+    count = {c: cards.count(c) for c in set(cards)}
+    n = lambda card: count.get(card, 0)  # noqa: E731
+    plain = rules.double_melds == "plain"
+    total = 0
+    for suit in "SHDC":
+        is_trump = suit == trump
+        family, pair = (150, 40) if is_trump else (100, 20)
+        copies = min(n(r + suit) for r in "ATKQJ")
+        pairs = min(n("K" + suit), n("Q" + suit))
+        if copies == 2:
+            total += 2 * family if plain else (1500 if is_trump else 1000)
+        else:
+            total += copies * family + (pairs - copies) * pair
+    for rank, four in zip("AKQJ", (100, 80, 60, 40)):
+        copies = min(n(rank + s) for s in "SHDC")
+        total += {0: 0, 1: four, 2: 2 * four if plain else 1000}[copies]
+    if rules.eight_tens and min(n("T" + s) for s in "SHDC") == 2:
+        total += rules.eight_tens
+    if rules.eight_sevens and min(n("7" + s) for s in "SHDC") == 2:
+        total += rules.eight_sevens
+    binokel = min(n("QS"), n("JD"))
+    total += {0: 0, 1: 40, 2: 300}[binokel]
+    low = {"nines": "9", "sevens": "7"}.get(rules.deck)
+    return total + (10 * n(low + trump) if low else 0)
+
+
+@pytest.mark.parametrize("rules", ["standard", "classic40", "sevens(eight_sevens=1000)",
+                                   "standard(double_melds=plain,eight_tens=1000)"])
+def test_melds_agree_with_a_reference_on_random_hands(rules: str) -> None:
+    import random
+    parsed = Rules.parse(rules)
+    kinds = sorted({str(c) for c in parsed.deck_cards})
+    rng = random.Random(rules)
+    for _ in range(3000):
+        # Many doubles, so that double families and eights of a kind come up too.
+        weights = rng.choice([(4, 3, 1), (1, 2, 3), (1, 1, 8)])
+        cards = [kind for kind in kinds for _ in range(rng.choices((0, 1, 2), weights)[0])]
+        for trump in "SHDC":
+            assert meld_total(find_melds(Hand.parse(" ".join(cards)), Suit.parse(trump), parsed)) \
+                == reference_meld_total(cards, trump, parsed), (cards, trump)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from binokel.card import CARDS, COPY, KINDS, Card, Hand, Rank, Suit
+from binokel.card import CARDS, COPY, KIND_MASK, Card, Hand, Rank, Suit
 from binokel.rules import STANDARD, Rules
 
 FAMILY = (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J)
@@ -57,48 +57,51 @@ def find_melds(cards: Hand | Iterable[Card], trump: Suit, rules: Rules = STANDAR
 
 
 def melds_of_mask(mask: int, trump: int, rules: Rules = STANDARD) -> list[Meld]:
-    """:func:`find_melds` of a hand mask (see binokel.card) — the engine's fast path."""
-    high = mask >> COPY
-    count = [(mask >> k & 1) + (high >> k & 1) for k in range(KINDS)]
+    """:func:`find_melds` of a hand mask (see binokel.card) — the engine's fast path.
+
+    In a hand mask a card's second-copy bit is only set with its first-copy bit, so
+    "all of these cards" is a mask test on the first copies, "both copies of all of
+    them" the same test on the second copies.
+    """
+    low, high = mask & KIND_MASK, mask >> COPY
     melds: list[Meld] = []
     plain = rules.double_melds == "plain"
 
-    for suit, family_cards, king, queen in _SUITS:
+    for suit, family_cards, family_mask, king, queen in _SUITS:
         is_trump = suit == trump
         family = 150 if is_trump else 100
         pair = 40 if is_trump else 20
-        base = suit * 7
-        copies = min(count[base], count[base + 1], count[base + 2], count[base + 3], count[base + 4])
-        if copies == 2:
+        if high & family_mask == family_mask:
             value = 2 * family if plain else (1500 if is_trump else 1000)
             melds.append(_meld("double_family", suit, _twice(family_cards), value))
             continue
-        pairs = min(count[king.index], count[queen.index])
-        if copies == 1:
+        k, q = king.index, queen.index
+        pairs = min((low >> k & 1) + (high >> k & 1), (low >> q & 1) + (high >> q & 1))
+        if low & family_mask == family_mask:
             melds.append(_meld("family", suit, family_cards, family))
             pairs -= 1  # the family's K and Q are not also a pair
-        melds.extend(_meld("pair", suit, (king, queen), pair) for _ in range(pairs))
+        for _ in range(pairs):
+            melds.append(_meld("pair", suit, (king, queen), pair))
 
-    for rank, word, points, cards in _OF_A_KIND:
-        copies = min(count[rank], count[7 + rank], count[14 + rank], count[21 + rank])
-        if copies == 2:
+    for rank_mask, word, points, cards in _OF_A_KIND:
+        if high & rank_mask == rank_mask:
             melds.append(_meld(f"eight_{word}", None, _twice(cards), 2 * points if plain else SPECIAL_EIGHT))
-        elif copies == 1:
+        elif low & rank_mask == rank_mask:
             melds.append(_meld(f"four_{word}", None, cards, points))
     for rank, word, points in ((Rank.T, "tens", rules.eight_tens), (Rank.SEVEN, "sevens", rules.eight_sevens)):
-        if points and min(count[rank], count[7 + rank], count[14 + rank], count[21 + rank]) == 2:
+        if points and high & _rank_mask(rank) == _rank_mask(rank):
             melds.append(_meld(f"eight_{word}", None, _twice(_rank_cards(rank)), points))
 
-    binokel = min(count[c.index] for c in BINOKEL_CARDS)
-    if binokel == 2:
+    if high & _BINOKEL_MASK == _BINOKEL_MASK:
         melds.append(_meld("double_binokel", None, _twice(BINOKEL_CARDS), 300))
-    elif binokel == 1:
+    elif low & _BINOKEL_MASK == _BINOKEL_MASK:
         melds.append(_meld("binokel", None, BINOKEL_CARDS, 40))
 
-    low = rules.low_rank
-    if low is not None:
-        dissle = CARDS[trump * 7 + low]
-        melds.extend(_meld("dissle", Suit(trump), (dissle,), 10) for _ in range(count[dissle.index]))
+    low_rank = rules.low_rank
+    if low_rank is not None:
+        dissle = CARDS[trump * 7 + low_rank]
+        for _ in range((low >> dissle.index & 1) + (high >> dissle.index & 1)):
+            melds.append(_meld("dissle", Suit(trump), (dissle,), 10))
     return melds
 
 
@@ -123,9 +126,14 @@ def _rank_cards(rank: Rank) -> tuple[Card, ...]:
     return tuple(CARDS[s * 7 + rank] for s in Suit)
 
 
-_SUITS = tuple((suit, tuple(CARDS[suit * 7 + r] for r in FAMILY), CARDS[suit * 7 + Rank.K], CARDS[suit * 7 + Rank.Q])
-               for suit in Suit)
-_OF_A_KIND = tuple((rank, FOUR_NAMES[rank], points, _rank_cards(rank)) for rank, points in FOUR_POINTS.items())
+def _rank_mask(rank: Rank) -> int:
+    return sum(1 << (s * 7 + rank) for s in Suit)
+
+
+_SUITS = tuple((suit, tuple(CARDS[suit * 7 + r] for r in FAMILY), sum(1 << (suit * 7 + r) for r in FAMILY),
+                CARDS[suit * 7 + Rank.K], CARDS[suit * 7 + Rank.Q]) for suit in Suit)
+_OF_A_KIND = tuple((_rank_mask(rank), FOUR_NAMES[rank], points, _rank_cards(rank)) for rank, points in FOUR_POINTS.items())
+_BINOKEL_MASK = sum(1 << c.index for c in BINOKEL_CARDS)
 
 
 def meld_values(cards: Hand | Iterable[Card], rules: Rules = STANDARD) -> dict[Suit, int]:
