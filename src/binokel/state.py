@@ -172,8 +172,12 @@ class State:
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to move, sorted; the two copies of a card are one action."""
         phase = self.phase
-        if phase is Phase.PLAY:
-            return _actions_of(_SUIT_PLAYS, self._legal_mask())
+        if phase is _PLAY:
+            mask = self._legal
+            if mask is None:
+                mask = self.__dict__["_legal"] = self._legal_play_mask()
+            return [*_PLAYS_S[mask & 0x7F], *_PLAYS_H[mask >> 7 & 0x7F], *_PLAYS_D[mask >> 14 & 0x7F],
+                    *_PLAYS_C[mask >> 21]]
         if phase is Phase.AUCTION:
             if self.holder is None:
                 return [Action.bid(self.rules.min_bid)]
@@ -285,7 +289,10 @@ class State:
         if not isinstance(action, Action):
             raise IllegalActionError(f"not an action: {action!r} (apply_text reads record notation)")
         if self.phase is _PLAY and action.kind is _PLAY_KIND:
-            if not self._legal_mask() >> action.value & 1:
+            mask = self._legal
+            if mask is None:
+                mask = self.__dict__["_legal"] = self._legal_play_mask()
+            if not mask >> action.value & 1:
                 raise IllegalActionError(self._why_card_illegal(action.value))
             return self._play(action.value)
         if not self._is_legal(action):
@@ -376,28 +383,32 @@ class State:
         hand = hand ^ bit if hand & bit else hand ^ (1 << kind)
         hands = hands[:seat] + (hand,) + hands[seat + 1:]
         d["hands"] = hands
-        trick = self.trick + (kind,)
+        before = self.trick
+        trick = before + (kind,)
+        size = len(trick)
         n = len(hands)
         best = self.best
-        if trick[1:]:
-            top = trick[best]
+        if before:
+            top = before[best]
             if kind // 7 == top // 7:
                 if kind % 7 < top % 7:
-                    best = d["best"] = len(trick) - 1
+                    best = d["best"] = size - 1
             elif kind // 7 == self.game:
-                best = d["best"] = len(trick) - 1
-        if len(trick) < n:
+                best = d["best"] = size - 1
+        if size < n:
             d["trick"] = trick
             d["to_move"] = (seat + 1) % n
             return new
         winner = (self.leader + best) % n
-        points = POINTS[trick[0]] + POINTS[trick[1]] + sum(POINTS[k] for k in trick[2:])
+        points = sum([POINTS[k] for k in trick])
         last = not hands[winner]
         if last:
             points += LAST_TRICK_BONUS
         d["played"] = self.played + ((self.leader, trick, winner),)
-        d["won"] = _replace(self.won, winner, self.won[winner] + 1)
-        d["trick_points"] = _replace(self.trick_points, winner, self.trick_points[winner] + points)
+        won, trick_points = list(self.won), list(self.trick_points)
+        won[winner] += 1
+        trick_points[winner] += points
+        d["won"], d["trick_points"] = tuple(won), tuple(trick_points)
         d["trick"], d["best"], d["leader"], d["to_move"] = (), 0, winner, winner
         if self.game == DURCH and winner != self.soloist:
             return new._finish(Outcome.DURCH_FAILED)
@@ -454,6 +465,7 @@ def _suit_tables(actions: tuple[Action, ...]) -> tuple[tuple[tuple[Action, ...],
 
 
 _SUIT_PLAYS = _suit_tables(PLAYS)
+_PLAYS_S, _PLAYS_H, _PLAYS_D, _PLAYS_C = _SUIT_PLAYS
 _SUIT_DISCARDS = _suit_tables(DISCARDS)
 
 
