@@ -25,10 +25,11 @@ async function load(lang) {
 
 export async function setLanguage(lang) {
   if (!LANGUAGES.includes(lang)) lang = FALLBACK;
+  // Remember the choice at once: a reload while the dictionary loads must keep it.
+  localStorage.setItem("binokel.language", lang);
   if (!english.strings) english = await load(FALLBACK);
   dict = lang === FALLBACK ? english : await load(lang);
   current = lang;
-  localStorage.setItem("binokel.language", lang);
   document.documentElement.lang = lang;
   translatePage(document);
 }
