@@ -48,10 +48,13 @@ def beats(kind: int, best: int, trump: int) -> bool:
     return suit == trump
 
 
-def legal_cards(hand: int, trick: Sequence[int], best: int, trump: int, beat_led: bool) -> int:
+def legal_cards(hand: int, trick: Sequence[int], best: int, trump: int, beat_led: bool,
+                exempt: bool = False) -> int:
     """The kinds ``hand`` (a mask) may play to ``trick`` (kinds in play order, ``best`` the
     position of the winning card), with ``trump`` a suit or NO_TRUMP. ``beat_led`` is the
     ``must_beat="led"`` reading: beat the highest card of the led suit even after a trump.
+    ``exempt``: the partner exemption applies (a partner is winning the trick): follow
+    suit, but no need to beat or to trump.
     """
     have = (hand | (hand >> COPY)) & KIND_MASK
     if not trick:
@@ -62,6 +65,8 @@ def legal_cards(hand: int, trick: Sequence[int], best: int, trump: int, beat_led
     if follow:
         # Follow suit; beat the winning card if it is of the led suit (or, reading
         # "led", the highest led card); after a trump any card of the led suit.
+        if exempt:
+            return follow
         if top // 7 == led:
             target = top
         elif beat_led:
@@ -69,7 +74,7 @@ def legal_cards(hand: int, trick: Sequence[int], best: int, trump: int, beat_led
         else:
             return follow
         return follow & HIGHER[target] or follow
-    if trump >= 0:
+    if trump >= 0 and not exempt:
         trumps = have & SUIT_MASK[trump]
         if trumps:
             # Void: trump, and overtrump a trump in the trick when possible.
