@@ -47,7 +47,7 @@ def places_of(state: State) -> Counter:
 @given(rules=rules_strategy, seed=seed_strategy)
 def test_every_card_is_in_exactly_one_place(rules: Rules, seed: int) -> None:
     deck = card_counter(rules.deck_cards)
-    assert sum(deck.values()) == rules.players * rules.hand_size + rules.tapp_size
+    assert sum(deck.values()) == rules.active * rules.hand_size + rules.tapp_size
     for state in random_playout(rules, seed):
         assert places_of(state) == deck, (state, deal_record(state))
         # The dealt cards never change and are the deck as well.
@@ -230,14 +230,19 @@ def test_made_durch_takes_all_250(rules: Rules) -> None:
     order = [CARDS[s * 7 + r] for s in range(4) for r in rules.ranks for _ in range(2)]
     top = [c for r in rules.ranks for c in order if c.rank == r][:rules.hand_size]  # all aces, then tens ...
     rest = [Card.parse(c) for c in (card_counter(order) - card_counter(top)).elements()]
-    hands = [top, rest[:rules.hand_size], rest[rules.hand_size:2 * rules.hand_size]]
-    tapp = rest[2 * rules.hand_size:]
-    state = State.new(rules, dealer=2).deal(hands, tapp)  # seat 0 is forehand
-    state = state.apply_text(str(rules.min_bid)).apply_text("pass").apply_text("pass")
+    n, size = rules.players, rules.hand_size
+    dealer = n - 1  # seat 0 is forehand; with sit_out the dealer gets no cards
+    others = [rest[i * size:(i + 1) * size] for i in range(rules.active - 1)]
+    hands = [top] + others + ([[]] if rules.sit_out else [])
+    tapp = rest[(rules.active - 1) * size:]
+    state = State.new(rules, dealer=dealer).deal(hands, tapp)
+    state = state.apply_text(str(rules.min_bid))
+    for _ in range(rules.active - 1):  # everybody else passes (fixed or open auction)
+        state = state.apply_text("pass")
     for card in sorted(tapp, key=lambda c: (c.rank, c.suit)):  # throw back the Tapp
         state = state.apply_text(str(card))
     state = state.apply_text("durch")
-    assert state.to_move == 0 and state.melds == ((),) * 3
+    assert state.to_move == 0 and state.melds == ((),) * n
     for card in top:  # aces first, then tens, ...: always the best card left of its suit
         while state.to_move != 0:
             state = state.apply(state.legal_actions()[0])
@@ -245,9 +250,11 @@ def test_made_durch_takes_all_250(rules: Rules) -> None:
     while not state.is_over():
         state = state.apply(state.legal_actions()[0])
     assert state.outcome is Outcome.DURCH_MADE
-    assert state.won == (rules.hand_size, 0, 0)
-    assert state.card_points == (TOTAL_CARD_POINTS, 0, 0)
-    assert state.scores == (rules.durch, 0, 0)
+    assert state.won == (size,) + (0,) * (n - 1)
+    assert state.card_points == (TOTAL_CARD_POINTS,) + (0,) * (n - 1)
+    # With teams the soloist's partners (seat % 2 == 0) share the score.
+    partners = [seat for seat in range(n) if seat == 0 or (rules.teams != "none" and seat % 2 == 0)]
+    assert state.scores == tuple(rules.durch if seat in partners else 0 for seat in range(n))
 
 
 # ---------------------------------------------------------------------- records
@@ -481,14 +488,21 @@ def test_no_leak_check_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch, lea
 
 def expected_winner(rules: Rules, totals, soloist: int, deals_played: int) -> int | None:
     """RULES.md section 8, written out again: the soloist among those at the target wins,
-    else the single highest of them; a tie plays on. With ``deals``: the highest after that many."""
+    else the single highest of them; a tie plays on. With ``deals``: the highest after that many.
+    With ``end=highest`` the soloist has no priority; with teams the two teams (seat % 2)
+    compete and the winner is the team number."""
+    if rules.teams != "none":
+        assert all(totals[seat] == totals[seat % 2] for seat in range(rules.players))  # partners share
+        totals = totals[:2]
+        soloist = None if soloist is None else soloist % 2
+    players = len(totals)
     if rules.deals:
         if deals_played < rules.deals:
             return None
-        reached = list(range(rules.players))
+        reached = list(range(players))
     else:
-        reached = [seat for seat in range(rules.players) if totals[seat] >= rules.target]
-        if soloist in reached:
+        reached = [seat for seat in range(players) if totals[seat] >= rules.target]
+        if soloist in reached and rules.end == "soloist":
             return soloist
     if not reached:
         return None

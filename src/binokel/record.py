@@ -141,10 +141,11 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
         raise RecordError(f"dealer must be a seat from 0 to {rules.players - 1}, not {seat!r}", f"{p}dealer")
     if dealer is not None and seat != dealer:
         raise RecordError(f"dealer must be {dealer}: the previous forehand deals next", f"{p}dealer")
-    hands = _card_lists(data.get("hands"), f"{p}hands", rules.players, rules.hand_size, "hands")
+    state = State.new(rules, seat)
+    sizes = [state.hand_size_of(s) for s in range(rules.players)]
+    hands = _card_lists(data.get("hands"), f"{p}hands", rules.players, sizes, "hands")
     tapp = _cards(data.get("tapp"), f"{p}tapp", rules.tapp_size)
     _check_copies(rules, hands, tapp, p)
-    state = State.new(rules, seat)
     with _at(f"{p}hands"):
         state = state.deal(hands, tapp)
 
@@ -196,8 +197,8 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
             raise RecordError("a trick must be a list of cards", f"{p}tricks[{i}]")
         if state.phase is not Phase.PLAY:
             raise RecordError("the deal is over", f"{p}tricks[{i}]")
-        if len(trick) != rules.players and i != len(tricks) - 1:
-            raise RecordError(f"a trick has {rules.players} cards, not {len(trick)}", f"{p}tricks[{i}]")
+        if len(trick) != rules.active and i != len(tricks) - 1:
+            raise RecordError(f"a trick has {rules.active} cards, not {len(trick)}", f"{p}tricks[{i}]")
         for j, card in enumerate(trick):
             path = f"{p}tricks[{i}][{j}]"
             if state.phase is not Phase.PLAY:
@@ -284,10 +285,10 @@ def _cards(value: Any, path: str, size: int) -> list[Card]:
     return cards
 
 
-def _card_lists(value: Any, path: str, count: int, size: int, what: str) -> list[list[Card]]:
+def _card_lists(value: Any, path: str, count: int, sizes: list[int], what: str) -> list[list[Card]]:
     if not isinstance(value, list) or len(value) != count:
         raise RecordError(f"{what} must be a list of {count} hands", path)
-    return [_cards(hand, f"{path}[{i}]", size) for i, hand in enumerate(value)]
+    return [_cards(hand, f"{path}[{i}]", size) for i, (hand, size) in enumerate(zip(value, sizes))]
 
 
 def _check_copies(rules: Rules, hands: list[list[Card]], tapp: list[Card], prefix: str) -> None:

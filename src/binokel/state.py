@@ -28,10 +28,13 @@ from binokel.card import (CARDS, COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Car
 from binokel.error import IllegalActionError, NotationError
 from binokel.meld import Meld, meld_total, melds_of_mask
 from binokel.rules import Rules
-from binokel.score import LAST_TRICK_BONUS, durch_scores, is_made, surrender_scores, trump_scores
+from binokel.score import LAST_TRICK_BONUS, contract_made, durch_scores, surrender_scores, trump_scores
 
 CHANCE = -1
 """``to_move`` while the cards are being dealt."""
+
+OPEN_BID_SPAN = 500
+"""In the open auction the legal bids run from the lowest allowed bid up to this much more."""
 
 
 class Phase(Enum):
@@ -50,6 +53,7 @@ class Outcome(Enum):
     SURRENDERED = "surrendered"
     DURCH_MADE = "durch_made"
     DURCH_FAILED = "durch_failed"
+    REDEAL = "redeal"  # open auction, everybody passed, all_pass=redeal: no score
 
 
 class Trick:
@@ -96,6 +100,7 @@ class State:
     holder: int | None  # seat holding the highest bid
     high: int
     challengers: tuple[int, ...]  # seats still to take on the holder
+    passed: tuple[int, ...]  # seats out of the auction (the open auction)
     soloist: int | None
     bid: int | None
     discard: tuple[int, ...]
@@ -131,9 +136,10 @@ class State:
         n = rules.players
         state.__dict__.update(
             rules=rules, dealer=dealer, phase=Phase.DEAL, to_move=CHANCE, hands=(0,) * n, dealt=((),) * n,
-            tapp=(), calls=(), callers=(), holder=None, high=0, challengers=(), soloist=None, bid=None, discard=(),
-            game=None, surrendered=None, melds=None, leader=(dealer + 1) % n, trick=(), best=0, played=(),
-            won=(0,) * n, trick_points=(0,) * n, scores=None, outcome=None, _legal=None)
+            tapp=(), calls=(), callers=(), holder=None, high=0, challengers=(), passed=(), soloist=None, bid=None,
+            discard=(), game=None, surrendered=None, melds=None, leader=(dealer + 1) % n, trick=(), best=0, played=(),
+            won=(0,) * n, trick_points=(0,) * n, scores=None, outcome=None, _legal=None,
+            _order=seat_orders(n, rules.sit_out, dealer))
         return state
 
     @property
@@ -143,6 +149,20 @@ class State:
     @property
     def forehand(self) -> int:
         return (self.dealer + 1) % self.rules.players
+
+    @property
+    def sitting_out(self) -> int | None:
+        """The seat that sits out this deal (the dealer, with ``sit_out=1``), else None."""
+        return self.dealer if self.rules.sit_out else None
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        """The seats playing this deal, in order of play from forehand."""
+        return self._order[self.forehand]
+
+    def hand_size_of(self, seat: int) -> int:
+        """How many cards ``seat`` is dealt (none for the seat sitting out)."""
+        return 0 if seat == self.sitting_out else self.rules.hand_size
 
     def deal(self, hands: Sequence[Sequence[Card | str]], tapp: Sequence[Card | str]) -> State:
         """The chance step with given cards: ``hands`` by seat and the ``tapp``."""
@@ -154,8 +174,9 @@ class State:
         kinds = [tuple(_kind(c) for c in hand) for hand in hands]
         tapp_kinds = tuple(_kind(c) for c in tapp)
         for seat, hand in enumerate(kinds):
-            if len(hand) != rules.hand_size:
-                raise NotationError(f"hand {seat} has {len(hand)} cards, not {rules.hand_size}")
+            if len(hand) != self.hand_size_of(seat):
+                raise NotationError(f"hand {seat} has {len(hand)} cards, not {self.hand_size_of(seat)}"
+                                    + (" (the dealer sits out)" if seat == self.sitting_out else ""))
         if len(tapp_kinds) != rules.tapp_size:
             raise NotationError(f"the Tapp has {len(tapp_kinds)} cards, not {rules.tapp_size}")
         check_deck(rules, [*kinds, tapp_kinds])
@@ -195,7 +216,7 @@ class State:
 
     @property
     def current_trick(self) -> Trick:
-        winner = (self.leader + self.best) % self.players if self.trick else None
+        winner = self._order[self.leader][self.best] if self.trick else None
         return Trick(self.leader, tuple(CARDS[k] for k in self.trick), winner)
 
     def legal_actions(self) -> list[Action]:
@@ -204,6 +225,9 @@ class State:
         if phase is Phase.PLAY:
             return _actions_of(_SUIT_PLAYS, self._legal_mask())
         if phase is Phase.AUCTION:
+            if self.rules.auction == "open":
+                low = self._lowest_bid()
+                return [PASS] + [Action.bid(v) for v in range(low, low + OPEN_BID_SPAN + 1, 10)]
             if self.holder is None:
                 return [Action.bid(self.rules.min_bid)]
             return [PASS, Action.bid(self.high + 10)]
@@ -214,6 +238,10 @@ class State:
         if phase is Phase.SURRENDER:
             return [SURRENDER, PLAY_ON]
         return []
+
+    def _lowest_bid(self) -> int:
+        """The open auction's lowest bid now: the minimum, or 10 over the highest bid."""
+        return self.rules.min_bid if self.holder is None else self.high + 10
 
     def _legal_mask(self) -> int:
         """The legal card kinds of the seat to move, computed once per state."""
@@ -239,19 +267,33 @@ class State:
                 target = min(k for k in trick if k // 7 == led)
             else:
                 return follow
+            if self.rules.partner_exemption and self._partner_wins():
+                return follow
             return follow & HIGHER[target] or follow
         if trump >= 0:
             trumps = have & SUIT_MASK[trump]
             if trumps:
+                if self.rules.partner_exemption and self._partner_wins():
+                    return have
                 if best // 7 == trump:
                     return trumps & HIGHER[best] or trumps
                 return trumps
         return have
 
+    def _partner_wins(self) -> bool:
+        """Is the trick being won by a partner of the seat to move? (Partners share seat % 2.)"""
+        return (self._order[self.leader][self.best] - self.to_move) % 2 == 0
+
     def _is_legal(self, action: Action) -> bool:
         """Is ``action`` legal? (The same answer as ``action in legal_actions()``, quicker.)"""
         phase, kind = self.phase, action.kind
         if phase is Phase.AUCTION:
+            if self.rules.auction == "open":
+                if kind is ActionKind.PASS:
+                    return True
+                low = self._lowest_bid()
+                return (kind is ActionKind.BID and low <= action.value <= low + OPEN_BID_SPAN
+                        and action.value % 10 == 0)
             if self.holder is None:
                 return kind is ActionKind.BID and action.value == self.rules.min_bid
             return kind is ActionKind.PASS or (kind is ActionKind.BID and action.value == self.high + 10)
@@ -354,11 +396,13 @@ class State:
         d = new.__dict__
         d["calls"] = self.calls + (action,)
         d["callers"] = self.callers + (self.to_move,)
-        n = self.players
+        if self.rules.auction == "open":
+            return new._open_call(action)
+        order = self.active_seats
         if self.holder is None:  # forehand's forced opening
             d["holder"], d["high"] = self.to_move, action.value
-            d["challengers"] = tuple((self.to_move + i) % n for i in range(2, n))
-            d["to_move"] = (self.to_move + 1) % n
+            d["challengers"] = order[2:]
+            d["to_move"] = order[1]
             return new
         if action.kind is ActionKind.BID:
             d["holder"], d["to_move"], d["high"] = self.to_move, self.holder, action.value
@@ -368,13 +412,41 @@ class State:
         if self.challengers:
             d["to_move"], d["challengers"] = self.challengers[0], self.challengers[1:]
             return new
-        d["soloist"], d["bid"], d["to_move"] = survivor, self.high, survivor
+        return new._auction_won(survivor, self.high)
+
+    def _open_call(self, action: Action) -> State:
+        """The open auction: in turn from forehand, pass (out for good) or raise; it ends when
+        all but the highest bidder have passed, or when everybody has passed."""
+        d = self.__dict__
+        seat = self.to_move
+        if action.kind is ActionKind.BID:
+            d["holder"], d["high"] = seat, action.value
+        else:
+            d["passed"] = self.passed + (seat,)
+        order = self.active_seats
+        remaining = [s for s in order if s not in self.passed]
+        if self.holder is not None and remaining == [self.holder]:
+            return self._auction_won(self.holder, self.high)
+        if not remaining:
+            if self.rules.all_pass == "forced":  # Zwangsspiel: the dealer (the last to call) plays the minimum
+                return self._auction_won(order[-1], self.rules.min_bid)
+            d["phase"], d["to_move"], d["outcome"] = Phase.OVER, None, Outcome.REDEAL
+            d["scores"] = (0,) * self.players
+            return self
+        at = order.index(seat)
+        d["to_move"] = next(s for s in order[at + 1:] + order[:at + 1] if s not in self.passed)
+        return self
+
+    def _auction_won(self, survivor: int, bid: int) -> State:
+        """The auction is over: the soloist takes the Tapp into hand."""
+        d = self.__dict__
+        d["soloist"], d["bid"], d["to_move"] = survivor, bid, survivor
         d["phase"] = Phase.DISCARD
         hand = self.hands[survivor]
         for kind in self.tapp:
             hand = add_card(hand, kind)
         d["hands"] = _replace(self.hands, survivor, hand)
-        return new
+        return self
 
     def _discard(self, kind: int) -> State:
         new = self._copy()
@@ -406,7 +478,8 @@ class State:
             for seat, hand in enumerate(self.hands))
         d["melds"] = melds
         if surrender:
-            d["scores"] = surrender_scores(self.rules, self.soloist, self.bid, [meld_total(m) for m in melds])
+            d["scores"] = surrender_scores(self.rules, self.soloist, self.bid, [meld_total(m) for m in melds],
+                                           self.sitting_out)
             d["outcome"], d["phase"], d["to_move"] = Outcome.SURRENDERED, Phase.OVER, None
             return new
         leader = self.soloist if self.rules.first_lead == "soloist" else self.forehand
@@ -427,7 +500,7 @@ class State:
         hands = hands[:seat] + (hand,) + hands[seat + 1:]
         d["hands"] = hands
         trick = self.trick + (kind,)
-        n = len(hands)
+        order = self._order[self.leader]
         best = self.best
         if trick[1:]:
             top = trick[best]
@@ -436,11 +509,11 @@ class State:
                     best = d["best"] = len(trick) - 1
             elif kind // 7 == self.game:
                 best = d["best"] = len(trick) - 1
-        if len(trick) < n:
+        if len(trick) < len(order):
             d["trick"] = trick
-            d["to_move"] = (seat + 1) % n
+            d["to_move"] = order[len(trick)]
             return new
-        winner = (self.leader + best) % n
+        winner = order[best]
         points = POINTS[trick[0]] + POINTS[trick[1]] + sum(POINTS[k] for k in trick[2:])
         last = not hands[winner]
         if last:
@@ -461,12 +534,12 @@ class State:
         d["phase"], d["to_move"] = Phase.OVER, None
         if self.game == DURCH:
             outcome = outcome or Outcome.DURCH_MADE
-            d["scores"] = durch_scores(rules, self.soloist, outcome is Outcome.DURCH_MADE)
+            d["scores"] = durch_scores(rules, self.soloist, outcome is Outcome.DURCH_MADE, self.sitting_out)
         else:
             cards, melds = self.card_points, self.meld_points
-            made = is_made(self.bid, cards[self.soloist], melds[self.soloist], self.won[self.soloist])
+            made = contract_made(rules, self.soloist, self.bid, cards, melds, self.won)
             outcome = Outcome.MADE if made else Outcome.FAILED
-            d["scores"] = trump_scores(rules, self.soloist, self.bid, cards, melds, self.won)
+            d["scores"] = trump_scores(rules, self.soloist, self.bid, cards, melds, self.won, self.sitting_out)
         d["outcome"] = outcome
         return self
 
@@ -555,18 +628,33 @@ def deal_packets(rules: Rules, forehand: int, deck: Sequence[int]) -> tuple[tupl
     return tuple(tuple(take(deck)) for take in seats), tuple(tapp(deck))
 
 
+@lru_cache(maxsize=256)
+def seat_orders(players: int, sit_out: int, dealer: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the seats playing this deal in order of play starting from it
+    (empty for the seat sitting out).
+
+    >>> seat_orders(3, 0, 2)
+    ((0, 1, 2), (1, 2, 0), (2, 0, 1))
+    >>> seat_orders(4, 1, 3)
+    ((0, 1, 2), (1, 2, 0), (2, 0, 1), ())
+    """
+    active = [s for s in range(players) if not (sit_out and s == dealer)]
+    return tuple(tuple(active[(active.index(seat) + i) % len(active)] for i in range(len(active)))
+                 if seat in active else () for seat in range(players))
+
+
 @lru_cache(maxsize=64)
 def _deal_plan(rules: Rules, forehand: int) -> tuple[tuple[Any, ...], Any]:
     """Which deck positions each seat and the Tapp receive (computed once per rules and forehand)."""
-    n, size, packet = rules.players, rules.hand_size, rules.packet
+    n = rules.players
+    order = seat_orders(n, rules.sit_out, (forehand - 1) % n)[forehand]
     positions: list[list[int]] = [[] for _ in range(n)]
     tapp: list[int] = []
     part = rules.tapp_size // rules.tapp_rounds
     top = 0
-    for round_number in range(1, -(-size // packet) + 1):
-        take = min(packet, size - (round_number - 1) * packet)
-        for i in range(n):
-            positions[(forehand + i) % n] += range(top, top + take)
+    for round_number, take in enumerate(rules.packet_sizes, 1):
+        for seat in order:
+            positions[seat] += range(top, top + take)
             top += take
         if round_number <= rules.tapp_rounds:
             tapp += range(top, top + part)
@@ -576,4 +664,6 @@ def _deal_plan(rules: Rules, forehand: int) -> tuple[tuple[Any, ...], Any]:
 
 def _getter(positions: list[int]) -> Any:
     """A function picking these positions of a sequence, always as a tuple."""
+    if not positions:
+        return lambda deck: ()
     return itemgetter(*positions) if len(positions) > 1 else lambda deck: (deck[positions[0]],)

@@ -52,6 +52,7 @@ class SeatView:
     outcome: str | None
     scores: tuple[int, ...] | None
     legal_actions: tuple[Action, ...]
+    sitting_out: int | None = None  # the seat that sits out this deal (sit_out=1): no cards, never to move
 
     @property
     def trump(self) -> Suit | None:
@@ -78,6 +79,7 @@ class SeatView:
             "tricks_won": list(self.tricks_won), "trick_points": list(self.trick_points),
             "outcome": self.outcome, "scores": list(self.scores) if self.scores is not None else None,
             "legal_actions": [str(a) for a in self.legal_actions],
+            "sitting_out": self.sitting_out,
         }
 
 
@@ -122,6 +124,7 @@ def view(state: State, seat: int) -> SeatView:
         outcome=state.outcome.value if state.outcome else None,
         scores=state.scores,
         legal_actions=tuple(state.legal_actions()) if state.to_move == seat else (),
+        sitting_out=state.sitting_out,
     )
 
 
