@@ -33,6 +33,9 @@ VARIANT_TEXTS = (
     "standard(auction=open)",
     "standard(auction=open,all_pass=forced,first_lead=soloist)",
     "four-sitout(auction=open,end=highest)",
+    # issue 5: contracts
+    "standard(open_durch=1500,bettel=300,durch_fail_credit=300)",
+    "kreuz(open_durch=1500,bettel=300,durch_game=1)",
 )
 RULE_VARIANTS: tuple[Rules, ...] = tuple(RULE_SETS.values()) + tuple(Rules.parse(t) for t in VARIANT_TEXTS)
 RULE_IDS = [r.text for r in RULE_VARIANTS]

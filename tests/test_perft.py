@@ -134,7 +134,8 @@ class Ref:
         if self.phase == "discard":
             return sorted(set(self.hands[self.soloist]))
         if self.phase == "game":
-            return list(SUITS) + (["durch"] if self.rules.durch else [])
+            return list(SUITS) + [word for word, value in (("durch", self.rules.durch), ("open_durch", self.rules.open_durch),
+                                                           ("bettel", self.rules.bettel)) if value]
         if self.phase == "surrender":
             return ["surrender", "play"]
         if self.phase == "play":
@@ -201,8 +202,8 @@ class Ref:
             self.phase = "game"
 
     def _game(self, game: str) -> None:
-        if game == "durch":
-            self.durch = True
+        if game in ("durch", "open_durch", "bettel"):  # no trump, no melds, the soloist leads
+            self.durch = game
             self.phase, self.leader = "play", self.soloist
         else:
             self.trump, self.phase = game, "surrender"
@@ -221,7 +222,11 @@ class Ref:
             return
         winner = self.seat_after(self.leader, trick_winner_position(self.trick, self.trump))
         self.trick, self.leader = [], winner
-        if (self.durch and winner != self.soloist) or not any(self.hands):
+        if self.durch == "bettel":
+            broken = winner == self.soloist  # Bettel: the soloist's first trick ends it
+        else:
+            broken = bool(self.durch) and winner != self.soloist
+        if broken or not any(self.hands):
             self.phase = "over"
 
     @classmethod
@@ -231,7 +236,7 @@ class Ref:
         moves = record.get("auction", []) + record.get("discard", [])
         if "game" in record:
             moves.append(record["game"])
-            if record["game"] != "durch":
+            if record["game"] in SUITS:
                 moves.append("surrender" if record["surrender"] else "play")
         moves += [card for trick in record.get("tricks", []) for card in trick]
         for move in moves:
@@ -350,7 +355,8 @@ def _generate() -> list[dict]:
                              ("standard(first_lead=soloist)", 6), ("standard(durch=0)", 6),
                              # added with issue 5 (the older positions above are unchanged):
                              ("four-solo", 6), ("four-sitout", 6), ("kreuz", 6), ("sechser", 6),
-                             ("kreuz(partner_exemption=1)", 5), ("club", 2), ("standard(auction=open,sit_out=0)", 2)):
+                             ("kreuz(partner_exemption=1)", 5), ("club", 2), ("standard(auction=open,sit_out=0)", 2),
+                             ("standard(open_durch=1500,bettel=300)", 6)):
         specs.append((text, deal_depth))
     positions = []
     for number, (text, deal_depth) in enumerate(specs):
@@ -377,6 +383,10 @@ def _generate() -> list[dict]:
         if rules.durch:
             state = _advance(dealt, rng, lambda s: s.phase is Phase.GAME).apply_text("durch")
             positions.append({"name": f"{rules.text}-durch", "kind": "durch", "record": deal_record(state), "depth": 6})
+        for word in ("open_durch", "bettel"):
+            if getattr(rules, word):
+                state = _advance(dealt, rng, lambda s: s.phase is Phase.GAME).apply_text(word)
+                positions.append({"name": f"{rules.text}-{word}", "kind": "durch", "record": deal_record(state), "depth": 6})
     for position in positions:
         state = replay_deal(position["record"])
         position["counts"] = engine_perft(state, position.pop("depth"))

@@ -20,6 +20,7 @@ from binokel.card import CARDS, Card
 from binokel.error import IllegalActionError
 from binokel.game import Game
 from binokel.record import actions_of, deal_record, game_record, replay_deal, replay_game
+from binokel.action import OPEN_DURCH
 from binokel.rules import RULE_SETS, Rules
 from binokel.state import Outcome, Phase, State
 from binokel.view import view
@@ -254,7 +255,8 @@ def test_made_durch_takes_all_250(rules: Rules) -> None:
     assert state.card_points == (TOTAL_CARD_POINTS,) + (0,) * (n - 1)
     # With teams the soloist's partners (seat % 2 == 0) share the score.
     partners = [seat for seat in range(n) if seat == 0 or (rules.teams != "none" and seat % 2 == 0)]
-    assert state.scores == tuple(rules.durch if seat in partners else 0 for seat in range(n))
+    value = 0 if rules.durch_game else rules.durch  # durch_game=1: a whole game instead of points
+    assert state.scores == tuple(value if seat in partners else 0 for seat in range(n))
 
 
 # ---------------------------------------------------------------------- records
@@ -319,6 +321,8 @@ def hidden_places(state: State, seat: int) -> dict[tuple, Counter]:
     for other in range(state.players):
         if other != seat:
             hidden = card_counter(state.hand(other))
+            if state.game == OPEN_DURCH and other == state.soloist:
+                hidden = Counter()  # open Durch: the soloist's hand is on the table
             if state.melds is not None:
                 hidden -= shown_cards(state.melds[other])
             places[("hand", other)] = hidden

@@ -90,6 +90,27 @@ GOLDEN_RESULTS = {
                                                               seat(0, 2, 0, -250)]),
     # The open auction without Zwangsspiel: everybody passes, the deal is void.
     "redeal.json": ("redeal", None, None, None, [seat(0, 0, 0, 0)] * 3),
+    # Contracts, on the standard golden deals (tests/golden/durch_*.json) with other rules.
+    # Open Durch after the Tapp, the same play as durch_made.json: all 15 tricks, +1500.
+    "open_durch_made.json": ("durch_made", 0, 150, "open_durch", [seat(0, 250, 15, 1500), seat(0, 0, 0, 0),
+                                                                 seat(0, 0, 0, 0)]),
+    # The play of durch_failed.json as an open Durch: seat 2 takes the first trick: -1500, and
+    # with durch_fail_credit=300 each opponent scores 300.
+    "open_durch_failed.json": ("durch_failed", 0, 150, "open_durch", [seat(0, 24, 0, -1500), seat(0, 0, 0, 300),
+                                                                     seat(0, 22, 1, 300)]),
+    # A plain Durch failing with durch_fail_credit=400: -1000, 400 to each opponent.
+    "durch_failed_credit.json": ("durch_failed", 0, 150, "durch", [seat(0, 24, 0, -1000), seat(0, 0, 0, 400),
+                                                                  seat(0, 22, 1, 400)]),
+    # Bettel: seat 0 holds the eight 9s and seven unters, takes J♣ A♠ A♥ from the Tapp and lays
+    # A♠ A♥ J♣ (24) away. It leads J♠ (the soloist leads); every later trick is led by an
+    # opponent with a higher card than any seat 0 holds in that suit, and seat 0 (no trumps)
+    # can never beat it: seat 0 wins no trick, +300. Seat 1 takes all 15 tricks (250 - 24 = 226).
+    "bettel_made.json": ("bettel_made", 0, 150, "bettel", [seat(0, 24, 0, 300), seat(0, 226, 15, 0),
+                                                          seat(0, 0, 0, 0)]),
+    # Bettel with the strong golden hand: seat 0 leads A♠, seat 1 follows 10♠, seat 2 (no spade)
+    # Q♦: seat 0 wins the first trick (11 + 10 + 3 = 24, + discard 2 = 26) and the deal ends: -300.
+    "bettel_failed.json": ("bettel_failed", 0, 150, "bettel", [seat(0, 26, 1, -300), seat(0, 0, 0, 0),
+                                                              seat(0, 0, 0, 0)]),
 }
 
 
@@ -110,6 +131,8 @@ def test_golden_variant_round_trip(name: str) -> None:
 def test_every_new_rule_set_has_a_golden_record() -> None:
     covered = {Rules.parse(load(name)["rules"]).name for name in GOLDEN_RESULTS}
     assert covered >= {"four-solo", "four-sitout", "kreuz", "sechser", "club"}
+    games = {result(replay(load(name)))["game"] for name in GOLDEN_RESULTS}
+    assert games >= {"durch", "open_durch", "bettel"}
 
 
 def test_golden_replay_on_the_command_line(capsys) -> None:
@@ -328,3 +351,42 @@ def test_rules_command_lists_the_new_sets(capsys) -> None:
 
 def test_bid_action_text_unchanged() -> None:
     assert str(Action.bid(1250)) == "1250" and State.new("club").rules.text == "club"
+
+
+# ---------------------------------------------------------------------- contracts
+
+def test_open_durch_shows_exactly_the_soloists_hand() -> None:
+    data = load("open_durch_made.json")
+    state = replay({**data, "tricks": data["tricks"][:2]})
+    for other in (1, 2):
+        seen = view(state, other)
+        assert seen.open_hand == tuple(state.hand(0)) and len(seen.open_hand) == 13
+        assert seen.to_json()["open_hand"] == [str(c) for c in state.hand(0)]
+    assert view(state, 0).open_hand == tuple(state.hand(0))
+    durch = replay({**load("open_durch_made.json"), "rules": "standard", "game": "durch", "tricks": data["tricks"][:2]})
+    assert view(durch, 1).open_hand is None  # a plain Durch stays closed
+
+
+def test_contract_games_are_legal_only_when_switched_on() -> None:
+    data = load("bettel_made.json")
+    upto_game = {k: v for k, v in data.items() if k not in ("game", "surrender", "tricks")}
+    assert [str(a) for a in replay(upto_game).legal_actions()] == ["S", "H", "D", "C", "durch", "open_durch", "bettel"]
+    plain = replay({**upto_game, "rules": "standard"})
+    assert [str(a) for a in plain.legal_actions()] == ["S", "H", "D", "C", "durch"]
+    with pytest.raises(RecordError) as error:
+        replay({**data, "rules": "standard"})
+    assert error.value.at == "game"
+
+
+def test_durch_game_counts_a_whole_game() -> None:
+    data = load("durch_game.json")
+    game = replay(data)
+    assert game.totals == (0, 0, 0) and game.durch_games == (1, 0, 0) and game.winner is None
+    assert result(game)["durch_games"] == [1, 0, 0] and result(game)["deals"][0]["seats"][0]["score"] == 0
+    assert Record.from_json(data).to_json() == data
+    with pytest.raises(RecordError) as error:
+        replay({**data, "durch_games": [0, 1, 0]})
+    assert error.value.at == "durch_games"
+    # With teams both partners win the game.
+    kreuz = Rules.parse("kreuz(durch_game=1)")
+    assert Game.new(kreuz).durch_games == (0, 0, 0, 0)

@@ -17,6 +17,12 @@ from binokel.card import CARDS, Card, Suit
 
 DURCH = 4
 """The game value for Durch; trump games use the suit (0..3)."""
+OPEN_DURCH = 5
+"""Open Durch after the Tapp: the soloist's hand is shown to everybody."""
+BETTEL = 6
+"""Bettel: the soloist promises to win no trick (no trumps, no melds)."""
+GAME_WORDS = {DURCH: "durch", OPEN_DURCH: "open_durch", BETTEL: "bettel"}
+"""The record words of the games without trump (every game value >= DURCH)."""
 
 
 class ActionKind(IntEnum):
@@ -59,9 +65,11 @@ class Action:
 
     @staticmethod
     def game(game: Suit | str) -> Action:
-        """The game named by the soloist: a trump suit or ``"durch"``."""
-        if isinstance(game, str) and game.strip().lower() == "durch":
-            return GAMES[DURCH]
+        """The game named by the soloist: a trump suit, ``"durch"``, ``"open_durch"`` or ``"bettel"``."""
+        if isinstance(game, str):
+            for value, word in GAME_WORDS.items():
+                if game.strip().lower() == word:
+                    return GAMES[value]
         return GAMES[Suit.parse(game) if isinstance(game, str) else game]
 
     @property
@@ -78,7 +86,7 @@ class Action:
         if kind == ActionKind.BID:
             return str(self.value)
         if kind == ActionKind.GAME:
-            return "durch" if self.value == DURCH else Suit(self.value).letter
+            return GAME_WORDS[self.value] if self.value >= DURCH else Suit(self.value).letter
         return _WORDS[kind]
 
     def __repr__(self) -> str:
@@ -101,4 +109,4 @@ SURRENDER = Action(ActionKind.SURRENDER)
 PLAY_ON = Action(ActionKind.PLAY_ON)
 PLAYS = tuple(Action(ActionKind.PLAY, k) for k in range(len(CARDS)))
 DISCARDS = tuple(Action(ActionKind.DISCARD, k) for k in range(len(CARDS)))
-GAMES = tuple(Action(ActionKind.GAME, g) for g in range(5))
+GAMES = tuple(Action(ActionKind.GAME, g) for g in range(7))

@@ -174,9 +174,12 @@ def _describe(name: str, subject: State | Game, outcome: dict) -> str:
 
 
 def _deal_line(deal: dict) -> str:
+    if deal["outcome"] == "redeal":
+        return "everybody passed: redeal, no score"
     if deal["soloist"] is None:
         return "in progress (auction)"
-    game = {None: "no game named yet", "durch": "Durch"}.get(deal["game"], f"trump {deal['game']}")
+    game = {None: "no game named yet", "durch": "Durch", "open_durch": "open Durch", "bettel": "Bettel"}.get(
+        deal["game"], f"trump {deal['game']}")
     scores = " ".join(f"{s['score']:+d}" for s in deal["seats"])
     return f"soloist seat {deal['soloist']}, bid {deal['bid']}, {game}: {deal['outcome'].replace('_', ' ')}; scores {scores}"
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from binokel.action import DISCARDS, DURCH, GAMES, PLAY_ON, PLAYS, SURRENDER, Action
-from binokel.card import CARDS, Card, Suit
+from binokel.card import CARDS, Card
 from binokel.error import BinokelError, RecordError
 from binokel.game import Game
 from binokel.rules import Rules
@@ -31,7 +31,7 @@ from binokel.state import Phase, State
 DEAL_FORMAT = "binokel-deal/1"
 GAME_FORMAT = "binokel-game/1"
 DEAL_KEYS = ("format", "rules", "dealer", "hands", "tapp", "auction", "discard", "game", "surrender", "tricks")
-GAME_KEYS = ("format", "rules", "deals")  # "players" (names) stays with the extra keys
+GAME_KEYS = ("format", "rules", "deals", "durch_games")  # "players" (names) stays with the extra keys
 
 
 # ---------------------------------------------------------------------- writing
@@ -52,7 +52,7 @@ def deal_record(state: State, *, with_header: bool = True) -> dict[str, Any]:
     if state.discard:
         data["discard"] = [str(CARDS[k]) for k in state.discard]
     if state.game is not None:
-        data["game"] = "durch" if state.game == DURCH else Suit(state.game).letter
+        data["game"] = str(GAMES[state.game])
     if state.surrendered is not None:
         data["surrender"] = state.surrendered
     tricks = [[str(c) for c in t.cards] for t in state.tricks]
@@ -69,6 +69,8 @@ def game_record(game: Game, players: list[str] | None = None) -> dict[str, Any]:
     if players is not None:
         data["players"] = list(players)
     data["deals"] = [deal_record(d, with_header=False) for d in game.deals if d.phase is not Phase.DEAL]
+    if game.rules.durch_game:
+        data["durch_games"] = list(game.durch_games)
     return data
 
 
@@ -185,8 +187,8 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
             raise RecordError(f"surrender must be true or false, not {surrender!r}", f"{p}surrender")
         if state.phase is Phase.SURRENDER:
             state = state.apply(SURRENDER if surrender else PLAY_ON)
-        elif not (surrender is False and state.game == DURCH and state.phase is Phase.PLAY and not state.tricks):
-            raise RecordError(_not_now(state, "surrender") if not surrender or state.game != DURCH
+        elif not (surrender is False and _no_trump(state) and state.phase is Phase.PLAY and not state.tricks):
+            raise RecordError(_not_now(state, "surrender") if not surrender or not _no_trump(state)
                               else "a Durch cannot be surrendered", f"{p}surrender")
 
     tricks = _list(data, "tricks", p)
@@ -238,6 +240,9 @@ def replay_game(data: Any) -> Game:
         game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
         for action in actions_of(state):
             game = game.apply(action)
+    if "durch_games" in data and data["durch_games"] != list(game.durch_games):
+        raise RecordError(f"durch_games must be {list(game.durch_games)}, the Durch games won (+) and lost (-)",
+                          "durch_games")
     return game
 
 
@@ -247,12 +252,17 @@ def actions_of(state: State) -> list[Action]:
     actions += [DISCARDS[k] for k in state.discard]
     if state.game is not None:
         actions.append(GAMES[state.game])
-        if state.game != DURCH and state.surrendered is not None:
+        if state.game < DURCH and state.surrendered is not None:
             actions.append(SURRENDER if state.surrendered else PLAY_ON)
     for trick in state.tricks:
         actions += [PLAYS[c.index] for c in trick.cards]
     actions += [PLAYS[k] for k in state.trick]
     return actions
+
+
+def _no_trump(state: State) -> bool:
+    """Is the named game Durch, open Durch or Bettel (no surrender decision)?"""
+    return state.game is not None and state.game >= DURCH
 
 
 def _apply(state: State, text: str, path: str) -> State:
@@ -310,7 +320,7 @@ def _check_copies(rules: Rules, hands: list[list[Card]], tapp: list[Card], prefi
 def deal_result(state: State) -> dict[str, Any]:
     """The ``binokel replay --json`` object of one deal (RECORDS.md)."""
     over = state.is_over()
-    game = None if state.game is None else ("durch" if state.game == DURCH else Suit(state.game).letter)
+    game = None if state.game is None else str(GAMES[state.game])
     melds = state.melds or ((),) * state.players
     cards = state.card_points
     seats = [
@@ -338,6 +348,7 @@ def game_result(game: Game) -> dict[str, Any]:
         "deals": [deal_result(d) for d in game.deals if d.phase is not Phase.DEAL],
         "totals": list(game.totals),
         "winner": game.winner,
+        **({"durch_games": list(game.durch_games)} if game.rules.durch_game else {}),
     }
 
 

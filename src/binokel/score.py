@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from binokel.action import BETTEL, DURCH, OPEN_DURCH
 from binokel.rules import Rules
 
 LAST_TRICK_BONUS = 10
@@ -92,10 +93,32 @@ def surrender_scores(rules: Rules, soloist: int, bid: int, meld_points: Sequence
     return tuple(scores)
 
 
-def durch_scores(rules: Rules, soloist: int, made: bool, out: int | None = None) -> tuple[int, ...]:
-    """Durch: +value or -value for the soloist (and partners), nothing for the opponents."""
-    value = rules.durch if made else -rules.durch
-    return tuple(value if rules.team_of(seat) == rules.team_of(soloist) else 0 for seat in range(rules.players))
+def contract_value(rules: Rules, game: int) -> int:
+    """The value of a game without trump: Durch, open Durch or Bettel."""
+    return {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, BETTEL: rules.bettel}[game]
+
+
+def durch_scores(rules: Rules, soloist: int, made: bool, out: int | None = None, game: int = DURCH) -> tuple[int, ...]:
+    """Durch, open Durch or Bettel: +value or -value for the soloist (and partners); the
+    opponents get nothing, or ``durch_fail_credit`` each (once per team) when a Durch fails.
+    With ``durch_game=1`` a Durch scores no points at all (it counts as a whole game).
+
+    >>> from binokel.rules import Rules
+    >>> durch_scores(Rules.parse("standard(durch_fail_credit=300)"), 1, made=False)
+    (300, -1000, 300)
+    >>> durch_scores(Rules.parse("standard(bettel=300)"), 1, made=True, game=BETTEL)
+    (0, 300, 0)
+    """
+    is_durch = game != BETTEL
+    if is_durch and rules.durch_game:
+        return (0,) * rules.players
+    value = contract_value(rules, game)
+    credit = rules.durch_fail_credit if is_durch and not made else 0
+    scores = [0] * rules.players
+    for team in _teams(rules, out):
+        for seat in team:
+            scores[seat] = (value if made else -value) if soloist in team else credit
+    return tuple(scores)
 
 
 def decide_winner(rules: Rules, totals: Sequence[int], soloist: int | None, deals_played: int) -> int | None:

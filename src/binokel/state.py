@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import Any
 
-from binokel.action import (DISCARDS, DURCH, GAMES, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind)
+from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action,
+                            ActionKind)
 from binokel.card import (CARDS, COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Card, Hand, Suit, add_card,
                           kinds_of, present, remove_card)
 from binokel.error import IllegalActionError, NotationError
@@ -54,6 +55,8 @@ class Outcome(Enum):
     DURCH_MADE = "durch_made"
     DURCH_FAILED = "durch_failed"
     REDEAL = "redeal"  # open auction, everybody passed, all_pass=redeal: no score
+    BETTEL_MADE = "bettel_made"
+    BETTEL_FAILED = "bettel_failed"
 
 
 class Trick:
@@ -234,7 +237,7 @@ class State:
         if phase is Phase.DISCARD:
             return _actions_of(_SUIT_DISCARDS, present(self.hands[self.to_move]))
         if phase is Phase.GAME:
-            return list(GAMES[:4]) + ([GAMES[DURCH]] if self.rules.durch else [])
+            return list(game_actions(self.rules))
         if phase is Phase.SURRENDER:
             return [SURRENDER, PLAY_ON]
         return []
@@ -258,7 +261,7 @@ class State:
             return have
         led = trick[0] // 7
         follow = have & SUIT_MASK[led]
-        trump = self.game if self.game != DURCH else -1
+        trump = self.game if self.game < DURCH else -1
         best = trick[self.best]
         if follow:
             if best // 7 == led:
@@ -300,7 +303,7 @@ class State:
         if phase is Phase.DISCARD:
             return kind is ActionKind.DISCARD and bool(self.hands[self.to_move] >> action.value & 1)
         if phase is Phase.GAME:
-            return kind is ActionKind.GAME and (action.value < DURCH or bool(self.rules.durch))
+            return kind is ActionKind.GAME and action in game_actions(self.rules)
         if phase is Phase.SURRENDER:
             return kind is ActionKind.SURRENDER or kind is ActionKind.PLAY_ON
         if phase is Phase.PLAY:
@@ -334,7 +337,7 @@ class State:
             return f"{card} does not follow suit: {Suit(led).letter} was led and must be followed"
         if kind // 7 == led:
             return f"{card} does not beat {best}: a higher {Suit(led).letter} must be played"
-        if self.game is not None and self.game != DURCH and kind // 7 != self.game:
+        if self.game is not None and self.game < DURCH and kind // 7 != self.game:
             return f"{card} is not a trump: void in {Suit(led).letter}, a trump must be played"
         return f"{card} does not beat {best}: a higher trump must be played"
 
@@ -461,7 +464,7 @@ class State:
         new = self._copy()
         d = new.__dict__
         d["game"] = game
-        if game == DURCH:
+        if game >= DURCH:  # Durch, open Durch, Bettel: no trump, no melds, the soloist leads
             d["surrendered"] = False
             d["melds"] = ((),) * self.players
             d["phase"], d["leader"], d["to_move"] = Phase.PLAY, self.soloist, self.soloist
@@ -522,8 +525,9 @@ class State:
         d["won"] = _replace(self.won, winner, self.won[winner] + 1)
         d["trick_points"] = _replace(self.trick_points, winner, self.trick_points[winner] + points)
         d["trick"], d["best"], d["leader"], d["to_move"] = (), 0, winner, winner
-        if self.game == DURCH and winner != self.soloist:
-            return new._finish(Outcome.DURCH_FAILED)
+        game = self.game
+        if game >= DURCH and (winner == self.soloist) is (game == BETTEL):  # the contract is broken
+            return new._finish(Outcome.BETTEL_FAILED if game == BETTEL else Outcome.DURCH_FAILED)
         if last:
             return new._finish(None)
         return new
@@ -532,9 +536,10 @@ class State:
         d = self.__dict__
         rules = self.rules
         d["phase"], d["to_move"] = Phase.OVER, None
-        if self.game == DURCH:
-            outcome = outcome or Outcome.DURCH_MADE
-            d["scores"] = durch_scores(rules, self.soloist, outcome is Outcome.DURCH_MADE, self.sitting_out)
+        if self.game >= DURCH:
+            outcome = outcome or (Outcome.BETTEL_MADE if self.game == BETTEL else Outcome.DURCH_MADE)
+            made = outcome in (Outcome.DURCH_MADE, Outcome.BETTEL_MADE)
+            d["scores"] = durch_scores(rules, self.soloist, made, self.sitting_out, self.game)
         else:
             cards, melds = self.card_points, self.meld_points
             made = contract_made(rules, self.soloist, self.bid, cards, melds, self.won)
@@ -626,6 +631,14 @@ def deal_packets(rules: Rules, forehand: int, deck: Sequence[int]) -> tuple[tupl
     """
     seats, tapp = _deal_plan(rules, forehand)
     return tuple(tuple(take(deck)) for take in seats), tuple(tapp(deck))
+
+
+@lru_cache(maxsize=64)
+def game_actions(rules: Rules) -> tuple[Action, ...]:
+    """The games the soloist may name: the four trump suits, then Durch, open Durch and
+    Bettel where the rules allow them."""
+    allowed = {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, BETTEL: rules.bettel}
+    return tuple(GAMES[:4]) + tuple(GAMES[g] for g, value in allowed.items() if value)
 
 
 @lru_cache(maxsize=256)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from binokel.action import DURCH, Action
+from binokel.action import GAMES, OPEN_DURCH, Action
 from binokel.card import CARDS, Card, Hand, Suit
 from binokel.meld import Meld
 from binokel.state import Phase, State, Trick
@@ -53,10 +53,11 @@ class SeatView:
     scores: tuple[int, ...] | None
     legal_actions: tuple[Action, ...]
     sitting_out: int | None = None  # the seat that sits out this deal (sit_out=1): no cards, never to move
+    open_hand: tuple[Card, ...] | None = None  # open Durch: the soloist's hand, shown to everybody
 
     @property
     def trump(self) -> Suit | None:
-        return Suit.parse(self.game) if self.game not in (None, "durch") else None
+        return Suit.parse(self.game) if self.game in ("S", "H", "D", "C") else None
 
     @property
     def my_hand(self) -> Hand:
@@ -80,6 +81,7 @@ class SeatView:
             "outcome": self.outcome, "scores": list(self.scores) if self.scores is not None else None,
             "legal_actions": [str(a) for a in self.legal_actions],
             "sitting_out": self.sitting_out,
+            "open_hand": cards(self.open_hand) if self.open_hand is not None else None,
         }
 
 
@@ -97,7 +99,7 @@ def view(state: State, seat: int) -> SeatView:
         raise ValueError(f"seat must be from 0 to {state.players - 1}, not {seat!r}")
     tapp_shown = state.soloist is not None
     is_soloist = seat == state.soloist
-    game = None if state.game is None else ("durch" if state.game == DURCH else Suit(state.game).letter)
+    game = None if state.game is None else str(GAMES[state.game])
     return SeatView(
         rules=state.rules.text,
         seat=seat,
@@ -125,6 +127,7 @@ def view(state: State, seat: int) -> SeatView:
         scores=state.scores,
         legal_actions=tuple(state.legal_actions()) if state.to_move == seat else (),
         sitting_out=state.sitting_out,
+        open_hand=tuple(Hand(mask=state.hands[state.soloist])) if state.game == OPEN_DURCH else None,
     )
 
 
