@@ -124,6 +124,8 @@ class Ref:
 
     def moves(self) -> list[str]:
         """The legal actions in record notation."""
+        if self.phase == "tapp":
+            return ["hand_durch", "take"]
         if self.phase == "auction" and self.rules.auction == "open":
             low = self.rules.min_bid if self.holder is None else self.high + 10
             return ["pass"] + [str(v) for v in range(low, low + 501, 10)]
@@ -168,8 +170,7 @@ class Ref:
             self.speaker = self.waiting.pop(0)
         else:
             self.soloist = self.other
-            self.hands[self.soloist] += self.tapp
-            self.phase = "discard"
+            self._won_auction()
 
     def _open_auction(self, move: str) -> None:
         """Each in turn passes (out for good) or raises; over when only the highest bidder
@@ -187,13 +188,25 @@ class Ref:
             if not left:
                 self.holder, self.high = self.order[-1], self.rules.min_bid
             self.soloist = self.holder
-            self.hands[self.soloist] += self.tapp
-            self.phase = "discard"
+            self._won_auction()
             return
         step = 1
         while self.seat_after(self.speaker, step) in self.passed:
             step += 1
         self.speaker = self.seat_after(self.speaker, step)
+
+    def _won_auction(self) -> None:
+        if self.rules.hand_durch:  # the soloist first chooses: take the Tapp or open Durch from the hand
+            self.phase = "tapp"
+        else:
+            self._tapp("take")
+
+    def _tapp(self, move: str) -> None:
+        if move == "take":
+            self.hands[self.soloist] += self.tapp
+            self.phase = "discard"
+        else:
+            self.durch, self.phase, self.leader = move, "play", self.soloist
 
     def _discard(self, card: str) -> None:
         self.hands[self.soloist].remove(card)
@@ -233,8 +246,13 @@ class Ref:
     def from_record(cls, record: dict) -> Ref:
         rules = Rules.parse(record["rules"])
         ref = cls(rules, record["dealer"], record["hands"], record["tapp"])
-        moves = record.get("auction", []) + record.get("discard", [])
-        if "game" in record:
+        moves = list(record.get("auction", []))
+        if rules.hand_durch and record.get("game") == "hand_durch":
+            moves.append("hand_durch")
+        elif rules.hand_durch and ("discard" in record or "game" in record):
+            moves.append("take")
+        moves += record.get("discard", [])
+        if "game" in record and record["game"] != "hand_durch":
             moves.append(record["game"])
             if record["game"] in SUITS:
                 moves.append("surrender" if record["surrender"] else "play")
@@ -387,6 +405,15 @@ def _generate() -> list[dict]:
             if getattr(rules, word):
                 state = _advance(dealt, rng, lambda s: s.phase is Phase.GAME).apply_text(word)
                 positions.append({"name": f"{rules.text}-{word}", "kind": "durch", "record": deal_record(state), "depth": 6})
+    # Open Durch from the hand: the deal with its choice after the auction, and the Durch itself.
+    rules = Rules.parse("standard(hand_durch=2000)")
+    rng = random.Random(3000)
+    dealt = State.new(rules, 1).deal_random(rng)
+    positions.append({"name": f"{rules.text}-deal", "kind": "deal", "record": deal_record(dealt), "depth": 6})
+    at_tapp = _advance(dealt, rng, lambda s: s.phase is Phase.TAPP)
+    positions.append({"name": f"{rules.text}-tapp", "kind": "game", "record": deal_record(at_tapp), "depth": 5})
+    positions.append({"name": f"{rules.text}-hand_durch", "kind": "durch",
+                      "record": deal_record(at_tapp.apply_text("hand_durch")), "depth": 6})
     for position in positions:
         state = replay_deal(position["record"])
         position["counts"] = engine_perft(state, position.pop("depth"))

@@ -15,12 +15,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from binokel.action import DISCARDS, GAMES, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind
+from binokel.action import DISCARDS, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind
 from binokel.card import CARDS, Card
 from binokel.error import IllegalActionError
 from binokel.game import Game
 from binokel.record import actions_of, deal_record, game_record, replay_deal, replay_game
-from binokel.action import OPEN_DURCH
 from binokel.rules import RULE_SETS, Rules
 from binokel.state import Outcome, Phase, State
 from binokel.view import view
@@ -37,7 +36,7 @@ TOTAL_CARD_POINTS = 250  # the deck's 240 and 10 for the last trick
 def places_of(state: State) -> Counter:
     """Hands + the Tapp (until the auction ends) + discard + every played card."""
     cards = card_counter(c for seat in range(state.players) for c in state.hand(seat))
-    if state.soloist is None:
+    if state.tapp_in_centre:
         cards += card_counter(kinds_to_cards(state.tapp))
     cards += card_counter(kinds_to_cards(state.discard))
     cards += card_counter(played_cards(state))
@@ -142,7 +141,8 @@ def test_illegal_card_plays_in_a_trick() -> None:
 @settings(max_examples=200, deadline=None)
 @given(rules=rules_strategy, seed=st.integers(0, 2**16), value=st.integers(-(2**40), 2**40), calls=st.integers(0, 5))
 def test_bids_off_the_ladder_are_illegal(rules: Rules, seed: int, value: int, calls: int) -> None:
-    """Only the forced opening and then exactly +10 are legal bids, whatever the number."""
+    """Only the forced opening and then exactly +10 are legal bids, whatever the number
+    (in the open auction: only the listed multiples of 10)."""
     rng = random.Random(seed)
     state = State.new(rules, 0).deal_random(rng)
     for _ in range(calls):
@@ -151,9 +151,9 @@ def test_bids_off_the_ladder_are_illegal(rules: Rules, seed: int, value: int, ca
         state = state.apply(Action.bid(state.high + 10) if state.holder is not None else Action.bid(rules.min_bid))
     if state.phase is not Phase.AUCTION:
         return
-    expected = rules.min_bid if state.holder is None else state.high + 10
-    if value == expected:
-        value += 10
+    legal_bids = {a.value for a in state.legal_actions() if a.kind is ActionKind.BID}
+    if value in legal_bids:
+        value += 5
     before = snapshot(state)
     with pytest.raises(IllegalActionError):
         state.apply(Action.bid(value))
@@ -198,12 +198,16 @@ def test_apply_rejects_non_actions_in_every_phase() -> None:
 def test_card_points_add_up_to_250_when_all_tricks_are_played(rules: Rules, seed: int) -> None:
     final = random_playout(rules, seed)[-1]
     event(final.outcome.value)
+    if final.outcome is Outcome.REDEAL:  # open auction, everybody passed: nothing was played
+        assert final.card_points == (0,) * rules.players and final.soloist is None
+        return
     discard = sum(CARDS[k].points for k in final.discard)
     played = sum(c.points for c in played_cards(final))
-    if final.outcome in (Outcome.MADE, Outcome.FAILED, Outcome.DURCH_MADE):
+    unused = sum(CARDS[k].points for k in final.tapp) if final.game == HAND_DURCH else 0  # the Tapp stays out
+    if final.outcome in (Outcome.MADE, Outcome.FAILED, Outcome.DURCH_MADE, Outcome.BETTEL_MADE):
         assert len(final.tricks) == rules.hand_size
-        assert sum(final.card_points) == TOTAL_CARD_POINTS
-        assert sum(final.trick_points) == TOTAL_CARD_POINTS - discard
+        assert sum(final.card_points) == TOTAL_CARD_POINTS - unused
+        assert sum(final.trick_points) == TOTAL_CARD_POINTS - discard - unused
         assert final.trick_points[final.tricks[-1].winner] >= 10
     else:
         assert sum(final.card_points) == discard + played
@@ -240,6 +244,8 @@ def test_made_durch_takes_all_250(rules: Rules) -> None:
     state = state.apply_text(str(rules.min_bid))
     for _ in range(rules.active - 1):  # everybody else passes (fixed or open auction)
         state = state.apply_text("pass")
+    if state.phase is Phase.TAPP:  # hand_durch rules: first take the Tapp
+        state = state.apply_text("take")
     for card in sorted(tapp, key=lambda c: (c.rank, c.suit)):  # throw back the Tapp
         state = state.apply_text(str(card))
     state = state.apply_text("durch")
@@ -321,12 +327,12 @@ def hidden_places(state: State, seat: int) -> dict[tuple, Counter]:
     for other in range(state.players):
         if other != seat:
             hidden = card_counter(state.hand(other))
-            if state.game == OPEN_DURCH and other == state.soloist:
+            if state.game in (OPEN_DURCH, HAND_DURCH) and other == state.soloist:
                 hidden = Counter()  # open Durch: the soloist's hand is on the table
             if state.melds is not None:
                 hidden -= shown_cards(state.melds[other])
             places[("hand", other)] = hidden
-    if state.soloist is None:
+    if state.tapp_in_centre:
         places[("tapp",)] = card_counter(kinds_to_cards(state.tapp))
     elif seat != state.soloist:
         places[("discard",)] = card_counter(kinds_to_cards(state.discard))
@@ -522,10 +528,14 @@ def game_policy(state: State, rng: random.Random) -> Action:
     """Random, but shy of bidding up and of Durch: uniformly random auctions drive every
     total far below zero (each failed contract costs twice the bid) and a game never ends."""
     legal = state.legal_actions()
+    if state.phase is Phase.AUCTION and len(legal) > 2:  # open auction: pass or the lowest bid only
+        legal = legal[:2]
     if state.phase is Phase.AUCTION and PASS in legal and rng.random() < 0.8:
         return PASS
     if state.phase is Phase.GAME and rng.random() < 0.9:
         return rng.choice(legal[:4])
+    if state.phase is Phase.TAPP and rng.random() < 0.95:  # hand_durch rules: mostly take the Tapp
+        return legal[-1]
     return rng.choice(legal)
 
 

@@ -111,6 +111,16 @@ GOLDEN_RESULTS = {
     # Q♦: seat 0 wins the first trick (11 + 10 + 3 = 24, + discard 2 = 26) and the deal ends: -300.
     "bettel_failed.json": ("bettel_failed", 0, 150, "bettel", [seat(0, 26, 1, -300), seat(0, 0, 0, 0),
                                                               seat(0, 0, 0, 0)]),
+    # Open Durch from the hand: seat 0 plays its dealt 15 cards (the Tapp J♣ 9♣ 9♣ stays face
+    # down, unused) with the tricks of durch_made.json: all 15 tricks, +2000. Its card points
+    # are 250 less the Tapp's 2 (nobody counts the unused Tapp).
+    "hand_durch_made.json": ("durch_made", 0, 150, "hand_durch", [seat(0, 248, 15, 2000), seat(0, 0, 0, 0),
+                                                                 seat(0, 0, 0, 0)]),
+    # Seat 1 outbids seat 0 (160) and announces open Durch from the hand; it leads 10♠, seat 2
+    # (no spade) throws Q♦, seat 0 takes it with A♠ (10 + 3 + 11 = 24): -2000 for seat 1 and
+    # with durch_fail_credit=300, 300 to each opponent.
+    "hand_durch_failed.json": ("durch_failed", 1, 160, "hand_durch", [seat(0, 24, 1, 300), seat(0, 0, 0, -2000),
+                                                                     seat(0, 0, 0, 300)]),
 }
 
 
@@ -132,7 +142,7 @@ def test_every_new_rule_set_has_a_golden_record() -> None:
     covered = {Rules.parse(load(name)["rules"]).name for name in GOLDEN_RESULTS}
     assert covered >= {"four-solo", "four-sitout", "kreuz", "sechser", "club"}
     games = {result(replay(load(name)))["game"] for name in GOLDEN_RESULTS}
-    assert games >= {"durch", "open_durch", "bettel"}
+    assert games >= {"durch", "open_durch", "bettel", "hand_durch"}
 
 
 def test_golden_replay_on_the_command_line(capsys) -> None:
@@ -390,3 +400,20 @@ def test_durch_game_counts_a_whole_game() -> None:
     # With teams both partners win the game.
     kreuz = Rules.parse("kreuz(durch_game=1)")
     assert Game.new(kreuz).durch_games == (0, 0, 0, 0)
+
+
+def test_hand_durch_is_chosen_before_the_tapp_and_keeps_it_hidden() -> None:
+    data = load("hand_durch_made.json")
+    auction_only = {k: data[k] for k in ("format", "rules", "dealer", "hands", "tapp", "auction")}
+    state = replay(auction_only)
+    assert state.phase is Phase.TAPP and [str(a) for a in state.legal_actions()] == ["hand_durch", "take"]
+    assert view(state, 1).tapp is None and view(state, 0).tapp is None  # still face down
+    assert deal_record(state) == auction_only
+    taken = state.apply_text("take")
+    assert taken.phase is Phase.DISCARD and view(taken, 1).tapp is not None
+    assert deal_record(taken)["discard"] == []  # the Tapp was taken, nothing laid away yet
+    assert replay(deal_record(taken)).phase is Phase.DISCARD
+    played = replay({**data, "tricks": data["tricks"][:1]})
+    assert view(played, 1).tapp is None and view(played, 1).open_hand == tuple(played.hand(0))
+    with pytest.raises(NotationError):
+        state.apply_text("H")

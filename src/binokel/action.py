@@ -21,7 +21,9 @@ OPEN_DURCH = 5
 """Open Durch after the Tapp: the soloist's hand is shown to everybody."""
 BETTEL = 6
 """Bettel: the soloist promises to win no trick (no trumps, no melds)."""
-GAME_WORDS = {DURCH: "durch", OPEN_DURCH: "open_durch", BETTEL: "bettel"}
+HAND_DURCH = 7
+"""Open Durch from the hand: announced instead of taking the Tapp, which stays unused."""
+GAME_WORDS = {DURCH: "durch", OPEN_DURCH: "open_durch", BETTEL: "bettel", HAND_DURCH: "hand_durch"}
 """The record words of the games without trump (every game value >= DURCH)."""
 
 
@@ -33,6 +35,7 @@ class ActionKind(IntEnum):
     SURRENDER = 4
     PLAY_ON = 5
     PLAY = 6
+    TAKE = 7  # the soloist takes the Tapp (only where open Durch from the hand is allowed)
 
 
 class Action:
@@ -102,11 +105,12 @@ class Action:
         return hash(self._key)
 
 
-_WORDS = {ActionKind.PASS: "pass", ActionKind.SURRENDER: "surrender", ActionKind.PLAY_ON: "play"}
+_WORDS = {ActionKind.PASS: "pass", ActionKind.SURRENDER: "surrender", ActionKind.PLAY_ON: "play", ActionKind.TAKE: "take"}
 
 PASS = Action(ActionKind.PASS)
 SURRENDER = Action(ActionKind.SURRENDER)
 PLAY_ON = Action(ActionKind.PLAY_ON)
+TAKE = Action(ActionKind.TAKE)
 PLAYS = tuple(Action(ActionKind.PLAY, k) for k in range(len(CARDS)))
 DISCARDS = tuple(Action(ActionKind.DISCARD, k) for k in range(len(CARDS)))
-GAMES = tuple(Action(ActionKind.GAME, g) for g in range(7))
+GAMES = tuple(Action(ActionKind.GAME, g) for g in range(8))

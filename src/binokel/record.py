@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from binokel.action import DISCARDS, DURCH, GAMES, PLAY_ON, PLAYS, SURRENDER, Action
+from binokel.action import DISCARDS, DURCH, GAMES, PLAY_ON, PLAYS, SURRENDER, TAKE, Action
 from binokel.card import CARDS, Card
 from binokel.error import BinokelError, RecordError
 from binokel.game import Game
@@ -49,7 +49,7 @@ def deal_record(state: State, *, with_header: bool = True) -> dict[str, Any]:
     data["tapp"] = [str(CARDS[k]) for k in state.tapp]
     if state.calls:
         data["auction"] = [str(a) for a in state.calls]
-    if state.discard:
+    if state.discard or _took_tapp(state):  # hand_durch rules: an empty discard says the Tapp was taken
         data["discard"] = [str(CARDS[k]) for k in state.discard]
     if state.game is not None:
         data["game"] = str(GAMES[state.game])
@@ -162,6 +162,13 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
             raise RecordError(f"a call is a bid like \"160\" or \"pass\", not {call!r}", path)
         state = _apply(state, call, path)
 
+    hand_game = False
+    if state.phase is Phase.TAPP:  # hand_durch rules: open Durch from the hand, or take the Tapp
+        game = data.get("game")
+        if isinstance(game, str) and game.strip().lower() == "hand_durch":
+            state, hand_game = _apply(state, game, f"{p}game"), True
+        elif "discard" in data or "game" in data:
+            state = state.apply(TAKE)
     discard = _list(data, "discard", p)
     if discard and state.phase is not Phase.DISCARD:
         raise RecordError(_not_now(state, "discard"), f"{p}discard")
@@ -173,7 +180,7 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
             raise RecordError(f"a card must be text like \"AS\", not {card!r}", path)
         state = _apply(state, card, path)
 
-    if "game" in data:
+    if "game" in data and not hand_game:
         if state.phase is not Phase.GAME:
             raise RecordError(_not_now(state, "game"), f"{p}game")
         game = data["game"]
@@ -249,6 +256,8 @@ def replay_game(data: Any) -> Game:
 def actions_of(state: State) -> list[Action]:
     """Every action taken in a deal, in order (after the deal step)."""
     actions: list[Action] = list(state.calls)
+    if _took_tapp(state):
+        actions.append(TAKE)
     actions += [DISCARDS[k] for k in state.discard]
     if state.game is not None:
         actions.append(GAMES[state.game])
@@ -258,6 +267,11 @@ def actions_of(state: State) -> list[Action]:
         actions += [PLAYS[c.index] for c in trick.cards]
     actions += [PLAYS[k] for k in state.trick]
     return actions
+
+
+def _took_tapp(state: State) -> bool:
+    """With hand_durch rules: did the soloist take the Tapp (an action of its own)?"""
+    return bool(state.rules.hand_durch) and not state.tapp_in_centre
 
 
 def _no_trump(state: State) -> bool:

@@ -72,6 +72,7 @@ class Rules:
     auction: str = _opt("fixed", "'fixed' (forced opening, exact +10, duels in seat order) or 'open' (each in turn passes or raises by any multiple of 10)", choices=("fixed", "open"))
     all_pass: str = _opt("redeal", "open auction, everybody passes: 'redeal' (no score, the deal passes on) or 'forced' (Zwangsspiel: the dealer plays the minimum bid)", choices=("redeal", "forced"))
     open_durch: int = _opt(0, "value of open Durch after the Tapp, the soloist's hand shown (0: not allowed; the sources: 1500)", minimum=0, step=10)
+    hand_durch: int = _opt(0, "value of open Durch from the hand, announced instead of taking the Tapp (0: not allowed; the sources: 2000)", minimum=0, step=10)
     durch_fail_credit: int = _opt(0, "points to each opponent (team) when a Durch fails", choices=(0, 300, 400))
     durch_game: int = _opt(0, "1: a Durch won or lost counts as a whole game won or lost instead of points", choices=(0, 1))
     bettel: int = _opt(0, "value of Bettel, the soloist wins no trick (0: not allowed; 300 is our suggestion)", minimum=0, step=10)

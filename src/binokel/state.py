@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import Any
 
-from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action,
-                            ActionKind)
+from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
+                            TAKE, Action, ActionKind)
 from binokel.card import (CARDS, COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Card, Hand, Suit, add_card,
                           kinds_of, present, remove_card)
 from binokel.error import IllegalActionError, NotationError
@@ -41,6 +41,7 @@ OPEN_BID_SPAN = 500
 class Phase(Enum):
     DEAL = "deal"
     AUCTION = "auction"
+    TAPP = "tapp"  # hand_durch only: the soloist takes the Tapp or plays open Durch from the hand
     DISCARD = "discard"
     GAME = "game"  # the soloist names trump or Durch
     SURRENDER = "surrender"  # the soloist surrenders or plays on
@@ -154,6 +155,12 @@ class State:
         return (self.dealer + 1) % self.rules.players
 
     @property
+    def tapp_in_centre(self) -> bool:
+        """Is the Tapp still face down in the centre (before the auction ends, while the
+        soloist decides, and for good after an open Durch from the hand)?"""
+        return self.soloist is None or self.phase is Phase.TAPP or self.game == HAND_DURCH
+
+    @property
     def sitting_out(self) -> int | None:
         """The seat that sits out this deal (the dealer, with ``sit_out=1``), else None."""
         return self.dealer if self.rules.sit_out else None
@@ -238,6 +245,8 @@ class State:
             return _actions_of(_SUIT_DISCARDS, present(self.hands[self.to_move]))
         if phase is Phase.GAME:
             return list(game_actions(self.rules))
+        if phase is Phase.TAPP:
+            return [GAMES[HAND_DURCH], TAKE]
         if phase is Phase.SURRENDER:
             return [SURRENDER, PLAY_ON]
         return []
@@ -308,6 +317,8 @@ class State:
             return kind is ActionKind.SURRENDER or kind is ActionKind.PLAY_ON
         if phase is Phase.PLAY:
             return kind is ActionKind.PLAY and bool(self._legal_mask() >> action.value & 1)
+        if phase is Phase.TAPP:
+            return action == TAKE or action == GAMES[HAND_DURCH]
         return False
 
     def why_illegal(self, action: Action) -> str:
@@ -366,6 +377,12 @@ class State:
                 return Action.game(text)
             except NotationError:
                 raise NotationError(f"the game is a trump suit S, H, D, C or 'durch', not {text!r}") from None
+        if phase is Phase.TAPP:
+            if word == "take":
+                return TAKE
+            if word == "hand_durch":
+                return GAMES[HAND_DURCH]
+            raise NotationError(f"answer 'take' (the Tapp) or 'hand_durch', not {text!r}")
         if phase is Phase.SURRENDER:
             if word in ("surrender", "play"):
                 return SURRENDER if word == "surrender" else PLAY_ON
@@ -392,6 +409,8 @@ class State:
             return self._discard(action.value)
         if phase is Phase.GAME:
             return self._name_game(action.value)
+        if phase is Phase.TAPP:
+            return self._name_game(HAND_DURCH) if action.kind is ActionKind.GAME else self._take_tapp()
         return self._surrender(action == SURRENDER)
 
     def _call(self, action: Action) -> State:
@@ -444,12 +463,22 @@ class State:
         """The auction is over: the soloist takes the Tapp into hand."""
         d = self.__dict__
         d["soloist"], d["bid"], d["to_move"] = survivor, bid, survivor
+        if self.rules.hand_durch:  # first the choice: take the Tapp or open Durch from the hand
+            d["phase"] = Phase.TAPP
+            return self
+        return self._take_tapp(copy=False)
+
+    def _take_tapp(self, copy: bool = True) -> State:
+        """The soloist turns the Tapp face up and takes it into hand."""
+        new = self._copy() if copy else self
+        d = new.__dict__
+        survivor = self.soloist
         d["phase"] = Phase.DISCARD
         hand = self.hands[survivor]
         for kind in self.tapp:
             hand = add_card(hand, kind)
         d["hands"] = _replace(self.hands, survivor, hand)
-        return self
+        return new
 
     def _discard(self, kind: int) -> State:
         new = self._copy()

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from binokel.action import GAMES, OPEN_DURCH, Action
+from binokel.action import GAMES, HAND_DURCH, OPEN_DURCH, Action
 from binokel.card import CARDS, Card, Hand, Suit
 from binokel.meld import Meld
 from binokel.state import Phase, State, Trick
@@ -97,7 +97,7 @@ def view(state: State, seat: int) -> SeatView:
     """What ``seat`` may know of ``state``."""
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         raise ValueError(f"seat must be from 0 to {state.players - 1}, not {seat!r}")
-    tapp_shown = state.soloist is not None
+    tapp_shown = not state.tapp_in_centre
     is_soloist = seat == state.soloist
     game = None if state.game is None else str(GAMES[state.game])
     return SeatView(
@@ -127,7 +127,7 @@ def view(state: State, seat: int) -> SeatView:
         scores=state.scores,
         legal_actions=tuple(state.legal_actions()) if state.to_move == seat else (),
         sitting_out=state.sitting_out,
-        open_hand=tuple(Hand(mask=state.hands[state.soloist])) if state.game == OPEN_DURCH else None,
+        open_hand=tuple(Hand(mask=state.hands[state.soloist])) if state.game in (OPEN_DURCH, HAND_DURCH) else None,
     )
 
 
