@@ -88,6 +88,19 @@ GOLDEN_RESULTS = {
     # 1125 -> 1130 and 165 -> 170 (rounding to 10, halves up); the soloist -250.
     "club_open_surrender.json": ("surrendered", 2, 250, "C", [seat(1000, 0, 0, 1130), seat(40, 0, 0, 170),
                                                               seat(0, 2, 0, -250)]),
+    # Rounding 245 -> 250: seat 1 wins the open auction at 250, discards 7♣ 7♣ J♣ (2), names
+    # spades and surrenders; with surrender_credit=half each opponent gets 125 + own melds:
+    # seat 0 (plain double family 1000) 1125 -> 1130, seat 2 (plain club family 100 + pair 20)
+    # 245 -> 250 (halves up); seat 1 -250.
+    "club_rounding_245.json": ("surrendered", 1, 250, "S", [seat(1000, 0, 0, 1130), seat(0, 2, 0, -250),
+                                                            seat(120, 0, 0, 250)]),
+    # Rounding 244 -> 240 (a seeded random club deal, checked by hand from its record): seat 0
+    # plays 150 in clubs; melds two plain pairs 20 + 20, the trump pair 40, four obers 60 = 140;
+    # card points 82 in 6 tricks + the discard 10♣ J♥ 10♥ (22) = 104; 104 + 140 = 244 >= 150,
+    # made: 244 -> 240. Seat 1: 79 in 5 tricks + a Dissle 10 = 89 -> 90; seat 2: 67 in 4
+    # tricks + a Dissle 10 = 77 -> 80. (104 + 79 + 67 = 250.)
+    "club_rounding_244.json": ("made", 0, 150, "C", [seat(140, 104, 6, 240), seat(10, 79, 5, 90),
+                                                     seat(10, 67, 4, 80)]),
     # The open auction without Zwangsspiel: everybody passes, the deal is void.
     "redeal.json": ("redeal", None, None, None, [seat(0, 0, 0, 0)] * 3),
     # Contracts, on the standard golden deals (tests/golden/durch_*.json) with other rules.
@@ -417,3 +430,11 @@ def test_hand_durch_is_chosen_before_the_tapp_and_keeps_it_hidden() -> None:
     assert view(played, 1).tapp is None and view(played, 1).open_hand == tuple(played.hand(0))
     with pytest.raises(NotationError):
         state.apply_text("H")
+
+
+def test_rounding_is_applied_to_the_exact_totals() -> None:
+    """The same records without rounding give the exact totals 244 and 245."""
+    exact = replay({**load("club_rounding_244.json"), "rules": "club(rounding=0)"})
+    assert exact.scores == (244, 89, 77)
+    exact = replay({**load("club_rounding_245.json"), "rules": "club(surrender_credit=half,rounding=0)"})
+    assert exact.scores == (1125, -250, 245)
