@@ -337,6 +337,10 @@ def test_zwangsspiel_with_the_dealer_sitting_out_falls_to_rearhand() -> None:
 
 @pytest.mark.parametrize("name", ["four-solo", "four-sitout", "kreuz", "sechser", "club"])
 def test_whole_games_replay(name: str) -> None:
+    play_whole_game(name)
+
+
+def play_whole_game(name: str) -> Game:
     rng = random.Random(name)
     game = Game.new(Rules.parse(name).replace(target=400), first_dealer=1)
     while not game.is_over():
@@ -361,6 +365,7 @@ def test_whole_games_replay(name: str) -> None:
     if rules.teams != "none":
         assert all(game.totals[s] == game.totals[s % 2] for s in range(rules.players))
         assert game.winner in (0, 1)
+    return game
 
 
 def test_rules_command_lists_the_new_sets(capsys) -> None:
@@ -438,3 +443,12 @@ def test_rounding_is_applied_to_the_exact_totals() -> None:
     assert exact.scores == (244, 89, 77)
     exact = replay({**load("club_rounding_245.json"), "rules": "club(surrender_credit=half,rounding=0)"})
     assert exact.scores == (1125, -250, 245)
+
+
+def test_replay_names_the_winning_team(tmp_path, capsys) -> None:
+    game = play_whole_game("kreuz")
+    path = tmp_path / "kreuz.json"
+    path.write_text(json.dumps(game_record(game)))
+    assert main(["replay", str(path)]) == 0
+    seats = ", ".join(str(s) for s in range(game.winner, 4, 2))
+    assert f"winner: team {game.winner} (seats {seats})" in capsys.readouterr().out
