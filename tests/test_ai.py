@@ -7,7 +7,7 @@ import random
 import pytest
 
 from binokel.ai import LEVELS, OracleBot, make_bot
-from binokel.rules import RULE_SETS
+from binokel.rules import THREE_PLAYER_SETS  # bots play three seats, each for itself
 from binokel.state import State
 from binokel.view import view
 
@@ -16,7 +16,7 @@ from ai_support import random_states
 BUDGET = 0.002
 
 
-@pytest.mark.parametrize("rules", list(RULE_SETS))
+@pytest.mark.parametrize("rules", list(THREE_PLAYER_SETS))
 @pytest.mark.parametrize("level,deals", [("easy", 25), ("medium", 15), ("hard", 3)])
 def test_bots_return_legal_actions_on_random_views(rules: str, level: str, deals: int) -> None:
     rng = random.Random(f"{rules}-{level}")
@@ -32,7 +32,7 @@ def test_bots_return_legal_actions_on_random_views(rules: str, level: str, deals
     assert seen_phases == {"auction", "discard", "game", "surrender", "play"}
 
 
-@pytest.mark.parametrize("rules", list(RULE_SETS))
+@pytest.mark.parametrize("rules", list(THREE_PLAYER_SETS))
 def test_oracle_returns_legal_actions(rules: str) -> None:
     rng = random.Random(rules)
     oracle = OracleBot(seed=2)
@@ -43,7 +43,7 @@ def test_oracle_returns_legal_actions(rules: str) -> None:
 
 @pytest.mark.parametrize("level", [*LEVELS])
 def test_whole_deals_between_bots_finish(level: str) -> None:
-    for rules in RULE_SETS:
+    for rules in THREE_PLAYER_SETS:
         rng = random.Random(7)
         bots = [make_bot(level, seed=seat) for seat in range(3)]
         state = State.new(rules, dealer=0).deal_random(rng)

@@ -45,8 +45,10 @@ def trick_winner_position(trick: list[str], trump: str | None) -> int:
     return min(candidates, key=lambda i: (rank(trick[i]), i))
 
 
-def legal_cards(hand: list[str], trick: list[str], trump: str | None, must_beat: str) -> list[str]:
-    """RULES.md section 6 precedence: follow (and beat), else trump (and overtrump), else any."""
+def legal_cards(hand: list[str], trick: list[str], trump: str | None, must_beat: str,
+                partner_winning: bool = False) -> list[str]:
+    """RULES.md section 6 precedence: follow (and beat), else trump (and overtrump), else any.
+    ``partner_winning`` (option partner_exemption): follow suit, but no need to beat or trump."""
     cards = sorted(set(hand))
     if not trick:
         return cards
@@ -60,9 +62,13 @@ def legal_cards(hand: list[str], trick: list[str], trump: str | None, must_beat:
             to_beat = min((c for c in trick if suit(c) == led), key=rank)
         else:
             return follow
+        if partner_winning:
+            return follow
         higher = [c for c in follow if rank(c) < rank(to_beat)]
         return higher or follow
     trumps = [c for c in cards if suit(c) == trump]
+    if trumps and partner_winning:
+        return cards
     if trumps:
         if suit(winning) == trump:
             higher = [c for c in trumps if rank(c) < rank(winning)]
@@ -78,13 +84,18 @@ class Ref:
         self.rules = rules
         self.n = rules.players
         self.forehand = (dealer + 1) % self.n
+        # The seats that play, from forehand (with sit_out the dealer gets no cards and never moves).
+        self.order = [(self.forehand + i) % self.n for i in range(self.n)
+                      if not (rules.sit_out and (self.forehand + i) % self.n == dealer)]
+        self.passed: list[int] = []  # open auction: seats out
+        self.holder = None  # open auction: the seat with the highest bid
         self.hands = [list(h) for h in hands]
         self.tapp = list(tapp)
         self.phase = "auction"
         self.calls: list[str] = []
         self.speaker = self.forehand  # the seat to call
         self.other = None  # the other seat of the current duel (it holds the high bid)
-        self.waiting = [(self.forehand + i) % self.n for i in range(1, self.n)]  # seats still to take part
+        self.waiting = self.order[1:]  # seats still to take part
         self.high = 0
         self.soloist = None
         self.discard: list[str] = []
@@ -98,17 +109,26 @@ class Ref:
         new.__dict__.update(self.__dict__)
         new.hands = [list(h) for h in self.hands]
         new.calls, new.discard, new.trick, new.waiting = list(self.calls), list(self.discard), list(self.trick), list(self.waiting)
+        new.passed = list(self.passed)
         return new
 
     def to_move(self) -> int:
         if self.phase == "auction":
             return self.speaker
         if self.phase == "play":
-            return (self.leader + len(self.trick)) % self.n
+            return self.seat_after(self.leader, len(self.trick))
         return self.soloist
+
+    def seat_after(self, seat: int, steps: int) -> int:
+        return self.order[(self.order.index(seat) + steps) % len(self.order)]
 
     def moves(self) -> list[str]:
         """The legal actions in record notation."""
+        if self.phase == "tapp":
+            return ["hand_durch", "take"]
+        if self.phase == "auction" and self.rules.auction == "open":
+            low = self.rules.min_bid if self.holder is None else self.high + 10
+            return ["pass"] + [str(v) for v in range(low, low + 501, 10)]
         if self.phase == "auction":
             if not self.calls:
                 return [str(self.rules.min_bid)]
@@ -116,11 +136,17 @@ class Ref:
         if self.phase == "discard":
             return sorted(set(self.hands[self.soloist]))
         if self.phase == "game":
-            return list(SUITS) + (["durch"] if self.rules.durch else [])
+            return list(SUITS) + [word for word, value in (("durch", self.rules.durch), ("open_durch", self.rules.open_durch),
+                                                           ("bettel", self.rules.bettel)) if value]
         if self.phase == "surrender":
             return ["surrender", "play"]
         if self.phase == "play":
-            return legal_cards(self.hands[self.to_move()], self.trick, self.trump, self.rules.must_beat)
+            seat = self.to_move()
+            partner = False
+            if self.trick and self.rules.partner_exemption:
+                winner = self.seat_after(self.leader, trick_winner_position(self.trick, self.trump))
+                partner = winner % 2 == seat % 2
+            return legal_cards(self.hands[seat], self.trick, self.trump, self.rules.must_beat, partner)
         return []
 
     def play(self, move: str) -> Ref:
@@ -131,6 +157,8 @@ class Ref:
         return new
 
     def _auction(self, move: str) -> None:
+        if self.rules.auction == "open":
+            return self._open_auction(move)
         self.calls.append(move)
         if len(self.calls) == 1:  # forehand's forced opening; middlehand answers first
             self.high = int(move)
@@ -142,8 +170,43 @@ class Ref:
             self.speaker = self.waiting.pop(0)
         else:
             self.soloist = self.other
+            self._won_auction()
+
+    def _open_auction(self, move: str) -> None:
+        """Each in turn passes (out for good) or raises; over when only the highest bidder
+        is left, or when all have passed (redeal, or the dealer plays the minimum)."""
+        self.calls.append(move)
+        if move == "pass":
+            self.passed.append(self.speaker)
+        else:
+            self.high, self.holder = int(move), self.speaker
+        left = [s for s in self.order if s not in self.passed]
+        if left == [self.holder] or not left:
+            if not left and self.rules.all_pass == "redeal":
+                self.phase = "over"
+                return
+            if not left:
+                self.holder, self.high = self.order[-1], self.rules.min_bid
+            self.soloist = self.holder
+            self._won_auction()
+            return
+        step = 1
+        while self.seat_after(self.speaker, step) in self.passed:
+            step += 1
+        self.speaker = self.seat_after(self.speaker, step)
+
+    def _won_auction(self) -> None:
+        if self.rules.hand_durch:  # the soloist first chooses: take the Tapp or open Durch from the hand
+            self.phase = "tapp"
+        else:
+            self._tapp("take")
+
+    def _tapp(self, move: str) -> None:
+        if move == "take":
             self.hands[self.soloist] += self.tapp
             self.phase = "discard"
+        else:
+            self.durch, self.phase, self.leader = move, "play", self.soloist
 
     def _discard(self, card: str) -> None:
         self.hands[self.soloist].remove(card)
@@ -152,8 +215,8 @@ class Ref:
             self.phase = "game"
 
     def _game(self, game: str) -> None:
-        if game == "durch":
-            self.durch = True
+        if game in ("durch", "open_durch", "bettel"):  # no trump, no melds, the soloist leads
+            self.durch = game
             self.phase, self.leader = "play", self.soloist
         else:
             self.trump, self.phase = game, "surrender"
@@ -168,21 +231,30 @@ class Ref:
     def _play(self, card: str) -> None:
         self.hands[self.to_move()].remove(card)
         self.trick.append(card)
-        if len(self.trick) < self.n:
+        if len(self.trick) < len(self.order):
             return
-        winner = (self.leader + trick_winner_position(self.trick, self.trump)) % self.n
+        winner = self.seat_after(self.leader, trick_winner_position(self.trick, self.trump))
         self.trick, self.leader = [], winner
-        if (self.durch and winner != self.soloist) or not any(self.hands):
+        if self.durch == "bettel":
+            broken = winner == self.soloist  # Bettel: the soloist's first trick ends it
+        else:
+            broken = bool(self.durch) and winner != self.soloist
+        if broken or not any(self.hands):
             self.phase = "over"
 
     @classmethod
     def from_record(cls, record: dict) -> Ref:
         rules = Rules.parse(record["rules"])
         ref = cls(rules, record["dealer"], record["hands"], record["tapp"])
-        moves = record.get("auction", []) + record.get("discard", [])
-        if "game" in record:
+        moves = list(record.get("auction", []))
+        if rules.hand_durch and record.get("game") == "hand_durch":
+            moves.append("hand_durch")
+        elif rules.hand_durch and ("discard" in record or "game" in record):
+            moves.append("take")
+        moves += record.get("discard", [])
+        if "game" in record and record["game"] != "hand_durch":
             moves.append(record["game"])
-            if record["game"] != "durch":
+            if record["game"] in SUITS:
                 moves.append("surrender" if record["surrender"] else "play")
         moves += [card for trick in record.get("tricks", []) for card in trick]
         for move in moves:
@@ -298,13 +370,17 @@ def _generate() -> list[dict]:
     """Build the positions from fixed seeds (used once; the records are what the tests read)."""
     specs = []
     for text, deal_depth in (("standard", 7), ("classic40", 7), ("sevens", 7), ("standard(must_beat=led)", 6),
-                             ("standard(first_lead=soloist)", 6), ("standard(durch=0)", 6)):
+                             ("standard(first_lead=soloist)", 6), ("standard(durch=0)", 6),
+                             # added with issue 5 (the older positions above are unchanged):
+                             ("four-solo", 6), ("four-sitout", 6), ("kreuz", 6), ("sechser", 6),
+                             ("kreuz(partner_exemption=1)", 5), ("club", 2), ("standard(auction=open,sit_out=0)", 2),
+                             ("standard(open_durch=1500,bettel=300)", 6)):
         specs.append((text, deal_depth))
     positions = []
     for number, (text, deal_depth) in enumerate(specs):
         rules = Rules.parse(text)
         rng = random.Random(1000 + number)
-        dealt = State.new(rules, number % 3).deal_random(rng)
+        dealt = State.new(rules, number % rules.players).deal_random(rng)
         positions.append({"name": f"{rules.text}-deal", "kind": "deal", "record": deal_record(dealt)})
         positions[-1]["depth"] = deal_depth
         # The game phase: name a game, surrender or play on, the first cards.
@@ -325,6 +401,19 @@ def _generate() -> list[dict]:
         if rules.durch:
             state = _advance(dealt, rng, lambda s: s.phase is Phase.GAME).apply_text("durch")
             positions.append({"name": f"{rules.text}-durch", "kind": "durch", "record": deal_record(state), "depth": 6})
+        for word in ("open_durch", "bettel"):
+            if getattr(rules, word):
+                state = _advance(dealt, rng, lambda s: s.phase is Phase.GAME).apply_text(word)
+                positions.append({"name": f"{rules.text}-{word}", "kind": "durch", "record": deal_record(state), "depth": 6})
+    # Open Durch from the hand: the deal with its choice after the auction, and the Durch itself.
+    rules = Rules.parse("standard(hand_durch=2000)")
+    rng = random.Random(3000)
+    dealt = State.new(rules, 1).deal_random(rng)
+    positions.append({"name": f"{rules.text}-deal", "kind": "deal", "record": deal_record(dealt), "depth": 6})
+    at_tapp = _advance(dealt, rng, lambda s: s.phase is Phase.TAPP)
+    positions.append({"name": f"{rules.text}-tapp", "kind": "game", "record": deal_record(at_tapp), "depth": 5})
+    positions.append({"name": f"{rules.text}-hand_durch", "kind": "durch",
+                      "record": deal_record(at_tapp.apply_text("hand_durch")), "depth": 6})
     for position in positions:
         state = replay_deal(position["record"])
         position["counts"] = engine_perft(state, position.pop("depth"))

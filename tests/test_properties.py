@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from binokel.action import DISCARDS, GAMES, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind
+from binokel.action import DISCARDS, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind
 from binokel.card import CARDS, Card
 from binokel.error import IllegalActionError
 from binokel.game import Game
@@ -36,7 +36,7 @@ TOTAL_CARD_POINTS = 250  # the deck's 240 and 10 for the last trick
 def places_of(state: State) -> Counter:
     """Hands + the Tapp (until the auction ends) + discard + every played card."""
     cards = card_counter(c for seat in range(state.players) for c in state.hand(seat))
-    if state.soloist is None:
+    if state.tapp_in_centre:
         cards += card_counter(kinds_to_cards(state.tapp))
     cards += card_counter(kinds_to_cards(state.discard))
     cards += card_counter(played_cards(state))
@@ -47,7 +47,7 @@ def places_of(state: State) -> Counter:
 @given(rules=rules_strategy, seed=seed_strategy)
 def test_every_card_is_in_exactly_one_place(rules: Rules, seed: int) -> None:
     deck = card_counter(rules.deck_cards)
-    assert sum(deck.values()) == rules.players * rules.hand_size + rules.tapp_size
+    assert sum(deck.values()) == rules.active * rules.hand_size + rules.tapp_size
     for state in random_playout(rules, seed):
         assert places_of(state) == deck, (state, deal_record(state))
         # The dealt cards never change and are the deck as well.
@@ -141,7 +141,8 @@ def test_illegal_card_plays_in_a_trick() -> None:
 @settings(max_examples=200, deadline=None)
 @given(rules=rules_strategy, seed=st.integers(0, 2**16), value=st.integers(-(2**40), 2**40), calls=st.integers(0, 5))
 def test_bids_off_the_ladder_are_illegal(rules: Rules, seed: int, value: int, calls: int) -> None:
-    """Only the forced opening and then exactly +10 are legal bids, whatever the number."""
+    """Only the forced opening and then exactly +10 are legal bids, whatever the number
+    (in the open auction: only the listed multiples of 10)."""
     rng = random.Random(seed)
     state = State.new(rules, 0).deal_random(rng)
     for _ in range(calls):
@@ -150,9 +151,9 @@ def test_bids_off_the_ladder_are_illegal(rules: Rules, seed: int, value: int, ca
         state = state.apply(Action.bid(state.high + 10) if state.holder is not None else Action.bid(rules.min_bid))
     if state.phase is not Phase.AUCTION:
         return
-    expected = rules.min_bid if state.holder is None else state.high + 10
-    if value == expected:
-        value += 10
+    legal_bids = {a.value for a in state.legal_actions() if a.kind is ActionKind.BID}
+    if value in legal_bids:
+        value += 5
     before = snapshot(state)
     with pytest.raises(IllegalActionError):
         state.apply(Action.bid(value))
@@ -197,12 +198,16 @@ def test_apply_rejects_non_actions_in_every_phase() -> None:
 def test_card_points_add_up_to_250_when_all_tricks_are_played(rules: Rules, seed: int) -> None:
     final = random_playout(rules, seed)[-1]
     event(final.outcome.value)
+    if final.outcome is Outcome.REDEAL:  # open auction, everybody passed: nothing was played
+        assert final.card_points == (0,) * rules.players and final.soloist is None
+        return
     discard = sum(CARDS[k].points for k in final.discard)
     played = sum(c.points for c in played_cards(final))
-    if final.outcome in (Outcome.MADE, Outcome.FAILED, Outcome.DURCH_MADE):
+    unused = sum(CARDS[k].points for k in final.tapp) if final.game == HAND_DURCH else 0  # the Tapp stays out
+    if final.outcome in (Outcome.MADE, Outcome.FAILED, Outcome.DURCH_MADE, Outcome.BETTEL_MADE):
         assert len(final.tricks) == rules.hand_size
-        assert sum(final.card_points) == TOTAL_CARD_POINTS
-        assert sum(final.trick_points) == TOTAL_CARD_POINTS - discard
+        assert sum(final.card_points) == TOTAL_CARD_POINTS - unused
+        assert sum(final.trick_points) == TOTAL_CARD_POINTS - discard - unused
         assert final.trick_points[final.tricks[-1].winner] >= 10
     else:
         assert sum(final.card_points) == discard + played
@@ -230,14 +235,21 @@ def test_made_durch_takes_all_250(rules: Rules) -> None:
     order = [CARDS[s * 7 + r] for s in range(4) for r in rules.ranks for _ in range(2)]
     top = [c for r in rules.ranks for c in order if c.rank == r][:rules.hand_size]  # all aces, then tens ...
     rest = [Card.parse(c) for c in (card_counter(order) - card_counter(top)).elements()]
-    hands = [top, rest[:rules.hand_size], rest[rules.hand_size:2 * rules.hand_size]]
-    tapp = rest[2 * rules.hand_size:]
-    state = State.new(rules, dealer=2).deal(hands, tapp)  # seat 0 is forehand
-    state = state.apply_text(str(rules.min_bid)).apply_text("pass").apply_text("pass")
+    n, size = rules.players, rules.hand_size
+    dealer = n - 1  # seat 0 is forehand; with sit_out the dealer gets no cards
+    others = [rest[i * size:(i + 1) * size] for i in range(rules.active - 1)]
+    hands = [top] + others + ([[]] if rules.sit_out else [])
+    tapp = rest[(rules.active - 1) * size:]
+    state = State.new(rules, dealer=dealer).deal(hands, tapp)
+    state = state.apply_text(str(rules.min_bid))
+    for _ in range(rules.active - 1):  # everybody else passes (fixed or open auction)
+        state = state.apply_text("pass")
+    if state.phase is Phase.TAPP:  # hand_durch rules: first take the Tapp
+        state = state.apply_text("take")
     for card in sorted(tapp, key=lambda c: (c.rank, c.suit)):  # throw back the Tapp
         state = state.apply_text(str(card))
     state = state.apply_text("durch")
-    assert state.to_move == 0 and state.melds == ((),) * 3
+    assert state.to_move == 0 and state.melds == ((),) * n
     for card in top:  # aces first, then tens, ...: always the best card left of its suit
         while state.to_move != 0:
             state = state.apply(state.legal_actions()[0])
@@ -245,9 +257,12 @@ def test_made_durch_takes_all_250(rules: Rules) -> None:
     while not state.is_over():
         state = state.apply(state.legal_actions()[0])
     assert state.outcome is Outcome.DURCH_MADE
-    assert state.won == (rules.hand_size, 0, 0)
-    assert state.card_points == (TOTAL_CARD_POINTS, 0, 0)
-    assert state.scores == (rules.durch, 0, 0)
+    assert state.won == (size,) + (0,) * (n - 1)
+    assert state.card_points == (TOTAL_CARD_POINTS,) + (0,) * (n - 1)
+    # With teams the soloist's partners (seat % 2 == 0) share the score.
+    partners = [seat for seat in range(n) if seat == 0 or (rules.teams != "none" and seat % 2 == 0)]
+    value = 0 if rules.durch_game else rules.durch  # durch_game=1: a whole game instead of points
+    assert state.scores == tuple(value if seat in partners else 0 for seat in range(n))
 
 
 # ---------------------------------------------------------------------- records
@@ -312,10 +327,12 @@ def hidden_places(state: State, seat: int) -> dict[tuple, Counter]:
     for other in range(state.players):
         if other != seat:
             hidden = card_counter(state.hand(other))
+            if state.game in (OPEN_DURCH, HAND_DURCH) and other == state.soloist:
+                hidden = Counter()  # open Durch: the soloist's hand is on the table
             if state.melds is not None:
                 hidden -= shown_cards(state.melds[other])
             places[("hand", other)] = hidden
-    if state.soloist is None:
+    if state.tapp_in_centre:
         places[("tapp",)] = card_counter(kinds_to_cards(state.tapp))
     elif seat != state.soloist:
         places[("discard",)] = card_counter(kinds_to_cards(state.discard))
@@ -481,14 +498,21 @@ def test_no_leak_check_catches_a_leaky_view(monkeypatch: pytest.MonkeyPatch, lea
 
 def expected_winner(rules: Rules, totals, soloist: int, deals_played: int) -> int | None:
     """RULES.md section 8, written out again: the soloist among those at the target wins,
-    else the single highest of them; a tie plays on. With ``deals``: the highest after that many."""
+    else the single highest of them; a tie plays on. With ``deals``: the highest after that many.
+    With ``end=highest`` the soloist has no priority; with teams the two teams (seat % 2)
+    compete and the winner is the team number."""
+    if rules.teams != "none":
+        assert all(totals[seat] == totals[seat % 2] for seat in range(rules.players))  # partners share
+        totals = totals[:2]
+        soloist = None if soloist is None else soloist % 2
+    players = len(totals)
     if rules.deals:
         if deals_played < rules.deals:
             return None
-        reached = list(range(rules.players))
+        reached = list(range(players))
     else:
-        reached = [seat for seat in range(rules.players) if totals[seat] >= rules.target]
-        if soloist in reached:
+        reached = [seat for seat in range(players) if totals[seat] >= rules.target]
+        if soloist in reached and rules.end == "soloist":
             return soloist
     if not reached:
         return None
@@ -504,10 +528,14 @@ def game_policy(state: State, rng: random.Random) -> Action:
     """Random, but shy of bidding up and of Durch: uniformly random auctions drive every
     total far below zero (each failed contract costs twice the bid) and a game never ends."""
     legal = state.legal_actions()
+    if state.phase is Phase.AUCTION and len(legal) > 2:  # open auction: pass or the lowest bid only
+        legal = legal[:2]
     if state.phase is Phase.AUCTION and PASS in legal and rng.random() < 0.8:
         return PASS
     if state.phase is Phase.GAME and rng.random() < 0.9:
         return rng.choice(legal[:4])
+    if state.phase is Phase.TAPP and rng.random() < 0.95:  # hand_durch rules: mostly take the Tapp
+        return legal[-1]
     return rng.choice(legal)
 
 

@@ -13,7 +13,7 @@ from binokel.terminal.parse import parse_input
 from binokel.terminal.style import Style, sort_hand, suit_order
 
 AUCTION = (PASS, Action.bid(170))
-GAMES_SHOWN = tuple(GAMES)
+GAMES_SHOWN = tuple(GAMES[:DURCH + 1])  # the trump suits and Durch: what the 3-player rule sets offer
 DE = Messages("de").words
 
 

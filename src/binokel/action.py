@@ -17,6 +17,14 @@ from binokel.card import CARDS, Card, Suit
 
 DURCH = 4
 """The game value for Durch; trump games use the suit (0..3)."""
+OPEN_DURCH = 5
+"""Open Durch after the Tapp: the soloist's hand is shown to everybody."""
+BETTEL = 6
+"""Bettel: the soloist promises to win no trick (no trumps, no melds)."""
+HAND_DURCH = 7
+"""Open Durch from the hand: announced instead of taking the Tapp, which stays unused."""
+GAME_WORDS = {DURCH: "durch", OPEN_DURCH: "open_durch", BETTEL: "bettel", HAND_DURCH: "hand_durch"}
+"""The record words of the games without trump (every game value >= DURCH)."""
 
 
 class ActionKind(IntEnum):
@@ -27,6 +35,7 @@ class ActionKind(IntEnum):
     SURRENDER = 4
     PLAY_ON = 5
     PLAY = 6
+    TAKE = 7  # the soloist takes the Tapp (only where open Durch from the hand is allowed)
 
 
 class Action:
@@ -59,9 +68,11 @@ class Action:
 
     @staticmethod
     def game(game: Suit | str) -> Action:
-        """The game named by the soloist: a trump suit or ``"durch"``."""
-        if isinstance(game, str) and game.strip().lower() == "durch":
-            return GAMES[DURCH]
+        """The game named by the soloist: a trump suit, ``"durch"``, ``"open_durch"`` or ``"bettel"``."""
+        if isinstance(game, str):
+            for value, word in GAME_WORDS.items():
+                if game.strip().lower() == word:
+                    return GAMES[value]
         return GAMES[Suit.parse(game) if isinstance(game, str) else game]
 
     @property
@@ -78,7 +89,7 @@ class Action:
         if kind == ActionKind.BID:
             return str(self.value)
         if kind == ActionKind.GAME:
-            return "durch" if self.value == DURCH else Suit(self.value).letter
+            return GAME_WORDS[self.value] if self.value >= DURCH else Suit(self.value).letter
         return _WORDS[kind]
 
     def __repr__(self) -> str:
@@ -94,11 +105,12 @@ class Action:
         return hash(self._key)
 
 
-_WORDS = {ActionKind.PASS: "pass", ActionKind.SURRENDER: "surrender", ActionKind.PLAY_ON: "play"}
+_WORDS = {ActionKind.PASS: "pass", ActionKind.SURRENDER: "surrender", ActionKind.PLAY_ON: "play", ActionKind.TAKE: "take"}
 
 PASS = Action(ActionKind.PASS)
 SURRENDER = Action(ActionKind.SURRENDER)
 PLAY_ON = Action(ActionKind.PLAY_ON)
+TAKE = Action(ActionKind.TAKE)
 PLAYS = tuple(Action(ActionKind.PLAY, k) for k in range(len(CARDS)))
 DISCARDS = tuple(Action(ActionKind.DISCARD, k) for k in range(len(CARDS)))
-GAMES = tuple(Action(ActionKind.GAME, g) for g in range(5))
+GAMES = tuple(Action(ActionKind.GAME, g) for g in range(8))

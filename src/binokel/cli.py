@@ -162,8 +162,12 @@ def _describe(name: str, subject: State | Game, outcome: dict) -> str:
         for number, deal in enumerate(outcome["deals"], 1):
             lines.append(f"  deal {number}: " + _deal_line(deal))
         winner = outcome["winner"]
-        lines.append(f"  totals: {' '.join(map(str, outcome['totals']))}; "
-                     + (f"winner: seat {winner}" if winner is not None else "no winner yet"))
+        won = f"winner: seat {winner}" if winner is not None else "no winner yet"
+        if subject.rules.teams != "none" and winner is not None:  # with teams the winner is the team number
+            won = f"winner: team {winner} (seats {', '.join(str(s) for s in range(winner, subject.players, 2))})"
+        lines.append(f"  totals: {' '.join(map(str, outcome['totals']))}; {won}")
+        if "durch_games" in outcome:
+            lines.append(f"  whole games by Durch: {' '.join(f'{g:+d}' for g in outcome['durch_games'])}")
         return "\n".join(lines)
     lines = [f"{name}: {_deal_line(outcome)}"]
     for seat, s in enumerate(outcome["seats"]):
@@ -174,9 +178,13 @@ def _describe(name: str, subject: State | Game, outcome: dict) -> str:
 
 
 def _deal_line(deal: dict) -> str:
+    if deal["outcome"] == "redeal":
+        return "everybody passed: redeal, no score"
     if deal["soloist"] is None:
         return "in progress (auction)"
-    game = {None: "no game named yet", "durch": "Durch"}.get(deal["game"], f"trump {deal['game']}")
+    game = {None: "no game named yet", "durch": "Durch", "open_durch": "open Durch", "bettel": "Bettel",
+            "hand_durch": "open Durch from the hand"}.get(
+        deal["game"], f"trump {deal['game']}")
     scores = " ".join(f"{s['score']:+d}" for s in deal["seats"])
     return f"soloist seat {deal['soloist']}, bid {deal['bid']}, {game}: {deal['outcome'].replace('_', ' ')}; scores {scores}"
 

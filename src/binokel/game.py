@@ -20,7 +20,7 @@ from binokel.card import Card
 from binokel.error import IllegalActionError
 from binokel.rules import Rules
 from binokel.score import decide_winner
-from binokel.state import State
+from binokel.state import Outcome, State
 
 
 @dataclass(frozen=True)
@@ -32,12 +32,13 @@ class Game:
     deals: tuple[State, ...]
     totals: tuple[int, ...]
     winner: int | None = None
+    durch_games: tuple[int, ...] = ()  # durch_game=1: whole games won (+1) or lost (-1) by Durch, per seat
 
     @classmethod
     def new(cls, rules: Rules | str = "standard", first_dealer: int = 0) -> Game:
         rules = Rules.parse(rules) if isinstance(rules, str) else rules
         state = State.new(rules, first_dealer)  # validates the dealer
-        return cls(rules, first_dealer, (state,), (0,) * rules.players)
+        return cls(rules, first_dealer, (state,), (0,) * rules.players, durch_games=(0,) * rules.players)
 
     @classmethod
     def seeded(cls, rules: Rules | str, seed: int) -> Game:
@@ -95,6 +96,11 @@ class Game:
         totals = tuple(t + s for t, s in zip(self.totals, state.scores))
         winner = decide_winner(self.rules, totals, state.soloist, len(self.deals))
         game = replace(game, totals=totals, winner=winner)
+        if self.rules.durch_game and state.outcome in (Outcome.DURCH_MADE, Outcome.DURCH_FAILED):
+            won = 1 if state.outcome is Outcome.DURCH_MADE else -1
+            side = self.rules.team_of(state.soloist)
+            game = replace(game, durch_games=tuple(
+                count + (won if self.rules.team_of(seat) == side else 0) for seat, count in enumerate(self.durch_games)))
         if winner is None:
             next_dealer = (state.dealer + 1) % self.players  # the old forehand deals next
             game = replace(game, deals=game.deals + (State.new(self.rules, next_dealer),))

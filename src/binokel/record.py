@@ -21,8 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from binokel.action import DISCARDS, DURCH, GAMES, PLAY_ON, PLAYS, SURRENDER, Action
-from binokel.card import CARDS, Card, Suit
+from binokel.action import DISCARDS, DURCH, GAMES, PLAY_ON, PLAYS, SURRENDER, TAKE, Action
+from binokel.card import CARDS, Card
 from binokel.error import BinokelError, RecordError
 from binokel.game import Game
 from binokel.rules import Rules
@@ -31,7 +31,7 @@ from binokel.state import Phase, State
 DEAL_FORMAT = "binokel-deal/1"
 GAME_FORMAT = "binokel-game/1"
 DEAL_KEYS = ("format", "rules", "dealer", "hands", "tapp", "auction", "discard", "game", "surrender", "tricks")
-GAME_KEYS = ("format", "rules", "deals")  # "players" (names) stays with the extra keys
+GAME_KEYS = ("format", "rules", "deals", "durch_games")  # "players" (names) stays with the extra keys
 
 
 # ---------------------------------------------------------------------- writing
@@ -49,10 +49,10 @@ def deal_record(state: State, *, with_header: bool = True) -> dict[str, Any]:
     data["tapp"] = [str(CARDS[k]) for k in state.tapp]
     if state.calls:
         data["auction"] = [str(a) for a in state.calls]
-    if state.discard:
+    if state.discard or _took_tapp(state):  # hand_durch rules: an empty discard says the Tapp was taken
         data["discard"] = [str(CARDS[k]) for k in state.discard]
     if state.game is not None:
-        data["game"] = "durch" if state.game == DURCH else Suit(state.game).letter
+        data["game"] = str(GAMES[state.game])
     if state.surrendered is not None:
         data["surrender"] = state.surrendered
     tricks = [[str(c) for c in t.cards] for t in state.tricks]
@@ -69,6 +69,8 @@ def game_record(game: Game, players: list[str] | None = None) -> dict[str, Any]:
     if players is not None:
         data["players"] = list(players)
     data["deals"] = [deal_record(d, with_header=False) for d in game.deals if d.phase is not Phase.DEAL]
+    if game.rules.durch_game:
+        data["durch_games"] = list(game.durch_games)
     return data
 
 
@@ -141,10 +143,11 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
         raise RecordError(f"dealer must be a seat from 0 to {rules.players - 1}, not {seat!r}", f"{p}dealer")
     if dealer is not None and seat != dealer:
         raise RecordError(f"dealer must be {dealer}: the previous forehand deals next", f"{p}dealer")
-    hands = _card_lists(data.get("hands"), f"{p}hands", rules.players, rules.hand_size, "hands")
+    state = State.new(rules, seat)
+    sizes = [state.hand_size_of(s) for s in range(rules.players)]
+    hands = _card_lists(data.get("hands"), f"{p}hands", rules.players, sizes, "hands")
     tapp = _cards(data.get("tapp"), f"{p}tapp", rules.tapp_size)
     _check_copies(rules, hands, tapp, p)
-    state = State.new(rules, seat)
     with _at(f"{p}hands"):
         state = state.deal(hands, tapp)
 
@@ -159,6 +162,13 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
             raise RecordError(f"a call is a bid like \"160\" or \"pass\", not {call!r}", path)
         state = _apply(state, call, path)
 
+    hand_game = False
+    if state.phase is Phase.TAPP:  # hand_durch rules: open Durch from the hand, or take the Tapp
+        game = data.get("game")
+        if isinstance(game, str) and game.strip().lower() == "hand_durch":
+            state, hand_game = _apply(state, game, f"{p}game"), True
+        elif "discard" in data or "game" in data:
+            state = state.apply(TAKE)
     discard = _list(data, "discard", p)
     if discard and state.phase is not Phase.DISCARD:
         raise RecordError(_not_now(state, "discard"), f"{p}discard")
@@ -170,7 +180,7 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
             raise RecordError(f"a card must be text like \"AS\", not {card!r}", path)
         state = _apply(state, card, path)
 
-    if "game" in data:
+    if "game" in data and not hand_game:
         if state.phase is not Phase.GAME:
             raise RecordError(_not_now(state, "game"), f"{p}game")
         game = data["game"]
@@ -184,8 +194,8 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
             raise RecordError(f"surrender must be true or false, not {surrender!r}", f"{p}surrender")
         if state.phase is Phase.SURRENDER:
             state = state.apply(SURRENDER if surrender else PLAY_ON)
-        elif not (surrender is False and state.game == DURCH and state.phase is Phase.PLAY and not state.tricks):
-            raise RecordError(_not_now(state, "surrender") if not surrender or state.game != DURCH
+        elif not (surrender is False and _no_trump(state) and state.phase is Phase.PLAY and not state.tricks):
+            raise RecordError(_not_now(state, "surrender") if not surrender or not _no_trump(state)
                               else "a Durch cannot be surrendered", f"{p}surrender")
 
     tricks = _list(data, "tricks", p)
@@ -196,8 +206,8 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
             raise RecordError("a trick must be a list of cards", f"{p}tricks[{i}]")
         if state.phase is not Phase.PLAY:
             raise RecordError("the deal is over", f"{p}tricks[{i}]")
-        if len(trick) != rules.players and i != len(tricks) - 1:
-            raise RecordError(f"a trick has {rules.players} cards, not {len(trick)}", f"{p}tricks[{i}]")
+        if len(trick) != rules.active and i != len(tricks) - 1:
+            raise RecordError(f"a trick has {rules.active} cards, not {len(trick)}", f"{p}tricks[{i}]")
         for j, card in enumerate(trick):
             path = f"{p}tricks[{i}][{j}]"
             if state.phase is not Phase.PLAY:
@@ -237,21 +247,36 @@ def replay_game(data: Any) -> Game:
         game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
         for action in actions_of(state):
             game = game.apply(action)
+    if "durch_games" in data and data["durch_games"] != list(game.durch_games):
+        raise RecordError(f"durch_games must be {list(game.durch_games)}, the Durch games won (+) and lost (-)",
+                          "durch_games")
     return game
 
 
 def actions_of(state: State) -> list[Action]:
     """Every action taken in a deal, in order (after the deal step)."""
     actions: list[Action] = list(state.calls)
+    if _took_tapp(state):
+        actions.append(TAKE)
     actions += [DISCARDS[k] for k in state.discard]
     if state.game is not None:
         actions.append(GAMES[state.game])
-        if state.game != DURCH and state.surrendered is not None:
+        if state.game < DURCH and state.surrendered is not None:
             actions.append(SURRENDER if state.surrendered else PLAY_ON)
     for trick in state.tricks:
         actions += [PLAYS[c.index] for c in trick.cards]
     actions += [PLAYS[k] for k in state.trick]
     return actions
+
+
+def _took_tapp(state: State) -> bool:
+    """With hand_durch rules: did the soloist take the Tapp (an action of its own)?"""
+    return bool(state.rules.hand_durch) and not state.tapp_in_centre
+
+
+def _no_trump(state: State) -> bool:
+    """Is the named game Durch, open Durch or Bettel (no surrender decision)?"""
+    return state.game is not None and state.game >= DURCH
 
 
 def _apply(state: State, text: str, path: str) -> State:
@@ -284,10 +309,10 @@ def _cards(value: Any, path: str, size: int) -> list[Card]:
     return cards
 
 
-def _card_lists(value: Any, path: str, count: int, size: int, what: str) -> list[list[Card]]:
+def _card_lists(value: Any, path: str, count: int, sizes: list[int], what: str) -> list[list[Card]]:
     if not isinstance(value, list) or len(value) != count:
         raise RecordError(f"{what} must be a list of {count} hands", path)
-    return [_cards(hand, f"{path}[{i}]", size) for i, hand in enumerate(value)]
+    return [_cards(hand, f"{path}[{i}]", size) for i, (hand, size) in enumerate(zip(value, sizes))]
 
 
 def _check_copies(rules: Rules, hands: list[list[Card]], tapp: list[Card], prefix: str) -> None:
@@ -309,7 +334,7 @@ def _check_copies(rules: Rules, hands: list[list[Card]], tapp: list[Card], prefi
 def deal_result(state: State) -> dict[str, Any]:
     """The ``binokel replay --json`` object of one deal (RECORDS.md)."""
     over = state.is_over()
-    game = None if state.game is None else ("durch" if state.game == DURCH else Suit(state.game).letter)
+    game = None if state.game is None else str(GAMES[state.game])
     melds = state.melds or ((),) * state.players
     cards = state.card_points
     seats = [
@@ -337,6 +362,7 @@ def game_result(game: Game) -> dict[str, Any]:
         "deals": [deal_result(d) for d in game.deals if d.phase is not Phase.DEAL],
         "totals": list(game.totals),
         "winner": game.winner,
+        **({"durch_games": list(game.durch_games)} if game.rules.durch_game else {}),
     }
 
 

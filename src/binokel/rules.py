@@ -47,7 +47,7 @@ class Rules:
 
     name: str = field(default="standard", compare=False)
     deck: str = _opt("nines", "cards: 'nines' (48 with 9s), 'sevens' (48 with 7s, Dissle is the trump 7), 'forty' (40, no low card)", choices=tuple(DECKS))
-    players: int = _opt(3, "number of active players", choices=(3,))
+    players: int = _opt(3, "seats at the table (with sit_out=1 the dealer sits out, so one fewer play)", choices=(3, 4, 6))
     hand_size: int = _opt(15, "cards dealt to each player", minimum=1)
     tapp_size: int = _opt(3, "cards dealt to the Tapp (the soloist discards as many)", minimum=1)
     packet: int = _opt(3, "cards per packet when dealing", minimum=1)
@@ -65,20 +65,77 @@ class Rules:
     defender_melds: str = _opt("trick", "defenders' melds count: 'trick' (only with an own trick) or 'always'", choices=("trick", "always"))
     rounding: int = _opt(0, "round each deal score to the nearest multiple (halves up); 0: no rounding", choices=(0, 10))
     must_beat: str = _opt("winner", "following suit you must beat 'winner' (the card winning the trick, standard) or 'led' (the highest card of the led suit, even after a trump)", choices=("winner", "led"))
+    sit_out: int = _opt(0, "1: four at the table, the dealer sits out each deal (gets no cards, scores 0 for it)", choices=(0, 1))
+    packets: str = _opt("", "packet sizes of the dealing rounds, e.g. '4-3-3' (empty: 'packet' cards every round)")
+    teams: str = _opt("none", "partnerships: 'none', 'opposite' (4 players, partners opposite) or 'alternate' (6 players, two teams of three)", choices=("none", "opposite", "alternate"))
+    partner_exemption: int = _opt(0, "1: while your partner wins the trick you must follow suit but need not beat or trump", choices=(0, 1))
+    auction: str = _opt("fixed", "'fixed' (forced opening, exact +10, duels in seat order) or 'open' (each in turn passes or raises by any multiple of 10)", choices=("fixed", "open"))
+    all_pass: str = _opt("redeal", "open auction, everybody passes: 'redeal' (no score, the deal passes on) or 'forced' (Zwangsspiel: the dealer plays the minimum bid)", choices=("redeal", "forced"))
+    open_durch: int = _opt(0, "value of open Durch after the Tapp, the soloist's hand shown (0: not allowed; the sources: 1500)", minimum=0, step=10)
+    hand_durch: int = _opt(0, "value of open Durch from the hand, announced instead of taking the Tapp (0: not allowed; the sources: 2000)", minimum=0, step=10)
+    durch_fail_credit: int = _opt(0, "points to each opponent (team) when a Durch fails", choices=(0, 300, 400))
+    durch_game: int = _opt(0, "1: a Durch won or lost counts as a whole game won or lost instead of points", choices=(0, 1))
+    bettel: int = _opt(0, "value of Bettel, the soloist wins no trick (0: not allowed; 300 is our suggestion)", minimum=0, step=10)
+    end: str = _opt("soloist", "several reach the target: 'soloist' (the deal's soloist wins if among them) or 'highest' (the highest total wins)", choices=("soloist", "highest"))
 
     def __post_init__(self) -> None:
         for f in fields(self):
             option = f.metadata.get("option")
             if option is not None:
                 _check_value(f.name, getattr(self, f.name), option)
+        if self.sit_out and self.players != 4:
+            raise NotationError("sit_out=1 needs players=4 (the dealer sits out, three play)")
+        if self.teams == "opposite" and (self.players != 4 or self.sit_out):
+            raise NotationError("teams=opposite needs players=4 (and sit_out=0)")
+        if self.teams == "alternate" and self.players != 6:
+            raise NotationError("teams=alternate needs players=6")
+        if self.players == 6 and self.teams != "alternate":
+            raise NotationError("six players play in two teams: teams=alternate")
+        if self.partner_exemption and self.teams == "none":
+            raise NotationError("partner_exemption=1 needs teams")
         deck = len(self.ranks) * 8
-        if self.players * self.hand_size + self.tapp_size != deck:
+        if self.active * self.hand_size + self.tapp_size != deck:
             raise NotationError(
-                f"players x hand_size + tapp_size must be the deck size {deck}, "
-                f"not {self.players} x {self.hand_size} + {self.tapp_size}")
-        rounds = -(-self.hand_size // self.packet)
+                f"active players x hand_size + tapp_size must be the deck size {deck}, "
+                f"not {self.active} x {self.hand_size} + {self.tapp_size}")
+        if self.packets:
+            if not re.fullmatch(r"[1-9][0-9]*(-[1-9][0-9]*)*", self.packets):
+                raise NotationError(f"option packets must look like '4-3-3', not {self.packets!r}")
+            if sum(self.packet_sizes) != self.hand_size:
+                raise NotationError(f"packets {self.packets} must add up to hand_size {self.hand_size}")
+        rounds = len(self.packet_sizes)
         if self.tapp_rounds > rounds or self.tapp_size % self.tapp_rounds:
             raise NotationError(f"a Tapp of {self.tapp_size} cannot be dealt in {self.tapp_rounds} equal parts within {rounds} rounds")
+
+    @property
+    def active(self) -> int:
+        """How many seats play each deal (the seats minus the one sitting out)."""
+        return self.players - self.sit_out
+
+    @property
+    def packet_sizes(self) -> tuple[int, ...]:
+        """The cards each seat gets in each dealing round.
+
+        >>> Rules.parse("kreuz").packet_sizes, Rules.parse("standard").packet_sizes
+        ((4, 3, 3), (3, 3, 3, 3, 3))
+        """
+        if self.packets:
+            return tuple(int(p) for p in self.packets.split("-"))
+        full, rest = divmod(self.hand_size, self.packet)
+        return (self.packet,) * full + ((rest,) if rest else ())
+
+    @property
+    def is_three_handed(self) -> bool:
+        """Three seats, each for itself: the rule sets the bots, server and terminal handle."""
+        return self.players == 3
+
+    def team_of(self, seat: int) -> int:
+        """The team of a seat (with teams, partners share ``seat % 2``; else the seat itself).
+
+        >>> Rules.parse("kreuz").team_of(2), Rules.parse("standard").team_of(2)
+        (0, 2)
+        """
+        return seat % 2 if self.teams != "none" else seat
 
     # Derived facts, cheap to compute and read often.
 
@@ -215,8 +272,25 @@ RULE_SETS: dict[str, Rules] = {
         _rule_set("classic40", "40 cards, 12 each, Tapp 4 dealt 2 + 2 (the classic game, seeds 001/002)",
                   deck="forty", hand_size=12, tapp_size=4, tapp_rounds=2),
         _rule_set("sevens", "48 cards with 7s: Dissle is the trump 7", deck="sevens"),
+        _rule_set("club", "club rules (seeds 003/004): 48 cards with 7s, open auction, Zwangsspiel when all pass, "
+                  "the soloist leads, deal scores rounded to 10, +30 to each defender on failure, target 1000, "
+                  "the highest total wins", deck="sevens", target=1000, first_lead="soloist", failed_credit=30,
+                  rounding=10, auction="open", all_pass="forced", end="highest"),
+        _rule_set("four-solo", "4 players, one against three: 40 cards, 9 each dealt 3-3-3, Tapp 4 dealt 2 + 2 (seed 001)",
+                  deck="forty", players=4, hand_size=9, tapp_size=4, tapp_rounds=2),
+        _rule_set("four-sitout", "4 at the table, the dealer sits out each deal: the standard game for the other three",
+                  players=4, sit_out=1),
+        _rule_set("kreuz", "Kreuzbinokel: 4 players, partners opposite, 48 cards with 7s, 10 each dealt 4-3-3, "
+                  "Tapp 8 dealt 4 + 4, target 500 (seeds 001, 003, 004)",
+                  deck="sevens", players=4, hand_size=10, tapp_size=8, packets="4-3-3", tapp_rounds=2,
+                  teams="opposite", target=500),
+        _rule_set("sechser", "Sechser: 6 players in two teams of three (alternate seats), one 48-card deck, "
+                  "7 each dealt 4-3, Tapp 6 after the first round, target 1000 (seeds 003/004; sizes our choice)",
+                  players=6, hand_size=7, tapp_size=6, packets="4-3", teams="alternate", target=1000),
     )
 }
-ALIASES = {"default": "standard", "48": "standard", "40": "classic40", "classic": "classic40", "online": "classic40", "7s": "sevens"}
+THREE_PLAYER_SETS = tuple(name for name, rules in RULE_SETS.items() if rules.is_three_handed)
+"""The rule sets with three seats, each for itself (what bots, server and terminal play)."""
+ALIASES = {"default": "standard", "foursolo": "four-solo", "kreuzbinokel": "kreuz", "sechserbinokel": "sechser", "48": "standard", "40": "classic40", "classic": "classic40", "online": "classic40", "7s": "sevens"}
 STANDARD = RULE_SETS["standard"]
 

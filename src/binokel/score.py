@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from binokel.action import BETTEL, DURCH, HAND_DURCH, OPEN_DURCH
 from binokel.rules import Rules
 
 LAST_TRICK_BONUS = 10
@@ -23,35 +24,101 @@ def is_made(bid: int, card_points: int, meld_points: int, tricks: int) -> bool:
     return tricks > 0 and card_points + meld_points >= bid
 
 
+def _teams(rules: Rules, out: int | None) -> list[list[int]]:
+    """The scoring units: each team (seat % 2 with teams), else each seat; never the seat sitting out."""
+    seats = [seat for seat in range(rules.players) if seat != out]
+    if rules.teams == "none":
+        return [[seat] for seat in seats]
+    return [[seat for seat in seats if seat % 2 == team] for team in (0, 1)]
+
+
+def _own_points(rules: Rules, declarer_side: bool, cards: int, melds: int, won: int) -> int:
+    """One seat's card points and counting melds: melds need an own trick (for defenders
+    unless ``defender_melds=always``); a defender without a trick has no card points
+    (the soloist's card points include the discard)."""
+    if declarer_side:
+        return cards + (melds if won else 0)
+    return (cards if won else 0) + (melds if won or rules.defender_melds == "always" else 0)
+
+
+def contract_made(rules: Rules, soloist: int, bid: int, card_points: Sequence[int],
+                  meld_points: Sequence[int], tricks: Sequence[int]) -> bool:
+    """Is the contract made? Alone: a trick and card points + melds >= bid. With teams, the
+    soloist's team needs a trick and its points together (each partner's melds counting
+    only with an own trick) reach the bid.
+
+    >>> from binokel.rules import Rules
+    >>> contract_made(Rules.parse("kreuz"), 0, 190, (60, 20, 70, 100), (40, 0, 20, 0), (3, 1, 2, 4))
+    True
+    >>> contract_made(Rules.parse("kreuz"), 0, 200, (60, 20, 70, 100), (40, 0, 20, 0), (3, 1, 2, 4))
+    False
+    """
+    if rules.teams == "none":
+        return is_made(bid, card_points[soloist], meld_points[soloist], tricks[soloist])
+    team = [seat for seat in range(rules.players) if seat % 2 == soloist % 2]
+    total = sum(_own_points(rules, True, card_points[s], meld_points[s], tricks[s]) for s in team)
+    return any(tricks[s] for s in team) and total >= bid
+
+
 def trump_scores(rules: Rules, soloist: int, bid: int, card_points: Sequence[int],
-                 meld_points: Sequence[int], tricks: Sequence[int]) -> tuple[int, ...]:
+                 meld_points: Sequence[int], tricks: Sequence[int], out: int | None = None) -> tuple[int, ...]:
     """What a played-out trump game adds to each seat's total. ``card_points`` include
-    the last-trick bonus and the soloist's discard."""
-    made = is_made(bid, card_points[soloist], meld_points[soloist], tricks[soloist])
-    scores = []
-    for seat, (cards, melds, won) in enumerate(zip(card_points, meld_points, tricks)):
-        if seat == soloist:
-            score = cards + melds if made else -2 * bid
+    the last-trick bonus and the soloist's discard. With teams every member of a team
+    scores the team's total; ``out`` (the seat sitting out) scores 0."""
+    made = contract_made(rules, soloist, bid, card_points, meld_points, tricks)
+    scores = [0] * rules.players
+    for team in _teams(rules, out):
+        declarer_side = soloist in team
+        if declarer_side and not made:
+            score = -2 * bid
         else:
-            counts_melds = won > 0 or rules.defender_melds == "always"
-            score = (cards if won else 0) + (melds if counts_melds else 0)
-            if not made:
+            score = sum(_own_points(rules, declarer_side, card_points[s], meld_points[s], tricks[s]) for s in team)
+            if not declarer_side and not made:
                 score += rules.failed_credit
-        scores.append(rules.round_score(score))
+        for seat in team:
+            scores[seat] = rules.round_score(score)
     return tuple(scores)
 
 
-def surrender_scores(rules: Rules, soloist: int, bid: int, meld_points: Sequence[int]) -> tuple[int, ...]:
-    """The soloist loses the bid; each opponent gets the credit plus own melds."""
+def surrender_scores(rules: Rules, soloist: int, bid: int, meld_points: Sequence[int],
+                     out: int | None = None) -> tuple[int, ...]:
+    """The soloist (and partners) lose the bid; each opposing player or team gets the
+    credit plus own melds."""
     credit = rules.surrender_points(bid)
-    return tuple(rules.round_score(-bid if seat == soloist else credit + melds)
-                 for seat, melds in enumerate(meld_points))
+    scores = [0] * rules.players
+    for team in _teams(rules, out):
+        score = -bid if soloist in team else credit + sum(meld_points[s] for s in team)
+        for seat in team:
+            scores[seat] = rules.round_score(score)
+    return tuple(scores)
 
 
-def durch_scores(rules: Rules, soloist: int, made: bool) -> tuple[int, ...]:
-    """Durch: +value or -value for the soloist, nothing for the opponents."""
-    return tuple((rules.durch if made else -rules.durch) if seat == soloist else 0
-                 for seat in range(rules.players))
+def contract_value(rules: Rules, game: int) -> int:
+    """The value of a game without trump: Durch, open Durch or Bettel."""
+    return {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, BETTEL: rules.bettel, HAND_DURCH: rules.hand_durch}[game]
+
+
+def durch_scores(rules: Rules, soloist: int, made: bool, out: int | None = None, game: int = DURCH) -> tuple[int, ...]:
+    """Durch, open Durch or Bettel: +value or -value for the soloist (and partners); the
+    opponents get nothing, or ``durch_fail_credit`` each (once per team) when a Durch fails.
+    With ``durch_game=1`` a Durch scores no points at all (it counts as a whole game).
+
+    >>> from binokel.rules import Rules
+    >>> durch_scores(Rules.parse("standard(durch_fail_credit=300)"), 1, made=False)
+    (300, -1000, 300)
+    >>> durch_scores(Rules.parse("standard(bettel=300)"), 1, made=True, game=BETTEL)
+    (0, 300, 0)
+    """
+    is_durch = game != BETTEL
+    if is_durch and rules.durch_game:
+        return (0,) * rules.players
+    value = contract_value(rules, game)
+    credit = rules.durch_fail_credit if is_durch and not made else 0
+    scores = [0] * rules.players
+    for team in _teams(rules, out):
+        for seat in team:
+            scores[seat] = (value if made else -value) if soloist in team else credit
+    return tuple(scores)
 
 
 def decide_winner(rules: Rules, totals: Sequence[int], soloist: int | None, deals_played: int) -> int | None:
@@ -64,7 +131,16 @@ def decide_winner(rules: Rules, totals: Sequence[int], soloist: int | None, deal
     1
     >>> decide_winner(STANDARD, (1600, 1600, 900), soloist=2, deals_played=9) is None
     True
+
+    With teams the winner is the team number, which is also its lowest seat:
+
+    >>> from binokel.rules import Rules
+    >>> decide_winner(Rules.parse("kreuz"), (420, 530, 420, 530), soloist=0, deals_played=4)
+    1
     """
+    if rules.teams != "none":  # partners share their totals: decide between the teams (seat % 2)
+        totals = [totals[team] for team in (0, 1)]
+        soloist = None if soloist is None else soloist % 2
     if rules.deals:
         if deals_played < rules.deals:
             return None
@@ -73,7 +149,7 @@ def decide_winner(rules: Rules, totals: Sequence[int], soloist: int | None, deal
         contenders = [seat for seat, total in enumerate(totals) if total >= rules.target]
         if not contenders:
             return None
-        if soloist in contenders:
+        if soloist in contenders and rules.end == "soloist":
             return soloist
     best = max(totals[seat] for seat in contenders)
     leaders = [seat for seat in contenders if totals[seat] == best]

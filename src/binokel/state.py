@@ -22,21 +22,26 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import Any
 
-from binokel.action import (DISCARDS, DURCH, GAMES, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind)
+from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
+                            TAKE, Action, ActionKind)
 from binokel.card import CARDS, COPY, POINTS, SUIT_MASK, Card, Hand, Suit, add_card, present, remove_card
 from binokel.error import IllegalActionError, NotationError
 from binokel.meld import Meld, meld_total, melds_of_mask
 from binokel.rules import Rules
-from binokel.score import LAST_TRICK_BONUS, durch_scores, is_made, surrender_scores, trump_scores
+from binokel.score import LAST_TRICK_BONUS, contract_made, durch_scores, surrender_scores, trump_scores
 from binokel.trick import Trick, legal_cards
 
 CHANCE = -1
 """``to_move`` while the cards are being dealt."""
 
+OPEN_BID_SPAN = 500
+"""In the open auction the legal bids run from the lowest allowed bid up to this much more."""
+
 
 class Phase(Enum):
     DEAL = "deal"
     AUCTION = "auction"
+    TAPP = "tapp"  # hand_durch only: the soloist takes the Tapp or plays open Durch from the hand
     DISCARD = "discard"
     GAME = "game"  # the soloist names trump or Durch
     SURRENDER = "surrender"  # the soloist surrenders or plays on
@@ -50,6 +55,9 @@ class Outcome(Enum):
     SURRENDERED = "surrendered"
     DURCH_MADE = "durch_made"
     DURCH_FAILED = "durch_failed"
+    REDEAL = "redeal"  # open auction, everybody passed, all_pass=redeal: no score
+    BETTEL_MADE = "bettel_made"
+    BETTEL_FAILED = "bettel_failed"
 
 
 class State:
@@ -67,6 +75,7 @@ class State:
     holder: int | None  # seat holding the highest bid
     high: int
     challengers: tuple[int, ...]  # seats still to take on the holder
+    passed: tuple[int, ...]  # seats out of the auction (the open auction)
     soloist: int | None
     bid: int | None
     discard: tuple[int, ...]
@@ -102,9 +111,10 @@ class State:
         n = rules.players
         state.__dict__.update(
             rules=rules, dealer=dealer, phase=Phase.DEAL, to_move=CHANCE, hands=(0,) * n, dealt=((),) * n,
-            tapp=(), calls=(), callers=(), holder=None, high=0, challengers=(), soloist=None, bid=None, discard=(),
-            game=None, surrendered=None, melds=None, leader=(dealer + 1) % n, trick=(), best=0, played=(),
-            won=(0,) * n, trick_points=(0,) * n, scores=None, outcome=None, _legal=None)
+            tapp=(), calls=(), callers=(), holder=None, high=0, challengers=(), passed=(), soloist=None, bid=None,
+            discard=(), game=None, surrendered=None, melds=None, leader=(dealer + 1) % n, trick=(), best=0, played=(),
+            won=(0,) * n, trick_points=(0,) * n, scores=None, outcome=None, _legal=None,
+            _order=seat_orders(n, rules.sit_out, dealer))
         return state
 
     @property
@@ -114,6 +124,26 @@ class State:
     @property
     def forehand(self) -> int:
         return (self.dealer + 1) % self.rules.players
+
+    @property
+    def tapp_in_centre(self) -> bool:
+        """Is the Tapp still face down in the centre (before the auction ends, while the
+        soloist decides, and for good after an open Durch from the hand)?"""
+        return self.soloist is None or self.phase is Phase.TAPP or self.game == HAND_DURCH
+
+    @property
+    def sitting_out(self) -> int | None:
+        """The seat that sits out this deal (the dealer, with ``sit_out=1``), else None."""
+        return self.dealer if self.rules.sit_out else None
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        """The seats playing this deal, in order of play from forehand."""
+        return self._order[self.forehand]
+
+    def hand_size_of(self, seat: int) -> int:
+        """How many cards ``seat`` is dealt (none for the seat sitting out)."""
+        return 0 if seat == self.sitting_out else self.rules.hand_size
 
     def deal(self, hands: Sequence[Sequence[Card | str]], tapp: Sequence[Card | str]) -> State:
         """The chance step with given cards: ``hands`` by seat and the ``tapp``."""
@@ -125,8 +155,9 @@ class State:
         kinds = [tuple(_kind(c) for c in hand) for hand in hands]
         tapp_kinds = tuple(_kind(c) for c in tapp)
         for seat, hand in enumerate(kinds):
-            if len(hand) != rules.hand_size:
-                raise NotationError(f"hand {seat} has {len(hand)} cards, not {rules.hand_size}")
+            if len(hand) != self.hand_size_of(seat):
+                raise NotationError(f"hand {seat} has {len(hand)} cards, not {self.hand_size_of(seat)}"
+                                    + (" (the dealer sits out)" if seat == self.sitting_out else ""))
         if len(tapp_kinds) != rules.tapp_size:
             raise NotationError(f"the Tapp has {len(tapp_kinds)} cards, not {rules.tapp_size}")
         check_deck(rules, [*kinds, tapp_kinds])
@@ -166,7 +197,7 @@ class State:
 
     @property
     def current_trick(self) -> Trick:
-        winner = (self.leader + self.best) % self.players if self.trick else None
+        winner = self._order[self.leader][self.best] if self.trick else None
         return Trick(self.leader, tuple(CARDS[k] for k in self.trick), winner)
 
     def legal_actions(self) -> list[Action]:
@@ -179,16 +210,25 @@ class State:
             return [*_PLAYS_S[mask & 0x7F], *_PLAYS_H[mask >> 7 & 0x7F], *_PLAYS_D[mask >> 14 & 0x7F],
                     *_PLAYS_C[mask >> 21]]
         if phase is Phase.AUCTION:
+            if self.rules.auction == "open":
+                low = self._lowest_bid()
+                return [PASS] + [Action.bid(v) for v in range(low, low + OPEN_BID_SPAN + 1, 10)]
             if self.holder is None:
                 return [Action.bid(self.rules.min_bid)]
             return [PASS, Action.bid(self.high + 10)]
         if phase is Phase.DISCARD:
             return _actions_of(_SUIT_DISCARDS, present(self.hands[self.to_move]))
         if phase is Phase.GAME:
-            return list(GAMES[:4]) + ([GAMES[DURCH]] if self.rules.durch else [])
+            return list(game_actions(self.rules))
+        if phase is Phase.TAPP:
+            return [GAMES[HAND_DURCH], TAKE]
         if phase is Phase.SURRENDER:
             return [SURRENDER, PLAY_ON]
         return []
+
+    def _lowest_bid(self) -> int:
+        """The open auction's lowest bid now: the minimum, or 10 over the highest bid."""
+        return self.rules.min_bid if self.holder is None else self.high + 10
 
     def _legal_mask(self) -> int:
         """The legal card kinds of the seat to move, computed once per state."""
@@ -199,24 +239,37 @@ class State:
 
     def _legal_play_mask(self) -> int:
         game = self.game
-        return legal_cards(self.hands[self.to_move], self.trick, self.best, -1 if game == DURCH else game,
-                           self.rules.must_beat == "led")
+        exempt = self.rules.partner_exemption and bool(self.trick) and self._partner_wins()
+        return legal_cards(self.hands[self.to_move], self.trick, self.best, game if game < DURCH else -1,
+                           self.rules.must_beat == "led", exempt)
+
+    def _partner_wins(self) -> bool:
+        """Is the trick being won by a partner of the seat to move? (Partners share seat % 2.)"""
+        return (self._order[self.leader][self.best] - self.to_move) % 2 == 0
 
     def _is_legal(self, action: Action) -> bool:
         """Is ``action`` legal? (The same answer as ``action in legal_actions()``, quicker.)"""
         phase, kind = self.phase, action.kind
         if phase is Phase.AUCTION:
+            if self.rules.auction == "open":
+                if kind is ActionKind.PASS:
+                    return True
+                low = self._lowest_bid()
+                return (kind is ActionKind.BID and low <= action.value <= low + OPEN_BID_SPAN
+                        and action.value % 10 == 0)
             if self.holder is None:
                 return kind is ActionKind.BID and action.value == self.rules.min_bid
             return kind is ActionKind.PASS or (kind is ActionKind.BID and action.value == self.high + 10)
         if phase is Phase.DISCARD:
             return kind is ActionKind.DISCARD and bool(self.hands[self.to_move] >> action.value & 1)
         if phase is Phase.GAME:
-            return kind is ActionKind.GAME and (action.value < DURCH or bool(self.rules.durch))
+            return kind is ActionKind.GAME and action in game_actions(self.rules)
         if phase is Phase.SURRENDER:
             return kind is ActionKind.SURRENDER or kind is ActionKind.PLAY_ON
         if phase is Phase.PLAY:
             return kind is ActionKind.PLAY and bool(self._legal_mask() >> action.value & 1)
+        if phase is Phase.TAPP:
+            return action == TAKE or action == GAMES[HAND_DURCH]
         return False
 
     def why_illegal(self, action: Action) -> str:
@@ -246,7 +299,7 @@ class State:
             return f"{card} does not follow suit: {Suit(led).letter} was led and must be followed"
         if kind // 7 == led:
             return f"{card} does not beat {best}: a higher {Suit(led).letter} must be played"
-        if self.game is not None and self.game != DURCH and kind // 7 != self.game:
+        if self.game is not None and self.game < DURCH and kind // 7 != self.game:
             return f"{card} is not a trump: void in {Suit(led).letter}, a trump must be played"
         return f"{card} does not beat {best}: a higher trump must be played"
 
@@ -275,6 +328,12 @@ class State:
                 return Action.game(text)
             except NotationError:
                 raise NotationError(f"the game is a trump suit S, H, D, C or 'durch', not {text!r}") from None
+        if phase is Phase.TAPP:
+            if word == "take":
+                return TAKE
+            if word == "hand_durch":
+                return GAMES[HAND_DURCH]
+            raise NotationError(f"answer 'take' (the Tapp) or 'hand_durch', not {text!r}")
         if phase is Phase.SURRENDER:
             if word in ("surrender", "play"):
                 return SURRENDER if word == "surrender" else PLAY_ON
@@ -304,6 +363,8 @@ class State:
             return self._discard(action.value)
         if phase is Phase.GAME:
             return self._name_game(action.value)
+        if phase is Phase.TAPP:
+            return self._name_game(HAND_DURCH) if action.kind is ActionKind.GAME else self._take_tapp()
         return self._surrender(action == SURRENDER)
 
     def _call(self, action: Action) -> State:
@@ -311,11 +372,13 @@ class State:
         d = new.__dict__
         d["calls"] = self.calls + (action,)
         d["callers"] = self.callers + (self.to_move,)
-        n = self.players
+        if self.rules.auction == "open":
+            return new._open_call(action)
+        order = self.active_seats
         if self.holder is None:  # forehand's forced opening
             d["holder"], d["high"] = self.to_move, action.value
-            d["challengers"] = tuple((self.to_move + i) % n for i in range(2, n))
-            d["to_move"] = (self.to_move + 1) % n
+            d["challengers"] = order[2:]
+            d["to_move"] = order[1]
             return new
         if action.kind is ActionKind.BID:
             d["holder"], d["to_move"], d["high"] = self.to_move, self.holder, action.value
@@ -325,7 +388,45 @@ class State:
         if self.challengers:
             d["to_move"], d["challengers"] = self.challengers[0], self.challengers[1:]
             return new
-        d["soloist"], d["bid"], d["to_move"] = survivor, self.high, survivor
+        return new._auction_won(survivor, self.high)
+
+    def _open_call(self, action: Action) -> State:
+        """The open auction: in turn from forehand, pass (out for good) or raise; it ends when
+        all but the highest bidder have passed, or when everybody has passed."""
+        d = self.__dict__
+        seat = self.to_move
+        if action.kind is ActionKind.BID:
+            d["holder"], d["high"] = seat, action.value
+        else:
+            d["passed"] = self.passed + (seat,)
+        order = self.active_seats
+        remaining = [s for s in order if s not in self.passed]
+        if self.holder is not None and remaining == [self.holder]:
+            return self._auction_won(self.holder, self.high)
+        if not remaining:
+            if self.rules.all_pass == "forced":  # Zwangsspiel: the dealer (the last to call) plays the minimum
+                return self._auction_won(order[-1], self.rules.min_bid)
+            d["phase"], d["to_move"], d["outcome"] = Phase.OVER, None, Outcome.REDEAL
+            d["scores"] = (0,) * self.players
+            return self
+        at = order.index(seat)
+        d["to_move"] = next(s for s in order[at + 1:] + order[:at + 1] if s not in self.passed)
+        return self
+
+    def _auction_won(self, survivor: int, bid: int) -> State:
+        """The auction is over: the soloist takes the Tapp into hand."""
+        d = self.__dict__
+        d["soloist"], d["bid"], d["to_move"] = survivor, bid, survivor
+        if self.rules.hand_durch:  # first the choice: take the Tapp or open Durch from the hand
+            d["phase"] = Phase.TAPP
+            return self
+        return self._take_tapp(copy=False)
+
+    def _take_tapp(self, copy: bool = True) -> State:
+        """The soloist turns the Tapp face up and takes it into hand."""
+        new = self._copy() if copy else self
+        d = new.__dict__
+        survivor = self.soloist
         d["phase"] = Phase.DISCARD
         hand = self.hands[survivor]
         for kind in self.tapp:
@@ -346,7 +447,7 @@ class State:
         new = self._copy()
         d = new.__dict__
         d["game"] = game
-        if game == DURCH:
+        if game >= DURCH:  # Durch, open Durch, Bettel: no trump, no melds, the soloist leads
             d["surrendered"] = False
             d["melds"] = ((),) * self.players
             d["phase"], d["leader"], d["to_move"] = Phase.PLAY, self.soloist, self.soloist
@@ -363,7 +464,8 @@ class State:
             for seat, hand in enumerate(self.hands))
         d["melds"] = melds
         if surrender:
-            d["scores"] = surrender_scores(self.rules, self.soloist, self.bid, [meld_total(m) for m in melds])
+            d["scores"] = surrender_scores(self.rules, self.soloist, self.bid, [meld_total(m) for m in melds],
+                                           self.sitting_out)
             d["outcome"], d["phase"], d["to_move"] = Outcome.SURRENDERED, Phase.OVER, None
             return new
         leader = self.soloist if self.rules.first_lead == "soloist" else self.forehand
@@ -386,7 +488,7 @@ class State:
         before = self.trick
         trick = before + (kind,)
         size = len(trick)
-        n = len(hands)
+        order = self._order[self.leader]
         best = self.best
         if before:
             top = before[best]
@@ -395,11 +497,11 @@ class State:
                     best = d["best"] = size - 1
             elif kind // 7 == self.game:
                 best = d["best"] = size - 1
-        if size < n:
+        if size < len(order):
             d["trick"] = trick
-            d["to_move"] = (seat + 1) % n
+            d["to_move"] = order[size]
             return new
-        winner = (self.leader + best) % n
+        winner = order[best]
         points = sum([POINTS[k] for k in trick])
         last = not hands[winner]
         if last:
@@ -410,8 +512,9 @@ class State:
         trick_points[winner] += points
         d["won"], d["trick_points"] = tuple(won), tuple(trick_points)
         d["trick"], d["best"], d["leader"], d["to_move"] = (), 0, winner, winner
-        if self.game == DURCH and winner != self.soloist:
-            return new._finish(Outcome.DURCH_FAILED)
+        game = self.game
+        if game >= DURCH and (winner == self.soloist) is (game == BETTEL):  # the contract is broken
+            return new._finish(Outcome.BETTEL_FAILED if game == BETTEL else Outcome.DURCH_FAILED)
         if last:
             return new._finish(None)
         return new
@@ -420,14 +523,15 @@ class State:
         d = self.__dict__
         rules = self.rules
         d["phase"], d["to_move"] = Phase.OVER, None
-        if self.game == DURCH:
-            outcome = outcome or Outcome.DURCH_MADE
-            d["scores"] = durch_scores(rules, self.soloist, outcome is Outcome.DURCH_MADE)
+        if self.game >= DURCH:
+            outcome = outcome or (Outcome.BETTEL_MADE if self.game == BETTEL else Outcome.DURCH_MADE)
+            made = outcome in (Outcome.DURCH_MADE, Outcome.BETTEL_MADE)
+            d["scores"] = durch_scores(rules, self.soloist, made, self.sitting_out, self.game)
         else:
             cards, melds = self.card_points, self.meld_points
-            made = is_made(self.bid, cards[self.soloist], melds[self.soloist], self.won[self.soloist])
+            made = contract_made(rules, self.soloist, self.bid, cards, melds, self.won)
             outcome = Outcome.MADE if made else Outcome.FAILED
-            d["scores"] = trump_scores(rules, self.soloist, self.bid, cards, melds, self.won)
+            d["scores"] = trump_scores(rules, self.soloist, self.bid, cards, melds, self.won, self.sitting_out)
         d["outcome"] = outcome
         return self
 
@@ -518,17 +622,40 @@ def deal_packets(rules: Rules, forehand: int, deck: Sequence[int]) -> tuple[tupl
 
 
 @lru_cache(maxsize=64)
+def game_actions(rules: Rules) -> tuple[Action, ...]:
+    """The games the soloist may name: the four trump suits, then Durch, open Durch and
+    Bettel where the rules allow them."""
+    allowed = {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, BETTEL: rules.bettel}
+    return tuple(GAMES[:4]) + tuple(GAMES[g] for g, value in allowed.items() if value)
+
+
+@lru_cache(maxsize=256)
+def seat_orders(players: int, sit_out: int, dealer: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, the seats playing this deal in order of play starting from it
+    (empty for the seat sitting out).
+
+    >>> seat_orders(3, 0, 2)
+    ((0, 1, 2), (1, 2, 0), (2, 0, 1))
+    >>> seat_orders(4, 1, 3)
+    ((0, 1, 2), (1, 2, 0), (2, 0, 1), ())
+    """
+    active = [s for s in range(players) if not (sit_out and s == dealer)]
+    return tuple(tuple(active[(active.index(seat) + i) % len(active)] for i in range(len(active)))
+                 if seat in active else () for seat in range(players))
+
+
+@lru_cache(maxsize=64)
 def _deal_plan(rules: Rules, forehand: int) -> tuple[tuple[Any, ...], Any]:
     """Which deck positions each seat and the Tapp receive (computed once per rules and forehand)."""
-    n, size, packet = rules.players, rules.hand_size, rules.packet
+    n = rules.players
+    order = seat_orders(n, rules.sit_out, (forehand - 1) % n)[forehand]
     positions: list[list[int]] = [[] for _ in range(n)]
     tapp: list[int] = []
     part = rules.tapp_size // rules.tapp_rounds
     top = 0
-    for round_number in range(1, -(-size // packet) + 1):
-        take = min(packet, size - (round_number - 1) * packet)
-        for i in range(n):
-            positions[(forehand + i) % n] += range(top, top + take)
+    for round_number, take in enumerate(rules.packet_sizes, 1):
+        for seat in order:
+            positions[seat] += range(top, top + take)
             top += take
         if round_number <= rules.tapp_rounds:
             tapp += range(top, top + part)
@@ -538,4 +665,6 @@ def _deal_plan(rules: Rules, forehand: int) -> tuple[tuple[Any, ...], Any]:
 
 def _getter(positions: list[int]) -> Any:
     """A function picking these positions of a sequence, always as a tuple."""
+    if not positions:
+        return lambda deck: ()
     return itemgetter(*positions) if len(positions) > 1 else lambda deck: (deck[positions[0]],)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from binokel.action import DURCH, Action
+from binokel.action import GAMES, HAND_DURCH, OPEN_DURCH, Action
 from binokel.card import CARDS, Card, Hand, Suit
 from binokel.meld import Meld
 from binokel.state import Phase, State, Trick
@@ -52,10 +52,12 @@ class SeatView:
     outcome: str | None
     scores: tuple[int, ...] | None
     legal_actions: tuple[Action, ...]
+    sitting_out: int | None = None  # the seat that sits out this deal (sit_out=1): no cards, never to move
+    open_hand: tuple[Card, ...] | None = None  # open Durch: the soloist's hand, shown to everybody
 
     @property
     def trump(self) -> Suit | None:
-        return Suit.parse(self.game) if self.game not in (None, "durch") else None
+        return Suit.parse(self.game) if self.game in ("S", "H", "D", "C") else None
 
     @property
     def my_hand(self) -> Hand:
@@ -78,6 +80,8 @@ class SeatView:
             "tricks_won": list(self.tricks_won), "trick_points": list(self.trick_points),
             "outcome": self.outcome, "scores": list(self.scores) if self.scores is not None else None,
             "legal_actions": [str(a) for a in self.legal_actions],
+            "sitting_out": self.sitting_out,
+            "open_hand": cards(self.open_hand) if self.open_hand is not None else None,
         }
 
 
@@ -93,9 +97,9 @@ def view(state: State, seat: int) -> SeatView:
     """What ``seat`` may know of ``state``."""
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         raise ValueError(f"seat must be from 0 to {state.players - 1}, not {seat!r}")
-    tapp_shown = state.soloist is not None
+    tapp_shown = not state.tapp_in_centre
     is_soloist = seat == state.soloist
-    game = None if state.game is None else ("durch" if state.game == DURCH else Suit(state.game).letter)
+    game = None if state.game is None else str(GAMES[state.game])
     return SeatView(
         rules=state.rules.text,
         seat=seat,
@@ -122,6 +126,8 @@ def view(state: State, seat: int) -> SeatView:
         outcome=state.outcome.value if state.outcome else None,
         scores=state.scores,
         legal_actions=tuple(state.legal_actions()) if state.to_move == seat else (),
+        sitting_out=state.sitting_out,
+        open_hand=tuple(Hand(mask=state.hands[state.soloist])) if state.game in (OPEN_DURCH, HAND_DURCH) else None,
     )
 
 
