@@ -178,6 +178,8 @@ def test_meta(client: TestClient) -> None:
     assert meta["languages"] == ["de", "en", "fr", "it", "pt"]
     assert meta["decks"] == ["french", "german"]
     assert {"name": "standard", "text": "standard"}.items() <= meta["rule_sets"][0].items()
+    # Only the rule sets the table plays are offered (not yet club, kreuz, four-solo ...).
+    assert [r["name"] for r in meta["rule_sets"]] == ["standard", "classic40", "sevens"]
     target = next(o for o in meta["options"] if o["name"] == "target")
     assert target["standard"] == 1500 and target["choices"] is None and target["meaning"]
     deck = next(o for o in meta["options"] if o["name"] == "deck")
@@ -188,6 +190,8 @@ def test_meta(client: TestClient) -> None:
     ([1, 2], "the body must be a JSON object"),
     ({"rules": "poker"}, "unknown rule set 'poker'"),
     ({"rules": "standard(target=7)"}, "option target must be at least 10"),
+    ({"rules": "kreuz"}, "the browser game plays three players with the fixed auction, trump games and Durch"),
+    ({"rules": "club"}, "the browser game plays three players with the fixed auction, trump games and Durch"),
     ({"opponents": ["easy"]}, "opponents must be a list of two levels"),
     ({"opponents": ["easy", "genius"]}, "an opponent's level must be one of easy, medium, hard, not 'genius'"),
     ({"name": "   "}, "name must have 1 to 40 characters"),

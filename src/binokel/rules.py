@@ -129,6 +129,14 @@ class Rules:
         """Three seats, each for itself: the rule sets the bots, server and terminal handle."""
         return self.players == 3
 
+    @property
+    def is_table_ready(self) -> bool:
+        """Can the browser and terminal tables play these rules? Today they play three seats
+        each for itself, the fixed auction, trump games and Durch; the other rule sets are
+        in the engine and the records, and their tables are still to come."""
+        return (self.is_three_handed and self.auction == "fixed"
+                and not (self.open_durch or self.hand_durch or self.bettel or self.durch_game))
+
     def team_of(self, seat: int) -> int:
         """The team of a seat (with teams, partners share ``seat % 2``; else the seat itself).
 

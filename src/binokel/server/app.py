@@ -45,7 +45,7 @@ def meta() -> dict[str, Any]:
     option_fields = [f for f in fields(Rules) if "option" in f.metadata]
     return {
         "rule_sets": [{"name": name, "text": rules.text, "about": DESCRIPTIONS.get(name, "")}
-                      for name, rules in RULE_SETS.items() if rules.players == 3],
+                      for name, rules in RULE_SETS.items() if rules.is_table_ready],
         "options": [{"name": f.name, "standard": f.default, "meaning": f.metadata["option"].help,
                      "choices": list(f.metadata["option"].choices) if f.metadata["option"].choices else None}
                     for f in option_fields],

@@ -145,8 +145,8 @@ def parse_settings(body: Any) -> Settings:
         rules = Rules.parse(text)
     except BinokelError as error:
         raise ProtocolError(str(error)) from None
-    if rules.players != 3:
-        raise ProtocolError("the browser game is for 3 players")
+    if not rules.is_table_ready:
+        raise ProtocolError("the browser game plays three players with the fixed auction, trump games and Durch")
     opponents = body.get("opponents", ["medium", "medium"])
     if not isinstance(opponents, list) or len(opponents) != 2:
         raise ProtocolError("opponents must be a list of two levels, e.g. [\"medium\", \"hard\"]")

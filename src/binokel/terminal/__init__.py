@@ -64,8 +64,8 @@ def run(args: argparse.Namespace) -> int:
             seed = random.randrange(2**31)
     else:
         rules = Rules.parse(args.rules or "standard")
-        if rules.players != 3:
-            raise BinokelError("binokel play needs a rule set for 3 players")
+        if not rules.is_table_ready:
+            raise BinokelError("binokel play plays three players with the fixed auction, trump games and Durch")
         seed = args.seed if args.seed is not None else random.randrange(2**31)
         game = Game.seeded(rules, seed)
 
