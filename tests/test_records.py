@@ -10,8 +10,6 @@ seat 2 a club family with a second pair (120).
 from __future__ import annotations
 
 import copy
-import json
-from pathlib import Path
 
 import pytest
 
@@ -19,19 +17,7 @@ from binokel.error import RecordError
 from binokel.game import Game
 from binokel.record import Record, deal_record, game_record, replay, result
 
-GOLDEN = Path(__file__).parent / "golden"
-
-
-def load(name: str) -> dict:
-    return json.loads((GOLDEN / name).read_text())
-
-
-def seat(melds: int, cards: int, tricks: int, score: int) -> dict:
-    return {"meld_points": melds, "card_points": cards, "tricks": tricks, "score": score}
-
-
-def summary(outcome: dict) -> list[dict]:
-    return [{k: s[k] for k in ("meld_points", "card_points", "tricks", "score")} for s in outcome["seats"]]
+from golden_support import load, seat, summary
 
 
 # Expected results, worked out by hand from RULES.md (see each comment).

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -24,19 +23,13 @@ from binokel.score import decide_winner
 from binokel.state import OPEN_BID_SPAN, Outcome, Phase, State, deal_packets
 from binokel.view import view
 
-GOLDEN = Path(__file__).parent / "golden" / "variants"
+from golden_support import GOLDEN as GOLDEN_ROOT, load as load_golden, seat, summary
+
+GOLDEN = GOLDEN_ROOT / "variants"
 
 
 def load(name: str) -> dict:
-    return json.loads((GOLDEN / name).read_text())
-
-
-def seat(melds: int, cards: int, tricks: int, score: int) -> dict:
-    return {"meld_points": melds, "card_points": cards, "tricks": tricks, "score": score}
-
-
-def summary(outcome: dict) -> list[dict]:
-    return [{k: s[k] for k in ("meld_points", "card_points", "tricks", "score")} for s in outcome["seats"]]
+    return load_golden(name, GOLDEN)
 
 
 # Expected results, worked out by hand (RULES.md plus docs/decisions.md for the variants).

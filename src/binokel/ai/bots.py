@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from binokel.action import DISCARDS, DURCH, GAMES, PASS, PLAY_ON, PLAYS, SURRENDER, Action
 from binokel.card import COPY, POINTS, Hand, Suit, add_card, remove_card
@@ -186,6 +186,19 @@ class HardBot(MediumBot):
         """A world consistent with what the seat knows (raises SamplingError)."""
         return sample_world(knowledge, rng)
 
+    def worlds(self, knowledge: Knowledge, rng: random.Random, count: int, deadline: float,
+               *, skip_failures: bool = False) -> Iterator[World]:
+        """Up to ``count`` sampled worlds while time is left; a world that cannot be
+        sampled ends the stream (or is skipped, with ``skip_failures``)."""
+        for _ in range(count):
+            if time.perf_counter() > deadline:
+                return
+            try:
+                yield self.sample(knowledge, rng)
+            except SamplingError:
+                if not skip_failures:
+                    return
+
     # ---------------------------------------------------------------- bidding
 
     def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
@@ -205,13 +218,7 @@ class HardBot(MediumBot):
         rules = knowledge.rules
         seat = view.seat
         results = []
-        for _ in range(worlds):
-            if time.perf_counter() > deadline:
-                break
-            try:
-                world = self.sample(knowledge, rng)
-            except SamplingError:
-                continue
+        for world in self.worlds(knowledge, rng, worlds, deadline, skip_failures=True):
             cards = world.hands[seat]
             for kind in world.tapp:
                 cards = add_card(cards, kind)
@@ -252,14 +259,7 @@ class HardBot(MediumBot):
         banked = tuple(c.index for c in view.discard or ())
         worlds = max(6, self.effort(budget) // (2 * len(candidates)))
         scores = [0.0] * len(candidates)
-        deadline = self.deadline(budget)
-        for _ in range(worlds):
-            if time.perf_counter() > deadline:
-                break
-            try:
-                world = self.sample(knowledge, rng)
-            except SamplingError:
-                break
+        for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
             for i, plan in enumerate(candidates):
                 kept = hand
                 for kind in plan.discard:
@@ -279,14 +279,7 @@ class HardBot(MediumBot):
         worlds = max(8, self.effort(budget) // 2)
         play_on = give_up = 0.0
         count = 0
-        deadline = self.deadline(budget)
-        for _ in range(worlds):
-            if time.perf_counter() > deadline:
-                break
-            try:
-                world = self.sample(knowledge, rng)
-            except SamplingError:
-                break
+        for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
             position = new_position(rules, view.dealer, list(world.hands), view.seat, view.bid, trump,
                                     tuple(c.index for c in view.discard or ()))
             melds = position.melds
@@ -308,12 +301,7 @@ class HardBot(MediumBot):
         endgame = sum(view.hand_sizes) <= self.ENDGAME_CARDS
         playouts = self.effort(budget)
         target = max(4, playouts // len(legal)) if not endgame else max(4, playouts // 40)
-        deadline = self.deadline(budget)
-        while worlds < target and time.perf_counter() < deadline:
-            try:
-                world = self.sample(knowledge, rng)
-            except SamplingError:
-                break
+        for world in self.worlds(knowledge, rng, target, self.deadline(budget)):
             position = world_position(view, knowledge, world)
             values = solve(position, view.seat, 4000) if endgame else None
             if values is None:
