@@ -110,6 +110,17 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+def goto(page: Page, url: str) -> None:
+    """Open ``url`` and wait until the page's script is live (it marks <html data-ready>)."""
+    page.goto(url)
+    page.wait_for_selector("html[data-ready=true]", state="attached")
+
+
+def reload(page: Page) -> None:
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]", state="attached")
+
+
 def open_page(browser: Browser, width: int = 1280, height: int = 800, locale: str = "en-US", **options) -> Page:
     context = browser.new_context(viewport={"width": width, "height": height}, locale=locale, **options)
     page = context.new_page()
@@ -199,7 +210,7 @@ def deal_over(page: Page, seen: dict[str, int]) -> bool:
 
 
 def start_from_form(page: Page, url: str, name: str = "Anna", deck: str = "french") -> None:
-    page.goto(url)
+    goto(page, url)
     page.get_by_test_id("player-name").fill(name)
     page.get_by_test_id(f"deck-{deck}").check(force=True)
     page.get_by_test_id("start-game").click()
@@ -232,12 +243,12 @@ def test_reload_in_the_middle_resumes(server: Server, page: Page) -> None:
     play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play") or deal_over(p, seen))
     expect(page.locator(MY_TURN)).to_have_count(1)
     before, url = hand(page), page.url
-    page.reload()
+    reload(page)
     expect(page.locator(MY_TURN)).to_have_count(1)
     assert page.url == url and hand(page) == before
     play_until(page, deal_over)
     # The unfinished game is listed on the start page.
-    page.goto(server.url)
+    goto(page, server.url)
     expect(page.get_by_test_id("resume-list").locator("a")).to_have_count(1)
 
 
@@ -256,7 +267,7 @@ def test_server_restart_in_the_middle_resumes(server: Server, page: Page) -> Non
 
 
 def test_language_and_deck_switch(server: Server, page: Page) -> None:
-    page.goto(server.url)
+    goto(page, server.url)
     expect(page.get_by_test_id("rules-button")).to_have_text("Rules")
     page.get_by_test_id("language-select").select_option("de")
     expect(page.get_by_test_id("rules-button")).to_have_text("Regeln")
@@ -271,7 +282,7 @@ def test_language_and_deck_switch(server: Server, page: Page) -> None:
         expect(page.get_by_test_id("rules-button")).to_have_text(word)
     page.get_by_test_id("language-select").select_option("de")
     game = server.new_game(name="Anna", seed=7)
-    page.goto(f"{server.url}#/game/{game}")
+    goto(page, f"{server.url}#/game/{game}")
     expect(page.locator("#hand .card").first).to_be_visible()
     labels = "() => [...document.querySelectorAll('#hand .card')].map(c => c.getAttribute('aria-label')).join(' ')"
     page.get_by_test_id("deck-select").select_option("german")
@@ -281,13 +292,13 @@ def test_language_and_deck_switch(server: Server, page: Page) -> None:
     page.wait_for_function(f"() => /Kreuz|Pik|Karo/.test(({labels})())")
     # The choice is remembered after a reload.
     page.get_by_test_id("language-select").select_option("it")
-    page.reload()
+    reload(page)
     expect(page.get_by_test_id("rules-button")).to_have_text("Regole")
 
 
 def test_browser_language_is_the_default(server: Server, browser: Browser) -> None:
     page = open_page(browser, locale="fr-FR")
-    page.goto(server.url)
+    goto(page, server.url)
     expect(page.get_by_test_id("start-game")).to_have_text("Distribuer")
     page.context.close()
 
@@ -307,7 +318,7 @@ def test_phone_viewport(server: Server, browser: Browser) -> None:
 
 def test_keyboard_plays_a_card(server: Server, page: Page) -> None:
     game = server.new_game(name="Anna", seed=3)
-    page.goto(f"{server.url}#/game/{game}")
+    goto(page, f"{server.url}#/game/{game}")
     play_until(page, lambda p, seen: my_turn(p, "play") or deal_over(p, seen))
     if deal_over(page, {}):
         pytest.skip("the deal ended before a card could be played")
@@ -332,6 +343,6 @@ def test_screenshots(server: Server, browser: Browser) -> None:
         page.screenshot(path=str(SCREENSHOTS / f"{name}-result.png"))
         page.context.close()
     page = open_page(browser, 1280, 800)
-    page.goto(server.url)
+    goto(page, server.url)
     page.screenshot(path=str(SCREENSHOTS / "start.png"))
     page.context.close()

@@ -150,12 +150,15 @@ function setDeck(deck) {
 async function changeLanguage(lang) {
   await setLanguage(lang);
   $("language-select").value = lang;
-  start.render();
+  start?.render();
   if ($("rules-dialog").open) renderRules();
   table.redraw?.call(table);
 }
 
 async function main() {
+  // Listen at once: a choice made while the page is still loading must not be lost.
+  $("language-select").addEventListener("change", (e) => changeLanguage(e.target.value));
+  $("deck-select").addEventListener("change", (e) => setDeck(e.target.value));
   await setLanguage(preferredLanguage());
   $("language-select").value = document.documentElement.lang;
   try {
@@ -172,14 +175,13 @@ async function main() {
   start.render();
   setDeck(app.deck);
   bindRules();
-  $("language-select").addEventListener("change", (e) => changeLanguage(e.target.value));
-  $("deck-select").addEventListener("change", (e) => setDeck(e.target.value));
   window.addEventListener("hashchange", route);
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && document.body.classList.contains("log-open")) document.body.classList.remove("log-open");
   });
   translatePage(document);
   route();
+  document.documentElement.dataset.ready = "true";  // for tests and tools: the page is live
 }
 
 main();
