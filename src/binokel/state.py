@@ -177,7 +177,7 @@ class State:
         """The chance step: shuffle and deal in packets, the Tapp after the first rounds."""
         if self.phase is not Phase.DEAL:
             raise IllegalActionError("the cards have been dealt already")
-        # Sorting by random keys is a uniform shuffle, twice as fast as random.shuffle.
+        # Sorting by random keys is a uniform shuffle, and faster here than random.shuffle.
         key = rng.random
         deck = sorted(self.rules.deck_kinds, key=lambda _: key())
         return self._dealt(*deal_packets(self.rules, self.forehand, deck))
