@@ -137,3 +137,11 @@ def test_views_name_the_seat_of_each_call() -> None:
     for call in ["150", "pass", "160", "170", "pass"]:
         state = state.apply_text(call)
     assert view(state, 2).callers == (1, 2, 0, 1, 0) and (state.soloist, state.bid) == (1, 170)
+
+
+def test_rules_hash_is_cached_and_not_pickled() -> None:
+    import pickle
+    rules = Rules.parse("classic40(target=1000)")
+    assert hash(rules) == hash(Rules.parse("classic40( target=1000 )"))
+    copy = pickle.loads(pickle.dumps(rules))
+    assert "_hash" not in copy.__dict__ and copy == rules and hash(copy) == hash(rules)

@@ -145,6 +145,18 @@ class Rules:
         """
         return seat % 2 if self.teams != "none" else seat
 
+    def __hash__(self) -> int:
+        # Rules key the engine's caches on hot paths: hash the compared fields only once.
+        value = self.__dict__.get("_hash")
+        if value is None:
+            value = hash(tuple(getattr(self, f.name) for f in fields(self) if f.compare))
+            object.__setattr__(self, "_hash", value)
+        return value
+
+    def __getstate__(self) -> dict[str, Any]:
+        # String hashes differ between processes: a pickled copy hashes itself afresh.
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     # Derived facts, cheap to compute and read often.
 
     @property
