@@ -14,6 +14,7 @@ differential test (``tests/test_ai_fast.py``). Hands use the engine's mask layou
 >>> for _ in range(3):
 ...     state = state.apply(state.legal_actions()[0])
 >>> state = state.apply_text("H").apply_text("play")
+>>> from binokel.card import kinds_of
 >>> position = Position.from_state(state)
 >>> sorted(kinds_of(position.legal_mask())) == [a.value for a in state.legal_actions()]
 True
@@ -22,7 +23,7 @@ True
 from __future__ import annotations
 
 from binokel.action import DURCH
-from binokel.card import COPY, KIND_MASK, POINTS, kinds_of, remove_card
+from binokel.card import COPY, KIND_MASK, POINTS, remove_card
 from binokel.rules import Rules
 from binokel.score import LAST_TRICK_BONUS, durch_scores, trump_scores
 from binokel.state import Phase, State

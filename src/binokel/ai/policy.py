@@ -141,6 +141,7 @@ def choose_card(hand: int, legal: int, trick: list[int], best: int, leader: int,
 
     >>> from binokel.card import Card
     >>> hand = Hand.parse("AS 9S KH").mask
+    >>> from binokel.card import CARDS as CARD_NAMES
     >>> str(CARD_NAMES[choose_card(hand, hand & KIND_MASK, [], 0, 0, 0, 3, 1, 1, 0)])
     'AS'
     """
@@ -196,8 +197,6 @@ def _lead(hand: int, kinds: list[int], seat: int, trump: int, soloist: int, gone
     pool = side or kinds
     return cheapest(pool, trump)
 
-
-from binokel.card import CARDS as CARD_NAMES  # noqa: E402  (doctest helper)
 
 __all__ = ["Contract", "best_contract", "plan_contract", "expected_card_points", "is_sure_durch", "choose_card",
            "cheapest", "card_key", "DURCH", "NO_TRUMP"]

@@ -23,13 +23,13 @@ import random
 from dataclasses import dataclass
 
 from binokel.action import DISCARDS, DURCH, GAMES, PLAY_ON, PLAYS, SURRENDER
-from binokel.card import CARDS, Hand, Suit, kinds_of
+from binokel.card import CARDS, Hand, Suit
 from binokel.meld import find_melds
 from binokel.state import State
 from binokel.view import SeatView
 
 from binokel.ai.fast import NO_TRUMP, POINTS, Position, beats
-from binokel.ai.knowledge import Knowledge, add_masks, count, counts_of
+from binokel.ai.knowledge import Knowledge, add_masks, counts_of
 
 MAX_TRIES = 400
 
