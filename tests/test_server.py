@@ -22,14 +22,17 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
+from binokel.action import HAND_DURCH, OPEN_DURCH
 from binokel.card import CARDS, Card
+from binokel.error import NotationError
 from binokel.game import Game
 from binokel.meld import meld_cards
 from binokel.record import actions_of, replay, replay_deal
+from binokel.rules import RULE_SETS, STANDARD, Rules, options
 from binokel.server.app import create_app
 from binokel.server.protocol import CARD_PATTERN, MAX_MESSAGE
 from binokel.server.store import Store
-from binokel.state import State
+from binokel.state import Phase, State
 from binokel.view import view
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -110,15 +113,18 @@ def shown_deal(game: Game) -> State:
 
 def knowable(deal: State) -> set[Card]:
     """The card kinds seat 0 may know in this deal: its hand, cards played, cards shown in
-    melds, the Tapp once the auction is over, its own discard as soloist."""
+    melds, the Tapp once the soloist has turned it up (never after an open Durch from the
+    hand), its own discard as soloist, and an open Durch soloist's hand once announced."""
     cards = set(deal.hand(0))
     cards.update(c for trick in deal.tricks for c in trick.cards)
     cards.update(deal.current_trick.cards)
     if deal.melds is not None:
         for melds in deal.melds:
             cards.update(meld_cards(melds))
-    if deal.soloist is not None:
+    if deal.soloist is not None and deal.phase is not Phase.TAPP and deal.game != HAND_DURCH:
         cards.update(CARDS[k] for k in deal.tapp)
+    if deal.game in (OPEN_DURCH, HAND_DURCH):
+        cards.update(deal.hand(deal.soloist))
     if deal.soloist == 0:
         cards.update(CARDS[k] for k in deal.discard)
     return cards
@@ -177,22 +183,63 @@ def test_meta(client: TestClient) -> None:
     assert meta["levels"] == ["easy", "medium", "hard"]
     assert meta["languages"] == ["de", "en", "fr", "it", "pt"]
     assert meta["decks"] == ["french", "german"]
-    assert {"name": "standard", "text": "standard"}.items() <= meta["rule_sets"][0].items()
-    # Only the rule sets the table plays are offered (not yet club, kreuz, four-solo ...).
-    assert [r["name"] for r in meta["rule_sets"]] == ["standard", "classic40", "sevens"]
+    assert {"name": "standard", "text": "standard", "players": 3}.items() <= meta["rule_sets"][0].items()
+    # Every rule set is offered, with its number of seats.
+    assert [r["name"] for r in meta["rule_sets"]] == list(RULE_SETS)
+    assert {r["name"]: r["players"] for r in meta["rule_sets"]} == {n: r.players for n, r in RULE_SETS.items()}
+    assert [o["name"] for o in meta["options"]] == [name for name, _, _ in options()]
     target = next(o for o in meta["options"] if o["name"] == "target")
     assert target["standard"] == 1500 and target["choices"] is None and target["meaning"]
+    assert (target["minimum"], target["step"]) == (10, None)
+    bettel = next(o for o in meta["options"] if o["name"] == "bettel")
+    assert (bettel["standard"], bettel["minimum"], bettel["step"]) == (0, 0, 10)
     deck = next(o for o in meta["options"] if o["name"] == "deck")
     assert "forty" in deck["choices"]
+    assert len(meta["opponent_names"]) == 5
+
+
+@pytest.mark.parametrize("text, canonical, players, changed", [
+    ("standard", "standard", 3, {}),
+    ("sevens(target=1000)", "sevens(target=1000)", 3, {"deck": "sevens", "target": 1000}),
+    ("kreuz( target = 1000 )", "kreuz(target=1000)", 4,
+     {"deck": "sevens", "players": 4, "hand_size": 10, "tapp_size": 8, "tapp_rounds": 2, "packets": "4-3-3",
+      "teams": "opposite", "target": 1000}),
+    ("standard(bettel=300,auction=open)", "standard(auction=open,bettel=300)", 3, {"auction": "open", "bettel": 300}),
+])
+def test_rules_are_read_as_a_new_game_reads_them(client: TestClient, text: str, canonical: str, players: int,
+                                                  changed: dict[str, Any]) -> None:
+    answer = client.get("/api/rules", params={"text": text})
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert (body["text"], body["players"]) == (canonical, players)
+    assert {c["name"]: c["value"] for c in body["changes"]} == changed
+    assert all(c["standard"] == getattr(STANDARD, c["name"]) for c in body["changes"])
+
+
+BAD_RULES = ["poker", "standard(target=7)", "standard(players=4)", "kreuz(teams=none,partner_exemption=1)", "standard(sit_out=1)",
+             "standard(bettel=15)", "club(auction=sealed)", "standard(target)", "sechser(players=3)"]
+
+
+@pytest.mark.parametrize("text", BAD_RULES)
+def test_bad_rules_get_the_rules_own_message_and_nothing_is_stored(client: TestClient, text: str) -> None:
+    with pytest.raises(NotationError) as refused:
+        Rules.parse(text)
+    answer = client.get("/api/rules", params={"text": text})
+    assert answer.status_code == 400 and answer.json() == {"error": str(refused.value)}
+    response = client.post("/api/games", json={"rules": text})
+    assert response.status_code == 400 and response.json() == {"error": str(refused.value)}
+    assert client.get("/api/games").json() == {"games": []}
 
 
 @pytest.mark.parametrize("body, message", [
     ([1, 2], "the body must be a JSON object"),
     ({"rules": "poker"}, "unknown rule set 'poker'"),
     ({"rules": "standard(target=7)"}, "option target must be at least 10"),
-    ({"rules": "kreuz"}, "the browser game plays three players with the fixed auction, trump games and Durch"),
-    ({"rules": "club"}, "the browser game plays three players with the fixed auction, trump games and Durch"),
+    ({"rules": 42}, "rules must be text like 'standard', not 42"),
     ({"opponents": ["easy"]}, "opponents must be a list of two levels"),
+    ({"rules": "kreuz", "opponents": ["easy", "hard"]}, "opponents must be a list of three levels"),
+    ({"rules": "sechser", "opponents": ["easy"] * 4}, "opponents must be a list of five levels"),
+    ({"rules": "four-sitout", "opponents": ["easy", "hard", "expert"]}, "an opponent's level must be one of"),
     ({"opponents": ["easy", "genius"]}, "an opponent's level must be one of easy, medium, hard, not 'genius'"),
     ({"name": "   "}, "name must have 1 to 40 characters"),
     ({"name": "x" * 41}, "name must have 1 to 40 characters"),

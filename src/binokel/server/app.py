@@ -25,7 +25,8 @@ from fastapi.staticfiles import StaticFiles
 from binokel.record import game_record
 from binokel.rules import DESCRIPTIONS, RULE_SETS, Rules
 from binokel.server.hall import Hall
-from binokel.server.protocol import DECKS, LANGUAGES, LEVELS, ProtocolError, parse_message, parse_settings
+from binokel.server.protocol import (DECKS, LANGUAGES, LEVELS, OPPONENT_NAMES, ProtocolError, parse_message,
+                                     parse_rules, parse_settings, rule_changes)
 from binokel.server.store import Store
 from binokel.server.table import Client, Table
 
@@ -42,17 +43,25 @@ def web_dir() -> Path:
 
 def meta() -> dict[str, Any]:
     """Everything the new-game form offers (``GET /api/meta``)."""
-    option_fields = [f for f in fields(Rules) if "option" in f.metadata]
+    options = [(f, f.metadata["option"]) for f in fields(Rules) if "option" in f.metadata]
     return {
-        "rule_sets": [{"name": name, "text": rules.text, "about": DESCRIPTIONS.get(name, "")}
-                      for name, rules in RULE_SETS.items() if rules.is_table_ready],
-        "options": [{"name": f.name, "standard": f.default, "meaning": f.metadata["option"].help,
-                     "choices": list(f.metadata["option"].choices) if f.metadata["option"].choices else None}
-                    for f in option_fields],
+        "rule_sets": [{"name": name, "text": rules.text, "about": DESCRIPTIONS.get(name, ""), "players": rules.players}
+                      for name, rules in RULE_SETS.items()],
+        "options": [{"name": f.name, "standard": f.default, "meaning": option.help,
+                     "choices": list(option.choices) if option.choices else None,
+                     "minimum": option.minimum, "step": option.step}
+                    for f, option in options],
         "levels": list(LEVELS),
         "languages": list(LANGUAGES),
         "decks": list(DECKS),
+        "opponent_names": list(OPPONENT_NAMES),
     }
+
+
+def rules_answer(text: str) -> dict[str, Any]:
+    """``GET /api/rules``: the canonical text and the changes from standard; ProtocolError if refused."""
+    rules = parse_rules(text)
+    return {"text": rules.text, "players": rules.players, "changes": rule_changes(rules)}
 
 
 def public_record(table: Table) -> dict[str, Any]:
@@ -96,6 +105,13 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
     @app.get("/api/meta")
     async def get_meta() -> JSONResponse:
         return JSONResponse(meta())
+
+    @app.get("/api/rules")
+    async def get_rules(text: str = "standard") -> JSONResponse:
+        try:
+            return JSONResponse(rules_answer(text))
+        except ProtocolError as problem:
+            return error(400, str(problem))
 
     @app.post("/api/games")
     async def create_game(request: Request) -> JSONResponse:

@@ -13,7 +13,7 @@ from typing import Any
 from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.record import game_record, replay_game
-from binokel.server.protocol import OPPONENT_NAMES, ProtocolError, Settings, parse_settings
+from binokel.server.protocol import ProtocolError, Settings, parse_settings, seat_names
 from binokel.server.store import GameRow, Store, now
 from binokel.server.table import Table
 
@@ -34,7 +34,7 @@ class Hall:
         seed = settings.seed if settings.seed is not None else secrets.randbits(63)
         rules = settings.rules
         game = Game.seeded(rules, seed).deal_seeded(seed)
-        names = [settings.name, *OPPONENT_NAMES]
+        names = seat_names(settings.name, len(settings.opponents))
         game_id = secrets.token_urlsafe(9)
         stamp = now()
         self.store.insert(GameRow(
@@ -76,7 +76,8 @@ class Hall:
     def listing(self) -> list[dict[str, Any]]:
         """The resume list: unfinished games first, most recently played first."""
         return [
-            {"id": row["id"], "rules": row["rules"], "players": [row["settings"]["name"], *OPPONENT_NAMES],
+            {"id": row["id"], "rules": row["rules"],
+             "players": seat_names(row["settings"]["name"], len(row["settings"]["opponents"])),
              "totals": row["totals"], "deals": row["deals"], "updated": row["updated"], "over": row["over"]}
             for row in self.store.summaries()
         ]

@@ -8,18 +8,30 @@ HTTP
 - ``GET /`` → the page ``src/binokel/web/index.html``; ``GET /static/{path}`` → files
   from ``src/binokel/web/``.
 - ``GET /api/meta`` →
-  ``{"rule_sets": [{"name", "text", "about"}...],
-  "options": [{"name", "standard", "meaning", "choices"|null}...],
+  ``{"rule_sets": [{"name", "text", "about", "players"}...],
+  "options": [{"name", "standard", "meaning", "choices"|null, "minimum"|null, "step"|null}...],
   "levels": ["easy", "medium", "hard"], "languages": ["de", "en", "fr", "it", "pt"],
-  "decks": ["french", "german"]}``.
+  "decks": ["french", "german"], "opponent_names": ["Karle", ...]}``. Every rule set of
+  ``binokel.rules.RULE_SETS`` is offered; ``options`` are every option of ``Rules``
+  (``standard`` is the value of the ``standard`` rule set; a number option has
+  ``minimum`` and ``step`` where the rules restrict it).
+- ``GET /api/rules?text=kreuz(target=1000)`` → ``{"text": canonical text, "players": n,
+  "changes": [{"name", "value", "standard"}...]}``: the rules read as a new game would
+  read them. ``changes`` lists every option whose value differs from the ``standard``
+  rule set, in declaration order (the same list as ``game.changes`` below). A text the
+  rules refuse → HTTP 400 ``{"error": "<the rules' own message>"}``.
 - ``POST /api/games`` body ``{"rules": "standard(target=1000)", "opponents": ["medium", "hard"],
   "name": "Anna", "language": "en", "deck": "french"}`` → ``{"id": "<opaque id>", "seat": 0}``.
-  Every key is optional (defaults: ``"standard"``, ``["medium", "medium"]``, ``"You"``,
-  ``"en"``, ``"french"``); an optional integer ``"seed"`` fixes the shuffles (tests,
-  reproducible games). The human always sits in seat 0, the computer opponents in seats
-  1 and 2; the first dealer is drawn by lot from the game's seeded generator and the
-  first deal is dealt at once. Bad input (not a JSON object, unknown key, bad rules,
-  level, name, language or deck) → HTTP 400 ``{"error": "message"}``, nothing stored.
+  Every key is optional (defaults: ``"standard"``, ``"medium"`` for every computer seat,
+  ``"You"``, ``"en"``, ``"french"``); an optional integer ``"seed"`` fixes the shuffles
+  (tests, reproducible games). Any rule text is accepted (any rule set, any options).
+  The human always sits in seat 0, the computer opponents in seats 1 to ``players`` − 1
+  (``opponents`` has one level per computer seat: 2, 3 or 5), named by
+  ``opponent_names`` in seat order; the first dealer is drawn by lot from the game's
+  seeded generator and the first deal is dealt at once. Bad input (not a JSON object,
+  unknown key, bad rules, level, name, language or deck) → HTTP 400
+  ``{"error": "message"}``, nothing stored; for bad rules the message is exactly the
+  rules' own (as ``GET /api/rules`` gives it).
 - ``GET /api/games`` → ``{"games": [{"id", "rules", "players", "totals", "deals",
   "updated", "over"}...]}``, unfinished games first, then most recently updated first.
   ``deals`` counts the deals dealt so far; ``updated`` is an ISO 8601 UTC time.
@@ -42,9 +54,27 @@ Server → client:
   "meld_options": {"S": n, "H": n, "D": n, "C": n}|null}`` — on connect, on ``sync``
   and after every accepted change. ``game`` is ``{"players": [names], "levels":
   [null, "medium", "hard"], "totals": [...], "deal_number": k (1-based), "rules": text,
-  "target": int, "over": bool, "winner": seat|null, "history": [{"dealer", "soloist",
-  "bid", "game", "outcome", "scores": [...], "melds": [meld points per seat],
-  "card_points": [...]} per finished deal], "settings": {"language", "deck", "name"}}``.
+  "changes": [{"name", "value", "standard"}...], "teams": [team of each seat]|null,
+  "durch_games": [...]|null, "target": int, "over": bool, "winner": seat|team|null,
+  "history": [{"dealer", "soloist", "bid", "game", "outcome", "scores": [...],
+  "melds": [meld points per seat], "card_points": [...]} per finished deal],
+  "settings": {"language", "deck", "name"}}``.
+  One entry per seat in ``players``, ``levels``, ``totals`` (3, 4 or 6 seats).
+  ``changes`` are the options that differ from the ``standard`` rule set (as from
+  ``GET /api/rules``). ``teams`` is ``rules.team_of(seat)`` per seat (0 or 1) when the
+  rules have partnerships, else null; partners always have equal totals, and
+  ``winner`` is then the winning team (0 or 1, also its lowest seat).
+  ``durch_games`` (with ``durch_game=1``) counts the whole games won (+1) or lost (−1)
+  by Durch per seat, else null. In a history entry of a deal everybody passed
+  (outcome ``"redeal"``) ``soloist``, ``bid`` and ``game`` are null; ``game`` is
+  ``"S"``/``"H"``/``"D"``/``"C"``, ``"durch"``, ``"open_durch"``, ``"hand_durch"`` or
+  ``"bettel"``. ``outcome`` is ``made``, ``failed``, ``surrendered``, ``durch_made``,
+  ``durch_failed``, ``bettel_made``, ``bettel_failed`` or ``redeal``.
+  The view is that of seat 0: with ``sit_out=1``, ``view.sitting_out`` is the seat that
+  sits out this deal; when that is seat 0, its hand is empty, it never moves and the
+  computer opponents play the deal on their own (the page watches; ``next_deal`` works
+  as always). In open Durch (and open Durch from the hand) ``view.open_hand`` is the
+  soloist's hand, shown to everybody from the announcement on, else null.
   ``last_trick`` is the last completed trick of the deal shown. ``meld_options`` is
   what seat 0's melds would be worth with each trump, only while seat 0 is the soloist
   in the ``game`` or ``surrender`` phase (else null).
@@ -58,9 +88,11 @@ Server → client:
 
 Client → server:
 
-- ``{"type": "action", "action": "AS", "version": N}`` — record notation: ``"160"``,
-  ``"pass"``, a card to discard or play, ``"S"``/``"H"``/``"D"``/``"C"``/``"durch"``,
-  ``"surrender"``/``"play"``. ``version`` must be the version of the last state seen;
+- ``{"type": "action", "action": "AS", "version": N}`` — record notation, one of
+  ``view.legal_actions``: ``"160"``, ``"pass"`` (the open auction lists pass and every
+  bid from the lowest allowed up to 500 more), ``"take"``/``"hand_durch"`` (phase
+  ``tapp``), a card to discard or play, ``"S"``/``"H"``/``"D"``/``"C"``/``"durch"``/
+  ``"open_durch"``/``"bettel"``, ``"surrender"``/``"play"``. ``version`` must be the version of the last state seen;
   a stale version gets an error (the client should then send ``sync``).
 - ``{"type": "hint"}`` — only while seat 0 is to move.
 - ``{"type": "sync"}`` — the server resends the state.
@@ -81,11 +113,11 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from binokel.error import BinokelError
-from binokel.rules import Rules
+from binokel.rules import STANDARD, Rules
 
 LEVELS = ("easy", "medium", "hard")
 LANGUAGES = ("de", "en", "fr", "it", "pt")
@@ -95,8 +127,9 @@ MAX_MESSAGE = 16 * 1024
 MAX_NAME = 40
 HUMAN = 0
 """The seat of the human player."""
-OPPONENT_NAMES = ("Karle", "Frieda")
-"""Names of the computer opponents in seats 1 and 2."""
+OPPONENT_NAMES = ("Karle", "Frieda", "Sepp", "Liesl", "Gustl")
+"""Names of the computer opponents, seat 1 onwards (as many as the rules seat)."""
+NUMBER_WORDS = {2: "two", 3: "three", 5: "five"}
 CLIENT_TYPES = ("action", "hint", "sync", "next_deal", "rematch")
 
 
@@ -109,7 +142,7 @@ class Settings:
     """What a new game is made of (the body of ``POST /api/games``)."""
 
     rules: Rules
-    opponents: tuple[str, str] = ("medium", "medium")
+    opponents: tuple[str, ...] = ("medium", "medium")  # one level per computer seat
     name: str = "You"
     language: str = "en"
     deck: str = "french"
@@ -118,6 +151,11 @@ class Settings:
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules.text, "opponents": list(self.opponents), "name": self.name,
                 "language": self.language, "deck": self.deck}
+
+
+def seat_names(name: str, opponents: int) -> list[str]:
+    """The name at each seat: the human's, then those of the ``opponents`` computer seats."""
+    return [name, *OPPONENT_NAMES[:opponents]]
 
 
 NEW_GAME_KEYS = ("rules", "opponents", "name", "language", "deck", "seed")
@@ -138,18 +176,13 @@ def parse_settings(body: Any) -> Settings:
     for key in body:
         if key not in NEW_GAME_KEYS:
             raise ProtocolError(f"unknown field {key!r} (known: {', '.join(NEW_GAME_KEYS)})")
-    text = body.get("rules", "standard")
-    if not isinstance(text, str):
-        raise ProtocolError(f"rules must be text like 'standard', not {text!r}")
-    try:
-        rules = Rules.parse(text)
-    except BinokelError as error:
-        raise ProtocolError(str(error)) from None
-    if not rules.is_table_ready:
-        raise ProtocolError("the browser game plays three players with the fixed auction, trump games and Durch")
-    opponents = body.get("opponents", ["medium", "medium"])
-    if not isinstance(opponents, list) or len(opponents) != 2:
-        raise ProtocolError("opponents must be a list of two levels, e.g. [\"medium\", \"hard\"]")
+    rules = parse_rules(body.get("rules", "standard"))
+    seats = rules.players - 1
+    opponents = body.get("opponents", ["medium"] * seats)
+    if not isinstance(opponents, list) or len(opponents) != seats:
+        example = ", ".join(['"medium"'] * (seats - 1) + ['"hard"'])
+        raise ProtocolError(f"opponents must be a list of {NUMBER_WORDS[seats]} levels, one per computer seat,"
+                            f" e.g. [{example}]")
     for level in opponents:
         if level not in LEVELS:
             raise ProtocolError(f"an opponent's level must be one of {', '.join(LEVELS)}, not {level!r}")
@@ -170,7 +203,36 @@ def parse_settings(body: Any) -> Settings:
     seed = body.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
         raise ProtocolError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
-    return Settings(rules, (opponents[0], opponents[1]), name, language, deck, seed)
+    return Settings(rules, tuple(opponents), name, language, deck, seed)
+
+
+def parse_rules(text: Any) -> Rules:
+    """Read a rule text for a new game; the rules' own message if they refuse it.
+
+    >>> parse_rules("kreuz(target=1000)").players
+    4
+    >>> parse_rules("standard(players=4)")
+    Traceback (most recent call last):
+    ...
+    binokel.server.protocol.ProtocolError: active players x hand_size + tapp_size must be the deck size 48, not 4 x 15 + 3
+    """
+    if not isinstance(text, str):
+        raise ProtocolError(f"rules must be text like 'standard', not {text!r}")
+    try:
+        return Rules.parse(text)
+    except BinokelError as error:
+        raise ProtocolError(str(error)) from None
+
+
+def rule_changes(rules: Rules) -> list[dict[str, Any]]:
+    """The options that differ from the ``standard`` rule set: what a table shows as the
+    rules in force, beyond the name.
+
+    >>> rule_changes(Rules.parse("sevens(target=1000)"))
+    [{'name': 'deck', 'value': 'sevens', 'standard': 'nines'}, {'name': 'target', 'value': 1000, 'standard': 1500}]
+    """
+    return [{"name": f.name, "value": getattr(rules, f.name), "standard": getattr(STANDARD, f.name)}
+            for f in fields(rules) if "option" in f.metadata and getattr(rules, f.name) != getattr(STANDARD, f.name)]
 
 
 def parse_message(text: str | bytes | None) -> dict[str, Any]:

@@ -14,14 +14,13 @@ import random
 import time
 from typing import Any
 
-from binokel.action import DURCH
-from binokel.card import Suit
+from binokel.action import GAMES
 from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.meld import meld_values
 from binokel.record import game_record
 from binokel.server.bots import Bot, choose, make_bot
-from binokel.server.protocol import HUMAN, OPPONENT_NAMES, ProtocolError, Settings, error_message
+from binokel.server.protocol import HUMAN, ProtocolError, Settings, error_message, rule_changes, seat_names
 from binokel.server.store import Store
 from binokel.state import Phase, State
 from binokel.view import view
@@ -41,7 +40,7 @@ class Client:
 
 
 class Table:
-    """A game being played: seat 0 is the human, seats 1 and 2 are bots."""
+    """A game being played: seat 0 is the human, every other seat a bot."""
 
     def __init__(self, game_id: str, settings: Settings, seed: int, game: Game, version: int, store: Store,
                  *, think: float, budget: float) -> None:
@@ -53,7 +52,7 @@ class Table:
         self.store = store
         self.think = think
         self.budget = budget
-        self.names = [settings.name, *OPPONENT_NAMES]
+        self.names = seat_names(settings.name, len(settings.opponents))
         self.levels: list[str | None] = [None, *settings.opponents]
         self.bots: dict[int, Bot] = {
             seat: make_bot(level, seed=(seed + seat) % 2**63) for seat, level in enumerate(self.levels) if level}
@@ -74,6 +73,7 @@ class Table:
         deal = self.shown_deal
         shown = view(deal, HUMAN).to_json()
         game = self.game
+        rules = game.rules
         return {
             "type": "state",
             "version": self.version,
@@ -83,8 +83,11 @@ class Table:
                 "levels": list(self.levels),
                 "totals": list(game.totals),
                 "deal_number": sum(1 for d in game.deals if d.phase is not Phase.DEAL),
-                "rules": game.rules.text,
-                "target": game.rules.target,
+                "rules": rules.text,
+                "changes": rule_changes(rules),
+                "teams": [rules.team_of(seat) for seat in range(rules.players)] if rules.teams != "none" else None,
+                "durch_games": list(game.durch_games) if rules.durch_game else None,
+                "target": rules.target,
                 "over": game.is_over(),
                 "winner": game.winner,
                 "history": [_history(d) for d in game.deals if d.is_over()],
@@ -242,7 +245,7 @@ def _history(deal: State) -> dict[str, Any]:
         "dealer": deal.dealer,
         "soloist": deal.soloist,
         "bid": deal.bid,
-        "game": None if deal.game is None else ("durch" if deal.game == DURCH else Suit(deal.game).letter),
+        "game": None if deal.game is None else str(GAMES[deal.game]),
         "outcome": deal.outcome.value if deal.outcome else None,
         "scores": list(deal.scores or ()),
         "melds": list(deal.meld_points),
