@@ -45,8 +45,8 @@ def meta() -> dict[str, Any]:
     """Everything the new-game form offers (``GET /api/meta``)."""
     options = [(f, f.metadata["option"]) for f in fields(Rules) if "option" in f.metadata]
     return {
-        "rule_sets": [{"name": name, "text": rules.text, "about": DESCRIPTIONS.get(name, ""), "players": rules.players}
-                      for name, rules in RULE_SETS.items()],
+        "rule_sets": [{"name": name, "text": rules.text, "about": DESCRIPTIONS.get(name, ""), "players": rules.players,
+                       "changes": rule_changes(rules)} for name, rules in RULE_SETS.items()],
         "options": [{"name": f.name, "standard": f.default, "meaning": option.help,
                      "choices": list(option.choices) if option.choices else None,
                      "minimum": option.minimum, "step": option.step}

@@ -8,13 +8,14 @@ HTTP
 - ``GET /`` → the page ``src/binokel/web/index.html``; ``GET /static/{path}`` → files
   from ``src/binokel/web/``.
 - ``GET /api/meta`` →
-  ``{"rule_sets": [{"name", "text", "about", "players"}...],
+  ``{"rule_sets": [{"name", "text", "about", "players", "changes"}...],
   "options": [{"name", "standard", "meaning", "choices"|null, "minimum"|null, "step"|null}...],
   "levels": ["easy", "medium", "hard"], "languages": ["de", "en", "fr", "it", "pt"],
   "decks": ["french", "german"], "opponent_names": ["Karle", ...]}``. Every rule set of
   ``binokel.rules.RULE_SETS`` is offered; ``options`` are every option of ``Rules``
   (``standard`` is the value of the ``standard`` rule set; a number option has
-  ``minimum`` and ``step`` where the rules restrict it).
+  ``minimum`` and ``step`` where the rules restrict it); a rule set's ``changes`` are its
+  options that differ from ``standard``, as from ``GET /api/rules``.
 - ``GET /api/rules?text=kreuz(target=1000)`` → ``{"text": canonical text, "players": n,
   "changes": [{"name", "value", "standard"}...]}``: the rules read as a new game would
   read them. ``changes`` lists every option whose value differs from the ``standard``

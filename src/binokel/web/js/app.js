@@ -164,8 +164,10 @@ async function main() {
   try {
     app.meta = await (await fetch("/api/meta")).json();
   } catch {
-    app.meta = { rule_sets: [{ name: "standard", about: "" }], options: [], levels: ["easy", "medium", "hard"], decks: DECKS };
+    app.meta = { rule_sets: [{ name: "standard", about: "", changes: [] }], options: [], levels: ["easy", "medium", "hard"],
+      decks: DECKS, opponent_names: [] };
   }
+  table.options = app.meta.options;
   start = new StartPage({
     meta: app.meta,
     onStart: (id) => { location.hash = `#/game/${encodeURIComponent(id)}`; },

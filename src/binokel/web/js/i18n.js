@@ -73,6 +73,20 @@ export function cardText(card, deck) {
   };
 }
 
+/** The label of a rule option, a value of it, and what it means (the server's English
+ *  meaning where no translation exists). */
+export const optionLabel = (name) => (has(`option.${name}`) ? t(`option.${name}`) : name);
+export const choiceLabel = (name, value) => (has(`choice.${name}.${value}`) ? t(`choice.${name}.${value}`) : String(value));
+export function optionMeaning(name, options) {
+  return has(`meaning.${name}`) ? t(`meaning.${name}`) : (options || []).find((o) => o.name === name)?.meaning ?? "";
+}
+
+/** The name and description of a rule set. */
+export const ruleSetLabel = (name) => (has(`ruleset.${name}`) ? t(`ruleset.${name}`) : name);
+export const ruleSetAbout = (name, fallback) => (has(`ruleset_about.${name}`) ? t(`ruleset_about.${name}`) : fallback ?? "");
+
+const has = (key) => (dict.strings?.[key] ?? english.strings?.[key]) != null;
+
 /** A meld's name ("Family", "Four aces"). */
 export const meldName = (name) => t(`meld.${name}`);
 

@@ -1,22 +1,45 @@
 // Small pure helpers that read the view and the game message; no DOM here.
 
-/** One option's value from a rule text such as "standard(target=1000,surrender_credit=30)". */
-export function ruleOption(rules, name, fallback) {
-  const match = /\((.*)\)/.exec(rules || "");
-  for (const part of (match ? match[1] : "").split(",")) {
-    const [key, value] = part.split("=").map((s) => s && s.trim());
-    if (key === name && value !== undefined) return value;
-  }
-  return fallback;
+/** An option's value in force: the game's changes from standard, else the standard value
+ *  (``options`` are /api/meta's). */
+export function ruleValue(game, options, name) {
+  const change = (game?.changes || []).find((c) => c.name === name);
+  if (change) return change.value;
+  return (options || []).find((o) => o.name === name)?.standard;
 }
 
 /** What each opponent gets when the soloist surrenders (before their melds). */
-export function surrenderCredit(rules, bid) {
-  const credit = ruleOption(rules, "surrender_credit", "50");
+export function surrenderCredit(game, options, bid) {
+  const credit = String(ruleValue(game, options, "surrender_credit") ?? "50");
   return credit === "half" ? Math.floor(bid / 2) : Number(credit);
 }
 
-export const durchValue = (rules) => Number(ruleOption(rules, "durch", "1000"));
+/** The games without trump and the option that gives each its value. */
+export const NO_TRUMP_GAMES = ["durch", "open_durch", "hand_durch", "bettel"];
+
+/** Where each seat sits, seen from ``me`` at the bottom, for 3, 4 and 6 seats (counter-clockwise:
+ *  the next seat is on my right). */
+const SIDES = {
+  3: ["bottom", "right", "left"],
+  4: ["bottom", "right", "top", "left"],
+  6: ["bottom", "right", "tr", "top", "tl", "left"],
+};
+export function side(players, me, seat) {
+  const sides = SIDES[players] || SIDES[3];
+  return sides[(seat - me + players) % players];
+}
+
+/** The partners of a seat (teams from the game message), not the seat itself. */
+export const isPartner = (game, me, seat) => seat !== me && game.teams != null && game.teams[seat] === game.teams[me];
+
+/** The columns of the score: one per team (named by its members) with teams, else one per seat. */
+export function scoreColumns(game) {
+  if (game.teams == null) return game.players.map((name, seat) => ({ name, seat, seats: [seat] }));
+  return [0, 1].map((team) => {
+    const seats = game.teams.map((t, seat) => (t === team ? seat : null)).filter((s) => s != null);
+    return { name: seats.map((s) => game.players[s]).join(" + "), seat: seats[0], seats };
+  });
+}
 
 /** The seat that made each call of the auction (the server says who; the page holds no rules). */
 export function auctionCalls(view) {
@@ -49,11 +72,15 @@ export function tappSize(view) {
   return view.tapp ? view.tapp.length : view.tapp_size;
 }
 
-/** Forehand, middlehand, rearhand. */
+/** Forehand, middlehand, rearhand (the seats between forehand and rearhand are all middlehand);
+ *  "sitting_out" for the seat that sits out this deal. */
 export function role(view, seat) {
+  if (seat === view.sitting_out) return "sitting_out";
   const n = view.players;
-  const forehand = (view.dealer + 1) % n;
-  return ["forehand", "middlehand", "rearhand"][(seat - forehand + n) % n];
+  const active = [];
+  for (let i = 1; i <= n; i++) { const s = (view.dealer + i) % n; if (s !== view.sitting_out) active.push(s); }
+  const index = active.indexOf(seat);
+  return index === 0 ? "forehand" : index === active.length - 1 ? "rearhand" : "middlehand";
 }
 
 export const meldTotal = (melds) => (melds || []).reduce((sum, m) => sum + m.points, 0);

@@ -8,37 +8,53 @@ const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCode
 const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "") + number(Math.abs(n));
 const meldPoints = (m) => (Array.isArray(m) ? model.meldTotal(m) : Number(m) || 0);
 
-function gameLabel(game, deck) {
-  if (game === "durch") return t("durch");
+/** A named game: a trump suit with its symbol, or Durch, open Durch, Bettel ... */
+export function gameLabel(game, deck) {
+  if (model.NO_TRUMP_GAMES.includes(game)) return escape(t(`game.${game}`));
   if (model.isSuit(game)) return `${suitIcon(game, deck)} ${escape(suitName(game, deck))}`;
   return "–";
 }
 
-/** The paper pad: one row per deal, running totals under each player's score. */
+/** The paper pad: one row per deal, running totals under each player's (or team's) score. */
 export function renderSheet(game, deck) {
   const history = game.history || [];
   const players = game.players;
+  const columns = model.scoreColumns(game);
   const head = `<tr><th>#</th><th>${t("soloist")}</th><th>${t("bid")}</th><th>${t("game")}</th>` +
-    players.map((name) => `<th class="player">${escape(name)}</th>`).join("") + `</tr>`;
-  const running = players.map(() => 0);
+    columns.map((c) => `<th class="player">${escape(c.name)}</th>`).join("") + `</tr>`;
+  const running = columns.map(() => 0);
   const rows = history.map((deal, i) => {
-    const cells = players.map((_, seat) => {
-      running[seat] += deal.scores[seat];
-      const melds = meldPoints(deal.melds?.[seat]);
-      const cards = deal.card_points?.[seat] ?? 0;
-      return `<td class="player${deal.soloist === seat ? " soloist" : ""}"><span class="deal-score ${deal.scores[seat] < 0 ? "minus" : ""}">${signed(deal.scores[seat])}</span>` +
+    const cells = columns.map((column, k) => {
+      const score = deal.scores[column.seat];
+      running[k] += score;
+      const melds = column.seats.reduce((sum, seat) => sum + meldPoints(deal.melds?.[seat]), 0);
+      const cards = column.seats.reduce((sum, seat) => sum + (deal.card_points?.[seat] ?? 0), 0);
+      return `<td class="player${column.seats.includes(deal.soloist) ? " soloist" : ""}"><span class="deal-score ${score < 0 ? "minus" : ""}">${signed(score)}</span>` +
         `<span class="detail">${t("sheet_detail", { melds: number(melds), cards: number(cards) })}</span>` +
-        `<span class="running">${number(running[seat])}</span></td>`;
+        `<span class="running">${number(running[k])}</span></td>`;
     }).join("");
-    return `<tr data-testid="sheet-row"><td>${i + 1}</td><td>${escape(players[deal.soloist] ?? "–")}</td><td>${number(deal.bid)}</td>` +
+    return `<tr data-testid="sheet-row"><td>${i + 1}</td><td>${escape(players[deal.soloist] ?? "–")}</td><td>${deal.bid == null ? "–" : number(deal.bid)}</td>` +
       `<td>${gameLabel(deal.game, deck)}<br><small>${t("outcome." + deal.outcome)}</small></td>${cells}</tr>`;
   }).join("");
+  const won = (column) => game.winner != null && (game.teams ? game.teams[column.seat] === game.winner : column.seat === game.winner);
   const foot = `<tr><th colspan="4">${t("totals")}</th>` +
-    players.map((_, seat) => `<th class="player${game.winner === seat ? " winner" : ""}">${number(game.totals[seat])}${game.winner === seat ? " ★" : ""}</th>`).join("") + `</tr>`;
-  const empty = history.length ? "" : `<tr><td colspan="${4 + players.length}" class="empty">${t("sheet_empty")}</td></tr>`;
-  return `<table class="sheet"><thead>${head}</thead><tbody>${rows}${empty}</tbody><tfoot>${foot}</tfoot></table>` +
+    columns.map((c) => `<th class="player${won(c) ? " winner" : ""}" data-testid="sheet-total">${number(game.totals[c.seat])}${won(c) ? " ★" : ""}</th>`).join("") + `</tr>`;
+  const empty = history.length ? "" : `<tr><td colspan="${4 + columns.length}" class="empty">${t("sheet_empty")}</td></tr>`;
+  const durch = game.durch_games ? `<p class="hint-text" data-testid="durch-games">${t("durch_games")}: ` +
+    columns.map((c) => `${escape(c.name)} ${signed(game.durch_games[c.seat])}`).join(" · ") + `</p>` : "";
+  return `<table class="sheet"><thead>${head}</thead><tbody>${rows}${empty}</tbody><tfoot>${foot}</tfoot></table>` + durch +
     `<p class="hint-text">${t("target_n", { n: number(game.target) })} · ${escape(game.rules)}</p>`;
 }
+
+/** The name of the winner of a game: a seat, or a team's members. */
+export function winnerName(game) {
+  if (game.winner == null) return "";
+  const column = model.scoreColumns(game).find((c) => (game.teams ? game.teams[c.seat] === game.winner : c.seat === game.winner));
+  return column ? column.name : "";
+}
+
+/** Did seat ``me`` (or its team) win the game? */
+export const iWon = (game, me) => game.winner != null && (game.teams ? game.teams[me] === game.winner : game.winner === me);
 
 /** The per-seat results of the deal just finished: from the game history, else the view. */
 function dealFacts(msg) {
@@ -56,20 +72,20 @@ export function dealResult(msg, deck) {
   const { view, game } = msg;
   const names = game.players;
   const facts = dealFacts(msg);
-  const soloist = names[view.soloist];
+  const soloist = names[view.soloist] ?? "";
   const title = t("result." + view.outcome, { name: escape(soloist), bid: number(view.bid) });
-  const mine = view.soloist === view.seat;
-  const good = (view.outcome === "made" || view.outcome === "durch_made") === mine;
+  const mine = view.soloist === view.seat || model.isPartner(game, view.seat, view.soloist);
+  const good = view.outcome === "redeal" || ["made", "durch_made", "bettel_made"].includes(view.outcome) === mine;
   const rows = names.map((name, seat) => `<tr${seat === view.soloist ? ` class="soloist"` : ""}><th>${escape(name)}</th>` +
     `<td>${number(facts.melds[seat] ?? 0)}</td><td>${number(facts.cards[seat] ?? 0)}</td>` +
     `<td class="${(facts.scores[seat] ?? 0) < 0 ? "minus" : "plus"}" data-testid="deal-score-${seat}">${signed(facts.scores[seat] ?? 0)}</td>` +
     `<td><b>${number(game.totals[seat])}</b></td></tr>`).join("");
-  let html = `<h2 class="${good ? "good" : "bad"}" data-testid="result-title">${title}</h2>` +
-    `<p class="contract-line">${t("contract", { name: escape(soloist), bid: number(view.bid) })} · ${gameLabel(view.game, deck)}</p>` +
+  const contract = view.soloist == null ? "" :
+    `<p class="contract-line">${t("contract", { name: escape(soloist), bid: number(view.bid) })} · ${gameLabel(view.game, deck)}</p>`;
+  let html = `<h2 class="${good ? "good" : "bad"}" data-testid="result-title">${title}</h2>` + contract +
     `<table class="result-table"><thead><tr><th></th><th>${t("melds")}</th><th>${t("card_points")}</th><th>${t("this_deal")}</th><th>${t("total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
   if (game.over) {
-    const winner = game.winner;
-    html += `<p class="winner" data-testid="game-winner">${winner === view.seat ? t("you_win") : t("winner_is", { name: escape(names[winner]) })}</p>` +
+    html += `<p class="winner" data-testid="game-winner">${iWon(game, view.seat) ? t("you_win") : t("winner_is", { name: escape(winnerName(game)) })}</p>` +
       `<div class="row"><button type="button" class="primary" data-command="rematch" data-testid="result-rematch">${t("rematch")}</button>` +
       `<button type="button" class="secondary" data-command="new-game" data-testid="result-new-game">${t("new_game")}</button>` +
       `<button type="button" class="secondary" data-command="sheet">${t("score_sheet")}</button></div>`;
@@ -90,10 +106,12 @@ export function renderLog(msg, deck) {
   const chips = (cards) => cards.map((c) => cardChip(c, deck)).join(" ");
   (game.history || []).forEach((deal, i) => {
     if (i === game.deal_number - 1) return;  // the deal on the table is told in full below
-    add(t("log.deal_summary", { n: i + 1, name: escape(names[deal.soloist]), bid: number(deal.bid) }) + " · " +
-      gameLabel(deal.game, deck) + " · " + t("outcome." + deal.outcome), "past");
+    add((deal.soloist == null ? t("log.deal_redeal", { n: i + 1 })
+      : t("log.deal_summary", { n: i + 1, name: escape(names[deal.soloist]), bid: number(deal.bid) }) + " · " +
+      gameLabel(deal.game, deck)) + " · " + t("outcome." + deal.outcome), "past");
   });
   add(t("log.deal", { n: game.deal_number, name: escape(names[view.dealer]) }), "head");
+  if (view.sitting_out != null) add(t("log.sits_out", { name: escape(names[view.sitting_out]) }));
   for (const { seat, call } of model.auctionCalls(view)) {
     add(call === "pass" ? t("log.pass", { name: escape(names[seat]) }) : t("log.bid", { name: escape(names[seat]), bid: number(call) }));
   }
@@ -102,15 +120,18 @@ export function renderLog(msg, deck) {
   }
   if (view.discard && view.discard.length) {
     add(t("log.discard_mine", { points: number(points(view.discard)) }) + " " + chips(view.discard));
-  } else if (view.game && view.soloist !== view.seat) {
+  } else if (view.game && view.game !== "hand_durch" && view.soloist !== view.seat) {
     add(t("log.discard", { name: escape(names[view.soloist]) }));
   }
   if (view.game) {
-    add(view.game === "durch" ? t("log.durch", { name: escape(names[view.soloist]) })
-      : t("log.trump", { name: escape(names[view.soloist]) }) + " " + gameLabel(view.game, deck));
+    add(model.isSuit(view.game) ? t("log.trump", { name: escape(names[view.soloist]) }) + " " + gameLabel(view.game, deck)
+      : t("log.no_trump", { name: escape(names[view.soloist]), game: gameLabel(view.game, deck) }));
+  }
+  if (view.open_hand && view.soloist !== view.seat) {
+    add(t("log.open_hand", { name: escape(names[view.soloist]) }) + " " + chips(view.open_hand));
   }
   if (view.surrendered) add(t("log.surrender", { name: escape(names[view.soloist]) }), "important");
-  if (view.melds && view.game !== "durch") {
+  if (view.melds && model.isSuit(view.game)) {
     view.melds.forEach((melds, seat) => {
       if (!melds.length && seat === view.soloist && view.surrendered) return;
       const list = melds.map((m) => `${meldName(m.name)}${m.suit ? " " + suitIcon(m.suit, deck) : ""} ${number(m.points)}`).join(", ");
@@ -122,9 +143,9 @@ export function renderLog(msg, deck) {
     add(t("log.trick", { n: i + 1 }) + " " + played + " → " + t("log.trick_won", { name: escape(names[trick.winner]), points: points(trick.cards) }));
   });
   if (view.phase === "over") {
-    add(t("result." + view.outcome, { name: escape(names[view.soloist]), bid: number(view.bid) }) + " " +
+    add(t("result." + view.outcome, { name: escape(names[view.soloist] ?? ""), bid: number(view.bid) }) + " " +
       (view.scores || []).map((s, seat) => `${escape(names[seat])} ${signed(s)}`).join(", "), "important");
   }
-  if (game.over) add(t("winner_is", { name: escape(names[game.winner]) }), "important");
+  if (game.over) add(t("winner_is", { name: escape(winnerName(game)) }), "important");
   return lines.join("");
 }

@@ -1,14 +1,11 @@
 // The start page (a new game, the games to resume) and the rules and glossary dialog.
 
-import { t, number, rulesText, glossary, language } from "./i18n.js";
+import { t, number, rulesText, glossary, language, optionLabel, optionMeaning, choiceLabel, ruleSetLabel, ruleSetAbout } from "./i18n.js";
 import { cardElement } from "./cards.js";
+import { side } from "./model.js";
 
 const $ = (id) => document.getElementById(id);
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-// The options offered under "More options" (target has its own field); the rest keep the rule set's value.
-const MORE_OPTIONS = ["surrender_credit", "durch", "first_lead", "min_bid", "defender_melds", "double_melds",
-  "failed_credit", "rounding", "eight_tens", "deals"];
 
 export class StartPage {
   constructor({ meta, onStart, getDeck, setDeck }) {
@@ -16,54 +13,97 @@ export class StartPage {
     this.onStart = onStart;
     this.getDeck = getDeck;
     this.setDeck = setDeck;
+    this.players = 3;
+    this.asked = 0;  // the latest rules check; older answers are dropped
     $("new-game-form").addEventListener("submit", (e) => { e.preventDefault(); this.submit(); });
-    $("rule-set").addEventListener("change", () => this.describeRuleSet());
+    $("rule-set").addEventListener("change", () => { this.clearOptions(); this.render(); });
+    for (const kind of ["input", "change"]) $("more-options").addEventListener(kind, () => this.checkSoon());
     $("player-name").value = localStorage.getItem("binokel.name") || "";
   }
 
-  /** Fill the form's choices (again, when the language changes). */
+  get ruleSet() {
+    const name = $("rule-set").value;
+    return this.meta.rule_sets.find((r) => r.name === name) || this.meta.rule_sets[0];
+  }
+
+  /** An option's value in the chosen rule set (before the player's changes). */
+  setValue(option) {
+    const change = (this.ruleSet?.changes || []).find((c) => c.name === option.name);
+    return change ? change.value : option.standard;
+  }
+
+  /** Fill the form's choices (again, when the language or the rule set changes). */
   render() {
     const meta = this.meta;
     const ruleSet = $("rule-set");
     const chosen = ruleSet.value || "standard";
-    ruleSet.innerHTML = meta.rule_sets.map((r) => `<option value="${escape(r.name)}">${escape(this.ruleSetLabel(r.name))}</option>`).join("");
+    ruleSet.innerHTML = meta.rule_sets.map((r) => `<option value="${escape(r.name)}">${escape(ruleSetLabel(r.name))}</option>`).join("");
     ruleSet.value = meta.rule_sets.some((r) => r.name === chosen) ? chosen : meta.rule_sets[0]?.name;
-    this.describeRuleSet();
-    for (const seat of [1, 2]) {
-      const select = $(`level-${seat}`);
-      const level = select.value || localStorage.getItem(`binokel.level${seat}`) || (meta.levels.includes("medium") ? "medium" : meta.levels[0]);
-      select.innerHTML = meta.levels.map((l) => `<option value="${l}">${t("level." + l)}</option>`).join("");
-      select.value = level;
-    }
+    $("rule-set-about").textContent = ruleSetAbout(ruleSet.value, this.ruleSet?.about);
     const more = $("more-options");
     const values = Object.fromEntries([...more.querySelectorAll("select, input")].map((el) => [el.name, el.value]));
-    more.innerHTML = MORE_OPTIONS.map((name) => meta.options.find((o) => o.name === name)).filter(Boolean).map((o) => {
-      const label = t(`option.${o.name}`) === `option.${o.name}` ? o.name : t(`option.${o.name}`);
+    more.innerHTML = meta.options.map((o) => {
+      const own = this.setValue(o);
+      const keep = `${t("rule_set_default")}: ${choiceLabel(o.name, own)}`;
       const control = o.choices
-        ? `<select name="${o.name}" id="opt-${o.name}" data-testid="option-${o.name}"><option value="">${t("rule_set_default")}</option>` +
-          o.choices.map((c) => `<option value="${escape(c)}">${escape(this.choiceLabel(o.name, c))}</option>`).join("") + `</select>`
-        : `<input name="${o.name}" id="opt-${o.name}" type="number" inputmode="numeric" placeholder="${escape(t("rule_set_default"))} (${escape(o.standard)})" data-testid="option-${o.name}">`;
-      return `<label class="option" title="${escape(o.meaning)}"><span>${escape(label)}</span>${control}</label>`;
+        ? `<select name="${o.name}" id="opt-${o.name}" data-testid="option-${o.name}"><option value="">${escape(keep)}</option>` +
+          o.choices.map((c) => `<option value="${escape(c)}">${escape(choiceLabel(o.name, c))}</option>`).join("") + `</select>`
+        : `<input name="${o.name}" id="opt-${o.name}" ${typeof o.standard === "number" ? `type="number" inputmode="numeric"` : `type="text"`}` +
+          `${o.minimum != null ? ` min="${o.minimum}"` : ""}${o.step != null ? ` step="${o.step}"` : ""}` +
+          ` placeholder="${escape(keep)}" data-testid="option-${o.name}">`;
+      return `<label class="option" title="${escape(optionMeaning(o.name, meta.options))}"><span>${escape(optionLabel(o.name))}</span>${control}</label>`;
     }).join("");
     for (const [name, value] of Object.entries(values)) { const el = more.querySelector(`[name="${name}"]`); if (el) el.value = value; }
+    this.renderOpponents();
     this.renderDecks();
+    this.check();
   }
 
-  ruleSetLabel(name) {
-    const key = `ruleset.${name}`;
-    return t(key) === key ? name : t(key);
+  clearOptions() {
+    for (const el of $("more-options").querySelectorAll("select, input")) el.value = "";
   }
 
-  choiceLabel(option, value) {
-    const key = `choice.${option}.${value}`;
-    return t(key) === key ? String(value) : t(key);
+  /** One level per computer seat, named and placed as at the table. */
+  renderOpponents() {
+    const box = $("opponent-levels");
+    const levels = this.meta.levels;
+    const kept = Object.fromEntries([...box.querySelectorAll("select")].map((el) => [el.dataset.seat, el.value]));
+    let html = "";
+    for (let seat = 1; seat < this.players; seat++) {
+      const level = kept[seat] || localStorage.getItem(`binokel.level${seat}`) || (levels.includes("medium") ? "medium" : levels[0]);
+      const name = this.meta.opponent_names?.[seat - 1] ?? `${seat}`;
+      html += `<label><span>${escape(name)} · ${t("side." + side(this.players, 0, seat))}</span>` +
+        `<select id="level-${seat}" data-seat="${seat}" data-testid="level-${seat}">` +
+        levels.map((l) => `<option value="${l}"${l === level ? " selected" : ""}>${t("level." + l)}</option>`).join("") + `</select></label>`;
+    }
+    box.innerHTML = html;
   }
 
-  describeRuleSet() {
-    const name = $("rule-set").value;
-    const set = this.meta.rule_sets.find((r) => r.name === name);
-    const key = `ruleset_about.${name}`;
-    $("rule-set-about").textContent = t(key) === key ? set?.about ?? "" : t(key);
+  checkSoon() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.check(), 150);
+  }
+
+  /** Ask the server how it reads the rule text: show the canonical text, or its exact objection. */
+  async check() {
+    const text = this.rulesText();
+    const asked = ++this.asked;
+    let answer;
+    try {
+      const response = await fetch(`/api/rules?text=${encodeURIComponent(text)}`);
+      answer = { ok: response.ok, body: await response.json() };
+    } catch {
+      return;  // offline: the server will say so on submit
+    }
+    if (asked !== this.asked) return;
+    $("rules-text").textContent = answer.ok ? answer.body.text : text;
+    $("rules-text").classList.toggle("invalid", !answer.ok);
+    $("rules-error").textContent = answer.ok ? "" : answer.body.error;
+    if (answer.ok && answer.body.players !== this.players) {
+      this.players = answer.body.players;
+      this.renderOpponents();
+    }
+    return answer.ok;
   }
 
   renderDecks() {
@@ -85,29 +125,27 @@ export class StartPage {
   /** The rule text sent to the server: the set's name and only the options the player set. */
   rulesText() {
     const parts = [];
-    const target = $("opt-target").value.trim();
-    if (target) parts.push(`target=${target}`);
     for (const el of $("more-options").querySelectorAll("select, input")) {
       if (el.value.trim()) parts.push(`${el.name}=${el.value.trim()}`);
     }
-    const name = $("rule-set").value;
+    const name = $("rule-set").value || "standard";
     return parts.length ? `${name}(${parts.join(",")})` : name;
   }
 
   async submit() {
     const error = $("new-game-error");
     error.textContent = "";
-    const name = $("player-name").value.trim() || t("you");
-    localStorage.setItem("binokel.name", $("player-name").value.trim());
-    localStorage.setItem("binokel.level1", $("level-1").value);
-    localStorage.setItem("binokel.level2", $("level-2").value);
-    const body = {
-      rules: this.rulesText(), opponents: [$("level-1").value, $("level-2").value],
-      name, language: language(), deck: this.getDeck(),
-    };
     const button = document.querySelector('[data-testid="start-game"]');
     button.disabled = true;
     try {
+      await this.check();  // the number of computer seats follows the rules
+      const name = $("player-name").value.trim() || t("you");
+      localStorage.setItem("binokel.name", $("player-name").value.trim());
+      const opponents = [...$("opponent-levels").querySelectorAll("select")].map((el) => {
+        localStorage.setItem(`binokel.level${el.dataset.seat}`, el.value);
+        return el.value;
+      });
+      const body = { rules: this.rulesText(), opponents, name, language: language(), deck: this.getDeck() };
       const response = await fetch("/api/games", {
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
       });
@@ -133,7 +171,7 @@ export class StartPage {
       const when = g.updated ? new Date(g.updated).toLocaleString(language(), { dateStyle: "short", timeStyle: "short" }) : "";
       const scores = g.players.map((p, i) => `${escape(p)} ${number(g.totals[i])}`).join(" · ");
       return `<li><a class="resume-item" href="#/game/${encodeURIComponent(g.id)}" data-testid="resume-${escape(g.id)}">` +
-        `<span class="scores">${scores}</span><span class="meta">${escape(this.ruleSetLabel(String(g.rules).split("(")[0]))}` +
+        `<span class="scores">${scores}</span><span class="meta">${escape(ruleSetLabel(String(g.rules).split("(")[0]))}` +
         ` · ${t("deal_n", { n: g.deals })}${when ? " · " + escape(when) : ""}</span><span class="go">${t("resume")}</span></a></li>`;
     }).join("");
     $("resume-empty").hidden = open.length > 0;

@@ -1,11 +1,11 @@
 // The table: seats, Tapp, trick, hand and the controls of the current phase, drawn from
 // the latest state message. Trick plays are animated (skippable) before the final view.
 
-import { t, number, cardText, suitName, meldName } from "./i18n.js";
+import { t, number, cardText, suitName, meldName, optionLabel, optionMeaning, choiceLabel } from "./i18n.js";
 import { cardElement, cardBack, sortHand, suitIcon, cardChip, points } from "./cards.js";
 import { whyIllegal } from "./legal.js";
 import * as model from "./model.js";
-import { renderLog, renderSheet, dealResult } from "./sheet.js";
+import { renderLog, renderSheet, dealResult, gameLabel } from "./sheet.js";
 
 const $ = (id) => document.getElementById(id);
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -23,6 +23,7 @@ export class Table {
   constructor(send, { onNewGame }) {
     this.send = send;
     this.onNewGame = onNewGame;
+    this.options = [];  // /api/meta's options: the standard values and meanings
     this.deck = "french";
     this.reset();
     $("hand").addEventListener("click", (e) => this.onHandClick(e));
@@ -33,6 +34,8 @@ export class Table {
     $("hint-button").addEventListener("click", () => this.askHint());
     $("last-trick-button").addEventListener("click", () => this.showLastTrick());
     $("sheet-button").addEventListener("click", () => this.showSheet());
+    $("in-force-button").addEventListener("click", () => this.showRulesInForce());
+    $("controls").addEventListener("change", (e) => this.onBidChoice(e));
     for (const button of document.querySelectorAll(".log-toggle")) {
       button.addEventListener("click", () => document.body.classList.toggle("log-open"));
     }
@@ -50,7 +53,7 @@ export class Table {
     this.resultFor = null;
     this.hint = null;
     $("trick").replaceChildren();
-    for (const id of ["result-dialog", "confirm-dialog", "last-trick-dialog", "sheet-dialog"]) {
+    for (const id of ["result-dialog", "confirm-dialog", "last-trick-dialog", "sheet-dialog", "in-force-dialog"]) {
       if ($(id).open) $(id).close();
     }
   }
@@ -84,7 +87,7 @@ export class Table {
     this.hint = null;
     const view = msg.view;
     const samePhase = previous && previous.view.phase === view.phase && previous.game.deal_number === msg.game.deal_number;
-    if (!samePhase) this.selected.clear();
+    if (!samePhase) { this.selected.clear(); this.bidChoice = null; }
     this.sendPendingDiscard();
     this.render();
     await this.animatePlays(msg);
@@ -142,7 +145,8 @@ export class Table {
     if (action === "pass") return t("pass");
     if (/^\d+$/.test(action)) return t("bid_n", { bid: action });
     if (model.isSuit(action)) return t("trump_suit", { suit: suitName(action, this.deck) });
-    if (action === "durch") return t("durch");
+    if (model.NO_TRUMP_GAMES.includes(action)) return t(`game.${action}`);
+    if (action === "take") return t("take_tapp");
     if (action === "surrender") return t("surrender");
     if (action === "play") return t("play_on");
     return cardText(action, this.deck).name;
@@ -192,6 +196,12 @@ export class Table {
       this.selected.clear();
       this.sendPendingDiscard();
       this.renderControls();
+    } else if (command === "bid-step") {
+      const bids = this.view.legal_actions.filter((a) => /^\d+$/.test(a));
+      const at = bids.indexOf(document.querySelector('[data-testid="bid-select"]')?.value ?? bids[0]);
+      this.bidChoice = bids[Math.max(0, Math.min(bids.length - 1, at + Number(button.dataset.step)))];
+      this.hint = null;
+      this.renderControls();
     } else if (command === "surrender") {
       this.confirmSurrender();
     } else if (command === "next-deal") {
@@ -213,7 +223,7 @@ export class Table {
 
   confirmSurrender() {
     const view = this.view;
-    const credit = model.surrenderCredit(view.rules, view.bid);
+    const credit = model.surrenderCredit(this.msg.game, this.options, view.bid);
     $("confirm-text").textContent = t("surrender_confirm", { bid: number(view.bid), credit: number(credit) });
     $("confirm-ok").textContent = t("surrender");
     const dialog = $("confirm-dialog");
@@ -273,7 +283,7 @@ export class Table {
   }
 
   seatSide(seat) {
-    return seat === this.view.seat ? "bottom" : seat === (this.view.seat + 1) % this.view.players ? "right" : "left";
+    return model.side(this.view.players, this.view.seat, seat);
   }
 
   clearTrick() {
@@ -316,6 +326,7 @@ export class Table {
     board.dataset.turn = this.view.to_move === this.view.seat ? "me" : "other";
     board.dataset.version = this.msg.version;
     this.renderScoreboard();
+    this.placeSeats();
     for (let seat = 0; seat < this.view.players; seat++) this.renderSeat(seat);
     this.renderStatus();
     this.renderTapp();
@@ -328,13 +339,34 @@ export class Table {
     $("record-link").href = `/api/games/${encodeURIComponent(this.gameId)}/record`;
     $("record-link").setAttribute("download", `binokel-${this.gameId}.json`);
     if ($("sheet-dialog").open) this.showSheet();
+    if ($("in-force-dialog").open) this.showRulesInForce();
+  }
+
+  /** One seat box per opponent around the felt (3, 4 or 6 seats), made once per game. */
+  placeSeats() {
+    const felt = $("felt");
+    const players = this.view.players;
+    if (felt.dataset.seats === String(players) && felt.querySelectorAll(".seat").length === players - 1) return;
+    felt.dataset.seats = players;
+    $("trick").dataset.seats = players;
+    for (const old of felt.querySelectorAll(".seat")) old.remove();
+    for (let seat = 1; seat < players; seat++) {
+      const el = document.createElement("div");
+      el.className = `seat opponent ${this.seatSide(seat)}`;
+      el.id = `seat-${seat}`;
+      el.dataset.seat = seat;
+      el.setAttribute("data-testid", `seat-${seat}`);
+      felt.append(el);
+    }
   }
 
   renderScoreboard() {
     const game = this.msg.game;
-    const chips = game.players.map((name, seat) => {
-      const leader = game.totals[seat] === Math.max(...game.totals) && game.totals.some((x) => x);
-      return `<span class="score-chip${leader ? " leading" : ""}" data-testid="total-${seat}"><span class="who">${escape(name)}</span> <b>${number(game.totals[seat])}</b></span>`;
+    const columns = model.scoreColumns(game);
+    const best = Math.max(...game.totals);
+    const chips = columns.map(({ name, seat }) => {
+      const leader = game.totals[seat] === best && game.totals.some((x) => x);
+      return `<span class="score-chip${leader ? " leading" : ""}${game.teams ? ` team-${game.teams[seat]}` : ""}" data-testid="total-${seat}"><span class="who">${escape(name)}</span> <b>${number(game.totals[seat])}</b></span>`;
     }).join("");
     $("scoreboard").innerHTML = `<span class="deal-no" data-testid="deal-number">${t("deal_n", { n: game.deal_number })}</span>` +
       chips + `<span class="target">${t("target_n", { n: number(game.target) })}</span>`;
@@ -346,34 +378,44 @@ export class Table {
     const calls = model.lastCalls(view);
     const level = game.levels?.[seat];
     const bits = [];
+    const partner = model.isPartner(game, view.seat, seat);
     bits.push(`<div class="seat-head"><span class="name">${escape(game.players[seat])}</span>` +
       (level ? ` <span class="level">${t("level." + level)}</span>` : "") +
+      (partner ? ` <span class="badge partner" data-testid="partner-${seat}">${t("partner")}</span>` : "") +
       (view.dealer === seat ? ` <span class="badge dealer" title="${t("dealer")}">${t("dealer_short")}</span>` : "") + `</div>`);
     const info = [t(model.role(view, seat))];
     if (["play", "over"].includes(view.phase)) {
       info.push(t("tricks_points", { tricks: view.tricks_won[seat], points: view.trick_points[seat] }));
     }
     bits.push(`<div class="seat-info">${info.join(" · ")}</div>`);
+    if (view.sitting_out === seat) {
+      bits.push(`<div class="badge sitting-out" data-testid="sitting-out-${seat}">${t("sits_out")}</div>`);
+    }
     if (view.soloist === seat) {
-      const game = view.game === "durch" ? t("durch") : view.game ? suitIcon(view.game, this.deck) : "";
+      const game = model.isSuit(view.game) ? suitIcon(view.game, this.deck) : view.game ? gameLabel(view.game, this.deck) : "";
       bits.push(`<div class="badge soloist" data-testid="soloist-badge">${t("soloist")} ${number(view.bid)} ${game}</div>`);
     } else if (view.phase === "auction" && calls[seat] !== undefined) {
       const call = calls[seat];
       bits.push(`<div class="bubble${call === "pass" ? " passed" : ""}" data-testid="call-${seat}">${call === "pass" ? t("pass") : number(call)}</div>`);
     }
-    if (seat !== view.seat && view.hand_sizes[seat]) {
+    if (seat !== view.seat && view.open_hand && seat === view.soloist) {
+      bits.push(`<div class="open-hand" data-testid="open-hand" aria-label="${escape(t("open_hand"))}">` +
+        sortHand(view.open_hand, null).map((c) => cardChip(c, this.deck)).join("") + `</div>`);
+    } else if (seat !== view.seat && view.hand_sizes[seat]) {
       const n = view.hand_sizes[seat];
       bits.push(`<div class="backs" aria-label="${t("cards_in_hand", { n })}" title="${t("cards_in_hand", { n })}">` +
         `<span class="backs-fan">${"<i></i>".repeat(Math.min(n, 15))}</span><span class="count">${n}</span></div>`);
     }
     const melds = view.melds?.[seat];
-    if (melds && melds.length && view.game !== "durch") {
+    if (melds && melds.length && model.isSuit(view.game)) {
       bits.push(`<div class="melds" data-testid="melds-${seat}">${melds.map((m) => this.meldChip(m)).join("")}` +
         `<span class="meld-total">= ${number(model.meldTotal(melds))}</span></div>`);
     }
     el.innerHTML = bits.join("");
     el.classList.toggle("to-move", view.to_move === seat);
     el.classList.toggle("is-soloist", view.soloist === seat);
+    el.classList.toggle("partner", partner);
+    el.classList.toggle("sitting-out", view.sitting_out === seat);
   }
 
   meldChip(meld) {
@@ -389,6 +431,7 @@ export class Table {
     const key = {
       deal: "status.deal",
       auction: mine ? (view.auction.length ? "status.auction_me" : "status.open_me") : "status.auction",
+      tapp: mine ? "status.tapp_me" : "status.tapp",
       discard: mine ? "status.discard_me" : "status.discard",
       game: mine ? "status.game_me" : "status.game",
       surrender: mine ? "status.surrender_me" : "status.surrender",
@@ -400,10 +443,11 @@ export class Table {
     if (view.phase === "play" && view.trick.cards.length) {
       text += " " + t("status.led", { suit: suitName(view.trick.cards[0][1], this.deck) });
     }
+    if (view.sitting_out === view.seat && view.phase !== "over") text = t("status.you_sit_out") + " " + text;
     let contract = "";
     if (view.soloist != null) {
-      const game = view.game === "durch" ? t("durch") : view.game
-        ? `${t("trump")}: ${suitIcon(view.game, this.deck)} ${suitName(view.game, this.deck)}` : "";
+      const game = model.isSuit(view.game) ? `${t("trump")}: ${suitIcon(view.game, this.deck)} ${suitName(view.game, this.deck)}`
+        : view.game ? gameLabel(view.game, this.deck) : "";
       contract = `<span class="contract" data-testid="contract">${t("contract", { name: escape(names[view.soloist]), bid: number(view.bid) })}${game ? " · " + game : ""}</span>`;
     } else if (view.auction.length) {
       const high = [...view.auction].reverse().find((c) => c !== "pass");
@@ -416,7 +460,7 @@ export class Table {
     const view = this.view;
     const el = $("tapp");
     el.replaceChildren();
-    const show = ["auction", "discard", "game", "surrender"].includes(view.phase);
+    const show = ["auction", "tapp", "discard", "game", "surrender"].includes(view.phase) && model.tappSize(view) > 0;
     el.hidden = !show;
     if (!show) return;
     const label = document.createElement("span");
@@ -487,9 +531,11 @@ export class Table {
       `<button type="button" class="${cls}${this.hint === action ? " hinted" : ""}" data-action="${escape(action)}" data-testid="${testid}" ${extra}>${label}</button>`;
     let html = "";
     if (view.phase === "auction" && mine) {
-      html = view.legal_actions.map((a) => a === "pass"
-        ? button("pass", t("pass"), "", "action-pass", "secondary")
-        : button(a, view.auction.length ? t("bid_n", { bid: number(a) }) : t("open_n", { bid: number(a) }), "", "action-bid", "primary")).join("");
+      html = this.auctionControls(button);
+    } else if (view.phase === "tapp" && mine) {
+      html = button("take", t("take_tapp"), "", "action-take", "primary") +
+        button("hand_durch", `<span>${t("game.hand_durch")}</span><small>${this.contractValue("hand_durch")}</small>`,
+          `title="${escape(t("about.hand_durch"))}"`, "action-hand_durch", "trump durch");
     } else if (view.phase === "discard" && mine) {
       const hand = this.sortedHand();
       const need = this.discardsNeeded();
@@ -503,11 +549,12 @@ export class Table {
       html = ["S", "H", "D", "C"].filter((s) => view.legal_actions.includes(s)).map((s) =>
         button(s, `${suitIcon(s, this.deck)}<span>${escape(suitName(s, this.deck))}</span>` +
           (options[s] != null ? `<small>${t("melds_worth", { n: number(options[s]) })}</small>` : ""), "", `trump-${s}`, "trump")).join("");
-      if (view.legal_actions.includes("durch")) {
-        html += button("durch", `<span>${t("durch")}</span><small>±${number(model.durchValue(view.rules))}</small>`, `title="${escape(t("durch_about"))}"`, "trump-durch", "trump durch");
+      for (const contract of model.NO_TRUMP_GAMES.filter((g) => view.legal_actions.includes(g))) {
+        html += button(contract, `<span>${t(`game.${contract}`)}</span><small>${this.contractValue(contract)}</small>`,
+          `title="${escape(t(`about.${contract}`))}"`, `trump-${contract}`, "trump durch");
       }
     } else if (view.phase === "surrender" && mine) {
-      const credit = model.surrenderCredit(view.rules, view.bid);
+      const credit = model.surrenderCredit(game, this.options, view.bid);
       html = button("play", t("play_on"), "", "action-play", "primary") +
         `<button type="button" class="danger${this.hint === "surrender" ? " hinted" : ""}" data-command="surrender" data-action-hint="surrender" data-testid="action-surrender">${t("surrender")}<small>${t("surrender_cost", { bid: number(view.bid), credit: number(credit) })}</small></button>`;
     } else if (view.phase === "over") {
@@ -521,10 +568,42 @@ export class Table {
     el.hidden = !html;
   }
 
+  /** Fixed auction: the one bid there is (and pass). Open auction: pass, or any bid from the
+   *  lowest allowed, chosen with a stepper over the legal bids the server sent. */
+  auctionControls(button) {
+    const view = this.view;
+    const bids = view.legal_actions.filter((a) => /^\d+$/.test(a));
+    const pass = view.legal_actions.includes("pass") ? button("pass", t("pass"), "", "action-pass", "secondary") : "";
+    const label = (bid) => (view.auction.some((c) => c !== "pass") ? t("bid_n", { bid: number(bid) }) : t("open_n", { bid: number(bid) }));
+    if (bids.length <= 1) return pass + bids.map((bid) => button(bid, label(bid), "", "action-bid", "primary")).join("");
+    const chosen = [this.hint, this.bidChoice].find((b) => bids.includes(b)) ?? bids[0];
+    return pass +
+      `<span class="bid-stepper"><button type="button" class="secondary" data-command="bid-step" data-step="-1" data-testid="bid-down" aria-label="${escape(t("bid_lower"))}">−</button>` +
+      `<select data-testid="bid-select" aria-label="${escape(t("bid"))}">${bids.map((b) => `<option value="${b}"${b === chosen ? " selected" : ""}>${number(b)}</option>`).join("")}</select>` +
+      `<button type="button" class="secondary" data-command="bid-step" data-step="1" data-testid="bid-up" aria-label="${escape(t("bid_higher"))}">+</button></span>` +
+      button(chosen, label(chosen), "", "action-bid", "primary");
+  }
+
+  onBidChoice(event) {
+    if (event.target.dataset.testid !== "bid-select") return;
+    this.bidChoice = event.target.value;
+    this.hint = null;
+    this.renderControls();
+  }
+
+  /** The value a contract without trump is played for, as the rules in force say. */
+  contractValue(contract) {
+    const game = this.msg.game;
+    if (["durch", "open_durch", "hand_durch"].includes(contract) && Number(model.ruleValue(game, this.options, "durch_game"))) {
+      return escape(t("whole_game"));
+    }
+    return `±${number(Number(model.ruleValue(game, this.options, contract)))}`;
+  }
+
   renderMeldReveal() {
     const view = this.view;
     const el = $("meld-reveal");
-    const show = view.phase === "play" && view.game !== "durch" && view.melds && !view.tricks.length && !view.trick.cards.length && !this.animating;
+    const show = view.phase === "play" && model.isSuit(view.game) && view.melds && !view.tricks.length && !view.trick.cards.length && !this.animating;
     el.hidden = !show;
     if (!show) return;
     el.innerHTML = `<h3>${t("melds")}</h3>` + view.melds.map((melds, seat) => {
@@ -544,6 +623,19 @@ export class Table {
     this.resultFor = key;
     $("result").innerHTML = dealResult(this.msg, this.deck);
     if (!$("result-dialog").open) $("result-dialog").showModal();
+  }
+
+  /** The rules in force: the canonical text and every option that differs from standard. */
+  showRulesInForce() {
+    if (!this.msg) return;
+    const game = this.msg.game;
+    const value = (name, v) => escape(choiceLabel(name, v));
+    const rows = (game.changes || []).map((c) => `<tr data-testid="change-${escape(c.name)}"><th>${escape(optionLabel(c.name))}</th>` +
+      `<td><b>${value(c.name, c.value)}</b></td><td>${value(c.name, c.standard)}</td><td>${escape(optionMeaning(c.name, this.options))}</td></tr>`).join("");
+    $("in-force").innerHTML = `<p><code data-testid="in-force-text">${escape(game.rules)}</code></p>` +
+      (rows ? `<table class="changes"><thead><tr><th>${t("option")}</th><th>${t("this_game")}</th><th>${t("standard_value")}</th><th>${t("meaning")}</th></tr></thead><tbody>${rows}</tbody></table>`
+        : `<p>${t("all_standard")}</p>`);
+    if (!$("in-force-dialog").open) $("in-force-dialog").showModal();
   }
 
   showSheet() {
