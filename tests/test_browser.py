@@ -328,6 +328,65 @@ def test_keyboard_plays_a_card(server: Server, page: Page) -> None:
     expect(page.locator("#hand .card")).to_have_count(count - 1)
 
 
+def test_kreuz_with_a_changed_option_from_the_start_page(server: Server, page: Page) -> None:
+    from binokel.error import NotationError
+    from binokel.rules import Rules
+
+    goto(page, server.url)
+    page.get_by_test_id("rule-set").select_option("kreuz")
+    expect(page.get_by_test_id("opponent-levels").locator("select")).to_have_count(3)  # one per computer seat
+    page.locator("#more-options-box summary").click()
+    # A bad combination gets the rules' own objection, live and on starting; nothing is created.
+    page.get_by_test_id("option-players").select_option("6")
+    with pytest.raises(NotationError) as refused:
+        Rules.parse("kreuz(players=6)")
+    expect(page.get_by_test_id("rules-error")).to_have_text(str(refused.value))
+    page.get_by_test_id("start-game").click()
+    expect(page.get_by_test_id("new-game-error")).to_contain_text(str(refused.value))
+    assert "#/game/" not in page.url
+    page.get_by_test_id("option-players").select_option("")
+    page.get_by_test_id("option-target").fill("1000")
+    expect(page.get_by_test_id("rules-text")).to_have_text("kreuz(target=1000)")
+    expect(page.get_by_test_id("rules-error")).to_be_empty()
+    page.get_by_test_id("start-game").click()
+    expect(page.get_by_test_id("table")).to_be_visible()
+    # Four seats, my partner opposite, the team totals, the rules in force with the change.
+    for seat in range(4):
+        expect(page.get_by_test_id(f"seat-{seat}")).to_be_visible()
+    expect(page.locator("#felt .seat")).to_have_count(3)
+    expect(page.get_by_test_id("partner-2")).to_be_visible()
+    expect(page.locator("#felt .seat.partner")).to_have_count(1)
+    expect(page.locator("#scoreboard .score-chip")).to_have_count(2)
+    page.get_by_test_id("in-force-button").click()
+    expect(page.get_by_test_id("in-force-text")).to_have_text("kreuz(target=1000)")
+    expect(page.get_by_test_id("change-target")).to_contain_text("1000")
+    expect(page.get_by_test_id("change-teams")).to_contain_text("partners opposite")
+
+
+def test_a_club_deal_with_the_open_auction_by_clicking(server: Server, page: Page) -> None:
+    game = server.new_game(rules="club", name="Anna", seed=12)
+    goto(page, f"{server.url}#/game/{game}")
+    expect(page.get_by_test_id("rules-button")).to_be_visible()
+    stepped = False
+    while not stepped:  # on our first bid, look at the stepper over the legal bids
+        page.wait_for_selector(f"{MY_TURN}, #result-dialog[open]")
+        if deal_over(page, {}) or not my_turn(page, "auction"):
+            break
+        options = page.get_by_test_id("bid-select").locator("option")
+        expect(options).to_have_count(51)
+        low = int(options.first.get_attribute("value"))
+        page.get_by_test_id("bid-up").click()
+        expect(page.get_by_test_id("action-bid")).to_contain_text(str(low + 10))
+        page.get_by_test_id("bid-down").click()
+        expect(page.get_by_test_id("action-bid")).to_contain_text(str(low))
+        stepped = True
+    seen = play_until(page, deal_over)
+    assert stepped and {"auction", "discard", "trump", "cards"} <= set(seen), seen
+    expect(page.get_by_test_id("result-title")).not_to_be_empty()
+    page.get_by_test_id("result-next-deal").click()
+    expect(page.get_by_test_id("deal-number")).to_contain_text("Deal 2")
+
+
 @pytest.mark.skipif(not os.environ.get("BINOKEL_SCREENSHOTS"), reason="set BINOKEL_SCREENSHOTS=1 to refresh docs/screenshots")
 def test_screenshots(server: Server, browser: Browser) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
