@@ -363,7 +363,8 @@ def test_kreuz_with_a_changed_option_from_the_start_page(server: Server, page: P
     expect(page.get_by_test_id("change-teams")).to_contain_text("partners opposite")
 
 
-def test_a_club_deal_with_the_open_auction_by_clicking(server: Server, page: Page) -> None:
+def test_a_club_deal_with_the_open_auction_by_clicking(server: Server, browser: Browser) -> None:
+    page = open_page(browser, reduced_motion="reduce")  # shorter pauses between the cards
     game = server.new_game(rules="club", name="Anna", seed=12)
     goto(page, f"{server.url}#/game/{game}")
     expect(page.get_by_test_id("rules-button")).to_be_visible()
@@ -385,6 +386,8 @@ def test_a_club_deal_with_the_open_auction_by_clicking(server: Server, page: Pag
     expect(page.get_by_test_id("result-title")).not_to_be_empty()
     page.get_by_test_id("result-next-deal").click()
     expect(page.get_by_test_id("deal-number")).to_contain_text("Deal 2")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
 
 
 @pytest.mark.skipif(not os.environ.get("BINOKEL_SCREENSHOTS"), reason="set BINOKEL_SCREENSHOTS=1 to refresh docs/screenshots")
@@ -401,6 +404,13 @@ def test_screenshots(server: Server, browser: Browser) -> None:
         page.wait_for_timeout(300)
         page.screenshot(path=str(SCREENSHOTS / f"{name}-result.png"))
         page.context.close()
+    page = open_page(browser, 1280, 800, reduced_motion="reduce")
+    goto(page, f"{server.url}#/game/{server.new_game(rules='kreuz', name='Anna', seed=4)}")
+    play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play") and p.locator("#trick .card").count() >= 2
+               or deal_over(p, seen))
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(SCREENSHOTS / "table-kreuz.png"))
+    page.context.close()
     page = open_page(browser, 1280, 800)
     goto(page, server.url)
     page.screenshot(path=str(SCREENSHOTS / "start.png"))

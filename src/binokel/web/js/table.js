@@ -564,8 +564,10 @@ export class Table {
         : `<button type="button" class="primary" data-command="next-deal" data-testid="next-deal">${t("next_deal")}</button>`;
       html += `<button type="button" class="secondary" data-command="sheet">${t("score_sheet")}</button>`;
     }
+    const focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
     el.innerHTML = html;
     el.hidden = !html;
+    if (focused) el.querySelector(`[data-testid="${CSS.escape(focused)}"]`)?.focus();  // keyboard users keep their place
   }
 
   /** Fixed auction: the one bid there is (and pass). Open auction: pass, or any bid from the
