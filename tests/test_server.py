@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -253,6 +254,30 @@ def test_bad_new_game_is_refused_and_nothing_stored(client: TestClient, body: An
     assert response.status_code == 400
     assert response.json()["error"].startswith(message)
     assert client.get("/api/games").json() == {"games": []}
+
+
+def test_every_language_has_every_string() -> None:
+    """The page shows every rule option, rule set, contract and outcome in five languages."""
+    from binokel.action import GAME_WORDS
+    from binokel.server.app import web_dir
+    from binokel.server.protocol import DECKS, LANGUAGES, LEVELS
+    from binokel.state import Outcome
+
+    web = web_dir()
+    strings = {lang: json.loads((web / "i18n" / f"{lang}.json").read_text("utf-8"))["strings"] for lang in LANGUAGES}
+    script = "".join(path.read_text("utf-8") for path in (web / "js").glob("*.js"))
+    page = (web / "index.html").read_text("utf-8")
+    needed = set(re.findall(r'\bt\("([\w.]*\w)"', script)) | set(re.findall(r'data-i18n[\w-]*="([\w.]+)"', page))
+    needed |= {f"{kind}.{name}" for name, _, _ in options() for kind in ("option", "meaning")}
+    needed |= {f"{kind}.{name}" for name in RULE_SETS for kind in ("ruleset", "ruleset_about")}
+    needed |= {f"{kind}.{word}" for word in GAME_WORDS.values() for kind in ("game", "about")}
+    needed |= {f"{kind}.{outcome.value}" for outcome in Outcome for kind in ("result", "outcome")}
+    needed |= {f"level.{level}" for level in LEVELS} | {f"deck.{deck}" for deck in DECKS}
+    needed |= {f"side.{side}" for side in ("right", "left", "top", "tl", "tr")}
+    assert len(needed) > 150
+    assert not needed - set(strings["en"])
+    for lang in LANGUAGES:
+        assert set(strings[lang]) == set(strings["en"]), lang
 
 
 def test_body_that_is_not_json(client: TestClient) -> None:

@@ -389,7 +389,7 @@ export class Table {
     }
     bits.push(`<div class="seat-info">${info.join(" · ")}</div>`);
     if (view.sitting_out === seat) {
-      bits.push(`<div class="badge sitting-out" data-testid="sitting-out-${seat}">${t("sits_out")}</div>`);
+      bits.push(`<div class="badge note" data-testid="sitting-out-${seat}">${t("sits_out")}</div>`);
     }
     if (view.soloist === seat) {
       const game = model.isSuit(view.game) ? suitIcon(view.game, this.deck) : view.game ? gameLabel(view.game, this.deck) : "";
@@ -398,7 +398,9 @@ export class Table {
       const call = calls[seat];
       bits.push(`<div class="bubble${call === "pass" ? " passed" : ""}" data-testid="call-${seat}">${call === "pass" ? t("pass") : number(call)}</div>`);
     }
-    if (seat !== view.seat && view.open_hand && seat === view.soloist) {
+    if (seat === view.seat && view.open_hand && seat === view.soloist) {
+      bits.push(`<div class="badge note" data-testid="my-open-hand">${t("open_hand_mine")}</div>`);
+    } else if (seat !== view.seat && view.open_hand && seat === view.soloist) {
       bits.push(`<div class="open-hand" data-testid="open-hand" aria-label="${escape(t("open_hand"))}">` +
         sortHand(view.open_hand, null).map((c) => cardChip(c, this.deck)).join("") + `</div>`);
     } else if (seat !== view.seat && view.hand_sizes[seat]) {
