@@ -53,14 +53,23 @@ export function lastCalls(view) {
   return last;
 }
 
+/** The seat that played the card at ``position`` of a trick led by ``leader``: play goes round
+ *  in seat order, past the seat sitting out. */
+export function trickSeat(view, leader, position) {
+  let seat = leader;
+  for (let i = 0; i < position; i++) {
+    do seat = (seat + 1) % view.players; while (seat === view.sitting_out);
+  }
+  return seat;
+}
+
 /** Every card played this deal, in order, with who played it and its trick. */
 export function allPlays(view) {
-  const n = view.players;
   const plays = [];
   const tricks = [...view.tricks, view.trick];
   tricks.forEach((trick, index) => {
     trick.cards.forEach((card, position) => plays.push({
-      card, seat: (trick.leader + position) % n, position, trick: index,
+      card, seat: trickSeat(view, trick.leader, position), position, trick: index,
       complete: index < view.tricks.length && position === trick.cards.length - 1, winner: trick.winner,
     }));
   });
