@@ -82,7 +82,8 @@ Server → client:
   After a deal ends (and the game is not over) the view keeps showing that finished
   deal (``view.phase == "over"``, the score sheet) until a client sends ``next_deal``.
 - ``{"type": "hint", "action": "AS"}`` — what the ``hard`` computer opponent would do
-  for seat 0, computed from seat 0's view only.
+  for seat 0, computed from seat 0's view only (a random legal action should the bot
+  fail, as for the computer opponents' own moves).
 - ``{"type": "rematch", "id": new_id}`` — answer to ``rematch``.
 - ``{"type": "error", "message": "...", "version": N}`` — to the sender only; nothing
   changed.
@@ -93,8 +94,9 @@ Client → server:
   ``view.legal_actions``: ``"160"``, ``"pass"`` (the open auction lists pass and every
   bid from the lowest allowed up to 500 more), ``"take"``/``"hand_durch"`` (phase
   ``tapp``), a card to discard or play, ``"S"``/``"H"``/``"D"``/``"C"``/``"durch"``/
-  ``"open_durch"``/``"bettel"``, ``"surrender"``/``"play"``. ``version`` must be the version of the last state seen;
-  a stale version gets an error (the client should then send ``sync``).
+  ``"open_durch"``/``"bettel"``, ``"surrender"``/``"play"``. ``version`` must be the
+  version of the last state seen; a stale version gets an error (the client should
+  then send ``sync``).
 - ``{"type": "hint"}`` — only while seat 0 is to move.
 - ``{"type": "sync"}`` — the server resends the state.
 - ``{"type": "next_deal"}`` (optional ``"version"``) — deal the next deal once the
