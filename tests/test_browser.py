@@ -335,6 +335,7 @@ def test_kreuz_with_a_changed_option_from_the_start_page(server: Server, page: P
     goto(page, server.url)
     page.get_by_test_id("rule-set").select_option("kreuz")
     expect(page.get_by_test_id("opponent-levels").locator("select")).to_have_count(3)  # one per computer seat
+    expect(page.get_by_test_id("opponent-levels").locator("label").nth(1)).to_contain_text("Partner")
     page.locator("#more-options-box summary").click()
     # A bad combination gets the rules' own objection, live and on starting; nothing is created.
     page.get_by_test_id("option-players").select_option("6")

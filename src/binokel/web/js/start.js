@@ -14,6 +14,7 @@ export class StartPage {
     this.getDeck = getDeck;
     this.setDeck = setDeck;
     this.players = 3;
+    this.teams = "none";
     this.asked = 0;  // the latest rules check; older answers are dropped
     $("new-game-form").addEventListener("submit", (e) => { e.preventDefault(); this.submit(); });
     $("rule-set").addEventListener("change", () => { this.clearOptions(); this.render(); });
@@ -72,7 +73,8 @@ export class StartPage {
     for (let seat = 1; seat < this.players; seat++) {
       const level = kept[seat] || localStorage.getItem(`binokel.level${seat}`) || (levels.includes("medium") ? "medium" : levels[0]);
       const name = this.meta.opponent_names?.[seat - 1] ?? `${seat}`;
-      html += `<label><span>${escape(name)} · ${t("side." + side(this.players, 0, seat))}</span>` +
+      const partner = this.teams !== "none" && seat % 2 === 0 ? ` · ${t("partner")}` : "";  // teams: seat % 2
+      html += `<label><span>${escape(name)} · ${t("side." + side(this.players, 0, seat))}${partner}</span>` +
         `<select id="level-${seat}" data-seat="${seat}" data-testid="level-${seat}">` +
         levels.map((l) => `<option value="${l}"${l === level ? " selected" : ""}>${t("level." + l)}</option>`).join("") + `</select></label>`;
     }
@@ -99,8 +101,10 @@ export class StartPage {
     $("rules-text").textContent = answer.ok ? answer.body.text : text;
     $("rules-text").classList.toggle("invalid", !answer.ok);
     $("rules-error").textContent = answer.ok ? "" : answer.body.error;
-    if (answer.ok && answer.body.players !== this.players) {
+    const teams = answer.ok ? answer.body.changes.find((c) => c.name === "teams")?.value ?? "none" : this.teams;
+    if (answer.ok && (answer.body.players !== this.players || teams !== this.teams)) {
       this.players = answer.body.players;
+      this.teams = teams;
       this.renderOpponents();
     }
     return answer.ok;
