@@ -407,8 +407,8 @@ def test_screenshots(server: Server, browser: Browser) -> None:
         page.context.close()
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
     goto(page, f"{server.url}#/game/{server.new_game(rules='kreuz', name='Anna', seed=4)}")
-    play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play") and p.locator("#trick .card").count() >= 2
-               or deal_over(p, seen))
+    play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play")
+               and p.locator("#trick .card").count() >= 2 or deal_over(p, seen))
     page.wait_for_timeout(300)
     page.screenshot(path=str(SCREENSHOTS / "table-kreuz.png"))
     page.context.close()

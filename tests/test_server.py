@@ -217,8 +217,8 @@ def test_rules_are_read_as_a_new_game_reads_them(client: TestClient, text: str, 
     assert all(c["standard"] == getattr(STANDARD, c["name"]) for c in body["changes"])
 
 
-BAD_RULES = ["poker", "standard(target=7)", "standard(players=4)", "kreuz(teams=none,partner_exemption=1)", "standard(sit_out=1)",
-             "standard(bettel=15)", "club(auction=sealed)", "standard(target)", "sechser(players=3)"]
+BAD_RULES = ["poker", "standard(target=7)", "standard(players=4)", "kreuz(teams=none,partner_exemption=1)",
+             "standard(sit_out=1)", "standard(bettel=15)", "club(auction=sealed)", "standard(target)", "sechser(players=3)"]
 
 
 @pytest.mark.parametrize("text", BAD_RULES)

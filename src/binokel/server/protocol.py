@@ -214,10 +214,10 @@ def parse_rules(text: Any) -> Rules:
 
     >>> parse_rules("kreuz(target=1000)").players
     4
-    >>> parse_rules("standard(players=4)")
+    >>> parse_rules("standard(sit_out=1)")
     Traceback (most recent call last):
     ...
-    binokel.server.protocol.ProtocolError: active players x hand_size + tapp_size must be the deck size 48, not 4 x 15 + 3
+    binokel.server.protocol.ProtocolError: sit_out=1 needs players=4 (the dealer sits out, three play)
     """
     if not isinstance(text, str):
         raise ProtocolError(f"rules must be text like 'standard', not {text!r}")
