@@ -11,20 +11,26 @@ from collections.abc import Callable
 import pexpect
 
 AUCTION = r"Bid (\d+) or pass\? \[\d+/p\] "
+OPEN_AUCTION = r"Bid \(at least (\d+)\) or pass\? \[\d+\.\.\./p\] "
+TAPP = r"Take the Tapp or open Durch from the hand\? \[1/2\] "
 DISCARD = r"Lay away (\d) card\(s\) \(numbers or names, several at once\): "
-GAME = r"Game \[1-5 or S H D C or durch\]: "
+GAME = r"Game \[1-(\d) or S H D C((?: or \w+)*)\]: "
 SURRENDER = r"Play on or surrender\? \[1/2\] "
 PLAY = r"Your card \(number or name\): "
 NEXT = r"Press Enter for the next deal \(s score sheet, q save and quit\): "
-PROMPTS = {"auction": AUCTION, "discard": DISCARD, "game": GAME, "surrender": SURRENDER, "play": PLAY, "next": NEXT}
-CARD = re.compile(r"(?<![A-Za-z0-9])([ATKQJ9])([SHDC])(?![A-Za-z0-9])")
+PROMPTS = {"auction": AUCTION, "open_auction": OPEN_AUCTION, "tapp": TAPP, "discard": DISCARD, "game": GAME,
+           "surrender": SURRENDER, "play": PLAY, "next": NEXT}
+CARD = re.compile(r"(?<![A-Za-z0-9])([ATKQJ97])([SHDC])(?![A-Za-z0-9])")
 """A card as printed with --no-color (canonical text, e.g. TH)."""
 
 
-def spawn(*args: str, seed: int = 5, opponents: str = "easy,easy", env: dict | None = None,
-          flags: tuple[str, ...] = ("--no-color",), cwd: str | None = None) -> pexpect.spawn:
-    """Start ``python -m binokel play`` in a pseudo-terminal; the transcript is kept in ``child.transcript``."""
-    argv = ["-m", "binokel", "play", "--seed", str(seed), "--opponents", opponents, "--think", "0.02", *flags, *args]
+def spawn(*args: str, seed: int = 5, opponents: str = "easy", rules: str | None = "standard",
+          env: dict | None = None, flags: tuple[str, ...] = ("--no-color",), cwd: str | None = None) -> pexpect.spawn:
+    """Start ``python -m binokel play --rules RULES`` in a pseudo-terminal (``rules=None``: the rules menu;
+    no ``--rules`` with ``--resume`` either); the transcript is kept in ``child.transcript``."""
+    chosen = ("--rules", rules) if rules is not None and not {"--rules", "--resume"} & set(args) else ()
+    argv = ["-m", "binokel", "play", "--seed", str(seed), "--opponents", opponents, "--think", "0.02", *flags,
+            *chosen, *args]
     environment = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     environment.pop("NO_COLOR", None)
     environment.update(env or {})
@@ -43,13 +49,13 @@ def next_prompt(child: pexpect.spawn) -> str | None:
 
 
 def simple_answer(kind: str, child: pexpect.spawn) -> str:
-    """A legal answer to every prompt: bid up to 170, lay away the first cards, hearts, play on,
-    the first legal card, next deal."""
-    if kind == "auction":
+    """A legal answer to every prompt: bid up to 170, take the Tapp, lay away the first cards, hearts,
+    play on, the first legal card, next deal."""
+    if kind in ("auction", "open_auction"):
         return "b" if int(child.match.group(1)) <= 170 else "p"
     if kind == "discard":
         return " ".join(str(n) for n in range(1, int(child.match.group(1)) + 1))
-    return {"game": "2", "surrender": "1", "play": "1", "next": ""}[kind]
+    return {"tapp": "1", "game": "2", "surrender": "1", "play": "1", "next": ""}[kind]
 
 
 def play(child: pexpect.spawn, answer: Callable[[str, pexpect.spawn], str | None] = simple_answer,

@@ -356,7 +356,7 @@ def test_colour_and_suit_symbols(tmp_path):
 
 
 def test_bad_options_are_one_line_errors(tmp_path):
-    for args, message in [(("--opponents", "easy,grand"), "--opponents takes two levels"),
+    for args, message in [(("--opponents", "easy,grand"), "--opponents takes one level or 2 levels"),
                           (("--resume", "missing.json"), "cannot read missing.json"),
                           (("--rules", "nonsense"), "unknown rule set")]:
         child = spawn(*args, cwd=str(tmp_path))
