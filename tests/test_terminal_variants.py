@@ -248,12 +248,12 @@ def test_quit_and_resume_at_every_table(tmp_path, rules):
     saved = json.loads((tmp_path / "binokel-game.json").read_text(encoding="utf-8"))
     assert saved["rules"] == Rules.parse(rules).text and not replay_game(saved).deals[0].is_over()
 
-    child = spawn("--resume", "binokel-game.json", "--save", "done.json", cwd=str(tmp_path))
+    child = spawn("--resume", "binokel-game.json", "--save", "binokel-game.json", cwd=str(tmp_path))
     child.expect_exact("Resuming the game saved in binokel-game.json")
     play(child)
     assert finish(child) == 0
     assert "Traceback" not in text_of(child)
-    done = json.loads((tmp_path / "done.json").read_text(encoding="utf-8"))
+    done = json.loads((tmp_path / "binokel-game.json").read_text(encoding="utf-8"))
     game = replay_game(done)
     assert game.is_over() and done["deals"][0]["hands"] == saved["deals"][0]["hands"]
     played = [c for t in saved["deals"][0]["tricks"] for c in t]
