@@ -60,7 +60,7 @@ def whole_game(tmp_path, rules: str, answer=None):
 
 
 def totals_line(text: str) -> str:
-    return re.findall(r"^Totals: (.*)$", text, re.M)[-1]
+    return re.findall(r"^Totals: (.*)$", text, re.MULTILINE)[-1]
 
 
 @pytest.mark.parametrize("rules, deals", [("kreuz(deals=2)", 2), ("four-sitout(deals=4)", 4),
@@ -122,7 +122,7 @@ class OpenDurchBot:
         for wanted in (GAMES[self.game], TAKE):
             if wanted in legal:
                 return wanted
-        return [a for a in legal if a.kind is not ActionKind.PASS][0]  # a bid, a discard or a card
+        return next(a for a in legal if a.kind is not ActionKind.PASS)  # a bid, a discard or a card
 
 
 @pytest.mark.parametrize("game", [OPEN_DURCH, HAND_DURCH])
@@ -150,7 +150,7 @@ def test_an_open_hand_is_shown_only_once_it_is_public(tmp_path, game):
     deal = replay_deal(record["deals"][0], rules)
     assert deal.soloist == 1 and deal.game == game
     named = text.index("Ben names the game: ")
-    shown = re.findall(r"^Ben's open hand: (.*)$", text[named:], re.M)
+    shown = re.findall(r"^Ben's open hand: (.*)$", text[named:], re.MULTILINE)
     assert shown, "the open hand should be shown"
     # The first showing is the soloist's whole hand: cards the player could not know before.
     first = set(shown[0].split())

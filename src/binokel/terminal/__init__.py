@@ -69,18 +69,16 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(seed, bool) or not isinstance(seed, int):
             seed = random.randrange(2**31)
     else:
-        if args.rules:
-            rules = Rules.parse(args.rules)
-        elif sys.stdin.isatty():
+        chosen_rules: Rules | None = Rules.parse(args.rules or "standard")
+        if not args.rules and sys.stdin.isatty():  # a player at the keyboard chooses (Enter: standard)
             try:
-                rules = choose_rules(input, lambda text: print(text, flush=True), messages, style)
+                chosen_rules = choose_rules(input, lambda text: print(text, flush=True), messages, style)
             except (EOFError, KeyboardInterrupt):
+                chosen_rules = None
                 print()
-                return 0
-            if rules is None:  # the player typed q
-                return 0
-        else:
-            rules = Rules.parse("standard")
+        if chosen_rules is None:  # the player quit before the game began: nothing to save
+            return 0
+        rules = chosen_rules
         seed = args.seed if args.seed is not None else random.randrange(2**31)
         game = Game.seeded(rules, seed)
 
