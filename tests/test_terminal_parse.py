@@ -8,8 +8,8 @@ import pytest
 
 from binokel.action import BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, SURRENDER, TAKE, Action
 from binokel.card import Card, Suit
-from binokel.rules import options
-from binokel.terminal.messages import CATALOGUE, EN, LANGUAGES, OPTION_MEANINGS, Messages
+from binokel.rules import DESCRIPTIONS, RULE_SETS, options
+from binokel.terminal.messages import CATALOGUE, EN, LANGUAGES, OPTION_MEANINGS, RULE_SET_DESCRIPTIONS, Messages
 from binokel.terminal.parse import parse_input
 from binokel.terminal.style import Style, sort_hand, suit_order
 
@@ -177,3 +177,9 @@ def test_the_tapp_choice_and_the_games_without_trump():
     assert actions("bettel", "game", shown, words) == ["bettel"]
     assert actions("offen", "game", shown, DE) == ["open_durch"]
     assert actions("260", "auction", (PASS, Action.bid(160))) == ["260"]  # the open auction: any bid typed
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_rule_set_description_is_translated(lang):
+    assert list(RULE_SET_DESCRIPTIONS[lang]) == list(RULE_SETS)
+    assert all(Messages(lang).rule_set(name, about) != about for name, about in DESCRIPTIONS.items())

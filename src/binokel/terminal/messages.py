@@ -794,6 +794,67 @@ OPTION_MEANINGS: dict[str, dict[str, str]] = {
     },
 }
 
+# The description of each rule set (binokel.rules.DESCRIPTIONS) in every language but English.
+RULE_SET_DESCRIPTIONS: dict[str, dict[str, str]] = {
+    "de": {
+        "standard": "48 Karten mit Neunern, je 15, Dapp 3, Ziel 1500 (RULES.md, Quelle 000)",
+        "classic40": "40 Karten, je 12, Dapp 4 als 2 + 2 gegeben (das klassische Spiel, Quellen 001/002)",
+        "sevens": "48 Karten mit Siebenern: Dissle ist die Trumpfsieben",
+        "club": "Vereinsregeln (Quellen 003/004): 48 Karten mit Siebenern, offenes Reizen, Zwangsspiel wenn alle passen, "
+                "der Alleinspieler spielt aus, Ergebnisse auf 10 gerundet, +30 für jeden Gegner bei verlorenem Spiel, "
+                "Ziel 1000, der höchste Stand gewinnt",
+        "four-solo": "4 Spieler, einer gegen drei: 40 Karten, je 9 als 3-3-3, Dapp 4 als 2 + 2 (Quelle 001)",
+        "four-sitout": "4 am Tisch, der Geber setzt jedes Spiel aus: das Standardspiel für die anderen drei",
+        "kreuz": "Kreuzbinokel: 4 Spieler, Partner gegenüber, 48 Karten mit Siebenern, je 10 als 4-3-3, "
+                 "Dapp 8 als 4 + 4, Ziel 500 (Quellen 001, 003, 004)",
+        "sechser": "Sechser: 6 Spieler in zwei Dreierparteien (abwechselnde Plätze), ein Blatt mit 48 Karten, "
+                   "je 7 als 4-3, Dapp 6 nach der ersten Runde, Ziel 1000 (Quellen 003/004; Größen unsere Wahl)",
+    },
+    "fr": {
+        "standard": "48 cartes avec les 9, 15 chacun, talon de 3, but 1500 (RULES.md, source 000)",
+        "classic40": "40 cartes, 12 chacun, talon de 4 distribué 2 + 2 (le jeu classique, sources 001/002)",
+        "sevens": "48 cartes avec les 7 : le Dissle est le 7 d'atout",
+        "club": "règles de club (sources 003/004) : 48 cartes avec les 7, enchères ouvertes, jeu forcé si tous passent, "
+                "le preneur entame, scores arrondis à 10, +30 à chaque défenseur en cas de chute, but 1000, "
+                "le plus haut total gagne",
+        "four-solo": "4 joueurs, un contre trois : 40 cartes, 9 chacun en 3-3-3, talon de 4 distribué 2 + 2 (source 001)",
+        "four-sitout": "4 à la table, le donneur ne joue pas la donne : le jeu standard pour les trois autres",
+        "kreuz": "Kreuzbinokel : 4 joueurs, partenaires en face, 48 cartes avec les 7, 10 chacun en 4-3-3, "
+                 "talon de 8 distribué 4 + 4, but 500 (sources 001, 003, 004)",
+        "sechser": "Sechser : 6 joueurs en deux équipes de trois (places alternées), un jeu de 48 cartes, "
+                   "7 chacun en 4-3, talon de 6 après le premier tour, but 1000 (sources 003/004 ; tailles de notre choix)",
+    },
+    "it": {
+        "standard": "48 carte con i 9, 15 a testa, Tapp di 3, traguardo 1500 (RULES.md, fonte 000)",
+        "classic40": "40 carte, 12 a testa, Tapp di 4 distribuito 2 + 2 (il gioco classico, fonti 001/002)",
+        "sevens": "48 carte con i 7: il Dissle è il 7 di briscola",
+        "club": "regole da circolo (fonti 003/004): 48 carte con i 7, asta aperta, gioco obbligato se tutti passano, "
+                "apre il giocatore solo, punteggi arrotondati a 10, +30 a ogni difensore se il contratto fallisce, "
+                "traguardo 1000, vince il totale più alto",
+        "four-solo": "4 giocatori, uno contro tre: 40 carte, 9 a testa in 3-3-3, Tapp di 4 distribuito 2 + 2 (fonte 001)",
+        "four-sitout": "4 al tavolo, il mazziere salta ogni mano: il gioco standard per gli altri tre",
+        "kreuz": "Kreuzbinokel: 4 giocatori, compagni di fronte, 48 carte con i 7, 10 a testa in 4-3-3, "
+                 "Tapp di 8 distribuito 4 + 4, traguardo 500 (fonti 001, 003, 004)",
+        "sechser": "Sechser: 6 giocatori in due squadre di tre (posti alterni), un mazzo da 48 carte, "
+                   "7 a testa in 4-3, Tapp di 6 dopo il primo giro, traguardo 1000 (fonti 003/004; misure scelte da noi)",
+    },
+    "pt": {
+        "standard": "48 cartas com os 9, 15 a cada um, Tapp de 3, meta 1500 (RULES.md, fonte 000)",
+        "classic40": "40 cartas, 12 a cada um, Tapp de 4 dado 2 + 2 (o jogo clássico, fontes 001/002)",
+        "sevens": "48 cartas com os 7: o Dissle é o 7 de trunfo",
+        "club": "regras de clube (fontes 003/004): 48 cartas com os 7, leilão aberto, jogo forçado se todos passarem, "
+                "o jogador solo sai, resultados arredondados a 10, +30 a cada defensor se o contrato falhar, "
+                "meta 1000, ganha o total mais alto",
+        "four-solo": "4 jogadores, um contra três: 40 cartas, 9 a cada um em 3-3-3, Tapp de 4 dado 2 + 2 (fonte 001)",
+        "four-sitout": "4 à mesa, quem dá fica de fora em cada mão: o jogo padrão para os outros três",
+        "kreuz": "Kreuzbinokel: 4 jogadores, parceiros em frente, 48 cartas com os 7, 10 a cada um em 4-3-3, "
+                 "Tapp de 8 dado 4 + 4, meta 500 (fontes 001, 003, 004)",
+        "sechser": "Sechser: 6 jogadores em duas equipas de três (lugares alternados), um baralho de 48 cartas, "
+                   "7 a cada um em 4-3, Tapp de 6 depois da primeira volta, meta 1000 (fontes 003/004; tamanhos escolhidos por nós)",
+    },
+}
+
+
 class Messages:
     """The catalogue of one language, called as ``t(key, **arguments)``; English fallback."""
 
@@ -812,3 +873,7 @@ class Messages:
     def option(self, name: str, meaning: str) -> str:
         """The meaning of a rule option in this language (English from the rules module otherwise)."""
         return OPTION_MEANINGS.get(self.lang, {}).get(name, meaning)
+
+    def rule_set(self, name: str, description: str) -> str:
+        """The description of a rule set in this language (English from the rules module otherwise)."""
+        return RULE_SET_DESCRIPTIONS.get(self.lang, {}).get(name, description)

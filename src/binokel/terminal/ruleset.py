@@ -36,7 +36,7 @@ def choose_rules(read: Callable[[str], str], write: Callable[[str], None], t: Me
     names = list(RULE_SETS)
     write(style.bold(t("rule_sets")))
     for number, name in enumerate(names, 1):
-        write(f"  [{number}] {name}: {DESCRIPTIONS[name]}")
+        write(f"  [{number}] {name}: {t.rule_set(name, DESCRIPTIONS[name])}")
     while True:
         text = read(style.bold(t("prompt_rule_set", count=len(names))) + " ").strip()
         if text.lower() in QUIT_WORDS:
@@ -114,7 +114,8 @@ def rules_lines(rules: Rules, t: Messages) -> list[str]:
     """The rules in force: the canonical text, the rule set's description and every option
     changed from the rule set, with its meaning."""
     base = RULE_SETS[rules.name]
-    lines = [t("rules_in_force", rules=rules.text), f"  {rules.name}: {DESCRIPTIONS[rules.name]}"]
+    about = t.rule_set(rules.name, DESCRIPTIONS[rules.name])
+    lines = [t("rules_in_force", rules=rules.text), f"  {rules.name}: {about}"]
     for name, (_, option) in OPTIONS.items():
         value = getattr(rules, name)
         if value != getattr(base, name):
