@@ -20,6 +20,7 @@ from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.meld import Meld, find_melds, meld_total, meld_values
 from binokel.record import actions_of, game_record
+from binokel.rules import Rules
 from binokel.state import Phase, State
 from binokel.terminal.messages import Messages
 from binokel.terminal.parse import parse_input
@@ -198,7 +199,7 @@ class Session:
             return self.suit(Suit.parse(game))
         return self.t(game)
 
-    def game_value(self, game: int, rules: Any) -> str:
+    def game_value(self, game: int, rules: Rules) -> str:
         """What a game without trump is worth: "±1000", or a whole game with durch_game=1."""
         if game in (DURCH, OPEN_DURCH, HAND_DURCH) and rules.durch_game:
             return self.t("whole_game")
@@ -384,8 +385,8 @@ class Session:
             cards = str(seen.trick_points[seat])
             if seat == seen.soloist and seen.discard is not None and seen.outcome != "surrendered":
                 cards = str(seen.trick_points[seat] + sum(c.points for c in seen.discard))
-            elif seat == seen.soloist and seen.outcome != "surrendered":
-                cards += "*"  # the opponents never see the discard
+            elif seat == seen.soloist and seen.outcome != "surrendered" and seen.trump is not None:
+                cards += "*"  # the opponents never see the discard (it counts only in trump games)
             score = seen.scores[seat] if seen.scores is not None else 0
             line = self.t("sheet_seat", name=self.names[seat], melds=melds, cards=cards,
                           score=f"{score:+d}", total=totals[seat])
