@@ -20,8 +20,8 @@ from binokel.terminal.messages import Messages  # noqa: E402
 from binokel.terminal.players import make_bot  # noqa: E402
 from binokel.terminal.session import Session  # noqa: E402
 from binokel.terminal.style import Style  # noqa: E402
-from terminal_support import (check_no_hidden_card, finish, next_prompt, play, simple_answer, spawn,  # noqa: E402
-                              text_of)
+from terminal_support import (PROMPTS, check_no_hidden_card, finish, next_prompt, play, simple_answer,  # noqa: E402
+                              spawn, text_of)
 
 DURCH_RULES = "standard(open_durch=1500,hand_durch=2000,bettel=300,durch_game=1,deals=3)"
 
@@ -96,8 +96,20 @@ def test_a_whole_game_at_every_table(tmp_path, rules, deals):
 def test_durch_games_of_every_kind_by_the_player(tmp_path):
     """Open Durch after the Tapp, open Durch from the hand instead of taking it, and Bettel."""
     answer = eager(["open_durch", "hand_durch", "bettel"])
-    text, record = whole_game(tmp_path, DURCH_RULES, answer)
+    hinted = []
+
+    def hint_first(kind, child):
+        """At the first Tapp and game choice, ask for a hint first (the bots may or may not advise there)."""
+        if kind in ("tapp", "game") and kind not in hinted:
+            hinted.append(kind)
+            child.sendline("?")
+            child.expect(r"Hint \(hard computer player\): (take the Tapp|name .*)\r?\n|No hint here\.")
+            child.expect(PROMPTS[kind])
+        return answer(kind, child)
+
+    text, record = whole_game(tmp_path, DURCH_RULES, hint_first)
     assert not answer.pending, "the player should have named every game"
+    assert hinted == ["tapp", "game"]
     assert "[2] open Durch from the hand (a whole game won or lost)" in text
     assert re.search(r"\[\d\] Bettel \(±300\)", text)
     for game in ("open Durch", "open Durch from the hand", "Bettel"):
