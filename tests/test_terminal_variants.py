@@ -27,7 +27,8 @@ DURCH_RULES = "standard(open_durch=1500,hand_durch=2000,bettel=300,durch_game=1,
 
 
 def eager(wanted: list[str]):
-    """Answers that bid up to 400 (the player is soloist often) and name the games of ``wanted``
+    """Answers that bid up to 400 (in the open auction 20 over the lowest bid while that is at most 200:
+    the player is soloist often) and name the games of ``wanted``
     in turn ("open_durch", "hand_durch", "bettel"), trump otherwise."""
     pending = list(wanted)
 
@@ -36,7 +37,7 @@ def eager(wanted: list[str]):
         if kind == "auction":
             return "b" if int(low) <= 400 else "p"
         if kind == "open_auction":
-            return low if int(low) <= 200 else "p"  # a bid typed as a number
+            return str(int(low) + 20) if int(low) <= 200 else "p"  # a jump bid, typed as a number
         if kind == "tapp":
             if pending and pending[0] == "hand_durch":
                 return pending.pop(0) and "hand"
@@ -88,8 +89,10 @@ def test_a_whole_game_at_every_table(tmp_path, rules, deals):
             assert said in text.split(f"=== Deal {number} ===")[1].split("=== Deal")[0]
         assert {d.sitting_out for d in game.deals} == {0, 1, 2, 3}
         assert text.count("(sat out)") == deals
-    if game.rules.auction == "open":
-        assert re.search(r"Bid \(at least \d+\) or pass\?", text)
+    if game.rules.auction == "open":  # the lowest bid is shown, and any higher bid may be typed
+        typed = re.findall(r"Bid \(at least (\d+)\) or pass\? \[\d+\.\.\./p\] (\d+)\n", text)
+        assert typed and all(int(bid) == int(low) + 20 for low, bid in typed)
+        assert all(f"You bid {bid}." in text for _, bid in typed)
         assert all(replay_deal(d, game.rules).soloist is not None for d in record["deals"])  # Zwangsspiel
 
 
