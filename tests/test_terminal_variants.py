@@ -273,3 +273,15 @@ def test_quit_and_resume_at_every_table(tmp_path, rules):
     assert game.is_over() and done["deals"][0]["hands"] == saved["deals"][0]["hands"]
     played = [c for t in saved["deals"][0]["tricks"] for c in t]
     assert [c for t in done["deals"][0]["tricks"] for c in t][:len(played)] == played
+
+
+@pytest.mark.parametrize("stop", ["q", "interrupt"])
+def test_leaving_the_rules_menu_ends_cleanly(tmp_path, stop):
+    child = spawn(rules=None, cwd=str(tmp_path))
+    child.expect(r"Enter: standard\]: ")
+    if stop == "q":
+        child.sendline("q")
+    else:
+        child.sendintr()
+    assert finish(child) == 0
+    assert "Traceback" not in text_of(child) and not list(tmp_path.iterdir())  # nothing to save yet
