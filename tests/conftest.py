@@ -38,6 +38,7 @@ VARIANT_TEXTS = (
     "kreuz(open_durch=1500,bettel=300,durch_game=1)",
     "standard(hand_durch=2000,open_durch=1500,durch_fail_credit=400)",
     "four-sitout(hand_durch=2000,auction=open,all_pass=forced)",
+    "kreuz12(auction=open,open_durch=1500,bettel=300,partner_exemption=1)",  # no Tapp
 )
 RULE_VARIANTS: tuple[Rules, ...] = tuple(RULE_SETS.values()) + tuple(Rules.parse(t) for t in VARIANT_TEXTS)
 RULE_IDS = [r.text for r in RULE_VARIANTS]

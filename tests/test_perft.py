@@ -204,7 +204,7 @@ class Ref:
     def _tapp(self, move: str) -> None:
         if move == "take":
             self.hands[self.soloist] += self.tapp
-            self.phase = "discard"
+            self.phase = "discard" if self.tapp else "game"  # no Tapp: nothing to lay away
         else:
             self.durch, self.phase, self.leader = move, "play", self.soloist
 
@@ -374,7 +374,8 @@ def _generate() -> list[dict]:
                              # added with issue 5 (the older positions above are unchanged):
                              ("four-solo", 6), ("four-sitout", 6), ("kreuz", 6), ("sechser", 6),
                              ("kreuz(partner_exemption=1)", 5), ("club", 2), ("standard(auction=open,sit_out=0)", 2),
-                             ("standard(open_durch=1500,bettel=300)", 6)):
+                             ("standard(open_durch=1500,bettel=300)", 6),
+                             ("kreuz12(bettel=300)", 6)):  # the Tapp of 0 (added later)
         specs.append((text, deal_depth))
     positions = []
     for number, (text, deal_depth) in enumerate(specs):

@@ -6,9 +6,10 @@ import string
 
 import pytest
 
-from binokel.action import DURCH, GAMES, PASS, PLAY_ON, SURRENDER, Action
+from binokel.action import BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, SURRENDER, TAKE, Action
 from binokel.card import Card, Suit
-from binokel.terminal.messages import CATALOGUE, EN, LANGUAGES, Messages
+from binokel.rules import DESCRIPTIONS, RULE_SETS, options
+from binokel.terminal.messages import CATALOGUE, EN, LANGUAGES, OPTION_MEANINGS, RULE_SET_DESCRIPTIONS, Messages
 from binokel.terminal.parse import parse_input
 from binokel.terminal.style import Style, sort_hand, suit_order
 
@@ -156,3 +157,29 @@ def test_hand_sorted_trump_first_and_cards_rendered():
     assert Style(color=False, unicode=True).cards(cards[:3]) == "9♠ A♥ K♠"
     assert Style(color=False, unicode=False).cards(cards[:3]) == "9S AH KS"
     assert Style(color=True, unicode=False).card(Card("AH")) == "\033[31mAH\033[0m"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_option_meaning_is_translated(lang):
+    assert [name for name, _, _ in options()] == list(OPTION_MEANINGS[lang])
+    assert all(Messages(lang).option(name, meaning) != meaning for name, _, meaning in options())
+
+
+def test_the_tapp_choice_and_the_games_without_trump():
+    tapp = (TAKE, GAMES[HAND_DURCH])
+    assert actions("1", "tapp", tapp) == actions("take", "tapp", tapp) == ["take"]
+    assert actions("2", "tapp", tapp) == actions("hand", "tapp", tapp, Messages("en").words) == ["hand_durch"]
+    assert actions("aufnehmen", "tapp", tapp, DE) == ["take"]
+    assert error("maybe", "tapp", tapp) == ("err_tapp", {"text": "maybe"})
+    shown = (*GAMES[:4], GAMES[DURCH], GAMES[OPEN_DURCH], GAMES[BETTEL])
+    words = Messages("en").words
+    assert actions("open durch", "game", shown, words) == actions("6", "game", shown) == ["open_durch"]
+    assert actions("bettel", "game", shown, words) == ["bettel"]
+    assert actions("offen", "game", shown, DE) == ["open_durch"]
+    assert actions("260", "auction", (PASS, Action.bid(160))) == ["260"]  # the open auction: any bid typed
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_rule_set_description_is_translated(lang):
+    assert list(RULE_SET_DESCRIPTIONS[lang]) == list(RULE_SETS)
+    assert all(Messages(lang).rule_set(name, about) != about for name, about in DESCRIPTIONS.items())

@@ -6,7 +6,9 @@ import sys
 import json
 
 import binokel.terminal.session as session_module
+from binokel.action import PASS
 from binokel.game import Game
+from binokel.record import replay_game
 from binokel.terminal.messages import Messages
 from binokel.terminal.players import make_bot
 from binokel.terminal.session import Session
@@ -77,3 +79,35 @@ def test_end_of_input_saves(tmp_path):
     assert make_session(tmp_path, read, lines).run() == 0
     assert any(line.startswith("Game saved to") for line in lines)
     assert json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))["deals"]
+
+
+class Passer:
+    """A computer opponent that always passes (and otherwise plays the first legal action)."""
+
+    def choose(self, view, rng, budget):
+        return PASS if PASS in view.legal_actions else view.legal_actions[0]
+
+
+def test_everybody_passes_in_the_open_auction_and_the_deal_is_redealt(tmp_path):
+    lines: list[str] = []
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        if "next deal" in prompt:
+            return "s" if prompts.count(prompt) == 1 else "q"
+        assert "Bid (at least 150) or pass?" in prompt  # nobody has bid: the lowest bid is the minimum
+        return "p"
+
+    game = Game.new("club(all_pass=redeal)", first_dealer=0)
+    session = Session(game, seed=11, levels=["easy", "easy"], names=["Anna", "Ben", "Cleo"],
+                      bots=[None, Passer(), Passer()], hint_bot=lambda: None, messages=Messages("en"),
+                      style=Style(color=False, unicode=False), save_path=str(tmp_path / "s.json"),
+                      save_at_end=False, think=0.01, read=read, write=lines.append)
+    assert session.run() == 0
+    assert "No bid yet." in lines
+    assert "Everybody passed: no score, the next dealer deals." in lines
+    assert "Deal 1 over: everybody passed, no score." in lines
+    assert "Deal 1: everybody passed, no score." in lines  # the score sheet
+    record = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
+    assert record["deals"][0]["auction"] == ["pass"] * 3 and replay_game(record).totals == (0, 0, 0)

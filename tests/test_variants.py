@@ -59,6 +59,15 @@ GOLDEN_RESULTS = {
     # so its 1000 do not count: the team has 1750, both partners score it.
     "kreuz_sweep_made.json": ("made", 0, 150, "H", [seat(1500, 250, 10, 1750), seat(1000, 0, 0, 0),
                                                     seat(1000, 0, 0, 1750), seat(1000, 0, 0, 0)]),
+    # kreuz12: 12 each dealt 4-4-4, no Tapp. Each seat holds all twelve cards of one suit (0
+    # hearts, 1 spades, 2 diamonds, 3 clubs). Seat 0 (forehand) opens 150, all pass; with no
+    # Tapp there is no discard and seat 0 names diamonds at once: partner seat 2 holds every
+    # trump, a double trump family 1500 + two Dissles (the trump 7s) 20 = 1520. Trick 1: A♥,
+    # seat 2 must trump and wins; it leads trumps to the end: all 12 tricks, 240 + 10 = 250.
+    # Seat 0 has no trick (its plain double family 1000 is cancelled) and no discard: 0.
+    # Team 0 = 0 + 250 + 1520 = 1770 >= 150: made, both partners score 1770; seats 1 and 3 0.
+    "kreuz12_partner_made.json": ("made", 0, 150, "D", [seat(1000, 0, 0, 1770), seat(1000, 0, 0, 0),
+                                                        seat(1520, 250, 12, 1770), seat(1000, 0, 0, 0)]),
     # The sweep with a forced opening of 2000: 1750 < 2000, so -4000 for both partners; each
     # defending team gets the failed-contract credit once (30), both its members score it.
     "kreuz_failed.json": ("failed", 0, 2000, "H", [seat(1500, 250, 10, -4000), seat(1000, 0, 0, 30),
@@ -445,3 +454,35 @@ def test_replay_names_the_winning_team(tmp_path, capsys) -> None:
     assert main(["replay", str(path)]) == 0
     seats = ", ".join(str(s) for s in range(game.winner, 4, 2))
     assert f"winner: team {game.winner} (seats {seats})" in capsys.readouterr().out
+
+
+def test_no_tapp_goes_from_the_auction_to_the_game():
+    # kreuz12 has no Tapp: the soloist names the game at once, and nothing is laid away.
+    state = State.new("kreuz12", dealer=3).deal_random(random.Random(5))
+    state = state.apply_text("150").apply_text("pass").apply_text("pass").apply_text("pass")
+    assert (state.phase, state.soloist, state.tapp, len(state.hand(0))) == (Phase.GAME, 0, (), 12)
+    assert view(state, 1).tapp == ()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("kreuz(hand_size=12,tapp_size=0)",
+     "packets 4-3-3 must add up to hand_size 12 (change packets too, e.g. packets=4-4-4)"),
+    ("kreuz12(hand_durch=2000)", "hand_durch needs a Tapp to leave unused (tapp_size at least 1)"),
+    ("standard(tapp_size=-1)", "option tapp_size must be at least 0, not -1"),
+])
+def test_tapp_size_errors(text, message):
+    with pytest.raises(NotationError) as caught:
+        Rules.parse(text)
+    assert str(caught.value) == message
+
+
+def test_kreuz_with_twelve_cards_and_no_tapp_by_options():
+    assert Rules.parse("kreuz(hand_size=12,tapp_size=0,packets=4-4-4,tapp_rounds=1)") == RULE_SETS["kreuz12"]
+
+
+def test_a_discard_without_tapp_is_refused():
+    record = load("kreuz12_partner_made.json")
+    record["discard"] = ["AH"]
+    with pytest.raises(RecordError) as caught:
+        replay(record)
+    assert caught.value.at == "discard"

@@ -49,7 +49,7 @@ class Rules:
     deck: str = _opt("nines", "cards: 'nines' (48 with 9s), 'sevens' (48 with 7s, Dissle is the trump 7), 'forty' (40, no low card)", choices=tuple(DECKS))
     players: int = _opt(3, "seats at the table (with sit_out=1 the dealer sits out, so one fewer play)", choices=(3, 4, 6))
     hand_size: int = _opt(15, "cards dealt to each player", minimum=1)
-    tapp_size: int = _opt(3, "cards dealt to the Tapp (the soloist discards as many)", minimum=1)
+    tapp_size: int = _opt(3, "cards dealt to the Tapp (the soloist discards as many; 0: no Tapp, the soloist names the game at once)", minimum=0)
     packet: int = _opt(3, "cards per packet when dealing", minimum=1)
     tapp_rounds: int = _opt(1, "the Tapp is dealt in equal parts after each of the first this many rounds", minimum=1)
     target: int = _opt(1500, "the game ends after a deal in which somebody reaches this total", minimum=10)
@@ -102,7 +102,10 @@ class Rules:
             if not re.fullmatch(r"[1-9][0-9]*(-[1-9][0-9]*)*", self.packets):
                 raise NotationError(f"option packets must look like '4-3-3', not {self.packets!r}")
             if sum(self.packet_sizes) != self.hand_size:
-                raise NotationError(f"packets {self.packets} must add up to hand_size {self.hand_size}")
+                raise NotationError(f"packets {self.packets} must add up to hand_size {self.hand_size} "
+                                    f"(change packets too, e.g. packets={_even_packets(self.hand_size)})")
+        if self.hand_durch and not self.tapp_size:
+            raise NotationError("hand_durch needs a Tapp to leave unused (tapp_size at least 1)")
         rounds = len(self.packet_sizes)
         if self.tapp_rounds > rounds or self.tapp_size % self.tapp_rounds:
             raise NotationError(f"a Tapp of {self.tapp_size} cannot be dealt in {self.tapp_rounds} equal parts within {rounds} rounds")
@@ -251,6 +254,19 @@ class Rules:
         return RULE_SETS[name].replace(**options)
 
 
+def _even_packets(hand_size: int) -> str:
+    """Packets of 3 or 4 cards adding up to ``hand_size``: a suggestion for error messages.
+
+    >>> _even_packets(12), _even_packets(10), _even_packets(2)
+    ('4-4-4', '4-3-3', '2')
+    """
+    for rounds in range(max(1, hand_size // 4), hand_size + 1):
+        base, extra = divmod(hand_size, rounds)
+        if base <= 4:
+            return "-".join(str(base + (i < extra)) for i in range(rounds))
+    return str(hand_size)
+
+
 def _convert(key: str, value: Any, type_name: Any) -> Any:
     if type_name in ("int", int):
         if isinstance(value, bool):
@@ -303,6 +319,10 @@ RULE_SETS: dict[str, Rules] = {
         _rule_set("kreuz", "Kreuzbinokel: 4 players, partners opposite, 48 cards with 7s, 10 each dealt 4-3-3, "
                   "Tapp 8 dealt 4 + 4, target 500 (seeds 001, 003, 004)",
                   deck="sevens", players=4, hand_size=10, tapp_size=8, packets="4-3-3", tapp_rounds=2,
+                  teams="opposite", target=500),
+        _rule_set("kreuz12", "Kreuzbinokel dealt out: as kreuz, but 12 each dealt 4-4-4 and no Tapp "
+                  "(the soloist names the game at once; seed 003; packets our choice)",
+                  deck="sevens", players=4, hand_size=12, tapp_size=0, packets="4-4-4", tapp_rounds=1,
                   teams="opposite", target=500),
         _rule_set("sechser", "Sechser: 6 players in two teams of three (alternate seats), one 48-card deck, "
                   "7 each dealt 4-3, Tapp 6 after the first round, target 1000 (seeds 003/004; sizes our choice)",

@@ -427,7 +427,7 @@ class State:
         new = self._copy() if copy else self
         d = new.__dict__
         survivor = self.soloist
-        d["phase"] = Phase.DISCARD
+        d["phase"] = Phase.DISCARD if self.tapp else Phase.GAME  # no Tapp: nothing to take or lay away
         hand = self.hands[survivor]
         for kind in self.tapp:
             hand = add_card(hand, kind)

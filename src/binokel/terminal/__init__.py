@@ -1,7 +1,9 @@
-"""``binokel play``: a whole game of Binokel in the terminal against two computer opponents.
+"""``binokel play``: a whole game of Binokel in the terminal against computer opponents.
 
-The player is seat 0. What the terminal shows of a deal comes only from
-``binokel.view.view(state, 0)``; each computer opponent sees only its own view.
+Any rule set: three, four or six seats, partners, the open auction, Durch, open Durch and
+Bettel. The player is seat 0, the computer opponents fill the other seats. What the terminal
+shows of a deal comes only from ``binokel.view.view(state, 0)``; each computer opponent sees
+only its own view.
 """
 
 from __future__ import annotations
@@ -17,14 +19,17 @@ from binokel.game import Game
 from binokel.rules import Rules
 
 DEFAULT_SAVE = "binokel-game.json"
-DEFAULT_OPPONENTS = "medium,medium"
+DEFAULT_LEVEL = "medium"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``binokel play``."""
-    parser.add_argument("--rules", default=None, help="rule set, e.g. standard or 'standard(target=1000)' (default: standard)")
-    parser.add_argument("--opponents", default=None, metavar="LEVEL,LEVEL",
-                        help=f"the computer opponents' levels: easy, medium, hard (default: {DEFAULT_OPPONENTS})")
+    parser.add_argument("--rules", default=None,
+                        help="rule set, e.g. kreuz or 'standard(target=1000)' (default: chosen at the start, "
+                             "standard when the input is not a terminal)")
+    parser.add_argument("--opponents", default=None, metavar="LEVEL[,LEVEL...]",
+                        help="the computer opponents' levels, easy, medium or hard: one for all, or one per "
+                             f"opponent seat (default: {DEFAULT_LEVEL})")
     parser.add_argument("--seed", type=int, default=None, help="random seed: same seed, same deals")
     parser.add_argument("--lang", default="en", choices=("de", "en", "fr", "it", "pt"), help="language (default: en)")
     parser.add_argument("--name", default=None, help="your name in the game record")
@@ -42,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     """Play (or resume) a game; 0 when it ends or is saved, 2 on bad options."""
     from binokel.terminal.messages import Messages
     from binokel.terminal.players import NAMES, levels, make_bot
+    from binokel.terminal.ruleset import choose_rules
     from binokel.terminal.session import Session
     from binokel.terminal.style import choose_style
 
@@ -63,23 +69,32 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(seed, bool) or not isinstance(seed, int):
             seed = random.randrange(2**31)
     else:
-        rules = Rules.parse(args.rules or "standard")
-        if not rules.is_table_ready:
-            raise BinokelError("binokel play plays three players with the fixed auction, trump games and Durch")
+        chosen_rules: Rules | None = Rules.parse(args.rules or "standard")
+        if not args.rules and sys.stdin.isatty():  # a player at the keyboard chooses (Enter: standard)
+            try:
+                chosen_rules = choose_rules(input, lambda text: print(text, flush=True), messages, style)
+            except (EOFError, KeyboardInterrupt):
+                chosen_rules = None
+                print()
+        if chosen_rules is None:  # the player quit before the game began: nothing to save
+            return 0
+        rules = chosen_rules
         seed = args.seed if args.seed is not None else random.randrange(2**31)
         game = Game.seeded(rules, seed)
 
-    opponents = args.opponents or ",".join(record.get("opponents") or []) or DEFAULT_OPPONENTS
+    seats = game.rules.players - 1
+    opponents = args.opponents or ",".join(record.get("opponents") or []) or DEFAULT_LEVEL
     chosen = [level.strip().lower() for level in opponents.split(",") if level.strip()]
     if len(chosen) == 1:
-        chosen *= 2
+        chosen *= seats
     known = levels()
-    if len(chosen) != 2 or any(level not in known for level in chosen):
-        raise BinokelError(f"--opponents takes two levels out of {', '.join(known)} separated by a comma, not {opponents!r}")
+    if len(chosen) != seats or any(level not in known for level in chosen):
+        raise BinokelError(f"--opponents takes one level or {seats} levels out of {', '.join(known)} "
+                           f"separated by commas, not {opponents!r}")
 
     names = record.get("players") if isinstance(record.get("players"), list) else None
-    if names is None or args.name:
-        names = [args.name or messages("you"), *NAMES]
+    if names is None or len(names) != game.rules.players or args.name:
+        names = [args.name or messages("you"), *NAMES[:seats]]
     bots = [None, *(make_bot(level, seed=seed + seat) for seat, level in enumerate(chosen, 1))]
     hint: list[Any] = []
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from binokel.action import DURCH, GAMES, PASS, PLAY_ON, SURRENDER, Action, ActionKind
+from binokel.action import (BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, SURRENDER, TAKE, Action,
+                            ActionKind)
 from binokel.card import Card, Suit
 from binokel.error import NotationError
 
@@ -51,10 +52,11 @@ def _error(key: str, **args: object) -> Parsed:
 
 def parse_input(text: str, phase: str, choices: Sequence[Action],
                 words: Mapping[str, Sequence[str]] | None = None) -> Parsed:
-    """Read ``text`` typed at a prompt of ``phase`` ("auction", "discard", "game",
+    """Read ``text`` typed at a prompt of ``phase`` ("auction", "tapp", "discard", "game",
     "surrender", "play" or "next"); ``choices`` are the actions numbered 1, 2, ... on
-    screen; ``words`` maps "pass", "bid", "play_on", "surrender", "durch", "yes", "no",
-    the command names and the suit letters S H D C to the language's words for them."""
+    screen; ``words`` maps "pass", "bid", "take", "play_on", "surrender", "durch",
+    "open_durch", "bettel", "hand_durch", "yes", "no", the command names and the suit
+    letters S H D C to the language's words for them."""
     words = words or {}
     clean = " ".join(text.replace(",", " ").split())
     word = clean.lower()
@@ -77,6 +79,8 @@ def parse_input(text: str, phase: str, choices: Sequence[Action],
         return _cards(clean, choices, many=False)
     if phase == "surrender":
         return _surrender(word, choices, words)
+    if phase == "tapp":
+        return _tapp(word, choices, words)
     if phase == "game":
         return _error("err_game", count=len(choices))
     return _error("err_unknown", text=clean)
@@ -138,8 +142,9 @@ def _game(word: str, choices: Sequence[Action], words: Mapping[str, Sequence[str
     chosen = _number(word, choices)
     if chosen is not None:
         return chosen
-    if _in(word, words, "durch", "durch"):
-        return GAMES[DURCH]
+    for game, key in ((DURCH, "durch"), (OPEN_DURCH, "open_durch"), (BETTEL, "bettel")):
+        if _in(word, words, key, key):
+            return GAMES[game]
     for suit in Suit:
         if _in(word, words, f"suit_{suit.letter}", suit.letter.lower(), suit.symbol):
             return GAMES[suit]
@@ -158,3 +163,15 @@ def _surrender(word: str, choices: Sequence[Action], words: Mapping[str, Sequenc
     if _in(word, words, "surrender", "surrender", "y", "yes"):
         return Parsed(actions=(SURRENDER,))
     return _error("err_surrender", text=word)
+
+
+def _tapp(word: str, choices: Sequence[Action], words: Mapping[str, Sequence[str]]) -> Parsed:
+    """Take the Tapp, or play open Durch from the hand (only where the rules allow it)."""
+    chosen = _number(word, choices)
+    if chosen is not None:
+        return Parsed(actions=(chosen,))
+    if _in(word, words, "take", "take", "t"):
+        return Parsed(actions=(TAKE,))
+    if _in(word, words, "hand_durch", "hand_durch", "durch"):
+        return Parsed(actions=(GAMES[HAND_DURCH],))
+    return _error("err_tapp", text=word)

@@ -9,7 +9,8 @@ from binokel.action import Action
 from binokel.view import SeatView
 
 DEFAULT_LEVELS = ("easy", "medium", "hard")
-NAMES = ("Ben", "Cleo")
+NAMES = ("Ben", "Cleo", "Dora", "Emil", "Fritz")
+"""The computer opponents' names, seat 1 onwards."""
 
 
 class Bot(Protocol):

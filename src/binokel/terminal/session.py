@@ -1,7 +1,8 @@
-"""The game loop of ``binokel play``: the human at seat 0 against two computer opponents.
+"""The game loop of ``binokel play``: the human at seat 0, computer opponents in the other seats.
 
 Everything the terminal prints about a deal comes from ``view(state, 0)``; each bot sees
 only ``view(state, its_seat)``. The loop never prints a card the player may not know.
+When the player sits out a deal (``sit_out=1``), the bots play it and the player watches.
 """
 
 from __future__ import annotations
@@ -12,21 +13,25 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from binokel.action import DURCH, PLAY_ON, SURRENDER, Action, ActionKind
+from binokel.action import (BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PLAY_ON, SURRENDER, TAKE, Action,
+                            ActionKind)
 from binokel.card import Card, Hand, Suit
 from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.meld import Meld, find_melds, meld_total, meld_values
 from binokel.record import actions_of, game_record
-from binokel.rules import options
+from binokel.rules import Rules
 from binokel.state import Phase, State
 from binokel.terminal.messages import Messages
 from binokel.terminal.parse import parse_input
 from binokel.terminal.players import Bot
+from binokel.terminal.ruleset import rules_lines
 from binokel.terminal.style import Style, sort_hand, suit_order
 from binokel.view import SeatView, view
 
 HUMAN = 0
+NO_TRUMP_RULES = {DURCH: "durch_rules", OPEN_DURCH: "durch_rules", HAND_DURCH: "durch_rules", BETTEL: "bettel_rules"}
+"""What the soloist of each game without trump must do, announced when it is named."""
 
 
 class Quit(Exception):
@@ -60,6 +65,8 @@ class Session:
     def run(self, resumed: bool = False) -> int:
         """Play to the end of the game or until the player quits; the exit status."""
         try:
+            self.show_rules()
+            self.show_teams()
             if resumed:
                 self.say(self.t("resumed", path=self.save_path))
                 self.say(self.t("sheet_totals", totals=self.totals_text()))
@@ -122,7 +129,10 @@ class Session:
         seen = view(state, HUMAN)
         self.say(self.style.bold(self.t("deal_header", number=index + 1, dealer=self.name(seen.dealer),
                                         forehand=self.name((seen.dealer + 1) % seen.players))))
-        self.show_hand(seen)
+        if seen.sitting_out is not None:
+            self.say(self.who(seen.sitting_out, "sits_out"))
+        if seen.sitting_out != HUMAN:
+            self.show_hand(seen)
 
     def bot_action(self, state: State, seat: int) -> Action:
         bot = self.bots[seat]
@@ -134,8 +144,8 @@ class Session:
             if os.environ.get("BINOKEL_DEBUG"):
                 raise
             action = None
-        if action not in seen.legal_actions:  # a broken bot must not stop the game
-            action = seen.legal_actions[0]
+        if action not in seen.legal_actions:  # a broken bot must not stop the game: a plain choice
+            action = TAKE if TAKE in seen.legal_actions else seen.legal_actions[0]
         return action
 
     def apply(self, action: Action) -> None:
@@ -182,11 +192,19 @@ class Session:
         return f"{self.style.suit(suit)} {self.t('suit_' + suit.letter)}"
 
     def game_name(self, game: str | None) -> str:
+        """A game as the record writes it ("H", "durch", "open_durch", "bettel", "hand_durch") in words."""
         if game is None:
             return "-"
-        if game == "durch":
-            return self.t("durch")
-        return self.suit(Suit.parse(game))
+        if game in ("S", "H", "D", "C"):
+            return self.suit(Suit.parse(game))
+        return self.t(game)
+
+    def game_value(self, game: int, rules: Rules) -> str:
+        """What a game without trump is worth: "±1000", or a whole game with durch_game=1."""
+        if game in (DURCH, OPEN_DURCH, HAND_DURCH) and rules.durch_game:
+            return self.t("whole_game")
+        value = {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, HAND_DURCH: rules.hand_durch, BETTEL: rules.bettel}
+        return f"±{value[game]}"
 
     def meld_text(self, meld: Meld) -> str:
         name = self.t("meld_" + meld.name)
@@ -209,6 +227,8 @@ class Session:
             return self.t("hint_surrender")
         if kind is ActionKind.PLAY_ON:
             return self.t("hint_play_on")
+        if kind is ActionKind.TAKE:
+            return self.t("hint_take")
         return self.t("hint_play", card=self.card(action.card))
 
     # ------------------------------------------------------------------ showing the deal
@@ -255,7 +275,7 @@ class Session:
         first = seen.soloist if seen.soloist is not None else 0
         for i in range(seen.players):
             seat = (first + i) % seen.players
-            if seat == seen.soloist and seen.surrendered:
+            if (seat == seen.soloist and seen.surrendered) or seat == seen.sitting_out:
                 continue
             melds = seen.melds[seat]
             if melds:
@@ -275,9 +295,12 @@ class Session:
             calls = [f"{self.name(seat)} {self.t('pass_word') if call == 'pass' else call}"
                      for seat, call in zip(seen.callers, seen.auction)]
             self.say(self.t("auction_so_far", calls=", ".join(calls)))
+        if seen.sitting_out is not None:
+            self.say(self.who(seen.sitting_out, "sits_out"))
         if seen.soloist is not None:
             self.say(self.who(seen.soloist, "soloist", bid=seen.bid))
-            self.say(self.t("tapp", cards=self.cards(seen.tapp or ())))
+        if seen.tapp is not None:
+            self.say(self.t("tapp", cards=self.cards(seen.tapp)))
         if seen.discard:
             self.say(self.t("your_discard", cards=self.cards(seen.discard)))
         if seen.game is not None:
@@ -289,14 +312,16 @@ class Session:
         if seen.to_move != HUMAN or seen.phase not in ("discard", "play"):  # else the prompt shows them
             if seen.trick.cards:
                 self.show_trick(seen)
-            self.show_hand(seen)
+            self.show_open_hand(seen)
+            if seen.sitting_out != HUMAN:
+                self.show_hand(seen)
 
     def announce(self, before: State, action: Action, after: State) -> None:
         earlier, seen = view(before, HUMAN), view(after, HUMAN)
         seat = earlier.to_move
         kind = action.kind
         if kind is ActionKind.BID:
-            forced = not earlier.auction
+            forced = not earlier.auction and before.rules.auction == "fixed"
             self.say(self.who(seat, "opens" if forced else "bids", bid=action.value))
         elif kind is ActionKind.PASS:
             self.say(self.who(seat, "passes"))
@@ -308,8 +333,9 @@ class Session:
                     self.say(self.t("lays_away", name=self.names[seat], count=after.rules.tapp_size))
         elif kind is ActionKind.GAME:
             self.say(self.style.bold(self.who(seat, "names_game", game=self.game_name(str(action)))))
-            if action.value == DURCH:
-                self.say(self.who(seat, "durch_rules"))
+            if action.value in NO_TRUMP_RULES:
+                self.say(self.who(seat, NO_TRUMP_RULES[action.value]))
+            self.show_open_hand(seen)
         elif kind is ActionKind.SURRENDER:
             self.say(self.style.bold(self.who(seat, "surrenders")))
             self.show_melds(seen)
@@ -322,9 +348,19 @@ class Session:
                 trick = seen.tricks[-1]
                 points = sum(c.points for c in trick.cards) + (10 if not any(seen.hand_sizes) else 0)
                 self.say(self.style.bold(self.who(trick.winner, "wins_trick", points=points)))
-        if kind in (ActionKind.BID, ActionKind.PASS) and seen.soloist is not None:
-            self.say(self.style.bold(self.who(after.soloist, "soloist", bid=after.bid)))
-            self.say(self.t("tapp", cards=self.cards(seen.tapp or ())))
+        if earlier.soloist is None and seen.soloist is not None:
+            forced = all(call == "pass" for call in seen.auction)  # Zwangsspiel: everybody passed
+            self.say(self.style.bold(self.who(seen.soloist, "forced_soloist" if forced else "soloist", bid=seen.bid)))
+        if earlier.tapp is None and seen.tapp is not None:  # the Tapp is turned up
+            self.say(self.t("tapp", cards=self.cards(seen.tapp)))
+        if seen.outcome == "redeal":
+            self.say(self.style.bold(self.t("all_passed")))
+
+    def show_open_hand(self, seen: SeatView) -> None:
+        """Open Durch: the soloist's hand, public (the player's own hand is shown anyway)."""
+        if seen.open_hand is not None and seen.soloist != HUMAN and seen.phase == "play":
+            self.say(self.t("open_hand", name=self.names[seen.soloist],
+                            cards=self.cards(sort_hand(seen.open_hand, None))))
 
     def show_last(self, seen: SeatView) -> None:
         if not seen.tricks:
@@ -337,9 +373,7 @@ class Session:
     def show_deal_over(self, state: State, index: int) -> None:
         seen = view(state, HUMAN)
         self.say("")
-        outcome = self.t("outcome_" + (seen.outcome or "in_progress"))
-        self.say(self.style.bold(self.t("deal_over", number=index + 1, soloist=self.name(seen.soloist),
-                                        bid=seen.bid, game=self.game_name(seen.game), outcome=outcome)))
+        self.say(self.style.bold(self.deal_line("deal_over", index + 1, seen)))
         self.show_seats(seen, list(self.game.totals))
         if self.game.is_over():
             self.show_game_over()
@@ -351,19 +385,51 @@ class Session:
             cards = str(seen.trick_points[seat])
             if seat == seen.soloist and seen.discard is not None and seen.outcome != "surrendered":
                 cards = str(seen.trick_points[seat] + sum(c.points for c in seen.discard))
-            elif seat == seen.soloist and seen.outcome != "surrendered":
-                cards += "*"  # the opponents never see the discard
+            elif seat == seen.soloist and seen.outcome != "surrendered" and seen.trump is not None:
+                cards += "*"  # the opponents never see the discard (it counts only in trump games)
             score = seen.scores[seat] if seen.scores is not None else 0
-            self.say(self.t("sheet_seat", name=self.names[seat], melds=melds, cards=cards,
-                            score=f"{score:+d}", total=totals[seat]))
-        if seen.soloist != HUMAN and seen.outcome not in (None, "surrendered") and seen.game != "durch":
+            line = self.t("sheet_seat", name=self.names[seat], melds=melds, cards=cards,
+                          score=f"{score:+d}", total=totals[seat])
+            self.say(line + (self.t("sat_out") if seat == seen.sitting_out else ""))
+        if seen.soloist not in (None, HUMAN) and seen.outcome not in (None, "surrendered") and seen.trump is not None:
             self.say(self.t("without_discard"))
+
+    def deal_line(self, key: str, number: int, seen: SeatView) -> str:
+        """A deal in one line: who played what at which bid, and how it ended (or that all passed)."""
+        if seen.soloist is None:
+            return self.t(key + "_redeal" if seen.outcome == "redeal" else "sheet_auction", number=number)
+        outcome = self.t("outcome_" + (seen.outcome or "in_progress"))
+        return self.t(key, number=number, soloist=self.name(seen.soloist), bid=seen.bid,
+                      game=self.game_name(seen.game), outcome=outcome)
 
     def show_game_over(self) -> None:
         winner = self.game.winner
+        total = self.game.totals[winner]
         self.say("")
-        self.say(self.style.bold(self.who(winner, "wins_game", total=self.game.totals[winner])))
+        if self.game.rules.teams != "none":  # the winner is a team: its number is its lowest seat
+            names = ", ".join(self.name(seat) for seat in self.team(winner))
+            self.say(self.style.bold(self.t("wins_game_team_you" if winner == HUMAN % 2 else "wins_game_team",
+                                            names=names, total=total)))
+        else:
+            self.say(self.style.bold(self.who(winner, "wins_game", total=total)))
         self.say(self.t("sheet_totals", totals=self.totals_text()))
+        self.show_durch_games()
+
+    def show_durch_games(self) -> None:
+        """With durch_game=1: the whole games each seat won (+) or lost (-) by Durch."""
+        if self.game.rules.durch_game:
+            counts = ", ".join(f"{self.names[seat]} {count:+d}" for seat, count in enumerate(self.game.durch_games))
+            self.say(self.t("durch_games", counts=counts))
+
+    def team(self, team: int) -> list[int]:
+        """The seats of a team (partners share ``seat % 2``)."""
+        return [seat for seat in range(self.game.players) if self.game.rules.team_of(seat) == team]
+
+    def show_teams(self) -> None:
+        """Who plays with whom (only with partners)."""
+        if self.game.rules.teams != "none":
+            ours, theirs = (", ".join(self.name(seat) for seat in self.team(team)) for team in (0, 1))
+            self.say(self.t("teams", ours=ours, theirs=theirs))
 
     # ------------------------------------------------------------------ the player's turn
 
@@ -373,13 +439,24 @@ class Session:
         choices: list[Action] = []
         if phase is Phase.AUCTION:
             legal = list(seen.legal_actions)
-            if not seen.auction:  # forehand's forced opening: nothing to decide
+            fixed = state.rules.auction == "fixed"
+            if fixed and not seen.auction:  # forehand's forced opening: nothing to decide
                 return legal
             bid = next(a for a in legal if a.kind is ActionKind.BID)
-            high, holder = auction_high(seen)
-            self.say(self.t("auction_state", bid=high, holder=self.name(holder), next=bid.value))
-            prompt = self.t("prompt_auction", next=bid.value)
+            high = auction_high(seen)
+            if high is None:
+                self.say(self.t("no_bid_yet"))
+            else:
+                self.say(self.t("auction_state", bid=high[0], holder=self.name(high[1])))
+            prompt = self.t("prompt_auction" if fixed else "prompt_open_auction", next=bid.value)
             choices = legal
+        elif phase is Phase.TAPP:
+            choices = [TAKE, GAMES[HAND_DURCH]]
+            self.show_hand(seen)
+            self.say(self.t("choose_tapp"))
+            self.say(f"  [1] {self.t('choice_take')}")
+            self.say(f"  [2] {self.t('hand_durch')} ({self.game_value(HAND_DURCH, state.rules)})")
+            prompt = self.t("prompt_tapp")
         elif phase is Phase.DISCARD:
             choices = self.numbered_cards(seen)
             self.show_hand(seen, choices)
@@ -390,12 +467,12 @@ class Session:
             values = meld_values(seen.hand, state.rules)
             self.say(self.t("choose_game"))
             for i, action in enumerate(choices, 1):
-                if action.value == DURCH:
-                    self.say(f"  [{i}] {self.t('durch')} (±{state.rules.durch})")
+                if action.value >= DURCH:
+                    self.say(f"  [{i}] {self.game_name(str(action))} ({self.game_value(action.value, state.rules)})")
                 else:
                     total = values[Suit(action.value)]
                     self.say(f"  [{i}] {self.suit(Suit(action.value))}: {self.t('meld_value', points=total)}")
-            prompt = self.t("prompt_game", count=len(choices))
+            prompt = self.t("prompt_game", count=len(choices), games=self.game_words(choices))
         elif phase is Phase.SURRENDER:
             choices = [PLAY_ON, SURRENDER]
             trump = seen.trump
@@ -408,6 +485,7 @@ class Session:
         else:
             choices = self.numbered_cards(seen)
             self.show_trick(seen)
+            self.show_open_hand(seen)
             self.show_hand(seen, choices)
             prompt = self.t("prompt_play")
         return self.prompt(state, phase.value, prompt, choices)
@@ -420,7 +498,8 @@ class Session:
                 self.command(parsed.command, state)
                 continue
             if parsed.error:
-                self.say(self.t(parsed.error, **parsed.args))
+                args = dict(parsed.args, games=self.game_words(choices)) if phase == "game" else parsed.args
+                self.say(self.t(parsed.error, **args))
                 continue
             if phase == "next":
                 return []
@@ -436,6 +515,10 @@ class Session:
                 self.say(self.t("illegal", reason=self.explain(error, state)))
                 continue
             return list(parsed.actions)
+
+    def game_words(self, choices: Sequence[Action]) -> str:
+        """The words for the games without trump on offer, e.g. " or durch or bettel"."""
+        return "".join(f" {self.t('or')} {action}" for action in choices if action.value >= DURCH)
 
     def explain(self, error: BinokelError, state: State) -> str:
         """The core's reason, with "seat 0" put in the player's words."""
@@ -462,7 +545,8 @@ class Session:
 
     def show_hint(self, state: State) -> None:
         seen = view(state, HUMAN)
-        if seen.to_move != HUMAN or not seen.legal_actions or (seen.phase == "auction" and not seen.auction):
+        forced_opening = seen.phase == "auction" and not seen.auction and state.rules.auction == "fixed"
+        if seen.to_move != HUMAN or not seen.legal_actions or forced_opening:
             self.say(self.t("no_hint"))
             return
         bot = self.hint_bot()
@@ -474,19 +558,25 @@ class Session:
         trial = state
         for step in range(steps):
             seen = view(trial, HUMAN)
-            action = bot.choose(seen, random.Random(f"{self.seed}:hint:{self.action_count(trial)}"), self.think)
+            try:
+                action = bot.choose(seen, random.Random(f"{self.seed}:hint:{self.action_count(trial)}"), self.think)
+                trial = trial.apply(action)
+            except Exception:  # a bot that cannot advise here must not stop the game
+                if os.environ.get("BINOKEL_DEBUG"):
+                    raise
+                self.say(self.t("no_hint"))
+                return
             advice.append(action)
-            trial = trial.apply(action)
         if state.phase is Phase.DISCARD:
             self.say(self.t("hint", advice=self.t("hint_discard", cards=self.cards([a.card for a in advice]))))
         else:
             self.say(self.t("hint", advice=self.action_text(advice[0])))
 
     def show_rules(self) -> None:
-        rules = self.game.rules
-        self.say(self.style.bold(self.t("rules_in_force", rules=rules.text)))
-        for name, _, meaning in options():
-            self.say(f"  {name}={getattr(rules, name)}: {self.t.option(name, meaning)}")
+        first, *rest = rules_lines(self.game.rules, self.t)
+        self.say(self.style.bold(first))
+        for line in rest:
+            self.say(line)
 
     def show_sheet(self) -> None:
         deals = [d for d in self.game.deals if d.phase is not Phase.DEAL]
@@ -497,18 +587,20 @@ class Session:
         running = [0] * self.game.players
         for number, state in enumerate(deals, 1):
             seen = view(state, HUMAN)
+            self.say(self.deal_line("sheet_deal", number, seen))
             if seen.soloist is None:
-                self.say(self.t("sheet_auction", number=number))
                 continue
-            outcome = self.t("outcome_" + (seen.outcome or "in_progress"))
-            self.say(self.t("sheet_deal", number=number, soloist=self.name(seen.soloist), bid=seen.bid,
-                            game=self.game_name(seen.game), outcome=outcome))
             if seen.scores is not None:
                 running = [t + score for t, score in zip(running, seen.scores)]
             self.show_seats(seen, running)
         self.say(self.t("sheet_totals", totals=self.totals_text()))
+        self.show_durch_games()
 
     def totals_text(self) -> str:
+        """Each seat's total; with partners each team's (partners share their total)."""
+        if self.game.rules.teams != "none":
+            return ", ".join(f"{'+'.join(self.names[seat] for seat in self.team(team))} {self.game.totals[team]}"
+                             for team in (0, 1))
         return ", ".join(f"{self.names[seat]} {total}" for seat, total in enumerate(self.game.totals))
 
     # ------------------------------------------------------------------ saving
@@ -529,7 +621,7 @@ class Session:
         return path
 
 
-def auction_high(seen: SeatView) -> tuple[int, int]:
-    """The highest bid so far and the seat holding it, from the public calls."""
-    seat, call = [(s, c) for s, c in zip(seen.callers, seen.auction) if c != "pass"][-1]
-    return int(call), seat
+def auction_high(seen: SeatView) -> tuple[int, int] | None:
+    """The highest bid so far and the seat holding it, from the public calls (None: no bid yet)."""
+    bids = [(int(c), s) for s, c in zip(seen.callers, seen.auction) if c != "pass"]
+    return bids[-1] if bids else None
