@@ -275,7 +275,8 @@ def test_every_language_has_every_string() -> None:
     needed |= {f"level.{level}" for level in LEVELS} | {f"deck.{deck}" for deck in DECKS}
     needed |= {f"side.{side}" for side in ("right", "left", "top", "tl", "tr")}
     assert len(needed) > 150
-    assert not needed - set(strings["en"])
+    missing = needed - set(strings["en"])
+    assert not missing, sorted(missing)
     for lang in LANGUAGES:
         assert set(strings[lang]) == set(strings["en"]), lang
 

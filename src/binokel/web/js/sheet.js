@@ -115,8 +115,10 @@ export function renderLog(msg, deck) {
   for (const { seat, call } of model.auctionCalls(view)) {
     add(call === "pass" ? t("log.pass", { name: escape(names[seat]) }) : t("log.bid", { name: escape(names[seat]), bid: number(call) }));
   }
-  if (view.soloist != null && view.tapp) {
+  if (view.soloist != null && view.tapp?.length) {
     add(t("log.tapp", { name: escape(names[view.soloist]), bid: number(view.bid) }) + " " + chips(view.tapp));
+  } else if (view.soloist != null) {  // no Tapp in these rules, or it stays face down
+    add(t("log.won", { name: escape(names[view.soloist]), bid: number(view.bid) }));
   }
   if (view.discard && view.discard.length) {
     add(t("log.discard_mine", { points: number(points(view.discard)) }) + " " + chips(view.discard));
