@@ -18,7 +18,7 @@ from binokel.cli import main
 from binokel.error import IllegalActionError, NotationError, RecordError
 from binokel.game import Game
 from binokel.record import Record, deal_record, game_record, replay, replay_game, result
-from binokel.rules import RULE_SETS, THREE_PLAYER_SETS, Rules
+from binokel.rules import RULE_SETS, Rules
 from binokel.score import decide_winner
 from binokel.state import OPEN_BID_SPAN, Outcome, Phase, State, deal_packets
 from binokel.view import view
@@ -176,7 +176,6 @@ def test_rule_set_sizes() -> None:
     assert sizes["kreuz"] == (4, 4, 10, 8, (4, 3, 3), 2)
     assert sizes["sechser"] == (6, 6, 7, 6, (4, 3), 1)
     assert Rules.parse("four-solo(deck=nines,hand_size=11)").packet_sizes == (3, 3, 3, 2)
-    assert set(THREE_PLAYER_SETS) == {"standard", "classic40", "sevens", "club"}
 
 
 @pytest.mark.parametrize("text, message", [

@@ -127,19 +127,6 @@ class Rules:
         full, rest = divmod(self.hand_size, self.packet)
         return (self.packet,) * full + ((rest,) if rest else ())
 
-    @property
-    def is_three_handed(self) -> bool:
-        """Three seats, each for itself: the rule sets the bots, server and terminal handle."""
-        return self.players == 3
-
-    @property
-    def is_table_ready(self) -> bool:
-        """Can the browser and terminal tables play these rules? Today they play three seats
-        each for itself, the fixed auction, trump games and Durch; the other rule sets are
-        in the engine and the records, and their tables are still to come."""
-        return (self.is_three_handed and self.auction == "fixed"
-                and not (self.open_durch or self.hand_durch or self.bettel or self.durch_game))
-
     def team_of(self, seat: int) -> int:
         """The team of a seat (with teams, partners share ``seat % 2``; else the seat itself).
 
@@ -329,8 +316,6 @@ RULE_SETS: dict[str, Rules] = {
                   players=6, hand_size=7, tapp_size=6, packets="4-3", teams="alternate", target=1000),
     )
 }
-THREE_PLAYER_SETS = tuple(name for name, rules in RULE_SETS.items() if rules.is_three_handed)
-"""The rule sets with three seats, each for itself (what bots, server and terminal play)."""
 ALIASES = {"default": "standard", "foursolo": "four-solo", "kreuzbinokel": "kreuz", "sechserbinokel": "sechser", "48": "standard", "40": "classic40", "classic": "classic40", "online": "classic40", "7s": "sevens"}
 STANDARD = RULE_SETS["standard"]
 
