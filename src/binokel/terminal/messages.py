@@ -807,6 +807,8 @@ RULE_SET_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "four-sitout": "4 am Tisch, der Geber setzt jedes Spiel aus: das Standardspiel für die anderen drei",
         "kreuz": "Kreuzbinokel: 4 Spieler, Partner gegenüber, 48 Karten mit Siebenern, je 10 als 4-3-3, "
                  "Dapp 8 als 4 + 4, Ziel 500 (Quellen 001, 003, 004)",
+        "kreuz12": "Kreuzbinokel ausgeteilt: wie kreuz, aber je 12 als 4-4-4 und kein Dapp "
+                   "(der Alleinspieler sagt sofort das Spiel an; Quelle 003; Pakete unsere Wahl)",
         "sechser": "Sechser: 6 Spieler in zwei Dreierparteien (abwechselnde Plätze), ein Blatt mit 48 Karten, "
                    "je 7 als 4-3, Dapp 6 nach der ersten Runde, Ziel 1000 (Quellen 003/004; Größen unsere Wahl)",
     },
@@ -821,6 +823,8 @@ RULE_SET_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "four-sitout": "4 à la table, le donneur ne joue pas la donne : le jeu standard pour les trois autres",
         "kreuz": "Kreuzbinokel : 4 joueurs, partenaires en face, 48 cartes avec les 7, 10 chacun en 4-3-3, "
                  "talon de 8 distribué 4 + 4, but 500 (sources 001, 003, 004)",
+        "kreuz12": "Kreuzbinokel sans talon : comme kreuz, mais 12 chacun en 4-4-4 et pas de talon "
+                   "(le preneur annonce aussitôt le jeu ; source 003 ; paquets de notre choix)",
         "sechser": "Sechser : 6 joueurs en deux équipes de trois (places alternées), un jeu de 48 cartes, "
                    "7 chacun en 4-3, talon de 6 après le premier tour, but 1000 (sources 003/004 ; tailles de notre choix)",
     },
@@ -835,6 +839,8 @@ RULE_SET_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "four-sitout": "4 al tavolo, il mazziere salta ogni mano: il gioco standard per gli altri tre",
         "kreuz": "Kreuzbinokel: 4 giocatori, compagni di fronte, 48 carte con i 7, 10 a testa in 4-3-3, "
                  "Tapp di 8 distribuito 4 + 4, traguardo 500 (fonti 001, 003, 004)",
+        "kreuz12": "Kreuzbinokel senza Tapp: come kreuz, ma 12 a testa in 4-4-4 e niente Tapp "
+                   "(il giocatore solo sceglie subito il gioco; fonte 003; pacchetti scelti da noi)",
         "sechser": "Sechser: 6 giocatori in due squadre di tre (posti alterni), un mazzo da 48 carte, "
                    "7 a testa in 4-3, Tapp di 6 dopo il primo giro, traguardo 1000 (fonti 003/004; misure scelte da noi)",
     },
@@ -849,6 +855,8 @@ RULE_SET_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "four-sitout": "4 à mesa, quem dá fica de fora em cada mão: o jogo padrão para os outros três",
         "kreuz": "Kreuzbinokel: 4 jogadores, parceiros em frente, 48 cartas com os 7, 10 a cada um em 4-3-3, "
                  "Tapp de 8 dado 4 + 4, meta 500 (fontes 001, 003, 004)",
+        "kreuz12": "Kreuzbinokel sem Tapp: como kreuz, mas 12 a cada um em 4-4-4 e sem Tapp "
+                   "(o jogador solo escolhe logo o jogo; fonte 003; pacotes escolhidos por nós)",
         "sechser": "Sechser: 6 jogadores em duas equipas de três (lugares alternados), um baralho de 48 cartas, "
                    "7 a cada um em 4-3, Tapp de 6 depois da primeira volta, meta 1000 (fontes 003/004; tamanhos escolhidos por nós)",
     },
