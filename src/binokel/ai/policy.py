@@ -242,7 +242,7 @@ def _no_trump_card(kinds: list[int], trick: list[int], best: int, order: tuple[i
             return max(masters, key=lowest) if masters else min(winning, key=lambda k: k % 7)
         return max(kinds, key=lowest)
     helper = is_declarer(seat, soloist, teams)  # the soloist's partner
-    if bettel != helper:  # Durch opponents, and the Bettel soloist's partner: take a trick
+    if bettel == helper:  # Durch opponents, and the Bettel soloist's partner: take a trick
         if not trick:
             return min(kinds, key=lambda k: k % 7)
         winning = [k for k in kinds if beats(k, trick[best], NO_TRUMP)]
