@@ -210,7 +210,7 @@ class MediumBot(HeuristicBot):
         rules = rules_of(view.rules)
         hand = Hand(view.hand).mask
         unseen = [k for k, n in enumerate(counts_of(_deck(rules))) for _ in range(n - _count(hand, k))]
-        games = no_trump_games(rules)
+        games = {BETTEL if g == BETTEL else DURCH for g in no_trump_games(rules)}  # every Durch has the same gaps
         totals = []
         for _ in range(self.TAPP_SAMPLES):
             cards = hand

@@ -154,6 +154,13 @@ def is_sure_durch(hand: int, rules: Rules) -> bool:
 def plan_no_trump(cards: int, game: int, rules: Rules) -> Contract:
     """Lay away the cards that leave the fewest gaps for ``game`` (Durch or Bettel),
     greedily one card at a time; ties keep the points out of the opponents' reach."""
+    plan = _plan_no_trump(cards, game == BETTEL, rules)
+    return Contract(plan.discard, game, 0, 0)
+
+
+@lru_cache(maxsize=16384)
+def _plan_no_trump(cards: int, bettel: bool, rules: Rules) -> Contract:
+    game = BETTEL if bettel else DURCH  # every Durch has the same gaps
     extra = cards.bit_count() - rules.hand_size
     kept, discard = cards, ()
     for _ in range(extra):
