@@ -64,6 +64,14 @@ def test_a_sure_durch_is_named_when_allowed_and_worth_most(level: str, seed: int
     assert named_game("standard(open_durch=1500)", SURE_DURCH, level, seed) == "open_durch"
     assert named_game("standard(durch=0)", SURE_DURCH, level, seed) in "SHDC"
     assert named_game("standard(durch=0,open_durch=1500)", SURE_DURCH, level, seed) == "open_durch"
+    assert named_game("standard(durch=100)", SURE_DURCH, level, seed) in "SHDC"  # the trump game is worth more
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_eight_aces_outweigh_a_durch_unless_it_wins_a_whole_game(level: str) -> None:
+    aces_and_tens = "AS AS TS TS AH AH TH TH AD AD TD TD AC AC TC".split()  # a sure Durch with 1000 in melds
+    assert named_game("standard", aces_and_tens, level) in "SHDC"
+    assert named_game("standard(durch_game=1)", aces_and_tens, level) == "durch"
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
