@@ -37,10 +37,15 @@ def test_fast_core_agrees_with_engine(rules: str) -> None:
     assert positions > 300
 
 
-def test_playout_and_solver_finish_legally() -> None:
+@pytest.mark.parametrize("rules", AI_RULES)
+def test_playout_and_solver_finish_legally(rules: str) -> None:
     rng = random.Random(2)
-    for state in random_states("standard", rng, 10):
+    solved = 0
+    for state in random_states(rules, rng, 3):
         if state.phase is Phase.PLAY and sum(h.bit_count() for h in state.hands) <= 9:
             values = solve(Position.from_state(state), state.to_move)
             assert values is not None and sorted(values) == [a.value for a in state.legal_actions()]
-            assert playout(Position.from_state(state)).over
+            fast = playout(Position.from_state(state))
+            assert fast.over and (fast.broken or not any(fast.hands))
+            solved += 1
+    assert solved
