@@ -32,7 +32,7 @@ from binokel.view import SeatView, view as view_of
 from binokel.ai.fast import NO_TRUMP, Position, beats
 from binokel.ai.knowledge import Knowledge, counts_of, rules_of
 from binokel.ai.policy import (Contract, best_contract, choose_card, expected_card_points, no_trump_gaps,
-                               plan_contract, plan_no_trump)
+                               partner_share, plan_contract, plan_no_trump)
 from binokel.ai.sample import SamplingError, World, sample_world, world_position
 from binokel.ai.search import contract_worth, opponents_of, playout, position_value, solve, utility
 
@@ -136,9 +136,10 @@ def no_trump_games(rules: Rules) -> tuple[int, ...]:
     return tuple(g for g in (DURCH, OPEN_DURCH, BETTEL) if allowed(rules, g))
 
 
-def trump_worth(plan: Contract, bid: int, banked: int = 0) -> float:
-    """The soloist's expected score with a trump plan: made with a probability that grows with the margin."""
-    total = plan.total + banked
+def trump_worth(plan: Contract, rules: Rules, bid: int, banked: int = 0) -> float:
+    """The soloist's expected score with a trump plan (its team's, with partners): made
+    with a probability that grows with the margin."""
+    total = plan.total + banked + partner_share(rules, plan.card_points + banked)
     made = 1 / (1 + math.exp(-(total - bid) / 25))
     return made * total - (1 - made) * 2 * bid
 
@@ -153,7 +154,7 @@ def choose_plan(cards: int, rules: Rules, bid: int, banked: int = 0) -> Contract
     (6, 0)
     """
     best = best_contract(cards, rules)
-    value = trump_worth(best, bid, banked)
+    value = trump_worth(best, rules, bid, banked)
     for game in no_trump_games(rules):
         plan = plan_no_trump(cards, game, rules)
         kept = cards
@@ -216,7 +217,8 @@ class MediumBot(HeuristicBot):
             cards = hand
             for kind in rng.sample(unseen, rules.tapp_size):
                 cards = add_card(cards, kind)
-            total = best_contract(cards, rules).total
+            best = best_contract(cards, rules)
+            total = best.total + partner_share(rules, best.card_points)
             if any(is_sure(_kept(cards, plan_no_trump(cards, g, rules)), g, rules) for g in games):
                 total = max(total, NO_TRUMP_BID)
             totals.append(total)
@@ -227,8 +229,8 @@ class MediumBot(HeuristicBot):
         rules = rules_of(view.rules)
         hand = Hand(view.hand).mask
         trump = Suit.parse(view.game)
-        expected = (meld_total(find_melds(Hand(mask=hand), trump, rules)) + expected_card_points(hand, trump, rules)
-                    + _banked(view))
+        card_points = expected_card_points(hand, trump, rules) + _banked(view)
+        expected = meld_total(find_melds(Hand(mask=hand), trump, rules)) + card_points + partner_share(rules, card_points)
         made = 1 / (1 + math.exp(-(expected - view.bid) / 25))
         play_on = made * expected - (1 - made) * 2 * view.bid
         return SURRENDER if -view.bid > play_on + 60 else PLAY_ON

@@ -17,7 +17,7 @@ from functools import lru_cache
 from binokel.action import BETTEL, DURCH
 from binokel.card import COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Hand, Suit, kinds_of, present, remove_card
 from binokel.meld import find_melds, meld_cards, meld_total
-from binokel.rules import STANDARD, Rules  # noqa: F401  (STANDARD: the doctests)
+from binokel.rules import STANDARD, Rules
 
 from binokel.ai.fast import NO_TRUMP, beats, kind_counts_full
 
@@ -112,6 +112,20 @@ def plan_contract(cards: int, trump: int, rules: Rules) -> Contract:
     melds = meld_total(find_melds(Hand(mask=kept), Suit(trump), rules))
     points = expected_card_points(kept, trump, rules) + sum(POINTS[k] for k in discard)
     return Contract(discard, trump, melds, points)
+
+
+def partner_share(rules: Rules, card_points: int) -> int:
+    """Card points the soloist's partners may add with teams: their share of the points
+    the soloist does not take, split evenly among the other playing seats (0 without teams).
+
+    >>> from binokel.rules import Rules
+    >>> partner_share(Rules.parse("kreuz"), 100), partner_share(STANDARD, 100)
+    (50, 0)
+    """
+    if rules.teams == "none":
+        return 0
+    partners = rules.active // 2 - 1
+    return max(0, 250 - card_points) * partners // (rules.active - 1)
 
 
 def no_trump_gaps(hand: int, game: int, rules: Rules) -> int:
@@ -283,5 +297,6 @@ def _lead(hand: int, kinds: list[int], declarer: bool, trump: int, gone: int, is
 
 
 __all__ = ["Contract", "best_contract", "plan_contract", "plan_no_trump", "no_trump_gaps", "expected_card_points",
+           "partner_share",
            "is_sure_durch", "choose_card", "is_declarer",
            "cheapest", "card_key", "DURCH", "NO_TRUMP"]
