@@ -29,8 +29,8 @@ from binokel.score import surrender_scores, trump_scores
 from binokel.state import State, game_actions, seat_orders
 from binokel.view import SeatView, view as view_of
 
-from binokel.ai.fast import NO_TRUMP, Position, beats
-from binokel.ai.knowledge import Knowledge, counts_of, rules_of
+from binokel.ai.fast import NO_TRUMP, Position
+from binokel.ai.knowledge import Knowledge, counts_of, rules_of, winning_position
 from binokel.ai.policy import (Contract, best_contract, choose_card, expected_card_points, no_trump_gaps,
                                partner_share, plan_contract, plan_no_trump)
 from binokel.ai.sample import SamplingError, World, sample_world, world_position
@@ -171,10 +171,7 @@ def heuristic_card(view: SeatView, knowledge: Knowledge, gone: int) -> int:
     for action in view.legal_actions:
         legal |= 1 << action.value
     trick = [c.index for c in view.trick.cards]
-    best = 0
-    for i in range(1, len(trick)):
-        if beats(trick[i], trick[best], knowledge.trump):
-            best = i
+    best = winning_position(trick, knowledge.trump)
     rules = knowledge.rules
     return choose_card(knowledge.hand, legal, trick, best, knowledge.orders[view.trick.leader], view.seat,
                        knowledge.game, knowledge.soloist, rules.teams != "none", gone)

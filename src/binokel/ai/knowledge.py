@@ -157,7 +157,7 @@ class Knowledge:
                 seat = order[position]
                 played[seat] = add_card(played[seat], kind)
                 if position:
-                    exempt = rules.partner_exemption and (order[_best(kinds[:position], trump)] - seat) % 2 == 0
+                    exempt = rules.partner_exemption and (order[winning_position(kinds[:position], trump)] - seat) % 2 == 0
                     excluded[seat] |= _play_facts(kinds[:position], kind, trump, beat_led, exempt)
         shown = [0] * n
         if view.melds is not None and game is not None and game < DURCH:
@@ -193,7 +193,7 @@ def add_masks(a: int, b: int) -> int:
     return a
 
 
-def _best(trick: list[int], trump: int) -> int:
+def winning_position(trick: list[int], trump: int) -> int:
     """The position of the card winning ``trick`` so far."""
     best = 0
     for i in range(1, len(trick)):
@@ -206,7 +206,7 @@ def _play_facts(before: list[int], kind: int, trump: int, beat_led: bool, exempt
     """Kinds the player of ``kind`` cannot hold, given the trick's cards ``before`` it
     (``exempt``: the partner exemption applied, so only following suit was required)."""
     led = before[0] // 7
-    top = before[_best(before, trump)]
+    top = before[winning_position(before, trump)]
     suit = kind // 7
     if exempt:
         return SUIT_MASK[led] if suit != led else 0

@@ -28,8 +28,8 @@ from binokel.meld import find_melds
 from binokel.state import Phase, State
 from binokel.view import SeatView
 
-from binokel.ai.fast import POINTS, Position, beats
-from binokel.ai.knowledge import Knowledge, add_masks, counts_of
+from binokel.ai.fast import POINTS, Position
+from binokel.ai.knowledge import Knowledge, add_masks, counts_of, winning_position
 
 MAX_TRIES = 400
 
@@ -293,11 +293,7 @@ def world_position(view: SeatView, knowledge: Knowledge, world: World) -> Positi
     p.leader = view.trick.leader
     p.to_move = view.to_move
     p.trick = [c.index for c in view.trick.cards]
-    best = 0
-    for i in range(1, len(p.trick)):
-        if beats(p.trick[i], p.trick[best], p.trump):
-            best = i
-    p.best = best
+    p.best = winning_position(p.trick, p.trump)
     p.points = list(view.trick_points)
     p.won = list(view.tricks_won)
     p.played = knowledge.played_all
