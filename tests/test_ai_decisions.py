@@ -134,3 +134,19 @@ def test_a_partner_does_not_trump_its_partners_winning_ace(level: str) -> None:
     legal = view(state, 1).legal_actions
     assert any(a.card.suit is Suit.H for a in legal)  # trumping is allowed, not required
     assert action.card.suit is not Suit.H
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_a_dealer_forced_to_play_plays_the_deal_out(level: str) -> None:
+    """Zwangsspiel: after two passes the dealer plays 150 whatever it calls (a pass forces
+    it, a bid wins), and the bots then play the deal out."""
+    state = deal("standard(auction=open,all_pass=forced)", 2, {2: ONLY_LOW}, seed=5)
+    state = state.apply_text("pass").apply_text("pass")
+    bots = [make_bot(level, seed=seat) for seat in range(3)]
+    call = bots[2].choose(view(state, 2), budget=BUDGET)
+    assert str(call) in ("pass", "150")  # bidding more than forced would be a waste
+    state = state.apply(call)
+    assert (state.soloist, state.bid) == (2, 150)
+    while not state.is_over():
+        state = state.apply(bots[state.to_move].choose(view(state, state.to_move), budget=BUDGET))
+    assert state.scores is not None
