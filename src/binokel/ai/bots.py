@@ -233,6 +233,11 @@ class MediumBot(HeuristicBot):
         return SURRENDER if -view.bid > play_on + 60 else PLAY_ON
 
 
+def dealer_out(rules: Rules, dealer: int) -> int | None:
+    """The seat sitting out a deal dealt by ``dealer``, if any."""
+    return dealer if rules.sit_out else None
+
+
 def _kept(cards: int, plan: Contract) -> int:
     for kind in plan.discard:
         cards = remove_card(cards, kind)
@@ -256,7 +261,10 @@ class HardBot(MediumBot):
     PLAYOUTS_PER_SECOND = 1500
     """Fixed effort rate: the budget sets the number of playouts, so results are reproducible."""
     ENDGAME_CARDS = 12
-    BID_WORLDS = 40
+    RISKY_WORLDS = 24
+    """At least this many worlds weigh a game without trump that is not sure."""
+    PESSIMISM = 2
+    """Imagined failures added to the simulated results of such a game."""
 
     def effort(self, budget: float, minimum: int = 8) -> int:
         return max(minimum, int(budget * self.PLAYOUTS_PER_SECOND))
@@ -324,27 +332,35 @@ class HardBot(MediumBot):
         if trumps[0].total - trumps[1].total > 60:
             trumps = trumps[:1]
         candidates = list(trumps)
+        risky = {}  # candidate index -> its value when broken, for the games without trump that are not sure
         for game in no_trump_games(rules):
             plan = plan_no_trump(hand, game, rules)
             gaps = no_trump_gaps(_kept(hand, plan), game, rules)
-            if gaps == 0 and game != BETTEL:
-                candidates.append(plan)  # a sure Durch: simulation only weighs it against the rest
-            elif gaps <= NEAR_NO_TRUMP:
+            if gaps <= NEAR_NO_TRUMP:
+                if gaps:
+                    out = dealer_out(rules, view.dealer)
+                    risky[len(candidates)] = utility(contract_worth(rules, game, view.seat, False, out), view.seat,
+                                                     opponents_of(rules, view.seat, out))
                 candidates.append(plan)
         if len(candidates) == 1:
             return candidates[0]
         knowledge = Knowledge.from_view(view)
         banked = tuple(c.index for c in view.discard or ())
-        worlds = max(6, self.effort(budget) // (2 * len(candidates)))
-        scores = [0.0] * len(candidates)
+        worlds = max(self.RISKY_WORLDS if risky else 6, self.effort(budget) // (2 * len(candidates)))
+        totals = [0.0] * len(candidates)
+        count = 0
         for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
             for i, plan in enumerate(candidates):
                 hands = list(world.hands)
                 hands[view.seat] = _kept(hand, plan)
                 position = new_position(rules, view.dealer, hands, view.seat, view.bid, plan.game,
                                         banked + plan.discard)
-                scores[i] += position_value(playout(position), view.seat)
-        return candidates[max(range(len(candidates)), key=lambda i: scores[i])]
+                totals[i] += position_value(playout(position), view.seat)
+            count += 1
+        # A few imagined failures temper a risky game's luck in few samples (its value is far from the rest).
+        means = [(totals[i] + self.PESSIMISM * risky[i]) / (count + self.PESSIMISM) if i in risky
+                 else totals[i] / max(count, 1) for i in range(len(candidates))]
+        return candidates[max(range(len(candidates)), key=lambda i: means[i])]
 
     def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         knowledge = Knowledge.from_view(view)
@@ -429,7 +445,7 @@ def new_position(rules: Rules, dealer: int, hands: list[int], soloist: int, bid:
     n = rules.players
     p.rules, p.players, p.hands = rules, n, hands
     p.orders = seat_orders(n, rules.sit_out, dealer)
-    p.out = dealer if rules.sit_out else None
+    p.out = dealer_out(rules, dealer)
     p.game = game
     p.trump = NO_TRUMP if game >= DURCH else game
     p.soloist, p.bid = soloist, bid
