@@ -139,7 +139,12 @@ def no_trump_games(rules: Rules) -> tuple[int, ...]:
 def trump_worth(plan: Contract, rules: Rules, bid: int, banked: int = 0) -> float:
     """The soloist's expected score with a trump plan (its team's, with partners): made
     with a probability that grows with the margin."""
-    total = plan.total + banked + partner_share(rules, plan.card_points + banked)
+    return expected_score(plan.total + banked + partner_share(rules, plan.card_points + banked), bid)
+
+
+def expected_score(total: float, bid: int) -> float:
+    """A trump game's expected score for an expected total: made (scoring the total) with a
+    probability growing with the margin over the bid, else -2 x bid."""
     made = 1 / (1 + math.exp(-(total - bid) / 25))
     return made * total - (1 - made) * 2 * bid
 
@@ -157,10 +162,7 @@ def choose_plan(cards: int, rules: Rules, bid: int, banked: int = 0) -> Contract
     value = trump_worth(best, rules, bid, banked)
     for game in no_trump_games(rules):
         plan = plan_no_trump(cards, game, rules)
-        kept = cards
-        for kind in plan.discard:
-            kept = remove_card(kept, kind)
-        if is_sure(kept, game, rules) and worth(rules, game) > value:
+        if is_sure(_kept(cards, plan), game, rules) and worth(rules, game) > value:
             best, value = plan, worth(rules, game)
     return best
 
@@ -228,9 +230,7 @@ class MediumBot(HeuristicBot):
         trump = Suit.parse(view.game)
         card_points = expected_card_points(hand, trump, rules) + _banked(view)
         expected = meld_total(find_melds(Hand(mask=hand), trump, rules)) + card_points + partner_share(rules, card_points)
-        made = 1 / (1 + math.exp(-(expected - view.bid) / 25))
-        play_on = made * expected - (1 - made) * 2 * view.bid
-        return SURRENDER if -view.bid > play_on + 60 else PLAY_ON
+        return SURRENDER if -view.bid > expected_score(expected, view.bid) + 60 else PLAY_ON
 
 
 def dealer_out(rules: Rules, dealer: int) -> int | None:
