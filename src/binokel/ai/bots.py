@@ -331,6 +331,8 @@ class HardBot(MediumBot):
         trumps = sorted((plan_contract(hand, trump, rules) for trump in range(4)), key=lambda c: -c.total)[:2]
         if trumps[0].total - trumps[1].total > 60:
             trumps = trumps[:1]
+        out = dealer_out(rules, view.dealer)
+        opponents = opponents_of(rules, view.seat, out)
         candidates = list(trumps)
         risky = {}  # candidate index -> its value when broken, for the games without trump that are not sure
         for game in no_trump_games(rules):
@@ -338,9 +340,8 @@ class HardBot(MediumBot):
             gaps = no_trump_gaps(_kept(hand, plan), game, rules)
             if gaps <= NEAR_NO_TRUMP:
                 if gaps:
-                    out = dealer_out(rules, view.dealer)
                     risky[len(candidates)] = utility(contract_worth(rules, game, view.seat, False, out), view.seat,
-                                                     opponents_of(rules, view.seat, out))
+                                                     opponents)
                 candidates.append(plan)
         if len(candidates) == 1:
             return candidates[0]
@@ -348,6 +349,7 @@ class HardBot(MediumBot):
         banked = tuple(c.index for c in view.discard or ())
         worlds = max(self.RISKY_WORLDS if risky else 6, self.effort(budget) // (2 * len(candidates)))
         totals = [0.0] * len(candidates)
+        given_up = [0.0] * len(candidates)  # a trump game may still be surrendered
         count = 0
         for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
             for i, plan in enumerate(candidates):
@@ -355,10 +357,14 @@ class HardBot(MediumBot):
                 hands[view.seat] = _kept(hand, plan)
                 position = new_position(rules, view.dealer, hands, view.seat, view.bid, plan.game,
                                         banked + plan.discard)
+                if plan.game < DURCH:
+                    given_up[i] += utility(surrender_scores(rules, view.seat, view.bid, position.melds, out),
+                                           view.seat, opponents)
                 totals[i] += position_value(playout(position), view.seat)
             count += 1
         # A few imagined failures temper a risky game's luck in few samples (its value is far from the rest).
         means = [(totals[i] + self.PESSIMISM * risky[i]) / (count + self.PESSIMISM) if i in risky
+                 else max(totals[i], given_up[i]) / max(count, 1) if candidates[i].game < DURCH
                  else totals[i] / max(count, 1) for i in range(len(candidates))]
         return candidates[max(range(len(candidates)), key=lambda i: means[i])]
 
