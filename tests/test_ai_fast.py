@@ -11,7 +11,7 @@ from binokel.card import kinds_of
 from binokel.state import Phase
 
 from binokel.ai.fast import Position
-from binokel.ai.search import playout, solve
+from binokel.ai.search import playout, position_value, solve
 
 from ai_support import AI_RULES, random_states
 
@@ -49,3 +49,20 @@ def test_playout_and_solver_finish_legally(rules: str) -> None:
             assert fast.over and (fast.broken or not any(fast.hands))
             solved += 1
     assert solved
+
+
+@pytest.mark.parametrize("rules", ["kreuz", "sechser(partner_exemption=1)", "kreuz(bettel=300,open_durch=1500)"])
+def test_partners_value_a_deal_alike_and_opposite_to_the_other_team(rules: str) -> None:
+    """The bots' aim with teams is the team's margin: partners value every finished deal the
+    same, the other team exactly the opposite."""
+    rng = random.Random(rules)
+    finished = 0
+    for state in random_states(rules, rng, 6):
+        if state.phase is Phase.PLAY and not state.trick:
+            p = playout(Position.from_state(state))
+            values = [position_value(p, seat) for seat in range(p.players)]
+            margin = p.scores()[0] - p.scores()[1] if not p.is_durch or not p.rules.durch_game else values[0]
+            assert all(values[seat] == margin for seat in range(0, p.players, 2))
+            assert all(values[seat] == -margin for seat in range(1, p.players, 2))
+            finished += 1
+    assert finished > 10
