@@ -175,8 +175,9 @@ def heuristic_card(view: SeatView, knowledge: Knowledge, gone: int) -> int:
     trick = [c.index for c in view.trick.cards]
     best = winning_position(trick, knowledge.trump)
     rules = knowledge.rules
+    open_hand = Hand(view.open_hand).mask if view.open_hand is not None else None
     return choose_card(knowledge.hand, legal, trick, best, knowledge.orders[view.trick.leader], view.seat,
-                       knowledge.game, knowledge.soloist, rules.teams != "none", gone)
+                       knowledge.game, knowledge.soloist, rules.teams != "none", gone, open_hand)
 
 
 class EasyBot(HeuristicBot):

@@ -190,10 +190,11 @@ def is_declarer(seat: int, soloist: int, teams: bool) -> bool:
 
 
 def choose_card(hand: int, legal: int, trick: list[int], best: int, order: tuple[int, ...], seat: int,
-                game: int, soloist: int, teams: bool, gone: int) -> int:
+                game: int, soloist: int, teams: bool, gone: int, soloist_hand: int | None = None) -> int:
     """A sound card by simple club-player rules. ``order`` lists the seats of this trick
     from its leader; ``game`` is the trump suit or a game without trump; ``gone`` holds
-    every card played so far. Partners (with ``teams``) and fellow defenders help each other.
+    every card played so far; ``soloist_hand`` the soloist's hand when known (open Durch,
+    or a playout). Partners (with ``teams``) and fellow defenders help each other.
 
     >>> hand = Hand.parse("AS 9S KH").mask
     >>> from binokel.card import CARDS as CARD_NAMES
@@ -210,7 +211,7 @@ def choose_card(hand: int, legal: int, trick: list[int], best: int, order: tuple
         return (out & above) == above
 
     if game >= DURCH:
-        return _no_trump_card(kinds, trick, best, order, seat, game, soloist, teams, is_master, out)
+        return _no_trump_card(kinds, trick, best, order, seat, game, soloist, teams, is_master, out, soloist_hand)
     trump = game
     mine = is_declarer(seat, soloist, teams)
     if not trick:
@@ -239,9 +240,10 @@ def choose_card(hand: int, legal: int, trick: list[int], best: int, order: tuple
 
 
 def _no_trump_card(kinds: list[int], trick: list[int], best: int, order: tuple[int, ...], seat: int, game: int,
-                   soloist: int, teams: bool, is_master, out: int) -> int:
+                   soloist: int, teams: bool, is_master, out: int, soloist_hand: int | None) -> int:
     """Durch: the soloist must take every trick, everybody else (a partner too) breaks it by
-    taking one. Bettel: the soloist must take none; the opponents play under it, and the
+    taking one, and keeps the cards that can still beat one of the soloist's (when it knows
+    them). Bettel: the soloist must take none; the opponents play under it, and the
     must-beat rule makes it climb; a partner helps by taking tricks."""
     bettel = game == BETTEL
     lowest = lambda k: (k % 7, -POINTS[k])  # noqa: E731  (sorts the lowest card last)
@@ -267,7 +269,13 @@ def _no_trump_card(kinds: list[int], trick: list[int], best: int, order: tuple[i
         if not trick:
             return min(kinds, key=lambda k: k % 7)
         winning = [k for k in kinds if beats(k, trick[best], NO_TRUMP)]
-        return min(winning, key=lambda k: k % 7) if winning else max(kinds, key=lowest)
+        if winning:
+            return min(winning, key=lambda k: k % 7)
+        if soloist_hand is not None and not bettel:
+            held = present(soloist_hand)
+            guards = lambda k: bool(held & SUIT_MASK[k // 7] & ~HIGHER[k] & ~(1 << k))  # noqa: E731
+            return max(kinds, key=lambda k: (not guards(k), k % 7))  # let go of a card that beats nothing
+        return max(kinds, key=lowest)
     # Bettel opponents, and the Durch soloist's partner: stay under, shed high cards when safe.
     if not trick:
         return max(kinds, key=lowest)

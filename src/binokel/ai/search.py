@@ -86,7 +86,7 @@ def playout(position: Position) -> Position:
         legal = p.legal_mask()
         if legal & (legal - 1):
             kind = choose_card(p.hands[seat], legal, p.trick, p.best, p.orders[p.leader], seat, p.game,
-                               p.soloist, teams, p.played)
+                               p.soloist, teams, p.played, p.hands[p.soloist])
         else:
             kind = legal.bit_length() - 1
         p.play(kind)
