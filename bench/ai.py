@@ -1,8 +1,10 @@
 """Decision latency of the bots per level and decision kind: ``python bench/ai.py [--json]``.
 
 Plays a few deals between bots of one level and times every decision. Prints p50/p95
-in milliseconds (or one JSON object with --json). Benchmarks are not tests: nothing
-here asserts on time.
+in milliseconds (or one JSON object with --json). Any rule text works (``--rules
+"kreuz(bettel=300)"``); ``game`` is the choice of trump, Durch, open Durch or Bettel and
+``tapp`` the choice of open Durch from the hand. Benchmarks are not tests: nothing here
+asserts on time.
 """
 
 from __future__ import annotations
@@ -13,16 +15,18 @@ import random
 import time
 
 from binokel.ai import LEVELS, make_bot
+from binokel.rules import Rules
 from binokel.state import State
 from binokel.view import view
 
 
 def measure(level: str, deals: int, budget: float, rules: str, seed: int) -> dict[str, list[float]]:
     rng = random.Random(seed)
-    bots = [make_bot(level, seed=seat) for seat in range(3)]
+    players = Rules.parse(rules).players
+    bots = [make_bot(level, seed=seat) for seat in range(players)]
     times: dict[str, list[float]] = {}
     for index in range(deals):
-        state = State.new(rules, dealer=index % 3).deal_random(rng)
+        state = State.new(rules, dealer=index % players).deal_random(rng)
         while not state.is_over():
             seen = view(state, state.to_move)
             start = time.perf_counter()

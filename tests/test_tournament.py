@@ -8,6 +8,7 @@ import json
 import pytest
 
 from binokel.record import replay
+from binokel.rules import Rules
 from binokel.tournament import add_arguments, mean_ci, run, seatings, wilson
 
 
@@ -17,13 +18,49 @@ def _args(*argv: str) -> argparse.Namespace:
     return parser.parse_args(list(argv))
 
 
-def test_seatings_are_fair() -> None:
+@pytest.mark.parametrize("rules", ["standard", "four-solo", "four-sitout"])
+def test_seatings_are_fair(rules: str) -> None:
+    parsed = Rules.parse(rules)
     for bots in (2, 3):
-        chosen = seatings(bots)
-        assert len(chosen) == 6
+        chosen = seatings(bots, parsed)
+        assert len(chosen) == len(set(chosen)) == {3: 6, 4: {2: 14, 3: 36}[bots]}[parsed.players]
         for bot in range(bots):
-            per_seat = [sum(s[seat] == bot for s in chosen) for seat in range(3)]
+            per_seat = [sum(s[seat] == bot for s in chosen) for seat in range(parsed.players)]
             assert len(set(per_seat)) == 1  # every bot sits in every seat equally often
+
+
+@pytest.mark.parametrize("rules", ["kreuz", "sechser"])
+def test_team_seatings_put_one_bot_per_team_both_ways(rules: str) -> None:
+    parsed = Rules.parse(rules)
+    chosen = seatings(2, parsed)
+    assert len(chosen) == 2
+    for seating in chosen:
+        assert all(seating[seat] == seating[seat % 2] for seat in range(parsed.players))  # partners: one bot
+    assert {s[0] for s in chosen} == {0, 1}  # each bot plays each team
+
+
+@pytest.mark.parametrize("rules,seatings_count", [("kreuz", 2), ("four-sitout", 14)])
+def test_tournaments_of_four_seats_report_paired_results(rules: str, seatings_count: int, tmp_path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(_args("--bots", "medium,easy", "--rules", rules, "--deals", "2", "--seed", "4", "--jobs", "1",
+                     "--json", "--quiet", "--save", str(tmp_path))) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seatings"] == seatings_count and data["rules"] == rules
+    pair = data["pairs"][0]
+    assert (pair["a"], pair["b"], pair["n"]) == ("medium", "easy", 2)
+    low, high = pair["ci"]
+    assert low <= pair["mean_diff"] <= high
+    files = sorted(tmp_path.iterdir())
+    assert len(files) == 2 * seatings_count
+    for path in files:
+        assert replay(json.loads(path.read_text())).is_over()
+
+
+def test_same_bot_on_both_teams_is_exactly_even(capsys: pytest.CaptureFixture[str]) -> None:
+    """Both teams of one bot on the same cards, swapped: the paired difference is 0."""
+    assert run(_args("--bots", "medium,medium", "--rules", "kreuz", "--deals", "2", "--jobs", "1", "--json",
+                     "--quiet")) == 0
+    assert json.loads(capsys.readouterr().out)["pairs"][0]["mean_diff"] == 0
 
 
 def test_bot_against_itself_is_near_zero(capsys: pytest.CaptureFixture[str]) -> None:
@@ -61,7 +98,7 @@ def test_match_reports_win_rates(tmp_path, capsys: pytest.CaptureFixture[str]) -
 
 @pytest.mark.parametrize("argv", [
     ("--bots", "hard"), ("--bots", "hard,grand"), ("--deals", "0"), ("--rules", "nonsense"),
-    ("--budget", "-1"), ("--jobs", "-2"),
+    ("--budget", "-1"), ("--jobs", "-2"), ("--bots", "hard,medium,easy", "--rules", "kreuz"),
 ])
 def test_bad_options_exit_2_with_one_line(argv: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
     assert run(_args(*argv, "--quiet")) == 2

@@ -1,13 +1,20 @@
 """Duplicate tournaments between bots: ``binokel tournament --bots hard,medium --deals 100``.
 
 Duplicate format, so that the luck of the cards cancels: every deal (cards and dealer
-from the seed) is played once in every *seating* of the bots. With three bots the
-seatings are the 6 permutations; with two bots, A and B, they are the 6 ways to fill
-the 3 seats with both present (AAB ABA BAA ABB BAB BBA), so each bot sits in every
-seat equally often and holds 9 of the 18 seats. A bot's score for a deal is its mean
-score over the seats it held; the paired difference of two bots on a deal is the
-difference of those means, and the report gives its mean with a 95% confidence
-interval over deals.
+from the seed) is played once in every *seating* of the bots.
+
+- Seats each for itself (3 seats, 4 in one against three, 4 with the dealer sitting
+  out): every way to fill the seats with the bots, each bot present at least once. With
+  three seats and three bots that is the 6 permutations; with two bots, A and B, the 6
+  ways AAB ABA BAA ABB BAB BBA; with four seats 14 (two bots) or 36 (three). The set is
+  closed under permutations of the bots, so each bot sits in every seat equally often.
+- Partnerships (Kreuz, Sechser): two bots, one per team, then the teams swapped (2
+  seatings); mixing bots within a team would measure nothing clear.
+
+A bot's score for a deal is its mean score over the seats it held and that played (the
+seat sitting out is left out); the paired difference of two bots on a deal is the
+difference of those means, and the report gives its mean with a 95% confidence interval
+over deals.
 
 >>> import argparse
 >>> parser = argparse.ArgumentParser()
@@ -40,18 +47,19 @@ from binokel.ai import BOT_CLASSES, make_bot
 from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.record import deal_record, game_record
-from binokel.rules import Rules
+from binokel.rules import STANDARD, Rules
 from binokel.state import Outcome, State
 from binokel.view import view
 
-DECISION_KINDS = ("auction", "discard", "game", "surrender", "play")
+DECISION_KINDS = ("auction", "tapp", "discard", "game", "surrender", "play")
 DEFAULT_BUDGET = 0.1
 Z95 = 1.959964
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the tournament options to ``parser``."""
-    parser.add_argument("--bots", default="hard,medium", help="comma-separated levels, 2 or 3 (default hard,medium)")
+    parser.add_argument("--bots", default="hard,medium",
+                        help="comma-separated levels, 2 or 3; 2 with teams (default hard,medium)")
     parser.add_argument("--deals", type=int, default=100, help="deals (or games with --match) to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the cards and the bots (default 1)")
     parser.add_argument("--rules", default="standard", help="rule set (default standard)")
@@ -98,8 +106,8 @@ def settings_of(args: argparse.Namespace) -> Settings:
         rules = Rules.parse(args.rules)
     except BinokelError as error:
         raise OptionError(str(error)) from None
-    if rules.players != 3:
-        raise OptionError("tournaments need a 3-player rule set")
+    if rules.teams != "none" and len(bots) != 2:
+        raise OptionError(f"{rules.text} is played by two teams: --bots needs 2 levels, one per team")
     save = Path(args.save) if args.save else None
     if save is not None and save.exists() and not save.is_dir():
         raise OptionError(f"--save {args.save!r} is not a directory")
@@ -107,15 +115,19 @@ def settings_of(args: argparse.Namespace) -> Settings:
     return Settings(bots, args.deals, args.seed, rules, jobs, save, args.budget, args.match)
 
 
-def seatings(bot_count: int, players: int = 3) -> list[tuple[int, ...]]:
-    """Every seating: which bot (index) sits in each seat, each bot present at least once.
+def seatings(bot_count: int, rules: Rules = STANDARD) -> list[tuple[int, ...]]:
+    """Every seating: which bot (index) sits in each seat (see the module's description).
 
     >>> seatings(2)
     [(0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 0, 1), (1, 1, 0)]
-    >>> len(seatings(3))
-    6
+    >>> len(seatings(3)), len(seatings(2, Rules.parse("four-sitout")))
+    (6, 14)
+    >>> seatings(2, Rules.parse("kreuz"))
+    [(0, 1, 0, 1), (1, 0, 1, 0)]
     """
-    return [s for s in itertools.product(range(bot_count), repeat=players) if len(set(s)) == bot_count]
+    if rules.teams != "none":
+        return [tuple((rules.team_of(seat) + swap) % 2 for seat in range(rules.players)) for swap in (0, 1)]
+    return [s for s in itertools.product(range(bot_count), repeat=rules.players) if len(set(s)) == bot_count]
 
 
 # ---------------------------------------------------------------------- playing
@@ -125,6 +137,7 @@ class SeatStats:
     """One bot's results in one seat of one played deal (or game)."""
 
     score: float
+    played: bool = True  # False for the seat sitting out the deal
     soloist: bool = False
     made: bool = False
     surrendered: bool = False
@@ -186,8 +199,8 @@ def play_deal(settings: Settings, index: int, seating: tuple[int, ...]) -> Playe
 def _seat_stats(state: State, seat: int) -> SeatStats:
     is_soloist = seat == state.soloist
     return SeatStats(
-        score=state.scores[seat], soloist=is_soloist,
-        made=is_soloist and state.outcome in (Outcome.MADE, Outcome.DURCH_MADE),
+        score=state.scores[seat], played=seat != state.sitting_out, soloist=is_soloist,
+        made=is_soloist and state.outcome in (Outcome.MADE, Outcome.DURCH_MADE, Outcome.BETTEL_MADE),
         surrendered=is_soloist and state.outcome is Outcome.SURRENDERED,
         bid=state.bid if is_soloist else 0)
 
@@ -198,7 +211,9 @@ def play_game(settings: Settings, index: int, seating: tuple[int, ...]) -> Playe
     rng = random.Random(f"{settings.seed}:game:{index}")
     while not game.is_over():
         game = game.deal_random(rng) if game.needs_deal() else game.apply(table.decide(game.current))
-    stats = [SeatStats(float(game.totals[seat]), won_game=game.winner == seat) for seat in range(game.players)]
+    rules = settings.rules
+    stats = [SeatStats(float(game.totals[seat]), won_game=game.winner == rules.team_of(seat))
+             for seat in range(game.players)]
     record = game_record(game, table.names) if settings.save else None
     return Played(index, seating, stats, table.latency, record)
 
@@ -210,7 +225,8 @@ def _task(job: tuple[Settings, int, tuple[int, ...]]) -> Played:
 
 def play_all(settings: Settings, progress: bool = True) -> list[Played]:
     """Every deal (or game) in every seating, on ``settings.jobs`` processes."""
-    jobs = [(settings, index, seating) for index in range(settings.count) for seating in seatings(len(settings.bots))]
+    jobs = [(settings, index, seating) for index in range(settings.count)
+            for seating in seatings(len(settings.bots), settings.rules)]
     results: list[Played] = []
     bar = Progress(len(jobs)) if progress else None
     if settings.jobs == 1:
@@ -312,8 +328,11 @@ def report(settings: Settings, results: list[Played]) -> dict[str, Any]:
     for played in results:
         scores = per_deal.setdefault(played.index, [[] for _ in names])
         for seat, bot in enumerate(played.seating):
-            scores[bot].append(played.seats[seat].won_game if settings.match else played.seats[seat].score)
-            seats[bot].append(played.seats[seat])
+            stats = played.seats[seat]
+            if not stats.played:
+                continue  # sat out this deal: its 0 says nothing about the bot
+            scores[bot].append(stats.won_game if settings.match else stats.score)
+            seats[bot].append(stats)
         for name, kinds in played.latency.items():
             for kind, times in kinds.items():
                 latency.setdefault(name, {}).setdefault(kind, []).extend(times)
@@ -343,7 +362,8 @@ def report(settings: Settings, results: list[Played]) -> dict[str, Any]:
         mean, low, high = mean_ci(diffs)
         pairs.append({"a": labels[i], "b": labels[j], "mean_diff": mean, "ci": [low, high], "n": len(diffs)})
     return {"rules": settings.rules.text, "bots": list(labels), "deals": settings.count, "seed": settings.seed,
-            "budget": settings.budget, "match": settings.match, "seatings": len(seatings(len(names))),
+            "budget": settings.budget, "match": settings.match,
+            "seatings": len(seatings(len(names), settings.rules)),
             "results": bots, "pairs": pairs}
 
 

@@ -20,21 +20,28 @@ import random
 import time
 from collections.abc import Callable, Iterator
 
-from binokel.action import DISCARDS, DURCH, GAMES, PASS, PLAY_ON, PLAYS, SURRENDER, Action
+from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
+                            TAKE, Action, ActionKind)
 from binokel.card import COPY, POINTS, Hand, Suit, add_card, remove_card
 from binokel.meld import find_melds, meld_total
 from binokel.rules import Rules
-from binokel.state import State
+from binokel.score import surrender_scores, trump_scores
+from binokel.state import State, game_actions, seat_orders
 from binokel.view import SeatView, view as view_of
 
-from binokel.ai.fast import NO_TRUMP, Position, beats
-from binokel.ai.knowledge import Knowledge, counts_of, rules_of
-from binokel.ai.policy import best_contract, choose_card, expected_card_points, is_sure_durch, plan_contract
+from binokel.ai.fast import NO_TRUMP, Position
+from binokel.ai.knowledge import Knowledge, counts_of, rules_of, winning_position
+from binokel.ai.policy import (Contract, best_contract, choose_card, expected_card_points, no_trump_gaps,
+                               partner_share, plan_contract, plan_no_trump)
 from binokel.ai.sample import SamplingError, World, sample_world, world_position
-from binokel.ai.search import playout, solve, utility
+from binokel.ai.search import contract_worth, opponents_of, playout, position_value, solve, utility
 
 DEFENDER_UTILITY = -30.0
 """A defender's typical result relative to the others (the soloist usually makes it)."""
+NO_TRUMP_BID = 1000
+"""How far a bot bids with a sure game without trump: its value does not depend on the bid."""
+NEAR_NO_TRUMP = 2
+"""The hard bot simulates a game without trump whose hand lacks at most this many cards (see no_trump_gaps)."""
 
 
 class HeuristicBot:
@@ -56,7 +63,7 @@ class HeuristicBot:
             return legal[0]
         rng = rng if rng is not None else self._rng
         decide: dict[str, Callable[[SeatView, random.Random, float], Action]] = {
-            "auction": self.bid, "discard": self.discard, "game": self.name_game,
+            "auction": self.bid, "tapp": self.take_or_hand_durch, "discard": self.discard, "game": self.name_game,
             "surrender": self.surrender, "play": self.play,
         }
         action = decide[view.phase](view, rng, budget)
@@ -65,24 +72,33 @@ class HeuristicBot:
     # Decisions; the defaults are the medium bot's rules.
 
     def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
-        raise_to = view.legal_actions[-1]
-        return raise_to if raise_to.value <= self.hand_value(view, rng) else PASS
+        """The lowest bid allowed while it stays within the hand's value, else pass (in
+        the open auction too: the bot raises step by step up to its estimate)."""
+        lowest = _lowest_bid(view)
+        return lowest if lowest.value <= self.hand_value(view, rng) else PASS
 
     def hand_value(self, view: SeatView, rng: random.Random) -> float:
         """The highest bid this seat is willing to play."""
         raise NotImplementedError
 
-    def discard(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+    def take_or_hand_durch(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+        """Open Durch from the hand only when the hand alone is a sure Durch worth at least a Durch after the Tapp."""
         rules = rules_of(view.rules)
-        plan = best_contract(Hand(view.hand).mask, rules)
-        return DISCARDS[plan.discard[0]]
+        if is_sure(Hand(view.hand).mask, HAND_DURCH, rules) and worth(rules, HAND_DURCH) >= max(
+                [worth(rules, g) for g in (DURCH, OPEN_DURCH) if allowed(rules, g)], default=0):
+            return GAMES[HAND_DURCH]
+        return TAKE
+
+    def discard(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+        return DISCARDS[self.plan(view, rng, budget).discard[0]]
 
     def name_game(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+        return GAMES[self.plan(view, rng, budget).game]
+
+    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Contract:
+        """What to lay away and which game to name, for the soloist's hand now."""
         rules = rules_of(view.rules)
-        hand = Hand(view.hand).mask
-        if is_sure_durch(hand, rules):
-            return GAMES[DURCH]
-        return GAMES[best_contract(hand, rules).game]
+        return choose_plan(Hand(view.hand).mask, rules, view.bid, _banked(view))
 
     def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         return PLAY_ON
@@ -92,18 +108,76 @@ class HeuristicBot:
         return PLAYS[heuristic_card(view, knowledge, knowledge.played_all)]
 
 
+def _lowest_bid(view: SeatView) -> Action:
+    return next(a for a in view.legal_actions if a.kind is ActionKind.BID)
+
+
+def _banked(view: SeatView) -> int:
+    """Card points the soloist has laid away so far."""
+    return sum(c.points for c in view.discard or ())
+
+
+def allowed(rules: Rules, game: int) -> bool:
+    """May the soloist name ``game`` (after the Tapp) under ``rules``?"""
+    return GAMES[game] in game_actions(rules) if game != HAND_DURCH else bool(rules.hand_durch)
+
+
+def worth(rules: Rules, game: int) -> int:
+    """What a game without trump won is worth to the soloist (see contract_worth)."""
+    return contract_worth(rules, game, 0, True)[0]
+
+
+def is_sure(hand: int, game: int, rules: Rules) -> bool:
+    return no_trump_gaps(hand, game, rules) == 0
+
+
+def no_trump_games(rules: Rules) -> tuple[int, ...]:
+    """The games without trump the soloist may name after the Tapp."""
+    return tuple(g for g in (DURCH, OPEN_DURCH, BETTEL) if allowed(rules, g))
+
+
+def trump_worth(plan: Contract, rules: Rules, bid: int, banked: int = 0) -> float:
+    """The soloist's expected score with a trump plan (its team's, with partners): made
+    with a probability that grows with the margin."""
+    return expected_score(plan.total + banked + partner_share(rules, plan.card_points + banked), bid)
+
+
+def expected_score(total: float, bid: int) -> float:
+    """A trump game's expected score for an expected total: made (scoring the total) with a
+    probability growing with the margin over the bid, else -2 x bid."""
+    made = 1 / (1 + math.exp(-(total - bid) / 25))
+    return made * total - (1 - made) * 2 * bid
+
+
+def choose_plan(cards: int, rules: Rules, bid: int, banked: int = 0) -> Contract:
+    """The best plan by simple estimates: the best trump plan, unless a game without trump
+    is sure with the cards kept and worth more.
+
+    >>> from binokel.rules import Rules
+    >>> low = Hand.parse("9S 9S JS JS 9H 9H JH JH 9D 9D JD JD 9C 9C JC").mask
+    >>> choose_plan(low, Rules.parse("standard(bettel=300)"), 150).game, choose_plan(low, Rules.parse("standard"), 150).game
+    (6, 0)
+    """
+    best = best_contract(cards, rules)
+    value = trump_worth(best, rules, bid, banked)
+    for game in no_trump_games(rules):
+        plan = plan_no_trump(cards, game, rules)
+        if is_sure(_kept(cards, plan), game, rules) and worth(rules, game) > value:
+            best, value = plan, worth(rules, game)
+    return best
+
+
 def heuristic_card(view: SeatView, knowledge: Knowledge, gone: int) -> int:
     """The heuristic card rule applied to a view; ``gone`` is what the bot remembers."""
     legal = 0
     for action in view.legal_actions:
         legal |= 1 << action.value
     trick = [c.index for c in view.trick.cards]
-    best = 0
-    for i in range(1, len(trick)):
-        if beats(trick[i], trick[best], knowledge.trump):
-            best = i
-    return choose_card(knowledge.hand, legal, trick, best, view.trick.leader, view.seat, view.players,
-                       knowledge.trump, knowledge.soloist, gone)
+    best = winning_position(trick, knowledge.trump)
+    rules = knowledge.rules
+    open_hand = Hand(view.open_hand).mask if view.open_hand is not None else None
+    return choose_card(knowledge.hand, legal, trick, best, knowledge.orders[view.trick.leader], view.seat,
+                       knowledge.game, knowledge.soloist, rules.teams != "none", gone, open_hand)
 
 
 class EasyBot(HeuristicBot):
@@ -126,7 +200,8 @@ class EasyBot(HeuristicBot):
 
 
 class MediumBot(HeuristicBot):
-    """Tracks cards, values its hand over possible Tapps, surrenders when that loses less."""
+    """Tracks cards, values its hand over possible Tapps (sure games without trump
+    included), surrenders when that loses less."""
 
     name = "medium"
     TAPP_SAMPLES = 12
@@ -136,12 +211,17 @@ class MediumBot(HeuristicBot):
         rules = rules_of(view.rules)
         hand = Hand(view.hand).mask
         unseen = [k for k, n in enumerate(counts_of(_deck(rules))) for _ in range(n - _count(hand, k))]
+        games = {BETTEL if g == BETTEL else DURCH for g in no_trump_games(rules)}  # every Durch has the same gaps
         totals = []
         for _ in range(self.TAPP_SAMPLES):
             cards = hand
             for kind in rng.sample(unseen, rules.tapp_size):
                 cards = add_card(cards, kind)
-            totals.append(best_contract(cards, rules).total)
+            best = best_contract(cards, rules)
+            total = best.total + partner_share(rules, best.card_points)
+            if any(is_sure(_kept(cards, plan_no_trump(cards, g, rules)), g, rules) for g in games):
+                total = max(total, NO_TRUMP_BID)
+            totals.append(total)
         totals.sort()
         return totals[len(totals) // 3] - self.MARGIN  # a cautious estimate: the lower third
 
@@ -149,11 +229,20 @@ class MediumBot(HeuristicBot):
         rules = rules_of(view.rules)
         hand = Hand(view.hand).mask
         trump = Suit.parse(view.game)
-        banked = sum(c.points for c in view.discard or ())
-        expected = meld_total(find_melds(Hand(mask=hand), trump, rules)) + expected_card_points(hand, trump, rules) + banked
-        made = 1 / (1 + math.exp(-(expected - view.bid) / 25))
-        play_on = made * expected - (1 - made) * 2 * view.bid
-        return SURRENDER if -view.bid > play_on + 60 else PLAY_ON
+        card_points = expected_card_points(hand, trump, rules) + _banked(view)
+        expected = meld_total(find_melds(Hand(mask=hand), trump, rules)) + card_points + partner_share(rules, card_points)
+        return SURRENDER if -view.bid > expected_score(expected, view.bid) + 60 else PLAY_ON
+
+
+def dealer_out(rules: Rules, dealer: int) -> int | None:
+    """The seat sitting out a deal dealt by ``dealer``, if any."""
+    return dealer if rules.sit_out else None
+
+
+def _kept(cards: int, plan: Contract) -> int:
+    for kind in plan.discard:
+        cards = remove_card(cards, kind)
+    return cards
 
 
 def _deck(rules: Rules) -> int:
@@ -166,13 +255,17 @@ def _count(mask: int, kind: int) -> int:
 
 class HardBot(MediumBot):
     """Perfect-information Monte Carlo: samples worlds consistent with its knowledge and
-    plays each candidate out in them; exact search for the last tricks."""
+    plays each candidate out in them; exact search for the last tricks. With teams every
+    evaluation is the team's margin."""
 
     name = "hard"
     PLAYOUTS_PER_SECOND = 1500
     """Fixed effort rate: the budget sets the number of playouts, so results are reproducible."""
     ENDGAME_CARDS = 12
-    BID_WORLDS = 40
+    RISKY_WORLDS = 24
+    """At least this many worlds weigh a game without trump that is not sure."""
+    PESSIMISM = 2
+    """Imagined failures added to the simulated results of such a game."""
 
     def effort(self, budget: float, minimum: int = 8) -> int:
         return max(minimum, int(budget * self.PLAYOUTS_PER_SECOND))
@@ -202,19 +295,19 @@ class HardBot(MediumBot):
     # ---------------------------------------------------------------- bidding
 
     def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
-        raise_to = view.legal_actions[-1]
+        lowest = _lowest_bid(view)
         knowledge = Knowledge.from_view(view)
         results = self._soloist_results(view, knowledge, rng, max(12, self.effort(budget) // 4),
                                         self.deadline(budget))
         if not results:
             return super().bid(view, rng, budget)
-        value = _contract_utility(results, raise_to.value, rules_of(view.rules))
-        return raise_to if value > DEFENDER_UTILITY else PASS
+        value = _contract_utility(results, lowest.value, knowledge)
+        return lowest if value > DEFENDER_UTILITY else PASS
 
     def _soloist_results(self, view: SeatView, knowledge: Knowledge, rng: random.Random,
-                         worlds: int, deadline: float) -> list[tuple[list[int], tuple[int, ...], list[int], int]]:
-        """Play out sampled deals with this seat as soloist of its best plan: per world the
-        card points, melds, tricks won and the soloist's seat."""
+                         worlds: int, deadline: float) -> list[Position]:
+        """Play out sampled deals with this seat as soloist of its best plan (bid 0: the
+        bid is weighed afterwards)."""
         rules = knowledge.rules
         seat = view.seat
         results = []
@@ -222,70 +315,74 @@ class HardBot(MediumBot):
             cards = world.hands[seat]
             for kind in world.tapp:
                 cards = add_card(cards, kind)
-            plan = best_contract(cards, rules)
-            kept = cards
-            for kind in plan.discard:
-                kept = remove_card(kept, kind)
+            plan = choose_plan(cards, rules, rules.min_bid)
             hands = list(world.hands)
-            hands[seat] = kept
+            hands[seat] = _kept(cards, plan)
             position = new_position(rules, view.dealer, hands, seat, 0, plan.game, plan.discard)
-            playout(position)
-            results.append((position.card_points(), position.melds, position.won, seat))
+            results.append(playout(position))
         return results
 
     # ---------------------------------------------------------------- discard, game, surrender
 
-    def discard(self, view: SeatView, rng: random.Random, budget: float) -> Action:
-        plan = self._plan(view, rng, budget)
-        return DISCARDS[plan[0][0]]
-
-    def name_game(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Contract:
+        """The plan chosen by simulation among the best trump plans and the games without
+        trump that are sure or nearly so."""
         rules = rules_of(view.rules)
         hand = Hand(view.hand).mask
-        if is_sure_durch(hand, rules):
-            return GAMES[DURCH]
-        return GAMES[self._plan(view, rng, budget)[1]]
-
-    def _plan(self, view: SeatView, rng: random.Random, budget: float) -> tuple[tuple[int, ...], int]:
-        """(cards still to lay away, trump) chosen by simulation among the best plans."""
-        rules = rules_of(view.rules)
-        hand = Hand(view.hand).mask
-        candidates = sorted((plan_contract(hand, trump, rules) for trump in range(4)), key=lambda c: -c.total)[:2]
-        if candidates[0].total - candidates[1].total > 60:
-            candidates = candidates[:1]
+        trumps = sorted((plan_contract(hand, trump, rules) for trump in range(4)), key=lambda c: -c.total)[:2]
+        if trumps[0].total - trumps[1].total > 60:
+            trumps = trumps[:1]
+        out = dealer_out(rules, view.dealer)
+        opponents = opponents_of(rules, view.seat, out)
+        candidates = list(trumps)
+        risky = {}  # candidate index -> its value when broken, for the games without trump that are not sure
+        for game in no_trump_games(rules):
+            plan = plan_no_trump(hand, game, rules)
+            gaps = no_trump_gaps(_kept(hand, plan), game, rules)
+            if gaps <= NEAR_NO_TRUMP:
+                if gaps:
+                    risky[len(candidates)] = utility(contract_worth(rules, game, view.seat, False, out), view.seat,
+                                                     opponents)
+                candidates.append(plan)
         if len(candidates) == 1:
-            return candidates[0].discard, candidates[0].game
+            return candidates[0]
         knowledge = Knowledge.from_view(view)
         banked = tuple(c.index for c in view.discard or ())
-        worlds = max(6, self.effort(budget) // (2 * len(candidates)))
-        scores = [0.0] * len(candidates)
+        worlds = max(self.RISKY_WORLDS if risky else 6, self.effort(budget) // (2 * len(candidates)))
+        totals = [0.0] * len(candidates)
+        given_up = [0.0] * len(candidates)  # a trump game may still be surrendered
+        count = 0
         for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
             for i, plan in enumerate(candidates):
-                kept = hand
-                for kind in plan.discard:
-                    kept = remove_card(kept, kind)
                 hands = list(world.hands)
-                hands[view.seat] = kept
+                hands[view.seat] = _kept(hand, plan)
                 position = new_position(rules, view.dealer, hands, view.seat, view.bid, plan.game,
                                         banked + plan.discard)
-                scores[i] += utility(playout(position).scores(), view.seat)
-        best = candidates[max(range(len(candidates)), key=lambda i: scores[i])]
-        return best.discard, best.game
+                if plan.game < DURCH:
+                    given_up[i] += utility(surrender_scores(rules, view.seat, view.bid, position.melds, out),
+                                           view.seat, opponents)
+                totals[i] += position_value(playout(position), view.seat)
+            count += 1
+        # A few imagined failures temper a risky game's luck in few samples (its value is far from the rest).
+        means = [(totals[i] + self.PESSIMISM * risky[i]) / (count + self.PESSIMISM) if i in risky
+                 else max(totals[i], given_up[i]) / max(count, 1) if candidates[i].game < DURCH
+                 else totals[i] / max(count, 1) for i in range(len(candidates))]
+        return candidates[max(range(len(candidates)), key=lambda i: means[i])]
 
     def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         knowledge = Knowledge.from_view(view)
         rules = knowledge.rules
         trump = knowledge.trump
+        out = knowledge.sitting_out
+        opponents = opponents_of(rules, view.seat, out)
         worlds = max(8, self.effort(budget) // 2)
         play_on = give_up = 0.0
         count = 0
         for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
             position = new_position(rules, view.dealer, list(world.hands), view.seat, view.bid, trump,
                                     tuple(c.index for c in view.discard or ()))
-            melds = position.melds
-            give_up += utility(tuple(-view.bid if s == view.seat else rules.surrender_points(view.bid) + melds[s]
-                                     for s in range(view.players)), view.seat)
-            play_on += utility(playout(position).scores(), view.seat)
+            give_up += utility(surrender_scores(rules, view.seat, view.bid, position.melds, out), view.seat, opponents)
+            play_on += position_value(playout(position), view.seat)
             count += 1
         if not count:
             return super().surrender(view, rng, budget)
@@ -309,7 +406,7 @@ class HardBot(MediumBot):
                 for kind in legal:
                     child = position.copy()
                     child.play(kind)
-                    values[kind] = utility(playout(child).scores(), view.seat)
+                    values[kind] = position_value(playout(child), view.seat)
             for kind in legal:
                 totals[kind] += values[kind]
             worlds += 1
@@ -354,30 +451,37 @@ def new_position(rules: Rules, dealer: int, hands: list[int], soloist: int, bid:
     p = Position.__new__(Position)
     n = rules.players
     p.rules, p.players, p.hands = rules, n, hands
-    p.trump = NO_TRUMP if game == DURCH else game
+    p.orders = seat_orders(n, rules.sit_out, dealer)
+    p.out = dealer_out(rules, dealer)
+    p.game = game
+    p.trump = NO_TRUMP if game >= DURCH else game
     p.soloist, p.bid = soloist, bid
-    if game == DURCH:
+    if game >= DURCH:
         p.melds = (0,) * n
     else:
         p.melds = tuple(meld_total(find_melds(Hand(mask=h), Suit(game), rules)) for h in hands)
     p.discard_points = sum(POINTS[k] for k in discard)
     forehand = (dealer + 1) % n
-    p.leader = p.to_move = soloist if game == DURCH or rules.first_lead == "soloist" else forehand
+    p.leader = p.to_move = soloist if game >= DURCH or rules.first_lead == "soloist" else forehand
     p.trick, p.best = [], 0
     p.points, p.won = [0] * n, [0] * n
-    p.played, p.over, p.durch_failed = 0, False, False
+    p.played, p.over, p.broken = 0, False, False
     p.beat_led = rules.must_beat == "led"
     return p
 
 
-def _contract_utility(results: list, bid: int, rules: Rules) -> float:
-    """Mean utility of playing ``bid`` over simulated results, surrendering when that is better."""
-    from binokel.score import trump_scores
-    total = 0.0
-    for card_points, melds, won, seat in results:
-        scores = trump_scores(rules, seat, bid, card_points, melds, won)
-        total += utility(scores, seat)
-    play_on = total / len(results)
-    surrender = -bid - sum(rules.surrender_points(bid) + sum(r[1][s] for r in results) / len(results)
-                           for s in range(rules.players) if s != results[0][3]) / (rules.players - 1)
-    return max(play_on, surrender)
+def _contract_utility(results: list[Position], bid: int, knowledge: Knowledge) -> float:
+    """Mean utility of playing ``bid`` over simulated deals; in trump games surrendering
+    instead when that is better on average."""
+    rules, seat, out = knowledge.rules, knowledge.seat, knowledge.sitting_out
+    opponents = opponents_of(rules, seat, out)
+    play_on = give_up = 0.0
+    for p in results:
+        if p.is_durch:  # its value does not depend on the bid
+            value = position_value(p, seat)
+            play_on += value
+            give_up += value
+            continue
+        play_on += utility(trump_scores(rules, seat, bid, p.card_points(), p.melds, p.won, out), seat, opponents)
+        give_up += utility(surrender_scores(rules, seat, bid, p.melds, out), seat, opponents)
+    return max(play_on, give_up) / len(results)

@@ -22,25 +22,27 @@ True
 
 from __future__ import annotations
 
-from binokel.action import DURCH
+from binokel.action import BETTEL, DURCH
 from binokel.card import COPY, KIND_MASK, POINTS, remove_card
 from binokel.rules import Rules
 from binokel.score import LAST_TRICK_BONUS, durch_scores, trump_scores
-from binokel.state import Phase, State
+from binokel.state import Phase, State, seat_orders
 from binokel.trick import NO_TRUMP, beats, legal_cards
-
 
 
 class Position:
     """The play phase of one deal with every hand known; mutable and cheap to copy."""
 
-    __slots__ = ("rules", "players", "hands", "trump", "soloist", "bid", "melds", "discard_points",
-                 "leader", "to_move", "trick", "best", "points", "won", "played", "over", "durch_failed",
-                 "beat_led")
+    __slots__ = ("rules", "players", "orders", "out", "hands", "game", "trump", "soloist", "bid", "melds",
+                 "discard_points", "leader", "to_move", "trick", "best", "points", "won", "played", "over",
+                 "broken", "beat_led")
 
     rules: Rules
     players: int
+    orders: tuple[tuple[int, ...], ...]  # per seat: the playing seats in order from it (see seat_orders)
+    out: int | None  # the seat sitting out, if any
     hands: list[int]
+    game: int  # trump suit 0..3 or a game without trump (DURCH, OPEN_DURCH, BETTEL, HAND_DURCH)
     trump: int
     soloist: int
     bid: int
@@ -54,7 +56,7 @@ class Position:
     won: list[int]
     played: int
     over: bool
-    durch_failed: bool
+    broken: bool  # a game without trump ended early: Durch lost a trick, Bettel won one
     beat_led: bool
 
     @classmethod
@@ -65,8 +67,11 @@ class Position:
         p = cls.__new__(cls)
         p.rules = state.rules
         p.players = state.players
+        p.orders = seat_orders(state.players, state.rules.sit_out, state.dealer)
+        p.out = state.sitting_out
         p.hands = list(state.hands)
-        p.trump = NO_TRUMP if state.game == DURCH else state.game
+        p.game = state.game
+        p.trump = NO_TRUMP if state.game >= DURCH else state.game
         p.soloist = state.soloist
         p.bid = state.bid
         p.melds = state.meld_points
@@ -85,25 +90,35 @@ class Position:
             played = _add(played, kind)
         p.played = played
         p.over = False
-        p.durch_failed = False
+        p.broken = False
         p.beat_led = state.rules.must_beat == "led"
         return p
 
     def copy(self) -> Position:
         p = Position.__new__(Position)
-        p.rules, p.players, p.hands, p.trump = self.rules, self.players, self.hands[:], self.trump
+        p.rules, p.players, p.orders, p.out = self.rules, self.players, self.orders, self.out
+        p.hands, p.game, p.trump = self.hands[:], self.game, self.trump
         p.soloist, p.bid, p.melds, p.discard_points = self.soloist, self.bid, self.melds, self.discard_points
         p.leader, p.to_move, p.trick, p.best = self.leader, self.to_move, self.trick[:], self.best
         p.points, p.won, p.played, p.over = self.points[:], self.won[:], self.played, self.over
-        p.durch_failed, p.beat_led = self.durch_failed, self.beat_led
+        p.broken, p.beat_led = self.broken, self.beat_led
         return p
 
     @property
     def is_durch(self) -> bool:
+        """A game without trump (Durch, open Durch, Bettel)."""
         return self.trump == NO_TRUMP
 
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The seats of the current trick in order of play."""
+        return self.orders[self.leader]
+
     def legal_mask(self) -> int:
-        return legal_cards(self.hands[self.to_move], self.trick, self.best, self.trump, self.beat_led)
+        trick = self.trick
+        exempt = (self.rules.partner_exemption and trick
+                  and (self.orders[self.leader][self.best] - self.to_move) % 2 == 0)
+        return legal_cards(self.hands[self.to_move], trick, self.best, self.trump, self.beat_led, bool(exempt))
 
     def play(self, kind: int) -> None:
         """Play ``kind`` for the seat to move (not validated: search plays legal cards only)."""
@@ -115,12 +130,12 @@ class Position:
         trick.append(kind)
         if len(trick) > 1 and beats(kind, trick[self.best], self.trump):
             self.best = len(trick) - 1
-        n = self.players
-        if len(trick) < n:
-            self.to_move = (seat + 1) % n
+        order = self.orders[self.leader]
+        if len(trick) < len(order):
+            self.to_move = order[len(trick)]
             return
-        winner = (self.leader + self.best) % n
-        points = POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] if n == 3 else sum(POINTS[k] for k in trick)
+        winner = order[self.best]
+        points = POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] if len(trick) == 3 else sum(POINTS[k] for k in trick)
         last = not hands[winner]
         if last:
             points += LAST_TRICK_BONUS
@@ -129,8 +144,8 @@ class Position:
         self.trick = []
         self.best = 0
         self.leader = self.to_move = winner
-        if self.trump == NO_TRUMP and winner != self.soloist:
-            self.over = self.durch_failed = True
+        if self.trump == NO_TRUMP and (winner == self.soloist) is (self.game == BETTEL):
+            self.over = self.broken = True
         elif last:
             self.over = True
 
@@ -142,8 +157,8 @@ class Position:
     def scores(self) -> tuple[int, ...]:
         """The deal's scores once it is over (as :attr:`State.scores`)."""
         if self.trump == NO_TRUMP:
-            return durch_scores(self.rules, self.soloist, not self.durch_failed)
-        return trump_scores(self.rules, self.soloist, self.bid, self.card_points(), self.melds, self.won)
+            return durch_scores(self.rules, self.soloist, not self.broken, self.out, self.game)
+        return trump_scores(self.rules, self.soloist, self.bid, self.card_points(), self.melds, self.won, self.out)
 
     def soloist_total(self) -> int:
         """The soloist's card points (with the discard) plus melds so far."""

@@ -7,7 +7,10 @@ Facts (RULES.md section 6, as ``State._legal_play_mask`` enforces them):
 - a player who did not follow is void in the led suit; one who then did not trump
   holds no trump; one who trumped without overtrumping holds no higher trump;
 - shown melds stay in the hand until played, and because every seat shows its *best*
-  melds, a card that would have raised the total is not in that hand.
+  melds, a card that would have raised the total is not in that hand;
+- in an open Durch the soloist's whole hand is public (``SeatView.open_hand``);
+- with ``partner_exemption=1`` a seat whose partner was winning the trick needed to
+  follow suit only, so its play then says no more than that.
 
 >>> import random
 >>> from binokel.state import State
@@ -23,10 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from binokel.action import DURCH
+from binokel.action import DURCH, GAME_WORDS
 from binokel.card import COPY, HIGHER, KIND_MASK, SUIT_MASK, Hand, Suit, add_card, kinds_of
 from binokel.meld import Meld, find_melds, meld_cards, meld_total
 from binokel.rules import Rules
+from binokel.state import seat_orders
 from binokel.view import SeatView
 
 from binokel.ai.fast import NO_TRUMP, beats
@@ -60,11 +64,18 @@ def counts_of(mask: int) -> list[int]:
     return [(low >> k & 1) + (high >> k & 1) for k in range(28)]
 
 
+_GAME_OF_WORD = {word: game for game, word in GAME_WORDS.items()}
+
+
 def game_of(text: str | None) -> int | None:
-    """The engine's game value (suit 0..3 or DURCH) of a view's ``game`` text."""
+    """The engine's game value (suit 0..3, DURCH, OPEN_DURCH, BETTEL, HAND_DURCH) of a view's ``game`` text.
+
+    >>> game_of("H"), game_of("bettel")
+    (1, 6)
+    """
     if text is None:
         return None
-    return DURCH if text == "durch" else int(Suit.parse(text))
+    return _GAME_OF_WORD[text] if text in _GAME_OF_WORD else int(Suit.parse(text))
 
 
 @dataclass(frozen=True)
@@ -75,10 +86,11 @@ class Knowledge:
     seat: int
     players: int
     soloist: int | None
-    game: int | None
+    game: int | None  # suit 0..3 or a game without trump (>= DURCH)
+    dealer: int
     hand: int  # my hand now
     played: tuple[int, ...]  # cards each seat has played
-    tapp: tuple[int, ...] | None  # kinds, once shown
+    tapp: tuple[int, ...] | None  # kinds, once shown (None while face down, for good after a hand Durch)
     discard: tuple[int, ...] | None  # my own discard, if I am the soloist
     discarded: int  # how many cards the soloist has laid away so far
     hand_sizes: tuple[int, ...]
@@ -90,7 +102,16 @@ class Knowledge:
     @property
     def trump(self) -> int:
         """The trump suit, or NO_TRUMP (Durch or not yet named)."""
-        return self.game if self.game is not None and self.game != DURCH else NO_TRUMP
+        return self.game if self.game is not None and self.game < DURCH else NO_TRUMP
+
+    @property
+    def sitting_out(self) -> int | None:
+        return self.dealer if self.rules.sit_out else None
+
+    @property
+    def orders(self) -> tuple[tuple[int, ...], ...]:
+        """Per seat, the playing seats in order of play from it."""
+        return seat_orders(self.players, self.rules.sit_out, self.dealer)
 
     @property
     def played_all(self) -> int:
@@ -113,7 +134,7 @@ class Knowledge:
 
     def meld_constrained(self, seat: int) -> bool:
         """Must ``seat``'s hand (with its played cards) reproduce its shown melds exactly?"""
-        if self.melds is None or self.game is None or self.game == DURCH:
+        if self.melds is None or self.game is None or self.game >= DURCH:
             return False
         return not (seat == self.soloist and self.surrendered)
 
@@ -123,20 +144,23 @@ class Knowledge:
         rules = rules_of(view.rules)
         n = view.players
         game = game_of(view.game)
-        trump = game if game is not None and game != DURCH else NO_TRUMP
+        trump = game if game is not None and game < DURCH else NO_TRUMP
         beat_led = rules.must_beat == "led"
+        orders = seat_orders(n, rules.sit_out, view.dealer)
         played = [0] * n
         excluded = [0] * n
         tricks = list(view.tricks) + ([view.trick] if view.trick.cards else [])
         for trick in tricks:
             kinds = [c.index for c in trick.cards]
+            order = orders[trick.leader]
             for position, kind in enumerate(kinds):
-                seat = (trick.leader + position) % n
+                seat = order[position]
                 played[seat] = add_card(played[seat], kind)
                 if position:
-                    excluded[seat] |= _play_facts(kinds[:position], kind, trump, beat_led)
+                    exempt = rules.partner_exemption and (order[winning_position(kinds[:position], trump)] - seat) % 2 == 0
+                    excluded[seat] |= _play_facts(kinds[:position], kind, trump, beat_led, exempt)
         shown = [0] * n
-        if view.melds is not None and game is not None and game != DURCH:
+        if view.melds is not None and game is not None and game < DURCH:
             for seat in range(n):
                 if seat == view.soloist and view.surrendered:
                     continue  # a surrendering soloist shows nothing
@@ -145,11 +169,14 @@ class Knowledge:
                 excluded[seat] |= extra
         hand = Hand(view.hand).mask
         soloist = view.soloist
+        if view.open_hand is not None:  # open Durch: the soloist's hand is known card by card
+            shown[soloist] = Hand(view.open_hand).mask
+            excluded[soloist] = KIND_MASK
         discarded = 0
-        if soloist is not None:
+        if soloist is not None and view.tapp is not None:  # the Tapp was taken: the rest was laid away
             discarded = rules.hand_size + rules.tapp_size - view.hand_sizes[soloist] - played[soloist].bit_count()
         return cls(
-            rules=rules, seat=view.seat, players=n, soloist=soloist, game=game, hand=hand,
+            rules=rules, seat=view.seat, players=n, soloist=soloist, game=game, dealer=view.dealer, hand=hand,
             played=tuple(played),
             tapp=tuple(c.index for c in view.tapp) if view.tapp is not None else None,
             discard=tuple(c.index for c in view.discard) if view.discard is not None else None,
@@ -166,15 +193,23 @@ def add_masks(a: int, b: int) -> int:
     return a
 
 
-def _play_facts(before: list[int], kind: int, trump: int, beat_led: bool) -> int:
-    """Kinds the player of ``kind`` cannot hold, given the trick's cards ``before`` it."""
-    led = before[0] // 7
+def winning_position(trick: list[int], trump: int) -> int:
+    """The position of the card winning ``trick`` so far."""
     best = 0
-    for i in range(1, len(before)):
-        if beats(before[i], before[best], trump):
+    for i in range(1, len(trick)):
+        if beats(trick[i], trick[best], trump):
             best = i
-    top = before[best]
+    return best
+
+
+def _play_facts(before: list[int], kind: int, trump: int, beat_led: bool, exempt: bool = False) -> int:
+    """Kinds the player of ``kind`` cannot hold, given the trick's cards ``before`` it
+    (``exempt``: the partner exemption applied, so only following suit was required)."""
+    led = before[0] // 7
+    top = before[winning_position(before, trump)]
     suit = kind // 7
+    if exempt:
+        return SUIT_MASK[led] if suit != led else 0
     if suit == led:
         if top // 7 == led:
             target = top

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from binokel.action import DURCH
-from binokel.card import COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Hand, Suit, kinds_of, remove_card
+from binokel.action import BETTEL, DURCH
+from binokel.card import COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Hand, Suit, kinds_of, present, remove_card
 from binokel.meld import find_melds, meld_cards, meld_total
 from binokel.rules import STANDARD, Rules
 
@@ -114,6 +114,47 @@ def plan_contract(cards: int, trump: int, rules: Rules) -> Contract:
     return Contract(discard, trump, melds, points)
 
 
+def partner_share(rules: Rules, card_points: int) -> int:
+    """Card points the soloist's partners may add with teams: their share of the points
+    the soloist does not take, split evenly among the other playing seats (0 without teams).
+
+    >>> from binokel.rules import Rules
+    >>> partner_share(Rules.parse("kreuz"), 100), partner_share(STANDARD, 100)
+    (50, 0)
+    """
+    if rules.teams == "none":
+        return 0
+    partners = rules.active // 2 - 1
+    return max(0, 250 - card_points) * partners // (rules.active - 1)
+
+
+def no_trump_gaps(hand: int, game: int, rules: Rules) -> int:
+    """How far ``hand`` is from a sure game without trump: for Durch (any kind), the cards
+    of the deck above the lowest card held in each suit that the hand lacks; for Bettel,
+    the cards below the highest held. 0 means sure for Durch (the soloist leads every
+    trick) and nearly sure for Bettel (nobody can lead under the soloist's cards).
+
+    >>> no_trump_gaps(Hand.parse("AS AS TS TS KS AH AH TH TH AD AD TD TD AC AC").mask, DURCH, STANDARD)
+    0
+    >>> no_trump_gaps(Hand.parse("9S 9S JS JS 9H 9H JH JH 9D 9D JD JD 9C 9C JC").mask, BETTEL, STANDARD)
+    0
+    """
+    low, high = hand & KIND_MASK, hand >> COPY
+    gaps = 0
+    for suit in range(4):
+        held = low & SUIT_MASK[suit]
+        if not held:
+            continue
+        ranks = list(kinds_of(held))
+        edge = max(ranks) if game != BETTEL else min(ranks)  # lowest card (Durch) or highest (Bettel)
+        if game != BETTEL:
+            wanted = HIGHER[edge] & rules.kind_mask
+        else:
+            wanted = SUIT_MASK[suit] & rules.kind_mask & ~HIGHER[edge] & ~(1 << edge)
+        gaps += (wanted & ~low).bit_count() + (wanted & ~high).bit_count()
+    return gaps
+
+
 def is_sure_durch(hand: int, rules: Rules) -> bool:
     """Can the soloist, leading every trick, surely win them all? (In each suit held,
     every card above the lowest one held is in the hand.)
@@ -121,28 +162,43 @@ def is_sure_durch(hand: int, rules: Rules) -> bool:
     >>> is_sure_durch(Hand.parse("AS AS TS TS KS AH AH TH TH AD AD TD TD AC AC").mask, STANDARD)
     True
     """
-    if not rules.durch:
-        return False
-    low, high = hand & KIND_MASK, hand >> COPY
-    for suit in range(4):
-        held = low & SUIT_MASK[suit]
-        if not held:
-            continue
-        lowest = max(kinds_of(held))
-        above = HIGHER[lowest] & rules.kind_mask
-        if (low & above) != above or (high & above) != above:
-            return False
-    return True
+    return no_trump_gaps(hand, DURCH, rules) == 0
 
 
-def choose_card(hand: int, legal: int, trick: list[int], best: int, leader: int, seat: int, players: int,
-                trump: int, soloist: int, gone: int) -> int:
-    """A sound card by simple club-player rules; ``gone`` holds every card played so far.
+def plan_no_trump(cards: int, game: int, rules: Rules) -> Contract:
+    """Lay away the cards that leave the fewest gaps for ``game`` (Durch or Bettel),
+    greedily one card at a time; ties keep the points out of the opponents' reach."""
+    plan = _plan_no_trump(cards, game == BETTEL, rules)
+    return Contract(plan.discard, game, 0, 0)
 
-    >>> from binokel.card import Card
+
+@lru_cache(maxsize=16384)
+def _plan_no_trump(cards: int, bettel: bool, rules: Rules) -> Contract:
+    game = BETTEL if bettel else DURCH  # every Durch has the same gaps
+    extra = cards.bit_count() - rules.hand_size
+    kept, discard = cards, ()
+    for _ in range(extra):
+        kind = min(kinds_of(present(kept)),
+                   key=lambda k: (no_trump_gaps(remove_card(kept, k), game, rules), -POINTS[k]))
+        kept, discard = remove_card(kept, kind), discard + (kind,)
+    return Contract(discard, game, 0, 0)
+
+
+def is_declarer(seat: int, soloist: int, teams: bool) -> bool:
+    """Is ``seat`` on the soloist's side (the soloist, or a partner with teams)?"""
+    return (seat - soloist) % 2 == 0 if teams else seat == soloist
+
+
+def choose_card(hand: int, legal: int, trick: list[int], best: int, order: tuple[int, ...], seat: int,
+                game: int, soloist: int, teams: bool, gone: int, soloist_hand: int | None = None) -> int:
+    """A sound card by simple club-player rules. ``order`` lists the seats of this trick
+    from its leader; ``game`` is the trump suit or a game without trump; ``gone`` holds
+    every card played so far; ``soloist_hand`` the soloist's hand when known (open Durch,
+    or a playout). Partners (with ``teams``) and fellow defenders help each other.
+
     >>> hand = Hand.parse("AS 9S KH").mask
     >>> from binokel.card import CARDS as CARD_NAMES
-    >>> str(CARD_NAMES[choose_card(hand, hand & KIND_MASK, [], 0, 0, 0, 3, 1, 1, 0)])
+    >>> str(CARD_NAMES[choose_card(hand, hand & KIND_MASK, [], 0, (0, 1, 2), 0, 1, 1, False, 0)])
     'AS'
     """
     kinds = list(kinds_of(legal))
@@ -154,21 +210,24 @@ def choose_card(hand: int, legal: int, trick: list[int], best: int, leader: int,
         above = HIGHER[k]
         return (out & above) == above
 
+    if game >= DURCH:
+        return _no_trump_card(kinds, trick, best, order, seat, game, soloist, teams, is_master, out, soloist_hand)
+    trump = game
+    mine = is_declarer(seat, soloist, teams)
     if not trick:
-        return _lead(hand, kinds, seat, trump, soloist, gone, is_master)
+        return _lead(hand, kinds, mine, trump, gone, is_master)
     top = trick[best]
-    winner = (leader + best) % players
-    last = len(trick) == players - 1
-    soloist_to_come = seat != soloist and (soloist - leader) % players > len(trick)
+    to_come = order[len(trick) + 1:]
+    opponents_to_come = any(is_declarer(s, soloist, teams) != mine for s in to_come)
     winning = [k for k in kinds if beats(k, top, trump)]
     richest = lambda k: (k // 7 != trump, POINTS[k], k % 7)  # noqa: E731
-    if seat != soloist and winner != soloist:
-        # A fellow defender has the trick: smear points if the soloist cannot take it.
-        if not soloist_to_come or (top // 7 == trump and is_master(top)):
+    if is_declarer(order[best], soloist, teams) == mine:
+        # A partner has the trick: smear points if the opponents cannot take it; never overtake it needlessly.
+        if not opponents_to_come or (top // 7 == trump and is_master(top)):
             return max(kinds, key=richest)
         return cheapest(kinds, trump)
     if winning:
-        if last:
+        if not opponents_to_come:
             side = [k for k in winning if k // 7 != trump]
             return max(side, key=richest) if side else max(winning, key=lambda k: k % 7)
         masters = [k for k in winning if is_master(k)]
@@ -180,10 +239,57 @@ def choose_card(hand: int, legal: int, trick: list[int], best: int, leader: int,
     return cheapest(kinds, trump)
 
 
-def _lead(hand: int, kinds: list[int], seat: int, trump: int, soloist: int, gone: int, is_master) -> int:
+def _no_trump_card(kinds: list[int], trick: list[int], best: int, order: tuple[int, ...], seat: int, game: int,
+                   soloist: int, teams: bool, is_master, out: int, soloist_hand: int | None) -> int:
+    """Durch: the soloist must take every trick, everybody else (a partner too) breaks it by
+    taking one, and keeps the cards that can still beat one of the soloist's (when it knows
+    them). Bettel: the soloist must take none; the opponents play under it, and the
+    must-beat rule makes it climb; a partner helps by taking tricks."""
+    bettel = game == BETTEL
+    lowest = lambda k: (k % 7, -POINTS[k])  # noqa: E731  (sorts the lowest card last)
+    if seat == soloist:
+        if not trick:
+            if bettel:  # the card the most outstanding cards can beat
+                return max(kinds, key=lambda k: ((HIGHER[k] & ~out).bit_count(), k % 7))
+            masters = [k for k in kinds if is_master(k)]
+            return min(masters or kinds, key=lambda k: k % 7)
+        top = trick[best]
+        winning = [k for k in kinds if beats(k, top, NO_TRUMP)]
+        if bettel:
+            under = [k for k in kinds if k not in winning]
+            if under:
+                return min(under, key=lambda k: k % 7)  # shed the highest card that stays under
+            return max(winning, key=lowest) if order[len(trick) + 1:] else min(winning, key=lambda k: k % 7)
+        if winning:
+            masters = [k for k in winning if is_master(k)]
+            return max(masters, key=lowest) if masters else min(winning, key=lambda k: k % 7)
+        return max(kinds, key=lowest)
+    helper = is_declarer(seat, soloist, teams)  # the soloist's partner
+    if bettel == helper:  # Durch opponents, and the Bettel soloist's partner: take a trick
+        if not trick:
+            return min(kinds, key=lambda k: k % 7)
+        winning = [k for k in kinds if beats(k, trick[best], NO_TRUMP)]
+        if winning:
+            return min(winning, key=lambda k: k % 7)
+        if soloist_hand is not None and not bettel:
+            held = present(soloist_hand)
+            guards = lambda k: bool(held & SUIT_MASK[k // 7] & ~HIGHER[k] & ~(1 << k))  # noqa: E731
+            return max(kinds, key=lambda k: (not guards(k), k % 7))  # let go of a card that beats nothing
+        return max(kinds, key=lowest)
+    # Bettel opponents, and the Durch soloist's partner: stay under, shed high cards when safe.
+    if not trick:
+        return max(kinds, key=lowest)
+    soloist_to_come = soloist in order[len(trick) + 1:]
+    if bettel and soloist_to_come:
+        return max(kinds, key=lowest)  # play low: the soloist must go over it
+    under = [k for k in kinds if not beats(k, trick[best], NO_TRUMP)]
+    return min(under or kinds, key=lambda k: k % 7)
+
+
+def _lead(hand: int, kinds: list[int], declarer: bool, trump: int, gone: int, is_master) -> int:
     trumps = [k for k in kinds if k // 7 == trump]
     side = [k for k in kinds if k // 7 != trump]
-    if seat == soloist and trumps:
+    if declarer and trumps:
         outstanding = SUIT_MASK[trump] & ~kind_counts_full(gone, hand)
         if outstanding:
             top = min(trumps, key=lambda k: k % 7)
@@ -192,11 +298,13 @@ def _lead(hand: int, kinds: list[int], seat: int, trump: int, soloist: int, gone
     side_masters = [k for k in side if is_master(k)]
     if side_masters:
         return max(side_masters, key=lambda k: POINTS[k])
-    if seat == soloist and trumps and not side:
+    if declarer and trumps and not side:
         return min(trumps, key=lambda k: k % 7)
     pool = side or kinds
     return cheapest(pool, trump)
 
 
-__all__ = ["Contract", "best_contract", "plan_contract", "expected_card_points", "is_sure_durch", "choose_card",
+__all__ = ["Contract", "best_contract", "plan_contract", "plan_no_trump", "no_trump_gaps", "expected_card_points",
+           "partner_share",
+           "is_sure_durch", "choose_card", "is_declarer",
            "cheapest", "card_key", "DURCH", "NO_TRUMP"]

@@ -22,14 +22,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from binokel.action import DISCARDS, DURCH, GAMES, PLAY_ON, PLAYS, SURRENDER
+from binokel.action import DISCARDS, DURCH, GAMES, HAND_DURCH, PLAY_ON, PLAYS, SURRENDER, TAKE
 from binokel.card import CARDS, Hand, Suit
 from binokel.meld import find_melds
-from binokel.state import State
+from binokel.state import Phase, State
 from binokel.view import SeatView
 
-from binokel.ai.fast import NO_TRUMP, POINTS, Position, beats
-from binokel.ai.knowledge import Knowledge, add_masks, counts_of
+from binokel.ai.fast import POINTS, Position
+from binokel.ai.knowledge import Knowledge, add_masks, counts_of, winning_position
 
 MAX_TRIES = 400
 
@@ -56,14 +56,15 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
     free = deck[:]
     _subtract(free, k.hand)
     _subtract(free, k.played_all)
-    places: list[str | int] = [seat for seat in range(k.players) if seat != me]
+    places: list[str | int] = [seat for seat in range(k.players) if seat not in (me, k.sitting_out)]
     capacity = {seat: k.hand_sizes[seat] - k.shown[seat].bit_count() for seat in places}
     for seat in places:
         _subtract(free, k.shown[seat])
     reserved: list[int] = []  # Tapp cards still with the soloist: in hand or discard
-    if soloist is None:
-        places.append("tapp")
-        capacity["tapp"] = rules.tapp_size
+    if k.tapp is None:  # face down: before the soloist takes it, or for good after a hand Durch
+        if rules.tapp_size:
+            places.append("tapp")
+            capacity["tapp"] = rules.tapp_size
     elif me == soloist:
         _subtract(free, _mask_of_kinds(k.discard or ()))
     else:
@@ -102,7 +103,7 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
     loose_pieces = [p for p in pieces if p[1] == everywhere]
     if any(bits == 0 for _, bits in constrained):
         raise SamplingError("a card fits nowhere")
-    checked = [seat for seat in range(k.players) if k.meld_constrained(seat) and seat != me]
+    checked = [seat for seat in places if isinstance(seat, int) and k.meld_constrained(seat)]
     trump = Suit(k.game) if checked else None
     for _ in range(max_tries):
         placed = _place(constrained, loose_pieces, [capacity[p] for p in places], rng)
@@ -242,7 +243,7 @@ def dealt_hands(knowledge: Knowledge, world: World) -> list[list[int]]:
     hands = []
     for seat, hand in enumerate(world.hands):
         counts = counts_of(add_masks(hand, knowledge.played[seat]))
-        if seat == knowledge.soloist:
+        if seat == knowledge.soloist and knowledge.tapp is not None:  # the Tapp was taken
             for kind in world.discard:
                 counts[kind] += 1
             for kind in world.tapp:
@@ -260,11 +261,13 @@ def build_state(view: SeatView, world: World) -> State:
                                                [CARDS[k] for k in world.tapp])
     for call in view.auction:
         state = state.apply(state.parse_action(call))
+    if state.phase is Phase.TAPP and (knowledge.game == HAND_DURCH or knowledge.tapp is not None):
+        state = state.apply(GAMES[HAND_DURCH] if knowledge.game == HAND_DURCH else TAKE)
     for kind in world.discard:
         state = state.apply(DISCARDS[kind])
-    if view.game is not None:
-        state = state.apply(GAMES[DURCH if view.game == "durch" else Suit.parse(view.game)])
-        if view.game != "durch" and view.surrendered is not None:
+    if knowledge.game is not None and knowledge.game != HAND_DURCH:
+        state = state.apply(GAMES[knowledge.game])
+        if knowledge.game < DURCH and view.surrendered is not None:
             state = state.apply(SURRENDER if view.surrendered else PLAY_ON)
     for trick in list(view.tricks) + [view.trick]:
         for card in trick.cards:
@@ -278,7 +281,10 @@ def world_position(view: SeatView, knowledge: Knowledge, world: World) -> Positi
     rules = knowledge.rules
     p.rules = rules
     p.players = knowledge.players
+    p.orders = knowledge.orders
+    p.out = knowledge.sitting_out
     p.hands = list(world.hands)
+    p.game = knowledge.game
     p.trump = knowledge.trump
     p.soloist = knowledge.soloist
     p.bid = view.bid
@@ -287,16 +293,12 @@ def world_position(view: SeatView, knowledge: Knowledge, world: World) -> Positi
     p.leader = view.trick.leader
     p.to_move = view.to_move
     p.trick = [c.index for c in view.trick.cards]
-    best = 0
-    for i in range(1, len(p.trick)):
-        if beats(p.trick[i], p.trick[best], p.trump):
-            best = i
-    p.best = best
+    p.best = winning_position(p.trick, p.trump)
     p.points = list(view.trick_points)
     p.won = list(view.tricks_won)
     p.played = knowledge.played_all
     p.over = view.phase == "over"
-    p.durch_failed = p.over and p.trump == NO_TRUMP and view.outcome == "durch_failed"
+    p.broken = p.over and view.outcome in ("durch_failed", "bettel_failed")
     p.beat_led = rules.must_beat == "led"
     return p
 
