@@ -573,8 +573,8 @@ def test_the_leak_check_catches_a_leak(client: TestClient, db: Path, monkeypatch
         check_no_leak(db, game_id, log)
 
 
-def test_a_failing_bot_cannot_stall_the_game() -> None:
-    from binokel.server.bots import RandomBot, choose
+def test_a_failing_bot_cannot_stall_the_game(caplog: pytest.LogCaptureFixture) -> None:
+    from binokel.ai import choose_safely, make_bot
 
     class Broken:
         def choose(self, view: Any, rng: random.Random, budget: float) -> Any:
@@ -585,6 +585,10 @@ def test_a_failing_bot_cannot_stall_the_game() -> None:
             return "AS"
 
     state = State.new("standard", dealer=2).deal_random(random.Random(1))
-    seen = view(state, 0)
-    for bot in (Broken(), Cheater(), RandomBot()):
-        assert choose(bot, seen, random.Random(1), 0.01) in seen.legal_actions
+    state = state.apply(state.legal_actions()[0])  # the forced opening: now pass or raise
+    seen = view(state, 1)
+    for bot in (Broken(), Cheater()):
+        assert str(choose_safely(bot, seen, random.Random(1), 0.01)) == "pass"  # modest: never bid up
+    assert ["the Broken bot failed", "the Cheater bot chose 'AS'"] == [
+        r.getMessage().split(";")[0].split(", not")[0] for r in caplog.records]
+    assert choose_safely(make_bot("easy", seed=1), seen, random.Random(1), 0.01) in seen.legal_actions

@@ -174,7 +174,8 @@ def test_everybody_passes_in_the_open_auction(db: Path, monkeypatch: pytest.Monk
 
 
 def test_a_failing_bot_in_the_tapp_phase_is_survived(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A bot that raises (as the AI did in the 'tapp' phase) is replaced by a random legal move."""
+    """A bot that raises (as the AI did in the 'tapp' phase) is replaced by a modest legal move:
+    it takes the Tapp rather than gambling on open Durch from the hand."""
 
     class TappShy(ContractBot):
         def choose(self, view: SeatView, rng: random.Random, budget: float) -> Action:
@@ -188,3 +189,5 @@ def test_a_failing_bot_in_the_tapp_phase_is_survived(db: Path, monkeypatch: pyte
         log = play_deals(client, db, rules, 3, contract_lover, 4)
     assert any(m["view"]["phase"] == "tapp" and m["view"]["soloist"] != 0 for m in states(log))
     assert states(log)[-1]["view"]["phase"] == "over"
+    bots_at_the_tapp = [m for m in states(log) if m["view"]["phase"] == "discard" and m["view"]["soloist"] != 0]
+    assert bots_at_the_tapp and all(m["view"]["game"] != "hand_durch" for m in states(log) if m["view"]["soloist"] != 0)

@@ -10,7 +10,7 @@ from binokel.action import PASS
 from binokel.game import Game
 from binokel.record import replay_game
 from binokel.terminal.messages import Messages
-from binokel.terminal.players import make_bot
+from binokel.ai import make_bot
 from binokel.terminal.session import Session
 from binokel.terminal.style import Style
 from binokel.view import view as real_view

@@ -17,7 +17,7 @@ from binokel.game import Game  # noqa: E402
 from binokel.record import replay_deal, replay_game  # noqa: E402
 from binokel.rules import DESCRIPTIONS, Rules  # noqa: E402
 from binokel.terminal.messages import Messages  # noqa: E402
-from binokel.terminal.players import make_bot  # noqa: E402
+from binokel.ai import make_bot  # noqa: E402
 from binokel.terminal.session import Session  # noqa: E402
 from binokel.terminal.style import Style  # noqa: E402
 from terminal_support import (PROMPTS, check_no_hidden_card, finish, next_prompt, play, simple_answer,  # noqa: E402

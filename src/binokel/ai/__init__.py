@@ -18,10 +18,11 @@ ValueError: unknown bot level 'grand' (known: easy, medium, hard, oracle)
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Protocol
 
-from binokel.action import Action
+from binokel.action import PASS, TAKE, Action
 from binokel.view import SeatView
 
 from binokel.ai.bots import EasyBot, HardBot, MediumBot, OracleBot
@@ -52,4 +53,48 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     return cls(seed)
 
 
-__all__ = ["LEVELS", "Bot", "make_bot", "EasyBot", "MediumBot", "HardBot", "OracleBot", "BOT_CLASSES"]
+log = logging.getLogger("binokel.ai")
+
+
+def choose_safely(bot: Bot, view: SeatView, rng: random.Random, budget: float = 1.0) -> Action:
+    """The bot's answer, or a modest legal action if it fails or answers illegally: the tables
+    (browser and terminal) use this, because a broken bot must never stall a game.
+
+    >>> import random
+    >>> from binokel.state import State
+    >>> from binokel.view import view
+    >>> class Broken:
+    ...     name = "broken"
+    ...     def choose(self, view, rng=None, budget=1.0):
+    ...         raise RuntimeError("boom")
+    >>> seen = view(State.new("standard", dealer=0).deal_random(random.Random(1)), 1)
+    >>> logging.disable(logging.ERROR)  # keep the expected traceback out of the doctest
+    >>> str(choose_safely(Broken(), seen, random.Random(1)))
+    '150'
+    >>> logging.disable(logging.NOTSET)
+    """
+    try:
+        action = bot.choose(view, rng, budget)
+    except Exception:  # noqa: BLE001 - any bot failure is logged and survived
+        log.exception("the %s bot failed; it plays a modest legal action instead", _name(bot))
+    else:
+        if action in view.legal_actions:
+            return action
+        log.error("the %s bot chose %r, not a legal action; it plays a modest legal action instead",
+                  _name(bot), action)
+    return modest_action(view, rng)
+
+
+def modest_action(view: SeatView, rng: random.Random) -> Action:
+    """A legal action that never gambles: take the Tapp, pass, else a random legal action."""
+    for action in (TAKE, PASS):
+        if action in view.legal_actions:
+            return action
+    return rng.choice(view.legal_actions)
+
+
+def _name(bot: object) -> str:
+    return getattr(bot, "name", type(bot).__name__)
+
+
+__all__ = ["LEVELS", "Bot", "make_bot", "choose_safely", "modest_action", "EasyBot", "MediumBot", "HardBot", "OracleBot", "BOT_CLASSES"]

@@ -82,8 +82,8 @@ Server → client:
   After a deal ends (and the game is not over) the view keeps showing that finished
   deal (``view.phase == "over"``, the score sheet) until a client sends ``next_deal``.
 - ``{"type": "hint", "action": "AS"}`` — what the ``hard`` computer opponent would do
-  for seat 0, computed from seat 0's view only (a random legal action should the bot
-  fail, as for the computer opponents' own moves).
+  for seat 0, computed from seat 0's view only (a modest legal action — take the Tapp, pass, else
+  any — should the bot fail, as for the computer opponents' own moves).
 - ``{"type": "rematch", "id": new_id}`` — answer to ``rematch``.
 - ``{"type": "error", "message": "...", "version": N}`` — to the sender only; nothing
   changed.

@@ -15,11 +15,11 @@ import time
 from typing import Any
 
 from binokel.action import GAMES
+from binokel.ai import Bot, choose_safely, make_bot
 from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.meld import meld_values
 from binokel.record import game_record
-from binokel.server.bots import Bot, choose, make_bot
 from binokel.server.protocol import HUMAN, ProtocolError, Settings, error_message, rule_changes, seat_names
 from binokel.server.store import Store
 from binokel.state import Phase, State
@@ -162,7 +162,7 @@ class Table:
             seen = view(state, HUMAN)
             rng = random.Random(f"{self.seed}:hint:{self.version}")
         adviser = make_bot("hard", seed=self.seed)  # one per request: hints may overlap, bots keep state
-        action = await asyncio.to_thread(choose, adviser, seen, rng, self.budget)
+        action = await asyncio.to_thread(choose_safely, adviser, seen, rng, self.budget)
         return str(action)
 
     def _check_version(self, version: int) -> None:
@@ -215,7 +215,7 @@ class Table:
                     seen = view(self.game.current, seat)
                     rng = random.Random(f"{self.seed}:bot:{version}")
                 started = time.monotonic()
-                action = await asyncio.to_thread(choose, self.bots[seat], seen, rng, self.budget)
+                action = await asyncio.to_thread(choose_safely, self.bots[seat], seen, rng, self.budget)
                 pause = self.think - (time.monotonic() - started)  # thinking counts towards the pause
                 if pause > 0:
                     await asyncio.sleep(pause)

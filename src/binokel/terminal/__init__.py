@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import random
 import sys
 from typing import Any
@@ -46,7 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a game; 0 when it ends or is saved, 2 on bad options."""
     from binokel.terminal.messages import Messages
-    from binokel.terminal.players import NAMES, levels, make_bot
+    from binokel.ai import LEVELS, make_bot
+    from binokel.terminal.players import NAMES
     from binokel.terminal.ruleset import choose_rules
     from binokel.terminal.session import Session
     from binokel.terminal.style import choose_style
@@ -56,6 +59,9 @@ def run(args: argparse.Namespace) -> int:
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
         except (AttributeError, ValueError):
             pass
+    # A failing bot is survived quietly at the table (binokel.ai logs it): show it only when debugging.
+    logging.getLogger("binokel").addHandler(
+        logging.StreamHandler() if os.environ.get("BINOKEL_DEBUG") else logging.NullHandler())
     messages = Messages(args.lang)
     style = choose_style(no_color=args.no_color, ascii_only=args.ascii)
     record: dict[str, Any] = {}
@@ -87,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     chosen = [level.strip().lower() for level in opponents.split(",") if level.strip()]
     if len(chosen) == 1:
         chosen *= seats
-    known = levels()
+    known = LEVELS
     if len(chosen) != seats or any(level not in known for level in chosen):
         raise BinokelError(f"--opponents takes one level or {seats} levels out of {', '.join(known)} "
                            f"separated by commas, not {opponents!r}")
@@ -100,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
     def hint_bot() -> Any:
         if not hint:
-            hint.append(make_bot("hard", seed=seed) if "hard" in known else None)
+            hint.append(make_bot("hard", seed=seed))
         return hint[0]
 
     session = Session(

@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from binokel.ai import Bot, choose_safely, modest_action
 from binokel.action import (BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PLAY_ON, SURRENDER, TAKE, Action,
                             ActionKind)
 from binokel.card import Card, Hand, Suit
@@ -24,7 +25,6 @@ from binokel.rules import Rules
 from binokel.state import Phase, State
 from binokel.terminal.messages import Messages
 from binokel.terminal.parse import parse_input
-from binokel.terminal.players import Bot
 from binokel.terminal.ruleset import rules_lines
 from binokel.terminal.style import Style, sort_hand, suit_order
 from binokel.view import SeatView, view
@@ -135,18 +135,10 @@ class Session:
             self.show_hand(seen)
 
     def bot_action(self, state: State, seat: int) -> Action:
-        bot = self.bots[seat]
         rng = random.Random(f"{self.seed}:{len(self.game.deals)}:{self.action_count(state)}:{seat}")
         seen = view(state, seat)
-        try:
-            action = bot.choose(seen, rng, self.think) if bot is not None else None
-        except Exception:
-            if os.environ.get("BINOKEL_DEBUG"):
-                raise
-            action = None
-        if action not in seen.legal_actions:  # a broken bot must not stop the game: a plain choice
-            action = TAKE if TAKE in seen.legal_actions else seen.legal_actions[0]
-        return action
+        bot = self.bots[seat]
+        return choose_safely(bot, seen, rng, self.think) if bot is not None else modest_action(seen, rng)
 
     def apply(self, action: Action) -> None:
         index = len(self.game.deals) - 1
