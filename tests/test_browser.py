@@ -296,6 +296,18 @@ def test_language_and_deck_switch(server: Server, page: Page) -> None:
     expect(page.get_by_test_id("rules-button")).to_have_text("Regole")
 
 
+def test_the_log_speaks_to_the_player_named_you(server: Server, page: Page) -> None:
+    game = server.new_game(seed=7)  # the player's default name is "You"
+    goto(page, f"{server.url}#/game/{game}")
+    play_until(page, lambda p, seen: seen.get("auction", 0) >= 1)
+    log = page.get_by_test_id("log")
+    expect(log).to_contain_text(re.compile(r"You bid \d"))
+    assert not re.search(r"You (bids|passes|wins|plays|deals|sits)\b", log.text_content())
+    page.get_by_test_id("language-select").select_option("de")
+    expect(log).to_contain_text(re.compile(r"Sie reizen \d"))
+    assert not re.search(r"Sie (reizt|passt|gewinnt|erhält|spielt|gibt)\b", log.text_content())
+
+
 def test_browser_language_is_the_default(server: Server, browser: Browser) -> None:
     page = open_page(browser, locale="fr-FR")
     goto(page, server.url)

@@ -274,6 +274,12 @@ def test_every_language_has_every_string() -> None:
     needed |= {f"{kind}.{outcome.value}" for outcome in Outcome for kind in ("result", "outcome")}
     needed |= {f"level.{level}" for level in LEVELS} | {f"deck.{deck}" for deck in DECKS}
     needed |= {f"side.{side}" for side in ("right", "left", "top", "tl", "tr")}
+    # A sentence whose subject may be the viewer (tSeat) has a second-person ".you" form in every language.
+    about_seat = set(re.findall(r'\btSeat\("([\w.]*\w)"', script))
+    if 'tSeat("result." +' in script:
+        about_seat |= {f"result.{outcome.value}" for outcome in Outcome if outcome is not Outcome.REDEAL}
+    assert {"log.bid", "log.pass", "log.tapp", "contract", "result.made"} <= about_seat
+    needed |= about_seat | {f"{key}.you" for key in about_seat}
     assert len(needed) > 150
     missing = needed - set(strings["en"])
     assert not missing, sorted(missing)

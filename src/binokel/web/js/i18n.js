@@ -42,6 +42,14 @@ export function t(key, params = {}) {
   return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+/** A sentence about the player in ``seat``: the current language's second-person
+ *  variant ``key + ".you"`` when that seat is the viewer's ("You bid 160", not
+ *  "You bids 160"), else ``t(key, params)``. No English ".you" stands in for another language. */
+export function tSeat(key, seat, viewer, params = {}) {
+  if (seat != null && seat === viewer && dict.strings?.[key + ".you"] != null) return t(key + ".you", params);
+  return t(key, params);
+}
+
 /** Long texts: the rules and the glossary. */
 export const rulesText = () => dict.rules || english.rules || [];
 export const glossary = () => dict.glossary || english.glossary || [];

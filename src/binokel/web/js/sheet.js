@@ -1,6 +1,6 @@
 // The score sheet (like the paper pad), the deal result and the game log, as HTML text.
 
-import { t, number, suitName, meldName } from "./i18n.js";
+import { t, tSeat, number, suitName, meldName } from "./i18n.js";
 import { suitIcon, cardChip, points } from "./cards.js";
 import * as model from "./model.js";
 
@@ -73,7 +73,7 @@ export function dealResult(msg, deck) {
   const names = game.players;
   const facts = dealFacts(msg);
   const soloist = names[view.soloist] ?? "";
-  const title = t("result." + view.outcome, { name: escape(soloist), bid: number(view.bid) });
+  const title = tSeat("result." + view.outcome, view.soloist, view.seat, { name: escape(soloist), bid: number(view.bid) });
   const mine = view.soloist === view.seat || model.isPartner(game, view.seat, view.soloist);
   const good = view.outcome === "redeal" || ["made", "durch_made", "bettel_made"].includes(view.outcome) === mine;
   const rows = names.map((name, seat) => `<tr${seat === view.soloist ? ` class="soloist"` : ""}><th>${escape(name)}</th>` +
@@ -81,7 +81,7 @@ export function dealResult(msg, deck) {
     `<td class="${(facts.scores[seat] ?? 0) < 0 ? "minus" : "plus"}" data-testid="deal-score-${seat}">${signed(facts.scores[seat] ?? 0)}</td>` +
     `<td><b>${number(game.totals[seat])}</b></td></tr>`).join("");
   const contract = view.soloist == null ? "" :
-    `<p class="contract-line">${t("contract", { name: escape(soloist), bid: number(view.bid) })} · ${gameLabel(view.game, deck)}</p>`;
+    `<p class="contract-line">${tSeat("contract", view.soloist, view.seat, { name: escape(soloist), bid: number(view.bid) })} · ${gameLabel(view.game, deck)}</p>`;
   let html = `<h2 class="${good ? "good" : "bad"}" data-testid="result-title">${title}</h2>` + contract +
     `<table class="result-table"><thead><tr><th></th><th>${t("melds")}</th><th>${t("card_points")}</th><th>${t("this_deal")}</th><th>${t("total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
   if (game.over) {
@@ -107,18 +107,18 @@ export function renderLog(msg, deck) {
   (game.history || []).forEach((deal, i) => {
     if (i === game.deal_number - 1) return;  // the deal on the table is told in full below
     add((deal.soloist == null ? t("log.deal_redeal", { n: i + 1 })
-      : t("log.deal_summary", { n: i + 1, name: escape(names[deal.soloist]), bid: number(deal.bid) }) + " · " +
+      : tSeat("log.deal_summary", deal.soloist, view.seat, { n: i + 1, name: escape(names[deal.soloist]), bid: number(deal.bid) }) + " · " +
       gameLabel(deal.game, deck)) + " · " + t("outcome." + deal.outcome), "past");
   });
-  add(t("log.deal", { n: game.deal_number, name: escape(names[view.dealer]) }), "head");
-  if (view.sitting_out != null) add(t("log.sits_out", { name: escape(names[view.sitting_out]) }));
+  add(tSeat("log.deal", view.dealer, view.seat, { n: game.deal_number, name: escape(names[view.dealer]) }), "head");
+  if (view.sitting_out != null) add(tSeat("log.sits_out", view.sitting_out, view.seat, { name: escape(names[view.sitting_out]) }));
   for (const { seat, call } of model.auctionCalls(view)) {
-    add(call === "pass" ? t("log.pass", { name: escape(names[seat]) }) : t("log.bid", { name: escape(names[seat]), bid: number(call) }));
+    add(call === "pass" ? tSeat("log.pass", seat, view.seat, { name: escape(names[seat]) }) : tSeat("log.bid", seat, view.seat, { name: escape(names[seat]), bid: number(call) }));
   }
   if (view.soloist != null && view.tapp?.length) {
-    add(t("log.tapp", { name: escape(names[view.soloist]), bid: number(view.bid) }) + " " + chips(view.tapp));
+    add(tSeat("log.tapp", view.soloist, view.seat, { name: escape(names[view.soloist]), bid: number(view.bid) }) + " " + chips(view.tapp));
   } else if (view.soloist != null) {  // no Tapp in these rules, or it stays face down
-    add(t("log.won", { name: escape(names[view.soloist]), bid: number(view.bid) }));
+    add(tSeat("log.won", view.soloist, view.seat, { name: escape(names[view.soloist]), bid: number(view.bid) }));
   }
   if (view.discard && view.discard.length) {
     add(t("log.discard_mine", { points: number(points(view.discard)) }) + " " + chips(view.discard));
@@ -126,18 +126,18 @@ export function renderLog(msg, deck) {
     add(t("log.discard", { name: escape(names[view.soloist]) }));
   }
   if (view.game) {
-    add(model.isSuit(view.game) ? t("log.trump", { name: escape(names[view.soloist]) }) + " " + gameLabel(view.game, deck)
-      : t("log.no_trump", { name: escape(names[view.soloist]), game: gameLabel(view.game, deck) }));
+    add(model.isSuit(view.game) ? tSeat("log.trump", view.soloist, view.seat, { name: escape(names[view.soloist]) }) + " " + gameLabel(view.game, deck)
+      : tSeat("log.no_trump", view.soloist, view.seat, { name: escape(names[view.soloist]), game: gameLabel(view.game, deck) }));
   }
   if (view.open_hand && view.soloist !== view.seat) {
     add(t("log.open_hand", { name: escape(names[view.soloist]) }) + " " + chips(view.open_hand));
   }
-  if (view.surrendered) add(t("log.surrender", { name: escape(names[view.soloist]) }), "important");
+  if (view.surrendered) add(tSeat("log.surrender", view.soloist, view.seat, { name: escape(names[view.soloist]) }), "important");
   if (view.melds && model.isSuit(view.game)) {
     view.melds.forEach((melds, seat) => {
       if (!melds.length && seat === view.soloist && view.surrendered) return;
       const list = melds.map((m) => `${meldName(m.name)}${m.suit ? " " + suitIcon(m.suit, deck) : ""} ${number(m.points)}`).join(", ");
-      add(t("log.melds", { name: escape(names[seat]) }) + " " + (list ? `${list} = <b>${number(model.meldTotal(melds))}</b>` : t("no_melds")));
+      add(tSeat("log.melds", seat, view.seat, { name: escape(names[seat]) }) + " " + (list ? `${list} = <b>${number(model.meldTotal(melds))}</b>` : t("no_melds")));
     });
   }
   view.tricks.forEach((trick, i) => {
@@ -145,7 +145,7 @@ export function renderLog(msg, deck) {
     add(t("log.trick", { n: i + 1 }) + " " + played + " → " + t("log.trick_won", { name: escape(names[trick.winner]), points: points(trick.cards) }));
   });
   if (view.phase === "over") {
-    add(t("result." + view.outcome, { name: escape(names[view.soloist] ?? ""), bid: number(view.bid) }) + " " +
+    add(tSeat("result." + view.outcome, view.soloist, view.seat, { name: escape(names[view.soloist] ?? ""), bid: number(view.bid) }) + " " +
       (view.scores || []).map((s, seat) => `${escape(names[seat])} ${signed(s)}`).join(", "), "important");
   }
   if (game.over) add(t("winner_is", { name: escape(winnerName(game)) }), "important");

@@ -1,7 +1,7 @@
 // The table: seats, Tapp, trick, hand and the controls of the current phase, drawn from
 // the latest state message. Trick plays are animated (skippable) before the final view.
 
-import { t, number, cardText, suitName, meldName, optionLabel, optionMeaning, choiceLabel } from "./i18n.js";
+import { t, tSeat, number, cardText, suitName, meldName, optionLabel, optionMeaning, choiceLabel } from "./i18n.js";
 import { cardElement, cardBack, sortHand, suitIcon, cardChip, points } from "./cards.js";
 import { whyIllegal } from "./legal.js";
 import * as model from "./model.js";
@@ -450,7 +450,7 @@ export class Table {
     if (view.soloist != null) {
       const game = model.isSuit(view.game) ? `${t("trump")}: ${suitIcon(view.game, this.deck)} ${suitName(view.game, this.deck)}`
         : view.game ? gameLabel(view.game, this.deck) : "";
-      contract = `<span class="contract" data-testid="contract">${t("contract", { name: escape(names[view.soloist]), bid: number(view.bid) })}${game ? " · " + game : ""}</span>`;
+      contract = `<span class="contract" data-testid="contract">${tSeat("contract", view.soloist, view.seat, { name: escape(names[view.soloist]), bid: number(view.bid) })}${game ? " · " + game : ""}</span>`;
     } else if (view.auction.length) {
       const high = [...view.auction].reverse().find((c) => c !== "pass");
       contract = `<span class="contract">${t("highest_bid", { bid: number(high) })}</span>`;
@@ -467,7 +467,7 @@ export class Table {
     if (!show) return;
     const label = document.createElement("span");
     label.className = "label";
-    label.textContent = view.tapp ? t("tapp_of", { name: this.names[view.soloist] }) : t("tapp");
+    label.textContent = view.tapp ? tSeat("tapp_of", view.soloist, view.seat, { name: this.names[view.soloist] }) : t("tapp");
     const cards = document.createElement("div");
     cards.className = "cards";
     if (view.tapp) view.tapp.forEach((c) => cards.append(cardElement(c, this.deck, { small: true })));
@@ -670,7 +670,7 @@ export class Table {
       });
       el.append(row);
       const p = document.createElement("p");
-      p.textContent = t("trick_won_by", { name: this.names[trick.winner], points: points(trick.cards) });
+      p.textContent = tSeat("trick_won_by", trick.winner, view?.seat, { name: this.names[trick.winner], points: points(trick.cards) });
       el.append(p);
     }
     $("last-trick-dialog").showModal();
