@@ -403,6 +403,26 @@ def test_a_club_deal_with_the_open_auction_by_clicking(server: Server, browser: 
     page.context.close()
 
 
+def test_the_tapp_choice_and_the_contracts_without_trump(server: Server, browser: Browser) -> None:
+    page = open_page(browser, reduced_motion="reduce")
+    game = server.new_game(rules="standard(hand_durch=2000,open_durch=1500,bettel=300)", name="Anna", seed=11)
+    goto(page, f"{server.url}#/game/{game}")
+    # We never pass, so we win the auction; then the choice: take the Tapp or open Durch from the hand.
+    play_until(page, lambda page, seen: my_turn(page, "tapp"))
+    assert my_turn(page, "tapp"), "the deal ended before the Tapp choice"
+    expect(page.get_by_test_id("action-hand_durch")).to_contain_text("2,000")
+    expect(page.locator("#tapp .card.back")).to_have_count(3)  # still face down while we decide
+    page.get_by_test_id("action-take").click()
+    play_until(page, lambda page, seen: my_turn(page, "game"))
+    expect(page.get_by_test_id("trump-open_durch")).to_contain_text("1,500")
+    expect(page.get_by_test_id("trump-bettel")).to_contain_text("300")
+    expect(page.get_by_test_id("trump-durch")).to_contain_text("1,000")
+    seen = play_until(page, deal_over)
+    assert {"trump", "cards"} <= set(seen), seen
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
 @pytest.mark.skipif(not os.environ.get("BINOKEL_SCREENSHOTS"), reason="set BINOKEL_SCREENSHOTS=1 to refresh docs/screenshots")
 def test_screenshots(server: Server, browser: Browser) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
