@@ -192,13 +192,21 @@ class Rules:
     @property
     def text(self) -> str:
         """The canonical text: the base set's name and the options that differ from it."""
-        base = RULE_SETS[self.name]
-        changed = [
-            f"{f.name}={getattr(self, f.name)}"
-            for f in fields(self)
-            if "option" in f.metadata and getattr(self, f.name) != getattr(base, f.name)
-        ]
+        changed = [f"{name}={value}" for name, value, _ in self.differences()]
         return f"{self.name}({','.join(changed)})" if changed else self.name
+
+    def differences(self, base: Rules | None = None) -> list[tuple[str, Any, Any]]:
+        """The options whose value differs from ``base`` (by default this rule set's named
+        base), in declaration order, as ``(name, value, base value)``.
+
+        >>> Rules.parse("sevens(target=1000)").differences()
+        [('target', 1000, 1500)]
+        >>> Rules.parse("sevens(target=1000)").differences(STANDARD)
+        [('deck', 'sevens', 'nines'), ('target', 1000, 1500)]
+        """
+        base = RULE_SETS[self.name] if base is None else base
+        return [(f.name, getattr(self, f.name), getattr(base, f.name)) for f in fields(self)
+                if "option" in f.metadata and getattr(self, f.name) != getattr(base, f.name)]
 
     def __str__(self) -> str:
         return self.text
@@ -229,16 +237,30 @@ class Rules:
         name = ALIASES.get(match.group(1).lower(), match.group(1).lower())
         if name not in RULE_SETS:
             raise NotationError(f"unknown rule set {match.group(1)!r} (known: {', '.join(RULE_SETS)})")
-        options: dict[str, str] = {}
-        for part in filter(None, (p.strip() for p in (match.group(2) or "").split(","))):
-            key, sep, value = part.partition("=")
-            key = key.strip()
-            if not sep:
-                raise NotationError(f"option {part!r} needs a value, e.g. {part}=...")
-            if key in options:
-                raise NotationError(f"option {key!r} is given twice")
-            options[key] = value.strip()
-        return RULE_SETS[name].replace(**options)
+        return RULE_SETS[name].replace(**parse_options(match.group(2) or ""))
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """Changed options as written, ``"target=500, deals = 2"``, as a dict of texts (the
+    values are checked when they are applied with :meth:`Rules.replace`).
+
+    >>> parse_options("target=500, deals = 2")
+    {'target': '500', 'deals': '2'}
+    >>> parse_options("target")
+    Traceback (most recent call last):
+    ...
+    binokel.error.NotationError: option 'target' needs a value, e.g. target=...
+    """
+    options: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        key = key.strip()
+        if not sep:
+            raise NotationError(f"option {part!r} needs a value, e.g. {part}=...")
+        if key in options:
+            raise NotationError(f"option {key!r} is given twice")
+        options[key] = value.strip()
+    return options
 
 
 def _even_packets(hand_size: int) -> str:

@@ -116,7 +116,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from binokel.error import BinokelError
@@ -234,8 +234,8 @@ def rule_changes(rules: Rules) -> list[dict[str, Any]]:
     >>> rule_changes(Rules.parse("sevens(target=1000)"))
     [{'name': 'deck', 'value': 'sevens', 'standard': 'nines'}, {'name': 'target', 'value': 1000, 'standard': 1500}]
     """
-    return [{"name": f.name, "value": getattr(rules, f.name), "standard": getattr(STANDARD, f.name)}
-            for f in fields(rules) if "option" in f.metadata and getattr(rules, f.name) != getattr(STANDARD, f.name)]
+    return [{"name": name, "value": value, "standard": standard}
+            for name, value, standard in rules.differences(STANDARD)]
 
 
 def parse_message(text: str | bytes | None) -> dict[str, Any]:

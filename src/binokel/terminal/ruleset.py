@@ -20,7 +20,7 @@ from dataclasses import fields
 from typing import Any
 
 from binokel.error import NotationError
-from binokel.rules import DESCRIPTIONS, RULE_SETS, STANDARD, Option, Rules
+from binokel.rules import DESCRIPTIONS, RULE_SETS, STANDARD, Option, Rules, parse_options
 from binokel.terminal.messages import Messages
 from binokel.terminal.style import Style
 
@@ -68,27 +68,12 @@ def choose_rules(read: Callable[[str], str], write: Callable[[str], None], t: Me
             write(option_line(word, rules, t) if word in OPTIONS else t("err_option", text=text))
         else:
             try:
-                rules = rules.replace(**changes(text))
+                rules = rules.replace(**parse_options(text))
             except NotationError as error:
                 write(str(error))
                 continue
             for line in rules_lines(rules, t):
                 write(line)
-
-
-def changes(text: str) -> dict[str, str]:
-    """``"target=500, deals=2"`` as a dict (all changes apply together, or none).
-
-    >>> changes("target=500, deals = 2")
-    {'target': '500', 'deals': '2'}
-    """
-    result = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, sep, value = part.partition("=")
-        if not sep:
-            raise NotationError(f"option {part!r} needs a value, e.g. {part}=...")
-        result[key.strip()] = value.strip()
-    return result
 
 
 def option_line(name: str, rules: Rules, t: Messages) -> str:
@@ -113,11 +98,8 @@ def allowed(option: Option, t: Messages) -> str:
 def rules_lines(rules: Rules, t: Messages) -> list[str]:
     """The rules in force: the canonical text, the rule set's description and every option
     changed from the rule set, with its meaning."""
-    base = RULE_SETS[rules.name]
     about = t.rule_set(rules.name, DESCRIPTIONS[rules.name])
     lines = [t("rules_in_force", rules=rules.text), f"  {rules.name}: {about}"]
-    for name, (_, option) in OPTIONS.items():
-        value = getattr(rules, name)
-        if value != getattr(base, name):
-            lines.append(f"  {name}={value}: {t.option(name, option.help)}")
+    for name, value, _ in rules.differences():
+        lines.append(f"  {name}={value}: {t.option(name, OPTIONS[name][1].help)}")
     return lines
