@@ -4,7 +4,7 @@ Everything works on integer masks (the engine's hand layout) so that the same ca
 rule drives the medium bot and the playouts of the hard bot.
 
 >>> from binokel.card import Hand
->>> plan = best_contract(Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D QD KD 9C").mask, STANDARD)
+>>> plan = best_contract(Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D QD KD 9C").mask, Rules.parse("standard"))
 >>> plan.game, len(plan.discard)
 (1, 3)
 """
@@ -17,7 +17,7 @@ from functools import lru_cache
 from binokel.action import BETTEL, DURCH
 from binokel.card import COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Hand, Suit, kinds_of, present, remove_card
 from binokel.meld import find_melds, meld_cards, meld_total
-from binokel.rules import STANDARD, Rules
+from binokel.rules import Rules
 
 from binokel.ai.fast import NO_TRUMP, beats, kind_counts_full
 
@@ -51,7 +51,7 @@ def cheapest(kinds: list[int], trump: int) -> int:
 def expected_card_points(hand: int, trump: int, rules: Rules) -> int:
     """A rough estimate of the card points the soloist takes in tricks with ``hand``.
 
-    >>> expected_card_points(Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D").mask, 1, STANDARD) > 120
+    >>> expected_card_points(Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D").mask, 1, Rules.parse("standard")) > 120
     True
     """
     low, high = hand & KIND_MASK, hand >> COPY
@@ -119,7 +119,7 @@ def partner_share(rules: Rules, card_points: int) -> int:
     the soloist does not take, split evenly among the other playing seats (0 without teams).
 
     >>> from binokel.rules import Rules
-    >>> partner_share(Rules.parse("kreuz"), 100), partner_share(STANDARD, 100)
+    >>> partner_share(Rules.parse("kreuz"), 100), partner_share(Rules.parse("standard"), 100)
     (50, 0)
     """
     if rules.teams == "none":
@@ -134,9 +134,9 @@ def no_trump_gaps(hand: int, game: int, rules: Rules) -> int:
     the cards below the highest held. 0 means sure for Durch (the soloist leads every
     trick) and nearly sure for Bettel (nobody can lead under the soloist's cards).
 
-    >>> no_trump_gaps(Hand.parse("AS AS TS TS KS AH AH TH TH AD AD TD TD AC AC").mask, DURCH, STANDARD)
+    >>> no_trump_gaps(Hand.parse("AS AS TS TS KS AH AH TH TH AD AD TD TD AC AC").mask, DURCH, Rules.parse("standard"))
     0
-    >>> no_trump_gaps(Hand.parse("9S 9S JS JS 9H 9H JH JH 9D 9D JD JD 9C 9C JC").mask, BETTEL, STANDARD)
+    >>> no_trump_gaps(Hand.parse("9S 9S JS JS 9H 9H JH JH 9D 9D JD JD 9C 9C JC").mask, BETTEL, Rules.parse("standard"))
     0
     """
     low, high = hand & KIND_MASK, hand >> COPY
@@ -159,7 +159,7 @@ def is_sure_durch(hand: int, rules: Rules) -> bool:
     """Can the soloist, leading every trick, surely win them all? (In each suit held,
     every card above the lowest one held is in the hand.)
 
-    >>> is_sure_durch(Hand.parse("AS AS TS TS KS AH AH TH TH AD AD TD TD AC AC").mask, STANDARD)
+    >>> is_sure_durch(Hand.parse("AS AS TS TS KS AH AH TH TH AD AD TD TD AC AC").mask, Rules.parse("standard"))
     True
     """
     return no_trump_gaps(hand, DURCH, rules) == 0
