@@ -127,6 +127,14 @@ class Rules:
         full, rest = divmod(self.hand_size, self.packet)
         return (self.packet,) * full + ((rest,) if rest else ())
 
+    def sitting_out(self, dealer: int) -> int | None:
+        """The seat that sits out a deal dealt by ``dealer`` (the dealer, with ``sit_out=1``), else None.
+
+        >>> Rules.parse("four-sitout").sitting_out(2), Rules.parse("standard").sitting_out(2)
+        (2, None)
+        """
+        return dealer if self.sit_out else None
+
     def team_of(self, seat: int) -> int:
         """The team of a seat (with teams, partners share ``seat % 2``; else the seat itself).
 

@@ -134,7 +134,7 @@ class State:
     @property
     def sitting_out(self) -> int | None:
         """The seat that sits out this deal (the dealer, with ``sit_out=1``), else None."""
-        return self.dealer if self.rules.sit_out else None
+        return self.rules.sitting_out(self.dealer)
 
     @property
     def active_seats(self) -> tuple[int, ...]:

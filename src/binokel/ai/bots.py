@@ -234,11 +234,6 @@ class MediumBot(HeuristicBot):
         return SURRENDER if -view.bid > expected_score(expected, view.bid) + 60 else PLAY_ON
 
 
-def dealer_out(rules: Rules, dealer: int) -> int | None:
-    """The seat sitting out a deal dealt by ``dealer``, if any."""
-    return dealer if rules.sit_out else None
-
-
 def _kept(cards: int, plan: Contract) -> int:
     for kind in plan.discard:
         cards = remove_card(cards, kind)
@@ -332,7 +327,7 @@ class HardBot(MediumBot):
         trumps = sorted((plan_contract(hand, trump, rules) for trump in range(4)), key=lambda c: -c.total)[:2]
         if trumps[0].total - trumps[1].total > 60:
             trumps = trumps[:1]
-        out = dealer_out(rules, view.dealer)
+        out = rules.sitting_out(view.dealer)
         opponents = opponents_of(rules, view.seat, out)
         candidates = list(trumps)
         risky = {}  # candidate index -> its value when broken, for the games without trump that are not sure
@@ -452,7 +447,7 @@ def new_position(rules: Rules, dealer: int, hands: list[int], soloist: int, bid:
     n = rules.players
     p.rules, p.players, p.hands = rules, n, hands
     p.orders = seat_orders(n, rules.sit_out, dealer)
-    p.out = dealer_out(rules, dealer)
+    p.out = rules.sitting_out(dealer)
     p.game = game
     p.trump = NO_TRUMP if game >= DURCH else game
     p.soloist, p.bid = soloist, bid

@@ -106,7 +106,7 @@ class Knowledge:
 
     @property
     def sitting_out(self) -> int | None:
-        return self.dealer if self.rules.sit_out else None
+        return self.rules.sitting_out(self.dealer)
 
     @property
     def orders(self) -> tuple[tuple[int, ...], ...]:
