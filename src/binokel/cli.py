@@ -19,7 +19,7 @@ from binokel.error import BinokelError, RecordError
 from binokel.game import Game
 from binokel.meld import find_melds, meld_total
 from binokel.record import deal_record, replay, result
-from binokel.rules import DESCRIPTIONS, RULE_SETS, Rules, options
+from binokel.rules import DESCRIPTIONS, RULE_SETS, STANDARD, Rules, options
 from binokel.state import State
 
 USAGE_ERROR = 2
@@ -221,10 +221,8 @@ def run_rules(args: argparse.Namespace) -> int:
         }))
         return 0
     print("Rule sets:")
-    standard = RULE_SETS["standard"]
     for name, rules in RULE_SETS.items():
-        changed = ", ".join(f"{o}={getattr(rules, o)}" for o, _, _ in options()
-                            if getattr(rules, o) != getattr(standard, o))
+        changed = ", ".join(f"{o}={value}" for o, value, _ in rules.differences(STANDARD))
         print(f"  {name:12} {DESCRIPTIONS[name]}" + (f"\n  {'':12} ({changed})" if changed else ""))
     print("\nOptions (standard value): change any with e.g. 'standard(target=1000,surrender_credit=30)'")
     for name, default, meaning in options():

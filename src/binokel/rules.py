@@ -306,9 +306,14 @@ def _check_value(key: str, value: Any, option: Option) -> None:
         raise NotationError(f"option {key} must be a multiple of {option.step}, not {value!r}")
 
 
+OPTIONS: dict[str, tuple[Any, Option]] = {
+    f.name: (f.default, f.metadata["option"]) for f in fields(Rules) if "option" in f.metadata}
+"""Every rule option by name: its standard value and how it is documented, in declaration order."""
+
+
 def options() -> list[tuple[str, Any, str]]:
     """Every option as ``(name, standard value, meaning)``."""
-    return [(f.name, f.default, f.metadata["option"].help) for f in fields(Rules) if "option" in f.metadata]
+    return [(name, standard, option.help) for name, (standard, option) in OPTIONS.items()]
 
 
 def _rule_set(name: str, about: str, **options: Any) -> Rules:

@@ -13,7 +13,7 @@ import json
 import logging
 import os
 from collections.abc import AsyncIterator
-from dataclasses import fields, replace
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from binokel.record import game_record
-from binokel.rules import DESCRIPTIONS, RULE_SETS, Rules
+from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
 from binokel.server.hall import Hall
 from binokel.server.protocol import (DECKS, LANGUAGES, LEVELS, OPPONENT_NAMES, ProtocolError, parse_message,
                                      parse_rules, parse_settings, rule_changes)
@@ -43,14 +43,13 @@ def web_dir() -> Path:
 
 def meta() -> dict[str, Any]:
     """Everything the new-game form offers (``GET /api/meta``)."""
-    options = [(f, f.metadata["option"]) for f in fields(Rules) if "option" in f.metadata]
     return {
         "rule_sets": [{"name": name, "text": rules.text, "about": DESCRIPTIONS.get(name, ""), "players": rules.players,
                        "changes": rule_changes(rules)} for name, rules in RULE_SETS.items()],
-        "options": [{"name": f.name, "standard": f.default, "meaning": option.help,
+        "options": [{"name": name, "standard": standard, "meaning": option.help,
                      "choices": list(option.choices) if option.choices else None,
                      "minimum": option.minimum, "step": option.step}
-                    for f, option in options],
+                    for name, (standard, option) in OPTIONS.items()],
         "levels": list(LEVELS),
         "languages": list(LANGUAGES),
         "decks": list(DECKS),

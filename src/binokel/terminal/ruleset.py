@@ -16,19 +16,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
-from typing import Any
 
 from binokel.error import NotationError
-from binokel.rules import DESCRIPTIONS, RULE_SETS, STANDARD, Option, Rules, parse_options
+from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS, STANDARD, Option, Rules, parse_options
 from binokel.terminal.messages import Messages
 from binokel.terminal.style import Style
 
 QUIT_WORDS = {"q", "quit", "exit"}
 LIST_WORDS = {"?", "o", "options", "h", "help"}
-OPTIONS: dict[str, tuple[Any, Option]] = {
-    f.name: (f.default, f.metadata["option"]) for f in fields(Rules) if "option" in f.metadata}
-"""Every rule option: its standard value and how it is documented."""
 
 
 def choose_rules(read: Callable[[str], str], write: Callable[[str], None], t: Messages, style: Style) -> Rules | None:
