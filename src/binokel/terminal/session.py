@@ -22,6 +22,7 @@ from binokel.game import Game
 from binokel.meld import Meld, find_melds, meld_total, meld_values
 from binokel.record import actions_of, game_record
 from binokel.rules import Rules
+from binokel.score import contract_value
 from binokel.state import Phase, State
 from binokel.terminal.messages import Messages
 from binokel.terminal.parse import parse_input
@@ -195,8 +196,7 @@ class Session:
         """What a game without trump is worth: "±1000", or a whole game with durch_game=1."""
         if game in (DURCH, OPEN_DURCH, HAND_DURCH) and rules.durch_game:
             return self.t("whole_game")
-        value = {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, HAND_DURCH: rules.hand_durch, BETTEL: rules.bettel}
-        return f"±{value[game]}"
+        return f"±{contract_value(rules, game)}"
 
     def meld_text(self, meld: Meld) -> str:
         name = self.t("meld_" + meld.name)
