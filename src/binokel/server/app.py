@@ -13,7 +13,6 @@ import json
 import logging
 import os
 from collections.abc import AsyncIterator
-from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -24,16 +23,31 @@ from fastapi.staticfiles import StaticFiles
 
 from binokel.record import game_record
 from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
-from binokel.server.hall import Hall
-from binokel.server.protocol import (DECKS, LANGUAGES, LEVELS, OPPONENT_NAMES, ProtocolError, parse_message,
-                                     parse_rules, parse_settings, rule_changes)
+from binokel.server.hall import Hall, Invites, Refused
+from binokel.server.limits import KeyedBuckets, Limits
+from binokel.server.protocol import (
+    DECKS,
+    LANGUAGES,
+    LEVELS,
+    OPPONENT_NAMES,
+    PHRASES,
+    ProtocolError,
+    parse_message,
+    parse_rules,
+    parse_settings,
+    rule_changes,
+)
 from binokel.server.store import Store
-from binokel.server.table import Client, Table
+from binokel.server.table import Connection, Table
 
 log = logging.getLogger("binokel.server")
 
 UNKNOWN_GAME_CLOSE = 4404
 """Websocket close code for an unknown game id."""
+FORBIDDEN_CLOSE = 4403
+"""Websocket close code for a token that holds no seat at the table."""
+POLICY_CLOSE = 1008
+"""Websocket close code for a connection that did not start with hello."""
 
 
 def web_dir() -> Path:
@@ -54,6 +68,8 @@ def meta() -> dict[str, Any]:
         "languages": list(LANGUAGES),
         "decks": list(DECKS),
         "opponent_names": list(OPPONENT_NAMES),
+        "seat_kinds": ["me", "open", *LEVELS],
+        "phrases": list(PHRASES),
     }
 
 
@@ -76,12 +92,29 @@ def error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: float = 0.5) -> FastAPI:
+def bearer(request: Request) -> str | None:
+    """The seat token of a state-changing request: ``Authorization: Bearer <token>``."""
+    header = request.headers.get("authorization", "")
+    kind, _, token = header.partition(" ")
+    return token.strip() if kind.lower() == "bearer" and token.strip() else None
+
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: float = 0.5,
+               host: str = "127.0.0.1", public_url: str | None = None, limits: Limits | None = None) -> FastAPI:
     """The server app on the SQLite database at ``db_path``. ``think`` is the least time
     between a computer opponent's move and the change before it (so people can follow);
-    ``budget`` is how long a computer opponent may think, in seconds."""
+    ``budget`` is how long a computer opponent may think, in seconds. ``host`` is the
+    address the server listens on and ``public_url`` the address friends reach it at
+    (behind a proxy or tunnel): invite links are made from it."""
+    limits = limits or Limits()
     store = Store(db_path)
-    hall = Hall(store, think=think, budget=budget)
+    hall = Hall(store, think=think, budget=budget, limits=limits)
+    creations = KeyedBuckets(limits.tables_per_minute / 60, limits.tables_per_minute)
+    joins = KeyedBuckets(limits.joins_per_minute / 60, limits.joins_per_minute)
+    local_only = host in LOCAL_HOSTS and public_url is None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -93,6 +126,31 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
     app.state.hall = hall
     app.mount("/static", StaticFiles(directory=web_dir(), check_dir=False), name="static")
 
+    def base_url(request: Request) -> str:
+        return (public_url or str(request.base_url)).rstrip("/") + "/"
+
+    def links(request: Request, invites: Invites, game_id: str) -> dict[str, Any]:
+        base = base_url(request)
+        return {"next_seat": f"{base}#/join/{invites.short}" if invites.short else None,
+                "seats": [{"seat": seat, "url": f"{base}#/join/{code}"} for seat, code in invites.seats.items()],
+                "watch": f"{base}#/watch/{game_id}"}
+
+    def client_of(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    async def json_body(request: Request) -> Any:
+        raw = await request.body()
+        if len(raw) > limits.message_bytes:
+            raise Refused(413, f"the body must be at most {limits.message_bytes} bytes")
+        try:
+            return json.loads(raw)
+        except (ValueError, RecursionError):
+            raise Refused(400, "the body must be a JSON object") from None
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, problem: Refused) -> JSONResponse:
+        return error(problem.status, problem.message)
+
     @app.get("/", response_model=None)
     async def index() -> Response:
         page = web_dir() / "index.html"
@@ -102,8 +160,9 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
         return FileResponse(page, media_type="text/html")
 
     @app.get("/api/meta")
-    async def get_meta() -> JSONResponse:
-        return JSONResponse(meta())
+    async def get_meta(request: Request) -> JSONResponse:
+        return JSONResponse({**meta(), "listen": {"local_only": local_only, "host": host,
+                                                  "url": base_url(request)}})
 
     @app.get("/api/rules")
     async def get_rules(text: str = "standard") -> JSONResponse:
@@ -114,25 +173,64 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
 
     @app.post("/api/games")
     async def create_game(request: Request) -> JSONResponse:
-        try:
-            body = json.loads(await request.body())
-        except (ValueError, RecursionError):
-            return error(400, "the body must be a JSON object")
+        body = await json_body(request)
         try:
             settings = parse_settings(body)
         except ProtocolError as problem:
             return error(400, str(problem))
-        table = hall.create(settings)
-        return JSONResponse({"id": table.id, "seat": 0})
+        if not creations.take(client_of(request)):
+            return error(429, f"at most {limits.tables_per_minute} new tables a minute; wait a little")
+        created = hall.create(settings)
+        return JSONResponse({"id": created.table.id, "seat": created.seat, "token": created.token,
+                             "invites": created.invites.to_json(),
+                             "links": links(request, created.invites, created.table.id)})
 
-    @app.get("/api/games")
-    async def list_games() -> JSONResponse:
-        return JSONResponse({"games": hall.listing()})
+    @app.post("/api/invite")
+    async def look_up_invite(request: Request) -> JSONResponse:
+        body = await json_body(request)
+        if not joins.take(client_of(request)):
+            return error(429, f"at most {limits.joins_per_minute} invite codes a minute; wait a little")
+        table, seat = hall.invite(body.get("code") if isinstance(body, dict) else None)
+        return JSONResponse({**hall.summary(table), "seat": seat, "open_seats": table.open_seats})
+
+    @app.post("/api/join")
+    async def join(request: Request) -> JSONResponse:
+        body = await json_body(request)
+        if not isinstance(body, dict) or not set(body) <= {"code", "id", "name"}:
+            return error(400, "the body must be {\"code\": ..., \"name\": ...} (or \"id\" of a lobby table)")
+        if not joins.take(client_of(request)):
+            return error(429, f"at most {limits.joins_per_minute} joins a minute; wait a little")
+        code = body.get("code")
+        if code is not None:
+            table, seat = hall.invite(code)
+        else:
+            table, seat = hall.lobby_table(body.get("id")), None
+        try:
+            seat, token = await hall.join(table, seat, body.get("name", ""))
+        except ProtocolError as problem:
+            return error(400, str(problem))
+        return JSONResponse({"id": table.id, "seat": seat, "token": token})
+
+    @app.post("/api/games/{game_id}/invites")
+    async def renew_invites(game_id: str, request: Request) -> JSONResponse:
+        table = hall.get(game_id)
+        if table is None:
+            return error(404, f"no game {game_id!r}")
+        invites = hall.new_invites(table, bearer(request))
+        return JSONResponse({"id": game_id, "invites": invites.to_json(), "links": links(request, invites, game_id)})
+
+    @app.post("/api/my-games")
+    async def my_games(request: Request) -> JSONResponse:
+        body = await json_body(request)
+        return JSONResponse({"games": hall.games_of(body.get("tokens") if isinstance(body, dict) else None)})
+
+    @app.get("/api/lobby")
+    async def lobby() -> JSONResponse:
+        return JSONResponse({"tables": hall.lobby()})
 
     @app.delete("/api/games/{game_id}")
-    async def delete_game(game_id: str) -> JSONResponse:
-        if not hall.delete(game_id):
-            return error(404, f"no game {game_id!r}")
+    async def delete_game(game_id: str, request: Request) -> JSONResponse:
+        hall.delete(game_id, bearer(request))
         return JSONResponse({"deleted": game_id})
 
     @app.get("/api/games/{game_id}/record")
@@ -153,30 +251,80 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
             await websocket.send_json({"type": "error", "message": f"no game {game_id!r}", "version": None})
             await websocket.close(code=UNKNOWN_GAME_CLOSE)
             return
-        client = Client()
-        sender = asyncio.create_task(_send(websocket, client))
-        table.join(client)
+        connection = await _hello(websocket, table, limits)
+        if connection is None:
+            return
+        sender = asyncio.create_task(_send(websocket, connection))
+        try:
+            table.join(connection, connection.since)
+        except ProtocolError as problem:
+            connection.post(table.error(str(problem)))
+            connection.post(None)
+            await sender
+            return
         try:
             while not sender.done():
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                await _handle(hall, table, client, message.get("text") if "text" in message else message.get("bytes"))
+                raw = message.get("text") if "text" in message else message.get("bytes")
+                if not connection.messages.take():
+                    connection.post(table.error(f"too many messages: at most {limits.messages_per_second:g} a second"))
+                    continue
+                await _handle(hall, table, connection, raw)
         except WebSocketDisconnect:
             pass
         finally:
-            table.leave(client)
-            client.post(None)
+            table.leave(connection)
+            connection.post(None)
             with contextlib.suppress(Exception):
                 await sender
 
     return app
 
 
-async def _send(websocket: WebSocket, client: Client) -> None:
-    """Pump the client's queue into its socket; a None closes it."""
+async def _hello(websocket: WebSocket, table: Table, limits: Limits) -> Connection | None:
+    """The first message names the seat token (or none, to watch); a wrong token is refused
+    and the socket closed. The token never travels in a URL."""
+    async def refuse(message: str, code: int) -> None:
+        await websocket.send_json({"type": "error", "message": message, "version": table.version})
+        await websocket.close(code=code)
+
+    try:
+        first = await asyncio.wait_for(websocket.receive(), timeout=limits.hello_seconds)
+    except TimeoutError:
+        await refuse(f"say hello first (within {limits.hello_seconds:g} s): "
+                     "{\"type\": \"hello\", \"token\": ...}", POLICY_CLOSE)
+        return None
+    if first["type"] == "websocket.disconnect":
+        return None
+    try:
+        hello = parse_message(first.get("text") if "text" in first else first.get("bytes"))
+    except ProtocolError as problem:
+        await refuse(str(problem), POLICY_CLOSE)
+        return None
+    if hello["type"] != "hello":
+        await refuse("the first message must be {\"type\": \"hello\", \"token\": <seat token or null>}", POLICY_CLOSE)
+        return None
+    token = hello.get("token")
+    seat: int | None = None
+    host = False
+    if token is not None:
+        row = table.seat_of(token)
+        if row is None:
+            await refuse("this token holds no seat at this table", FORBIDDEN_CLOSE)
+            return None
+        seat = row.seat if row.seat >= 0 else None
+        host = row.host
+    connection = Connection(seat, limits, host=host)
+    connection.since = hello.get("version")
+    return connection
+
+
+async def _send(websocket: WebSocket, connection: Connection) -> None:
+    """Pump the connection's queue into its socket; a None closes it."""
     while True:
-        message = await client.queue.get()
+        message = await connection.queue.get()
         if message is None:
             with contextlib.suppress(Exception):
                 await websocket.close()
@@ -187,26 +335,31 @@ async def _send(websocket: WebSocket, client: Client) -> None:
             return
 
 
-async def _handle(hall: Hall, table: Table, client: Client, raw: str | bytes | None) -> None:
-    """Carry out one client message; problems go back to that client only."""
+async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | bytes | None) -> None:
+    """Carry out one client message; problems go back to that connection only."""
     try:
         message = parse_message(raw)
         kind = message["type"]
+        if "seat" in message and message["seat"] != connection.seat:
+            raise ProtocolError(f"this connection holds seat {connection.seat}, not {message['seat']!r}:"
+                                " only a seat's own token acts for it")
         if kind == "action":
-            await table.act(message["action"], message["version"])
+            await table.act(connection, message["action"], message["version"])
         elif kind == "sync":
-            client.post(table.state_message())
+            connection.post(table.state_message(connection.seat))
             table.kick()
         elif kind == "next_deal":
-            await table.next_deal(message.get("version"))
+            await table.next_deal(connection, message.get("version"))
         elif kind == "hint":
-            client.post({"type": "hint", "action": await table.hint()})
+            connection.post({"type": "hint", "action": await table.hint(connection)})
         elif kind == "rematch":
-            new = hall.create(replace(table.settings, seed=None))
-            client.post({"type": "rematch", "id": new.id})
+            connection.post({"type": "rematch", "id": await table.rematch(connection)})
+        elif kind == "chat":
+            table.say(connection, message)
+        elif kind == "hello":
+            raise ProtocolError("hello is only the first message")
     except ProtocolError as problem:
-        client.post(table.error(str(problem)))
+        connection.post(table.error(str(problem)))
     except Exception:  # a bug must not end the connection; nothing was committed
         log.exception("message %.200r to game %s failed", raw, table.id)
-        client.post(table.error("internal error: the message was not carried out"))
-
+        connection.post(table.error("internal error: the message was not carried out"))

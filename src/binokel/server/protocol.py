@@ -121,6 +121,7 @@ from typing import Any
 
 from binokel.error import BinokelError
 from binokel.rules import STANDARD, Rules
+from binokel.server.seat import ME, OPEN, is_well_formed
 
 LEVELS = ("easy", "medium", "hard")
 LANGUAGES = ("de", "en", "fr", "it", "pt")
@@ -133,7 +134,14 @@ HUMAN = 0
 OPPONENT_NAMES = ("Karle", "Frieda", "Sepp", "Liesl", "Gustl")
 """Names of the computer opponents, seat 1 onwards (as many as the rules seat)."""
 NUMBER_WORDS = {2: "two", 3: "three", 5: "five"}
-CLIENT_TYPES = ("action", "hint", "sync", "next_deal", "rematch")
+CLIENT_TYPES = ("hello", "action", "hint", "sync", "next_deal", "rematch", "chat")
+PHRASES = ("hello", "well_played", "good_luck", "thanks", "oops", "bye")
+"""Quick chat phrases; each page shows them in its own language ("Gut gespielt!")."""
+MAX_CHAT = 200
+"""Characters of one chat line."""
+DEFAULT_GRACE = 45.0
+"""Seconds a person may be away on their turn before a bot plays for them (a table setting)."""
+MAX_GRACE = 3600.0
 
 
 class ProtocolError(ValueError):
@@ -142,18 +150,38 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True)
 class Settings:
-    """What a new game is made of (the body of ``POST /api/games``)."""
+    """What a new table is made of (the body of ``POST /api/games``)."""
 
     rules: Rules
-    opponents: tuple[str, ...] = ("medium", "medium")  # one level per computer seat
-    name: str = "You"
+    seats: tuple[str, ...] = ("me", "medium", "medium")  # per seat: "me", "open" (a friend) or a bot level
+    name: str = "You"  # the creator's name (at the "me" seat)
     language: str = "en"
     deck: str = "french"
     seed: int | None = field(default=None, compare=False)
+    grace: float = DEFAULT_GRACE  # seconds a person may be away on their turn before a bot plays for them
+    stand_in: str = "medium"  # the level of the bot that plays for an absent person
+    lobby: bool = False  # listed in the lobby while a seat is open
+    next_deal_after: float = 0.0  # seconds after a deal ends until the next is dealt anyway (0: never)
+
+    @property
+    def opponents(self) -> tuple[str, ...]:
+        """The bot levels, seat by seat (the bot seats only)."""
+        return tuple(kind for kind in self.seats if kind in LEVELS)
+
+    @property
+    def me(self) -> int | None:
+        """The creator's seat, if they sit at the table."""
+        return self.seats.index(ME) if ME in self.seats else None
+
+    def level(self, seat: int) -> str | None:
+        """The bot level of a bot seat, else None."""
+        kind = self.seats[seat]
+        return kind if kind in LEVELS else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"rules": self.rules.text, "opponents": list(self.opponents), "name": self.name,
-                "language": self.language, "deck": self.deck}
+        return {"rules": self.rules.text, "seats": list(self.seats), "name": self.name,
+                "language": self.language, "deck": self.deck, "grace": self.grace, "stand_in": self.stand_in,
+                "lobby": self.lobby, "next_deal_after": self.next_deal_after}
 
 
 def seat_names(name: str, opponents: int) -> list[str]:
@@ -161,14 +189,30 @@ def seat_names(name: str, opponents: int) -> list[str]:
     return [name, *OPPONENT_NAMES[:opponents]]
 
 
-NEW_GAME_KEYS = ("rules", "opponents", "name", "language", "deck", "seed")
+def bot_name(seat: int) -> str:
+    """A bot's name at ``seat`` (1 onwards as before; seat 0 gets the last name).
+
+    >>> bot_name(1), bot_name(0)
+    ('Karle', 'Gustl')
+    """
+    return OPPONENT_NAMES[(seat - 1) % len(OPPONENT_NAMES)]
+
+
+NEW_GAME_KEYS = ("rules", "seats", "opponents", "name", "language", "deck", "seed", "grace", "stand_in", "lobby",
+                 "next_deal_after")
 
 
 def parse_settings(body: Any) -> Settings:
     """Check the body of ``POST /api/games``; raise ProtocolError naming the first problem.
 
-    >>> parse_settings({"rules": "standard(target=1000)", "opponents": ["easy", "hard"]}).rules.text
-    'standard(target=1000)'
+    ``seats`` gives every seat: ``"me"`` (at most one), ``"open"`` (a friend) or a bot
+    level. The older ``opponents`` (one level per seat after the creator's seat 0) is
+    still read, and stored settings without ``seats`` are read that way.
+
+    >>> parse_settings({"rules": "standard(target=1000)", "opponents": ["easy", "hard"]}).seats
+    ('me', 'easy', 'hard')
+    >>> parse_settings({"rules": "kreuz", "seats": ["me", "hard", "open", "hard"]}).me
+    0
     >>> parse_settings({"deck": "tarot"})
     Traceback (most recent call last):
     ...
@@ -180,23 +224,8 @@ def parse_settings(body: Any) -> Settings:
         if key not in NEW_GAME_KEYS:
             raise ProtocolError(f"unknown field {key!r} (known: {', '.join(NEW_GAME_KEYS)})")
     rules = parse_rules(body.get("rules", "standard"))
-    seats = rules.players - 1
-    opponents = body.get("opponents", ["medium"] * seats)
-    if not isinstance(opponents, list) or len(opponents) != seats:
-        example = ", ".join(['"medium"'] * (seats - 1) + ['"hard"'])
-        raise ProtocolError(f"opponents must be a list of {NUMBER_WORDS[seats]} levels, one per computer seat,"
-                            f" e.g. [{example}]")
-    for level in opponents:
-        if level not in LEVELS:
-            raise ProtocolError(f"an opponent's level must be one of {', '.join(LEVELS)}, not {level!r}")
-    name = body.get("name", "You")
-    if not isinstance(name, str):
-        raise ProtocolError(f"name must be text, not {name!r}")
-    name = " ".join(name.split())
-    if not name or len(name) > MAX_NAME:
-        raise ProtocolError(f"name must have 1 to {MAX_NAME} characters")
-    if any(unicodedata.category(c).startswith("C") for c in name):
-        raise ProtocolError("name must not contain control characters")
+    seats = _parse_seats(body, rules.players)
+    name = parse_name(body.get("name", "You"))
     language = body.get("language", "en")
     if language not in LANGUAGES:
         raise ProtocolError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
@@ -206,7 +235,64 @@ def parse_settings(body: Any) -> Settings:
     seed = body.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
         raise ProtocolError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
-    return Settings(rules, tuple(opponents), name, language, deck, seed)
+    grace = _seconds(body, "grace", DEFAULT_GRACE, MAX_GRACE)
+    stand_in = body.get("stand_in", "medium")
+    if stand_in not in LEVELS:
+        raise ProtocolError(f"stand_in must be one of {', '.join(LEVELS)}, not {stand_in!r}")
+    lobby = body.get("lobby", False)
+    if not isinstance(lobby, bool):
+        raise ProtocolError(f"lobby must be true or false, not {lobby!r}")
+    next_deal_after = _seconds(body, "next_deal_after", 0.0, MAX_GRACE)
+    return Settings(rules, seats, name, language, deck, seed, grace, stand_in, lobby, next_deal_after)
+
+
+def _parse_seats(body: dict[str, Any], players: int) -> tuple[str, ...]:
+    if "seats" in body:
+        seats = body["seats"]
+        if "opponents" in body:
+            raise ProtocolError("give seats or opponents, not both")
+        if not isinstance(seats, list) or len(seats) != players:
+            raise ProtocolError(f"seats must be a list of {players} entries, one per seat: \"me\", \"open\" (a friend)"
+                                f" or a bot level ({', '.join(LEVELS)})")
+        for kind in seats:
+            if kind not in (ME, OPEN, *LEVELS):
+                raise ProtocolError(f"a seat must be \"me\", \"open\" or one of {', '.join(LEVELS)}, not {kind!r}")
+        if seats.count(ME) > 1:
+            raise ProtocolError("only one seat can be \"me\"")
+        return tuple(seats)
+    count = players - 1
+    opponents = body.get("opponents", ["medium"] * count)
+    if not isinstance(opponents, list) or len(opponents) != count:
+        example = ", ".join(['"medium"'] * (count - 1) + ['"hard"'])
+        raise ProtocolError(f"opponents must be a list of {NUMBER_WORDS[count]} levels, one per computer seat,"
+                            f" e.g. [{example}]")
+    for level in opponents:
+        if level not in LEVELS:
+            raise ProtocolError(f"an opponent's level must be one of {', '.join(LEVELS)}, not {level!r}")
+    return (ME, *opponents)
+
+
+def _seconds(body: dict[str, Any], key: str, default: float, most: float) -> float:
+    value = body.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= most:
+        raise ProtocolError(f"{key} must be a number of seconds from 0 to {most:g}, not {value!r}")
+    return float(value)
+
+
+def parse_name(name: Any) -> str:
+    """A player's name: 1 to 40 characters, spaces squeezed, no control characters.
+
+    >>> parse_name("  Anna   Maria ")
+    'Anna Maria'
+    """
+    if not isinstance(name, str):
+        raise ProtocolError(f"name must be text, not {name!r}")
+    name = " ".join(name.split())
+    if not name or len(name) > MAX_NAME:
+        raise ProtocolError(f"name must have 1 to {MAX_NAME} characters")
+    if any(unicodedata.category(c).startswith("C") for c in name):
+        raise ProtocolError("name must not contain control characters")
+    return name
 
 
 def parse_rules(text: Any) -> Rules:
@@ -246,7 +332,7 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
     >>> parse_message('{"type": "dance"}')
     Traceback (most recent call last):
     ...
-    binokel.server.protocol.ProtocolError: unknown message type 'dance' (known: action, hint, sync, next_deal, rematch)
+    binokel.server.protocol.ProtocolError: unknown message type 'dance' (known: hello, action, hint, sync, next_deal, rematch, chat)
     """
     if not isinstance(text, str):
         raise ProtocolError("messages must be JSON text, not binary")
@@ -268,6 +354,23 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
             raise ProtocolError("an action message needs \"version\": the version of the last state seen")
     if kind == "next_deal" and "version" in message and not _is_version(message["version"]):
         raise ProtocolError("\"version\" must be a whole number")
+    if kind == "hello":
+        token = message.get("token")
+        if token is not None and not is_well_formed(token):
+            raise ProtocolError("\"token\" must be the seat token this browser was given, or null to watch")
+        if message.get("version") is not None and not _is_version(message["version"]):
+            raise ProtocolError("\"version\" must be a whole number or null")
+    if kind == "chat":
+        text, phrase = message.get("text"), message.get("phrase")
+        if phrase is not None:
+            if phrase not in PHRASES:
+                raise ProtocolError(f"a quick phrase must be one of {', '.join(PHRASES)}, not {phrase!r}")
+        elif not isinstance(text, str) or not text.strip():
+            raise ProtocolError("a chat message needs \"text\" (or a quick \"phrase\")")
+        elif len(text) > MAX_CHAT:
+            raise ProtocolError(f"a chat message has at most {MAX_CHAT} characters")
+        elif any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in text):
+            raise ProtocolError("a chat message must not contain control characters")
     return message
 
 

@@ -13,7 +13,7 @@ import sqlite3
 import sys
 import threading
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,26 @@ CREATE TABLE IF NOT EXISTS games (
     over INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_by_update ON games (over, updated);
+-- Play with friends (issue 11): who holds each person's seat, and the open invites.
+-- Tokens and codes are stored only as SHA-256 digests (binokel.server.seat.digest).
+-- Seat -1 is the creator's token when they do not sit at the table (host only).
+CREATE TABLE IF NOT EXISTS seats (
+    game_id TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    token TEXT NOT NULL,         -- digest of the seat token
+    host INTEGER NOT NULL,       -- 1: the table's creator (may re-issue invites, delete the table)
+    joined TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS seats_by_token ON seats (token);
+CREATE TABLE IF NOT EXISTS invites (
+    code TEXT PRIMARY KEY,       -- digest of the invite code
+    game_id TEXT NOT NULL,
+    seat INTEGER,                -- NULL: the short code, fills the next free seat
+    expires TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS invites_by_game ON invites (game_id);
 """
 
 
@@ -68,6 +88,34 @@ def default_db_path() -> Path:
 
 def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def later(seconds: float) -> str:
+    """The time ``seconds`` from now, in the store's format (for invite expiry)."""
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A person's seat (or, at seat -1, a creator who only hosts): the digest of its token."""
+
+    seat: int
+    name: str
+    token: str
+    host: bool = False
+
+
+@dataclass(frozen=True)
+class InviteRow:
+    """An invite code's digest: for one seat, or (seat None) the next free seat."""
+
+    code: str
+    seat: int | None
+    expires: str
+
+
+class SeatTaken(Exception):
+    """The seat already has a person (a join changed nothing)."""
 
 
 class Store:
@@ -125,7 +173,76 @@ class Store:
 
     def delete(self, game_id: str) -> bool:
         with self._lock, self._transaction():
+            self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            self._db.execute("DELETE FROM invites WHERE game_id = ?", (game_id,))
             return self._db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1
+
+    # ------------------------------------------------------------------ seats and invites
+
+    def insert_table(self, row: GameRow, seats: list[SeatRow], invites: list[InviteRow]) -> None:
+        """A new table: the game, the creator's seat and the invites, in one transaction."""
+        with self._lock, self._transaction():
+            self._db.execute(
+                "INSERT INTO games (id, created, updated, rules, settings, seed, first_dealer, version, record,"
+                " totals, deals, over) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (row.id, row.created, row.updated, row.rules, json.dumps(row.settings), row.seed, row.first_dealer,
+                 row.version, json.dumps(row.record), json.dumps(row.totals), row.deals, int(row.over)))
+            self._insert_seats(row.id, seats)
+            self._insert_invites(row.id, invites)
+
+    def _insert_seats(self, game_id: str, seats: list[SeatRow]) -> None:
+        self._db.executemany(
+            "INSERT INTO seats (game_id, seat, name, token, host, joined) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.name, s.token, int(s.host), now()) for s in seats])
+
+    def _insert_invites(self, game_id: str, invites: list[InviteRow]) -> None:
+        self._db.executemany("INSERT INTO invites (code, game_id, seat, expires) VALUES (?, ?, ?, ?)",
+                             [(i.code, game_id, i.seat, i.expires) for i in invites])
+
+    def seats(self, game_id: str) -> list[SeatRow]:
+        """Every taken seat of a game (the creator's host-only row at seat -1 included)."""
+        with self._lock:
+            rows = self._db.execute("SELECT seat, name, token, host FROM seats WHERE game_id = ? ORDER BY seat",
+                                    (game_id,)).fetchall()
+        return [SeatRow(r["seat"], r["name"], r["token"], bool(r["host"])) for r in rows]
+
+    def invite(self, code: str) -> tuple[str, int | None, str] | None:
+        """The game, seat and expiry time of an invite code's digest, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT game_id, seat, expires FROM invites WHERE code = ?", (code,)).fetchone()
+        return (row["game_id"], row["seat"], row["expires"]) if row is not None else None
+
+    def take_seat(self, game_id: str, seat: SeatRow) -> None:
+        """Seat a person; SeatTaken if somebody sits there. (Invites stay until they expire or are
+        replaced, so a second use of a seat's link says clearly that the seat is taken.)"""
+        with self._lock, self._transaction():
+            try:
+                self._insert_seats(game_id, [seat])
+            except sqlite3.IntegrityError:
+                raise SeatTaken(seat.seat) from None
+
+    def replace_invites(self, game_id: str, invites: list[InviteRow]) -> None:
+        """Revoke a game's invites and store new ones."""
+        with self._lock, self._transaction():
+            self._db.execute("DELETE FROM invites WHERE game_id = ?", (game_id,))
+            self._insert_invites(game_id, invites)
+
+    def games_of(self, tokens: list[str]) -> list[tuple[str, int]]:
+        """The (game, seat) pairs held by these token digests (a browser's "your games")."""
+        if not tokens:
+            return []
+        marks = ", ".join("?" * len(tokens))
+        with self._lock:
+            rows = self._db.execute(f"SELECT game_id, seat FROM seats WHERE token IN ({marks})", tokens).fetchall()
+        return [(r["game_id"], r["seat"]) for r in rows]
+
+    def lobby(self) -> list[str]:
+        """Unfinished games whose creator listed them in the lobby (most recent first)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM games WHERE over = 0 AND json_extract(settings, '$.lobby') = 1"
+                " ORDER BY updated DESC LIMIT 200").fetchall()
+        return [r["id"] for r in rows]
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)

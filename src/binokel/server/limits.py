@@ -1,0 +1,74 @@
+"""The server's limits, in one place, and the token bucket that enforces the rates.
+
+Every limit gives a clear error and changes nothing (see ``docs/server.md``). The
+hardening issue builds on these: the numbers are settings of :class:`Limits`.
+
+>>> bucket = Bucket(rate=1.0, burst=2, now=0.0)
+>>> [bucket.take(0.0), bucket.take(0.0), bucket.take(0.0), bucket.take(1.0)]
+[True, True, False, True]
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on what one client may ask of the server."""
+
+    message_bytes: int = 16 * 1024  # one websocket message
+    messages_per_second: float = 20.0  # per connection, on average ...
+    message_burst: int = 60  # ... with this many at once
+    connections_per_table: int = 40  # people, their extra tabs and spectators together
+    tables_per_minute: int = 20  # new tables (and rematches) per client address
+    joins_per_minute: int = 30  # join attempts (codes tried) per client address
+    chat_chars: int = 200  # one chat line
+    chat_per_10_seconds: int = 5  # chat lines per connection
+    chat_kept: int = 50  # the last lines a newcomer sees
+    tokens_per_request: int = 50  # "your games": tokens one browser may ask about at once
+    hello_seconds: float = 10.0  # a new connection must say hello within this time
+
+
+class Bucket:
+    """A token bucket: ``rate`` per second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int, now: float | None = None) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic() if now is None else now
+
+    def take(self, now: float | None = None) -> bool:
+        """Spend one token if there is one; False means over the limit."""
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class KeyedBuckets:
+    """One bucket per key (a client address), the least recently used forgotten beyond ``size``.
+
+    >>> buckets = KeyedBuckets(rate=0.0, burst=1)
+    >>> buckets.take("a"), buckets.take("a"), buckets.take("b")
+    (True, False, True)
+    """
+
+    def __init__(self, rate: float, burst: int, size: int = 10_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.size = size
+        self.buckets: OrderedDict[str, Bucket] = OrderedDict()
+
+    def take(self, key: str, now: float | None = None) -> bool:
+        bucket = self.buckets.pop(key, None) or Bucket(self.rate, self.burst, now)
+        self.buckets[key] = bucket
+        while len(self.buckets) > self.size:
+            self.buckets.popitem(last=False)
+        return bucket.take(now)
