@@ -1,0 +1,207 @@
+"""Helpers for the play-with-friends tests: tables with people, bots and spectators driven
+through Starlette's TestClient, and the per-seat leak check.
+
+Every message a seat (or a spectator) gets is checked against the true game at the
+version it names, rebuilt from the stored record: a ``state`` must carry exactly
+``view(deal, seat)`` (a spectator: the public fields of a view), and no message may name
+a card that seat could not know at that version.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette's notice about httpx versions
+    from fastapi.testclient import TestClient
+
+from binokel.action import HAND_DURCH, OPEN_DURCH
+from binokel.card import CARDS, Card
+from binokel.game import Game
+from binokel.meld import meld_cards
+from binokel.record import actions_of, replay_deal
+from binokel.server.app import create_app
+from binokel.server.store import Store
+from binokel.server.table import spectator_view
+from binokel.state import Phase, State
+from binokel.view import view
+from test_server import cards_in
+
+Message = dict[str, Any]
+
+
+def client_for(db: Path, think: float = 0, **options: Any) -> TestClient:
+    return TestClient(create_app(db, think=think, budget=0.01, **options))
+
+
+def create(client: TestClient, rules: str, seats: list[str], **body: Any) -> Message:
+    response = client.post("/api/games", json={"rules": rules, "seats": seats, "name": "Anna", **body})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def join(client: TestClient, code: str, name: str) -> Message:
+    response = client.post("/api/join", json={"code": code, "name": name})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def seat_everybody(client: TestClient, rules: str, seats: list[str], seed: int, **body: Any) -> tuple[str, dict[int, str]]:
+    """A table whose open seats are all taken by friends: the game id and each person's token."""
+    created = create(client, rules, seats, seed=seed, **body)
+    tokens = {created["seat"]: created["token"]} if created["seat"] is not None else {}
+    for invite, name in zip(created["invites"]["seats"], ("Ben", "Cleo", "Dora", "Emil", "Fritz")):
+        joined = join(client, invite["code"], name)
+        assert joined["seat"] == invite["seat"]
+        tokens[joined["seat"]] = joined["token"]
+    return created["id"], tokens
+
+
+@dataclass
+class Watcher:
+    """One websocket at a table: a seat (None: a spectator), every message it got, its latest state."""
+
+    ws: Any
+    seat: int | None
+    log: list[Message] = field(default_factory=list)
+    state: Message | None = None
+
+    def receive(self) -> Message:
+        message = self.ws.receive_json()
+        self.log.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def until(self, version: int) -> Message:
+        """Read until the state of ``version`` (every connection gets one per version)."""
+        while self.state is None or self.state["version"] < version:
+            self.receive()
+        assert self.state["version"] == version, (self.seat, self.state["version"], version)
+        return self.state
+
+    def until_type(self, kind: str) -> Message:
+        while (message := self.receive())["type"] != kind:
+            pass
+        return message
+
+    def send(self, message: Message) -> None:
+        self.ws.send_json(message)
+
+
+def connect(client: TestClient, game_id: str, token: str | None, stack: Any, version: int | None = None) -> Watcher:
+    ws = stack.enter_context(client.websocket_connect(f"/ws/games/{game_id}"))
+    ws.send_json({"type": "hello", "token": token, "version": version})
+    watcher = Watcher(ws, None)
+    first = watcher.receive()
+    while first["type"] != "state":
+        assert first["type"] in ("events", "presence", "chat_log"), first
+        first = watcher.receive()
+    watcher.seat = first["seat"]
+    return watcher
+
+
+def play_deals(people: dict[int, Watcher], rng: random.Random, deals: int = 1, *, spectators: tuple[Watcher, ...] = (),
+               limit: int = 5000) -> int:
+    """Random legal actions by the people until ``deals`` deals are over (the bots move on
+    their own); every watcher reads every version. The version reached."""
+    everybody = [*people.values(), *spectators]
+    version = max(w.until(w.state["version"])["version"] for w in everybody)
+    finished = 0
+    for _ in range(limit):
+        for watcher in everybody:
+            watcher.until(version)
+        state = next(iter(people.values())).state
+        seen, game = state["view"], state["game"]
+        if seen["phase"] == "over":
+            finished += 1
+            if finished >= deals or game["over"]:
+                return version
+            for watcher in people.values():
+                watcher.send({"type": "next_deal", "version": version})
+            version += 1
+            continue
+        mover = seen["to_move"]
+        if mover in people:
+            mine = people[mover].state["view"]
+            assert mine["legal_actions"], mine
+            people[mover].send({"type": "action", "action": rng.choice(mine["legal_actions"]), "version": version})
+        version += 1  # a person's action or a bot's move
+    raise AssertionError("the deals did not end")
+
+
+# ---------------------------------------------------------------------- the truth
+
+def true_games(db: Path, game_id: str) -> list[Game]:
+    """The true game at every version: 0 before the first deal, then one per deal and per action."""
+    record = Store(db).load(game_id).record
+    game = Game.new(record["rules"], record["deals"][0]["dealer"])
+    games = [game]
+    for deal in record["deals"]:
+        state = replay_deal(deal, game.rules, dealer=game.current.dealer)
+        game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
+        games.append(game)
+        for action in actions_of(state):
+            game = game.apply(action)
+            games.append(game)
+    return games
+
+
+def shown_deal(game: Game) -> State:
+    return game.deals[-2] if game.needs_deal() and len(game.deals) > 1 else game.current
+
+
+def knowable(deal: State, seat: int | None) -> set[Card]:
+    """The cards ``seat`` (None: a spectator) may know in a deal: its hand, cards played, melds
+    shown, the Tapp once turned up (never after an open Durch from the hand), its own discard
+    as soloist, an open Durch hand once named — and, once the deal is over, all of it."""
+    if deal.is_over():
+        cards = {CARDS[k] for hand in deal.dealt for k in hand} | {CARDS[k] for k in deal.tapp}
+        return cards
+    cards = set(deal.hand(seat)) if seat is not None else set()
+    cards.update(c for trick in deal.tricks for c in trick.cards)
+    cards.update(deal.current_trick.cards)
+    if deal.melds is not None:
+        for melds in deal.melds:
+            cards.update(meld_cards(melds))
+    if deal.soloist is not None and deal.phase is not Phase.TAPP and deal.game != HAND_DURCH:
+        cards.update(CARDS[k] for k in deal.tapp)
+    if deal.game in (OPEN_DURCH, HAND_DURCH):
+        cards.update(deal.hand(deal.soloist))
+    if seat is not None and deal.soloist == seat:
+        cards.update(CARDS[k] for k in deal.discard)
+    return cards
+
+
+def check_no_leak(db: Path, game_id: str, watcher: Watcher, sent: frozenset[Card] = frozenset()) -> int:
+    """Check every message ``watcher`` got against the true game; the number of states checked."""
+    games = true_games(db, game_id)
+    seat = watcher.seat
+    checked = 0
+    version = 0
+    for message in watcher.log:
+        if message["type"] == "events":
+            for event in message["events"]:
+                allowed = knowable(shown_deal(games[event["version"]]), seat)
+                leaked = cards_in(event) - allowed
+                assert not leaked, f"seat {seat}, version {event['version']}: {event['kind']} shows {sorted(map(str, leaked))}"
+            assert set(message) == {"type", "since", "version", "events", "stand_in"}
+            continue
+        version = message.get("version", version) if isinstance(message.get("version"), int) else version
+        deal = shown_deal(games[version])
+        allowed = knowable(deal, seat)
+        if message["type"] == "state":
+            assert message["seat"] == seat
+            expected = view(deal, seat).to_json() if seat is not None else spectator_view(deal)
+            assert message["view"] == json.loads(json.dumps(expected)), f"seat {seat} version {version}: not its view"
+            checked += 1
+        if message["type"] == "error":
+            allowed = allowed | set(sent)
+        leaked = cards_in(message) - allowed
+        assert not leaked, f"seat {seat}, version {version}: {message['type']} shows {sorted(map(str, leaked))}"
+    return checked
