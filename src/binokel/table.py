@@ -18,8 +18,8 @@ lichess's versioned game events. What an event tells is what the views tell: the
 hand comes from the seat's own view, and the public events (the Tapp turned up, melds
 shown, an open hand, a trick, the result) are taken from the public fields of the views
 after the step, emitted when those fields change. So the events a seat may see never
-hold more than its views (and, once a deal is over, its whole record, which RULES.md
-§10 makes public). :meth:`Table.events_for` filters the stream for one seat or for a
+hold a card its views do not show (the one addition: a finished deal's result gives the
+soloist's card points with the discard, as its score already tells). :meth:`Table.events_for` filters the stream for one seat or for a
 spectator from a version on; :meth:`Table.view_at` rebuilds any seat's view at any
 version by replaying the history — ``view(state, seat)`` stays the only way state
 leaves for a player.
@@ -56,7 +56,7 @@ from binokel.action import Action, ActionKind
 from binokel.card import CARDS, Card
 from binokel.error import IllegalActionError, NotationError
 from binokel.game import Game
-from binokel.record import actions_of, deal_record
+from binokel.record import actions_of
 from binokel.rules import Rules
 from binokel.state import CHANCE, Phase, State
 from binokel.view import SeatView, view
@@ -172,7 +172,8 @@ class EventKind(Enum):
     MELDS = "melds"  # public: the melds shown {melds: per seat, [Meld.to_json()]}
     OPEN_HAND = "open_hand"  # public: an open Durch soloist's hand {seat, cards}
     TRICK = "trick"  # public: a trick completed {number, leader, cards, winner}
-    DEAL_OVER = "deal_over"  # public: {outcome, scores, totals, record}: the whole deal record (RULES.md §10)
+    DEAL_OVER = "deal_over"  # public: the deal's result {number, dealer, soloist, bid, game, outcome, scores,
+    #                          meld_points, card_points, totals}
     GAME_OVER = "game_over"  # public: {winner, totals, durch_games}
 
 
@@ -464,8 +465,7 @@ class Table:
         if len(now["tricks"]) > len(was["tricks"]):
             tell(EventKind.TRICK, {"number": len(now["tricks"]), **now["tricks"][-1]})
         if was["outcome"] is None and now["outcome"] is not None:
-            tell(EventKind.DEAL_OVER, {"outcome": now["outcome"], "scores": now["scores"],
-                                       "totals": list(after.totals), "record": deal_record(deal)})
+            tell(EventKind.DEAL_OVER, _result(deal, after))
         if after.is_over():
             tell(EventKind.GAME_OVER, {"winner": after.winner, "totals": list(after.totals),
                                        "durch_games": list(after.durch_games) if self.rules.durch_game else None})
@@ -479,6 +479,16 @@ PUBLIC_FIELDS = ("auction", "soloist", "bid", "tapp", "melds", "open_hand", "tri
 def _public(seen: SeatView) -> dict[str, Any]:
     data = seen.to_json()
     return {name: data[name] for name in PUBLIC_FIELDS}
+
+
+def _result(deal: State, game: Game) -> dict[str, Any]:
+    """A finished deal's public result: the score sheet's line. ``card_points`` include the
+    soloist's discard (its points, not its cards), which the score makes public once the deal is over."""
+    seen = view(deal, 0).to_json()
+    return {"number": sum(1 for d in game.deals if d.phase is not Phase.DEAL), "dealer": deal.dealer,
+            **{name: seen[name] for name in ("soloist", "bid", "game", "outcome", "scores")},
+            "meld_points": list(deal.meld_points), "card_points": list(deal.card_points),
+            "totals": list(game.totals)}
 
 
 def _texts(cards: Iterable[Card]) -> list[str]:
