@@ -37,19 +37,19 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from binokel.action import Action
-from binokel.ai import BOT_CLASSES, make_bot
+from binokel.ai import BOT_CLASSES, OracleBot, make_bot
 from binokel.error import BinokelError
-from binokel.game import Game
 from binokel.record import deal_record, game_record
 from binokel.rules import STANDARD, Rules
 from binokel.state import Outcome, State
-from binokel.view import view
+from binokel.table import Seat, Table
+from binokel.view import SeatView
 
 DECISION_KINDS = ("auction", "tapp", "discard", "game", "surrender", "play")
 DEFAULT_BUDGET = 0.1
@@ -156,8 +156,8 @@ class Played:
     record: dict[str, Any] | None = None
 
 
-class Table:
-    """Seats bots for one seating and asks the one to move (the oracle gets the state)."""
+class Bots:
+    """The bots of one seating: asked by the table driver for their seats' moves (the oracle gets the state)."""
 
     def __init__(self, settings: Settings, seating: Sequence[int], seed: int) -> None:
         self.names = [settings.bots[b] for b in seating]
@@ -166,56 +166,65 @@ class Table:
         self.budget = settings.budget
         self.latency: dict[str, dict[str, list[float]]] = {}
 
-    def decide(self, state: State) -> Action:
-        seat = state.to_move
-        bot = self.bots[seat]
-        start = time.perf_counter()
-        if hasattr(bot, "choose_with_state"):
-            action = bot.choose_with_state(state, self.rngs[seat], self.budget)
-        else:
-            action = bot.choose(view(state, seat), self.rngs[seat], self.budget)
-        elapsed = time.perf_counter() - start
-        self.latency.setdefault(self.names[seat], {}).setdefault(state.phase.value, []).append(elapsed)
-        return action
+    def table(self, settings: Settings, first_dealer: int) -> Table:
+        """A table with these bots in their seats."""
+        return Table(settings.rules, [Seat(name) for name in self.names], seed=settings.seed,
+                     first_dealer=first_dealer)
 
-
-def deal_cards(rules: Rules, seed: int, index: int) -> State:
-    """Deal number ``index`` of a tournament: the same cards in every seating."""
-    return State.new(rules, dealer=index % rules.players).deal_random(random.Random(f"{seed}:{index}"))
+    def chooser(self, table: Table) -> Callable[[int, SeatView], Action]:
+        """What :meth:`Table.play_bots` asks: each bot's choice from its view (the oracle's from the deal)."""
+        def choose(seat: int, seen: SeatView) -> Action:
+            bot = self.bots[seat]
+            start = time.perf_counter()
+            if isinstance(bot, OracleBot):
+                action = bot.choose_with_state(table.game.current, self.rngs[seat], self.budget)
+            else:
+                action = bot.choose(seen, self.rngs[seat], self.budget)
+            elapsed = time.perf_counter() - start
+            self.latency.setdefault(self.names[seat], {}).setdefault(seen.phase, []).append(elapsed)
+            return action
+        return choose
 
 
 def play_deal(settings: Settings, index: int, seating: tuple[int, ...]) -> Played:
-    table = Table(settings, seating, settings.seed * 100003 + index)
-    state = deal_cards(settings.rules, settings.seed, index)
-    while not state.is_over():
-        state = state.apply(table.decide(state))
+    """Deal number ``index`` (cards and dealer the same in every seating), played by the bots."""
+    bots = Bots(settings, seating, settings.seed * 100003 + index)
+    table = bots.table(settings, first_dealer=index % settings.rules.players)
+    table.deal(random.Random(f"{settings.seed}:{index}"))
+    table.play_bots(bots.chooser(table))
+    state = table.game.deals[0]
     seats = [_seat_stats(state, seat) for seat in range(state.players)]
     record = deal_record(state) if settings.save else None
     if record is not None:
-        record["players"] = table.names
-    return Played(index, seating, seats, table.latency, record)
+        record["players"] = bots.names
+    return Played(index, seating, seats, bots.latency, record)
 
 
 def _seat_stats(state: State, seat: int) -> SeatStats:
     is_soloist = seat == state.soloist
+    assert state.scores is not None and (state.bid is not None or not is_soloist)  # the deal is over
     return SeatStats(
         score=state.scores[seat], played=seat != state.sitting_out, soloist=is_soloist,
         made=is_soloist and state.outcome in (Outcome.MADE, Outcome.DURCH_MADE, Outcome.BETTEL_MADE),
         surrendered=is_soloist and state.outcome is Outcome.SURRENDERED,
-        bid=state.bid if is_soloist else 0)
+        bid=state.bid if is_soloist and state.bid is not None else 0)
 
 
 def play_game(settings: Settings, index: int, seating: tuple[int, ...]) -> Played:
-    table = Table(settings, seating, settings.seed * 100003 + index)
-    game = Game.new(settings.rules, first_dealer=index % settings.rules.players)
+    """Game number ``index``, played by the bots to its end."""
+    bots = Bots(settings, seating, settings.seed * 100003 + index)
+    table = bots.table(settings, first_dealer=index % settings.rules.players)
     rng = random.Random(f"{settings.seed}:game:{index}")
-    while not game.is_over():
-        game = game.deal_random(rng) if game.needs_deal() else game.apply(table.decide(game.current))
-    rules = settings.rules
+    choose = bots.chooser(table)
+    while not table.is_over():
+        if table.needs_deal():
+            table.deal(rng)
+        table.play_bots(choose)
+    game, rules = table.game, settings.rules
     stats = [SeatStats(float(game.totals[seat]), won_game=game.winner == rules.team_of(seat))
              for seat in range(game.players)]
-    record = game_record(game, table.names) if settings.save else None
-    return Played(index, seating, stats, table.latency, record)
+    record = game_record(game, bots.names) if settings.save else None
+    return Played(index, seating, stats, bots.latency, record)
 
 
 def _task(job: tuple[Settings, int, tuple[int, ...]]) -> Played:
