@@ -326,3 +326,42 @@ def test_kill_9_loses_no_acknowledged_append(target: str) -> None:
         loaded = store.load("k")
         assert loaded is not None and loaded.info.version >= acknowledged
         assert [e.payload["n"] for e in loaded.entries] == list(range(1, loaded.info.version + 1))
+
+
+# ---------------------------------------------------------------------- seats (migration 2)
+
+def test_invites_are_found_by_their_digest_and_replaced(store: Store) -> None:
+    from binokel.server.storage import HOST_SEAT, NEVER, Invite
+
+    new_game(store)
+    store.set_invites("g1", [Invite("c1", "g1", 1, "2030-01-01"), Invite("c2", "g1", None, "2030-01-01"),
+                             Invite("host", "g1", HOST_SEAT, NEVER)])
+    assert store.invite("c1") == Invite("c1", "g1", 1, "2030-01-01")
+    assert store.invite("c2") is not None and store.invite("host") is None  # the host's row is no invite
+    store.set_invites("g1", [Invite("c3", "g1", 2, "2030-01-01")])
+    assert store.invite("c1") is None and store.invite("c3") is not None
+    assert store.held(["host"]) == [("g1", HOST_SEAT)]  # the host's row stays
+    store.delete("g1")
+    assert store.invite("c3") is None and store.held(["host"]) == []
+
+
+def test_held_finds_the_seats_of_token_digests(store: Store) -> None:
+    new_game(store)  # seat 0 holds Anna's token
+    seats = list(store.info("g1").seats)
+    seats[2] = Seat("person", None, "Cleo", token_hash("t2"))
+    store.append("g1", 1, [], seats=seats)
+    assert sorted(store.held([token_hash("t2"), token_hash("anna's token"), token_hash("x")])) == [("g1", 0), ("g1", 2)]
+    assert store.held([]) == []
+
+
+def test_presence_rows_and_their_heartbeat(store: Store) -> None:
+    new_game(store)
+    store.set_presence("g1", 0, "p1", present=True)
+    store.set_presence("g1", 2, "p2", present=True, ready=5)
+    rows = sorted(store.presence(["g1"]), key=lambda p: p.seat)
+    assert [(p.seat, p.process, p.ready) for p in rows] == [(0, "p1", None), (2, "p2", 5)]
+    assert all(0 <= p.age < 5 for p in rows)
+    store.touch_presence("p1")
+    store.set_presence("g1", 2, "p2", present=False)
+    assert [(p.seat, p.process) for p in store.presence(["g1", "other"])] == [(0, "p1")]
+    assert store.presence([]) == []

@@ -72,14 +72,18 @@ from __future__ import annotations
 import os
 
 from binokel.server.storage.base import (
+    HOST_SEAT,
     JSON,
+    NEVER,
     Change,
     Entry,
     GameExists,
     GameInfo,
     GameNotFound,
+    Invite,
     LocalNotifier,
     Notifier,
+    Presence,
     Seat,
     Snapshot,
     Status,
@@ -94,8 +98,8 @@ from binokel.server.storage.base import (
 from binokel.server.storage.sqlite import SQLiteStore
 
 __all__ = [
-    "JSON", "Change", "Entry", "GameExists", "GameInfo", "GameNotFound", "LocalNotifier", "Notifier", "SQLiteStore",
-    "Seat", "Snapshot", "Status", "StorageError", "StorageUnavailable", "Store", "StoredGame", "Subscription",
+    "HOST_SEAT", "JSON", "NEVER", "Change", "Entry", "GameExists", "GameInfo", "GameNotFound", "Invite",
+    "LocalNotifier", "Notifier", "SQLiteStore", "Presence", "Seat", "Snapshot", "Status", "StorageError", "StorageUnavailable", "Store", "StoredGame", "Subscription",
     "VersionConflict", "is_postgres_url", "open_store", "token_hash",
 ]
 

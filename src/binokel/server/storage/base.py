@@ -153,6 +153,35 @@ class GameInfo:
 
 
 @dataclass(frozen=True)
+class Invite:
+    """An invite code of a game, by its digest: for one ``seat``, or (None) the next free
+    seat; ``expires`` in UTC, ISO 8601. Seat -1 is the creator's token when they do not sit
+    at the table (it never expires and is no invite: :meth:`Store.invite` never finds it)."""
+
+    code_hash: str
+    game_id: str
+    seat: int | None
+    expires: str
+
+
+HOST_SEAT = -1
+NEVER = "9999-12-31T00:00:00.000+00:00"
+
+
+@dataclass(frozen=True)
+class Presence:
+    """A seat with a connection to a server ``process`` (``age``: seconds since that
+    process last said so), and ``ready``: the version at which the seat asked for the
+    next deal (None: not asked)."""
+
+    game_id: str
+    seat: int
+    process: str
+    age: float
+    ready: int | None
+
+
+@dataclass(frozen=True)
 class Entry:
     """One entry of a game's log: the version it made, and its payload."""
 
@@ -343,6 +372,36 @@ class Store(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release connections and stop listening."""
+
+    # -- seats: invite codes, the holders of tokens, presence (migration 2)
+
+    @abstractmethod
+    def set_invites(self, game_id: str, invites: Sequence[Invite]) -> None:
+        """Replace a game's invite codes (not the host's row at seat -1) with ``invites``."""
+
+    @abstractmethod
+    def invite(self, code_hash: str) -> Invite | None:
+        """The invite with this code digest (expired or not), or None."""
+
+    @abstractmethod
+    def held(self, token_hashes: Sequence[str]) -> list[tuple[str, int]]:
+        """The (game id, seat) pairs whose seat token has one of these digests (seat -1: a
+        creator who does not sit at the table). A scan of the seats: fine for thousands of
+        games, an index for millions is a later migration."""
+
+    @abstractmethod
+    def set_presence(self, game_id: str, seat: int, process: str, *, present: bool,
+                     ready: int | None = None) -> None:
+        """Record that ``process`` holds a connection of the seat (``present``) or no
+        longer; ``ready`` as in :class:`Presence`."""
+
+    @abstractmethod
+    def touch_presence(self, process: str) -> None:
+        """The heartbeat: every presence row of ``process`` is fresh again."""
+
+    @abstractmethod
+    def presence(self, game_ids: Sequence[str]) -> list[Presence]:
+        """The presence rows of these games (stale ones too: the caller judges ``age``)."""
 
     def subscribe(self, listener: Listener) -> Subscription:
         """Hear of every accepted change (see :class:`Notifier` for the thread it runs in)."""

@@ -140,7 +140,53 @@ def _columns(db: sqlite3.Connection, table: str) -> set[str]:
     return {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
 
 
+# Migration 2 (the server on several processes): invite codes (by the digest of the code,
+# so a code finds its game whichever process is asked) and presence (which process holds a
+# connection of which seat, refreshed by a heartbeat, so every process knows who is away).
+SQLITE_SEATS = (
+    """CREATE TABLE invites (
+        code TEXT PRIMARY KEY,           -- SHA-256 of the invite code
+        game_id TEXT NOT NULL,
+        seat INTEGER,                    -- NULL: the table's short code, fills the next free seat
+        expires TEXT NOT NULL            -- UTC, ISO 8601
+    )""",
+    "CREATE INDEX invites_by_game ON invites (game_id)",
+    """CREATE TABLE presence (
+        game_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        process TEXT NOT NULL,           -- the server process holding a connection of the seat
+        seen REAL NOT NULL,              -- unix time of its last heartbeat
+        ready INTEGER,                   -- the version at which the seat asked for the next deal
+        PRIMARY KEY (game_id, seat, process)
+    ) WITHOUT ROWID""",
+)
+
+POSTGRES_SEATS = """
+CREATE TABLE invites (
+    code text PRIMARY KEY,
+    game_id text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat integer,
+    expires text NOT NULL
+);
+CREATE INDEX invites_by_game ON invites (game_id);
+CREATE TABLE presence (
+    game_id text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat integer NOT NULL,
+    process text NOT NULL,
+    seen double precision NOT NULL,
+    ready integer,
+    PRIMARY KEY (game_id, seat, process)
+);
+"""
+
+
+def _sqlite_seats(db: sqlite3.Connection) -> None:
+    for statement in SQLITE_SEATS:
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "log", _sqlite_log, POSTGRES_LOG),
+    Migration(2, "invites and presence", _sqlite_seats, POSTGRES_SEATS),
 )
 """Every migration, numbered from 1 without gaps."""

@@ -39,7 +39,9 @@ from binokel.server.storage.base import (
     GameExists,
     GameInfo,
     GameNotFound,
+    Invite,
     Notifier,
+    Presence,
     Seat,
     Snapshot,
     Status,
@@ -322,6 +324,60 @@ class PostgresStore(Store):
 
     def _select(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
         return [_info(row) for row in self._run(lambda conn: conn.execute(sql.encode(), values).fetchall())]
+
+    # -- seats (presence times are the database's clock, so machines' clocks need not agree)
+
+    def set_invites(self, game_id: str, invites: Sequence[Invite]) -> None:
+        def work(conn: Connection) -> None:
+            conn.execute("DELETE FROM invites WHERE game_id = %s AND (seat IS NULL OR seat >= 0)", (game_id,))
+            with conn.cursor() as cursor:
+                cursor.executemany("INSERT INTO invites (code, game_id, seat, expires) VALUES (%s, %s, %s, %s)",
+                                   [(i.code_hash, game_id, i.seat, i.expires) for i in invites])
+
+        self._run(work, mode="transaction")
+
+    def invite(self, code_hash: str) -> Invite | None:
+        row = self._run(lambda conn: conn.execute(
+            "SELECT code, game_id, seat, expires FROM invites WHERE code = %s AND (seat IS NULL OR seat >= 0)",
+            (code_hash,)).fetchone())
+        return Invite(row["code"], row["game_id"], row["seat"], row["expires"]) if row is not None else None
+
+    def held(self, token_hashes: Sequence[str]) -> list[tuple[str, int]]:
+        if not token_hashes:
+            return []
+        rows = self._run(lambda conn: conn.execute(
+            "SELECT games.id AS game_id, (seat.n - 1)::integer AS seat"
+            " FROM games, jsonb_array_elements(games.seats) WITH ORDINALITY AS seat (value, n)"
+            " WHERE seat.value->>'token_hash' = ANY(%s)"
+            " UNION ALL SELECT game_id, seat FROM invites WHERE seat = -1 AND code = ANY(%s)",
+            (list(token_hashes), list(token_hashes))).fetchall())
+        return [(row["game_id"], row["seat"]) for row in rows]
+
+    def set_presence(self, game_id: str, seat: int, process: str, *, present: bool,
+                     ready: int | None = None) -> None:
+        if present:
+            self._run(lambda conn: conn.execute(
+                "INSERT INTO presence (game_id, seat, process, seen, ready)"
+                " VALUES (%s, %s, %s, extract(epoch FROM clock_timestamp()), %s)"
+                " ON CONFLICT (game_id, seat, process) DO UPDATE SET seen = excluded.seen, ready = excluded.ready",
+                (game_id, seat, process, ready)), mode="statement")
+        else:
+            self._run(lambda conn: conn.execute(
+                "DELETE FROM presence WHERE game_id = %s AND seat = %s AND process = %s",
+                (game_id, seat, process)), mode="statement")
+
+    def touch_presence(self, process: str) -> None:
+        self._run(lambda conn: conn.execute(
+            "UPDATE presence SET seen = extract(epoch FROM clock_timestamp()) WHERE process = %s", (process,)),
+            mode="statement")
+
+    def presence(self, game_ids: Sequence[str]) -> list[Presence]:
+        if not game_ids:
+            return []
+        rows = self._run(lambda conn: conn.execute(
+            "SELECT game_id, seat, process, greatest(0, extract(epoch FROM clock_timestamp()) - seen)::float AS age,"
+            " ready FROM presence WHERE game_id = ANY(%s)", (list(game_ids),)).fetchall())
+        return [Presence(row["game_id"], row["seat"], row["process"], row["age"], row["ready"]) for row in rows]
 
     def close(self) -> None:
         notifier = getattr(self, "notifier", None)

@@ -14,6 +14,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -25,8 +26,10 @@ from binokel.server.storage.base import (
     GameExists,
     GameInfo,
     GameNotFound,
+    Invite,
     LocalNotifier,
     Notifier,
+    Presence,
     Seat,
     Snapshot,
     Status,
@@ -299,6 +302,8 @@ class SQLiteStore(Store):
 
     def delete(self, game_id: str) -> bool:
         def work(db: sqlite3.Connection) -> bool:
+            db.execute("DELETE FROM invites WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM presence WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM log WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
             return bool(db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1)
@@ -354,6 +359,59 @@ class SQLiteStore(Store):
 
     def _select(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
         return [_info(row) for row in self._read(lambda db: db.execute(sql, values).fetchall())]
+
+    # -- seats
+
+    def set_invites(self, game_id: str, invites: Sequence[Invite]) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM invites WHERE game_id = ? AND (seat IS NULL OR seat >= 0)", (game_id,))
+            db.executemany("INSERT INTO invites (code, game_id, seat, expires) VALUES (?, ?, ?, ?)",
+                           [(i.code_hash, game_id, i.seat, i.expires) for i in invites])
+
+        self._write(work)
+
+    def invite(self, code_hash: str) -> Invite | None:
+        row = self._read(lambda db: db.execute(
+            "SELECT code, game_id, seat, expires FROM invites WHERE code = ? AND (seat IS NULL OR seat >= 0)",
+            (code_hash,)).fetchone())
+        return Invite(row[0], row[1], row[2], row[3]) if row is not None else None
+
+    def held(self, token_hashes: Sequence[str]) -> list[tuple[str, int]]:
+        if not token_hashes:
+            return []
+        marks = ", ".join("?" * len(token_hashes))
+        rows = self._read(lambda db: db.execute(
+            f"SELECT games.id, CAST(seat.key AS INTEGER) FROM games, json_each(games.seats) AS seat"
+            f" WHERE json_extract(seat.value, '$.token_hash') IN ({marks})"
+            f" UNION ALL SELECT game_id, seat FROM invites WHERE seat = -1 AND code IN ({marks})",
+            [*token_hashes, *token_hashes]).fetchall())
+        return [(row[0], row[1]) for row in rows]
+
+    def set_presence(self, game_id: str, seat: int, process: str, *, present: bool,
+                     ready: int | None = None) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            if present:
+                db.execute("INSERT INTO presence (game_id, seat, process, seen, ready) VALUES (?, ?, ?, ?, ?)"
+                           " ON CONFLICT (game_id, seat, process) DO UPDATE SET seen = excluded.seen,"
+                           " ready = excluded.ready", (game_id, seat, process, time.time(), ready))
+            else:
+                db.execute("DELETE FROM presence WHERE game_id = ? AND seat = ? AND process = ?",
+                           (game_id, seat, process))
+
+        self._write(work)
+
+    def touch_presence(self, process: str) -> None:
+        self._write(lambda db: db.execute("UPDATE presence SET seen = ? WHERE process = ?", (time.time(), process)))
+
+    def presence(self, game_ids: Sequence[str]) -> list[Presence]:
+        if not game_ids:
+            return []
+        marks = ", ".join("?" * len(game_ids))
+        now_ = time.time()
+        rows = self._read(lambda db: db.execute(
+            f"SELECT game_id, seat, process, seen, ready FROM presence WHERE game_id IN ({marks})",
+            list(game_ids)).fetchall())
+        return [Presence(row[0], row[1], row[2], max(0.0, now_ - row[3]), row[4]) for row in rows]
 
     def close(self) -> None:
         if self._closed:
