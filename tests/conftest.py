@@ -85,3 +85,4 @@ def kinds_to_cards(kinds) -> list[Card]:
 
 # PostgreSQL for the tests that run against both databases (storage_support.py).
 from storage_support import postgres_database, postgres_url, pytest_terminal_summary  # noqa: F401
+from server_support import server_db  # noqa: F401

@@ -32,7 +32,7 @@ from binokel.record import actions_of, replay, replay_deal
 from binokel.rules import RULE_SETS, STANDARD, Rules, options
 from binokel.server.app import create_app
 from binokel.server.protocol import CARD_PATTERN, MAX_MESSAGE
-from binokel.server.store import Store
+from server_support import Saved as Store
 from binokel.state import Phase, State
 from binokel.view import view
 
@@ -44,8 +44,8 @@ Message = dict[str, Any]
 # ---------------------------------------------------------------------- helpers
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
+def db(server_db: Path | str) -> Path | str:
+    return server_db  # each test runs on SQLite and on PostgreSQL
 
 
 def client_for(db: Path, think: float = 0) -> TestClient:

@@ -51,7 +51,7 @@ def test_serve_prints_the_address_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     assert process.returncode == 0, err
     assert "Traceback" not in err
     assert "stopped" in out
-    from binokel.server.store import Store
+    from server_support import Saved as Store
     assert Store(db).load(game_id) is not None
 
 

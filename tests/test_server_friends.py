@@ -17,15 +17,15 @@ from starlette.websockets import WebSocketDisconnect
 from binokel.card import Card
 from binokel.server.limits import Limits
 from binokel.server.seat import digest, new_token
-from binokel.server.store import Store
+from server_support import Saved as Store
 from friends_support import (Watcher, check_no_leak, client_for, connect, create, join, play_deals, seat_everybody)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
+def db(server_db: Path | str) -> Path | str:
+    return server_db  # each test runs on SQLite and on PostgreSQL
 
 
 def stored(db: Path, game_id: str) -> tuple[int, str, int]:
@@ -196,7 +196,7 @@ def test_expired_and_replaced_codes(db: Path) -> None:
         old = client.post("/api/join", json={"code": created["invites"]["code"], "name": "Eve"})
         assert old.status_code == 404
         store = Store(db)
-        store._db.execute("UPDATE invites SET expires = '2000-01-01T00:00:00.000+00:00'")
+        store.expire_invites()
         expired = client.post("/api/join", json={"code": renewed["invites"]["code"], "name": "Eve"})
         assert expired.status_code == 410 and "expired" in expired.json()["error"]
         assert len(store.seats(created["id"])) == 1
@@ -205,8 +205,16 @@ def test_expired_and_replaced_codes(db: Path) -> None:
 def test_tokens_are_stored_hashed_and_long(db: Path) -> None:
     with client_for(db) as client:
         game_id, tokens = seat_everybody(client, "standard", ["me", "open", "easy"], 6)
-    dump = "\n".join(Path(db).parent.glob("*").__next__().name for _ in [0])  # the file exists
-    raw = b"".join(p.read_bytes() for p in Path(db).parent.iterdir())
+    if isinstance(db, str):  # PostgreSQL: what its tables hold
+        import psycopg
+
+        with psycopg.connect(db) as conn:
+            raw = "".join(str(row) for table in ("games", "log", "invites", "presence")
+                          for row in conn.execute(f"SELECT * FROM {table}")).encode()
+        dump = raw
+    else:
+        dump = "\n".join(Path(db).parent.glob("*").__next__().name for _ in [0])  # the file exists
+        raw = b"".join(p.read_bytes() for p in Path(db).parent.iterdir())
     for token in tokens.values():
         assert len(token) >= 43  # 256 bits, URL-safe
         assert token.encode() not in raw and digest(token).encode() in raw

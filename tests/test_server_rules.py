@@ -26,8 +26,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
+def db(server_db: Path | str) -> Path | str:
+    return server_db  # each test runs on SQLite and on PostgreSQL
 
 CONTRACT_TEXTS = (
     "standard(open_durch=1500,bettel=300,durch_fail_credit=300)",

@@ -1,8 +1,10 @@
 """The web application: HTTP routes, the websocket endpoint and the static page.
 
-``create_app(db_path, think=..., budget=...)`` builds a FastAPI app around one
-:class:`~binokel.server.hall.Hall`; the protocol is documented in
-:mod:`binokel.server.protocol`.
+``create_app(db, think=..., budget=...)`` builds a FastAPI app around one
+:class:`~binokel.server.hall.Hall` on the games database ``db`` (a SQLite path, a
+``postgresql://`` URL, or None for ``BINOKEL_DB`` / the default file); the protocol is
+documented in :mod:`binokel.server.protocol`. ``GET /healthz`` and ``GET /metrics``
+(Prometheus) tell how the process is doing.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from binokel.record import game_record
 from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
 from binokel.server.hall import Hall, Invites, Refused
 from binokel.server.limits import KeyedBuckets, Limits
+from binokel.server.metrics import CONTENT_TYPE, Metrics
+from binokel.server.persist import PROCESS
 from binokel.server.protocol import (
     DECKS,
     LANGUAGES,
@@ -37,7 +41,7 @@ from binokel.server.protocol import (
     parse_settings,
     rule_changes,
 )
-from binokel.server.store import Store
+from binokel.server.storage import StorageUnavailable, Store, open_store
 from binokel.server.table import Connection, Table
 
 log = logging.getLogger("binokel.server")
@@ -48,6 +52,8 @@ FORBIDDEN_CLOSE = 4403
 """Websocket close code for a token that holds no seat at the table."""
 POLICY_CLOSE = 1008
 """Websocket close code for a connection that did not start with hello."""
+UNAVAILABLE_CLOSE = 1013
+"""Websocket close code (try again later) while the games database is unavailable."""
 
 
 def web_dir() -> Path:
@@ -102,25 +108,30 @@ def bearer(request: Request) -> str | None:
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
-def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: float = 0.5,
-               host: str = "127.0.0.1", public_url: str | None = None, limits: Limits | None = None) -> FastAPI:
-    """The server app on the SQLite database at ``db_path``. ``think`` is the least time
+def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float = 0.6, budget: float = 0.5,
+               host: str = "127.0.0.1", public_url: str | None = None, limits: Limits | None = None,
+               redis: str | None = None) -> FastAPI:
+    """The server app on the games database ``db_path`` (a SQLite path, a ``postgresql://``
+    URL, None: ``BINOKEL_DB`` or the default file; or an open store); ``redis``: a
+    ``redis://`` URL for change notification between processes. ``think`` is the least time
     between a computer opponent's move and the change before it (so people can follow);
     ``budget`` is how long a computer opponent may think, in seconds. ``host`` is the
     address the server listens on and ``public_url`` the address friends reach it at
     (behind a proxy or tunnel): invite links are made from it."""
     limits = limits or Limits()
-    store = Store(db_path)
-    hall = Hall(store, think=think, budget=budget, limits=limits)
+    store = db_path if isinstance(db_path, Store) else open_store(db_path, redis=redis)
+    metrics = Metrics(PROCESS)
+    hall = Hall(store, think=think, budget=budget, limits=limits, metrics=metrics)
     creations = KeyedBuckets(limits.tables_per_minute / 60, limits.tables_per_minute)
     joins = KeyedBuckets(limits.joins_per_minute / 60, limits.joins_per_minute)
     local_only = host in LOCAL_HOSTS and public_url is None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await hall.start()
         yield
         hall.stop()
-        store.close()
+        await asyncio.to_thread(store.close)
 
     app = FastAPI(title="Binokel", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.hall = hall
@@ -159,6 +170,19 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
                                 status_code=503)
         return FileResponse(page, media_type="text/html")
 
+    @app.get("/healthz")
+    async def healthz() -> JSONResponse:
+        """200 while this process can reach its games database, else 503 (for a load balancer)."""
+        try:
+            await asyncio.to_thread(store.info, "")
+        except StorageUnavailable as problem:
+            return JSONResponse({"ok": False, "process": PROCESS, "database": str(problem)}, status_code=503)
+        return JSONResponse({"ok": True, "process": PROCESS, "tables": len(hall.tables)})
+
+    @app.get("/metrics")
+    async def get_metrics() -> Response:
+        return PlainTextResponse(metrics.exposition(), media_type=CONTENT_TYPE)
+
     @app.get("/api/meta")
     async def get_meta(request: Request) -> JSONResponse:
         return JSONResponse({**meta(), "listen": {"local_only": local_only, "host": host,
@@ -180,7 +204,7 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
             return error(400, str(problem))
         if not creations.take(client_of(request)):
             return error(429, f"at most {limits.tables_per_minute} new tables a minute; wait a little")
-        created = hall.create(settings)
+        created = await hall.create(settings)
         return JSONResponse({"id": created.table.id, "seat": created.seat, "token": created.token,
                              "invites": created.invites.to_json(),
                              "links": links(request, created.invites, created.table.id)})
@@ -190,7 +214,7 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
         body = await json_body(request)
         if not joins.take(client_of(request)):
             return error(429, f"at most {limits.joins_per_minute} invite codes a minute; wait a little")
-        table, seat = hall.invite(body.get("code") if isinstance(body, dict) else None)
+        table, seat = await hall.invite(body.get("code") if isinstance(body, dict) else None)
         return JSONResponse({**hall.summary(table), "seat": seat, "open_seats": table.open_seats})
 
     @app.post("/api/join")
@@ -202,9 +226,9 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
             return error(429, f"at most {limits.joins_per_minute} joins a minute; wait a little")
         code = body.get("code")
         if code is not None:
-            table, seat = hall.invite(code)
+            table, seat = await hall.invite(code)
         else:
-            table, seat = hall.lobby_table(body.get("id")), None
+            table, seat = await hall.lobby_table(body.get("id")), None
         try:
             seat, token = await hall.join(table, seat, body.get("name", ""))
         except ProtocolError as problem:
@@ -213,29 +237,29 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
 
     @app.post("/api/games/{game_id}/invites")
     async def renew_invites(game_id: str, request: Request) -> JSONResponse:
-        table = hall.get(game_id)
+        table = await hall.get(game_id)
         if table is None:
             return error(404, f"no game {game_id!r}")
-        invites = hall.new_invites(table, bearer(request))
+        invites = await hall.new_invites(table, bearer(request))
         return JSONResponse({"id": game_id, "invites": invites.to_json(), "links": links(request, invites, game_id)})
 
     @app.post("/api/my-games")
     async def my_games(request: Request) -> JSONResponse:
         body = await json_body(request)
-        return JSONResponse({"games": hall.games_of(body.get("tokens") if isinstance(body, dict) else None)})
+        return JSONResponse({"games": await hall.games_of(body.get("tokens") if isinstance(body, dict) else None)})
 
     @app.get("/api/lobby")
     async def lobby() -> JSONResponse:
-        return JSONResponse({"tables": hall.lobby()})
+        return JSONResponse({"tables": await hall.lobby()})
 
     @app.delete("/api/games/{game_id}")
     async def delete_game(game_id: str, request: Request) -> JSONResponse:
-        hall.delete(game_id, bearer(request))
+        await hall.delete(game_id, bearer(request))
         return JSONResponse({"deleted": game_id})
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> JSONResponse:
-        table = hall.get(game_id)
+        table = await hall.get(game_id)
         if table is None:
             return error(404, f"no game {game_id!r}")
         async with table.lock:
@@ -246,7 +270,12 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:
         await websocket.accept()
-        table = hall.get(game_id)
+        try:
+            table = await hall.get(game_id)
+        except Refused as problem:  # the store is unavailable: the client tries again
+            await websocket.send_json({"type": "error", "message": problem.message, "version": None})
+            await websocket.close(code=UNAVAILABLE_CLOSE)
+            return
         if table is None:
             await websocket.send_json({"type": "error", "message": f"no game {game_id!r}", "version": None})
             await websocket.close(code=UNKNOWN_GAME_CLOSE)
@@ -255,6 +284,8 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
         if connection is None:
             return
         sender = asyncio.create_task(_send(websocket, connection))
+        if isinstance(connection.since, int) and connection.since > table.version:
+            await table.catch_up()  # the client has seen steps stored by another process
         try:
             table.join(connection, connection.since)
         except ProtocolError as problem:

@@ -1,23 +1,30 @@
-"""The hall: every table of this server, loaded from the store on first use, and the seats.
+"""The hall: every table of this server process, loaded from the store on first use, and the seats.
 
-A table is rebuilt from its stored game record with :func:`binokel.record.replay_game`
-and :meth:`binokel.table.Table.from_game`, so a restarted server continues each game at
-the same point and version. The hall hands out seats: the creator's at a new table, a
-friend's by an invite code (or from the lobby), and checks tokens.
+A table is rebuilt from its stored log (:mod:`binokel.server.persist`), so a restarted
+server — or another process on the same database — continues each game at the same point
+and version. The hall hands out seats: the creator's at a new table, a friend's by an
+invite code (or from the lobby), and checks tokens. Every call to the store runs in a
+thread (``asyncio.to_thread``): the event loop never waits for a disk or a database.
+
+The hall also listens to the store's change notifications (every process hears every
+stored step) and hands each to the table it concerns (:meth:`Hall.changed`), and keeps
+this process's presence rows fresh (:meth:`Hall.heartbeat`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from binokel.error import BinokelError
-from binokel.record import game_record, replay_game
+from binokel.server import persist
 from binokel.server.limits import Limits
-from binokel.server.protocol import ProtocolError, Settings, parse_name, parse_settings
+from binokel.server.metrics import Metrics
+from binokel.server.persist import PROCESS, SeatRow, driver_seats, later
+from binokel.server.protocol import ProtocolError, Settings, parse_name
 from binokel.server.seat import (
     OPEN,
     digest,
@@ -27,22 +34,16 @@ from binokel.server.seat import (
     new_token,
     normal_code,
 )
-from binokel.server.store import (
-    GameRow,
-    InviteRow,
-    SeatRow,
-    SeatTaken,
-    Store,
-    later,
-    now,
-)
-from binokel.server.table import Table, driver_seats
+from binokel.server.storage import Change, Invite, StorageUnavailable, Store, VersionConflict
+from binokel.server.table import Table
 from binokel.table import Table as Driver
 
 log = logging.getLogger("binokel.server")
 
 INVITE_SECONDS = 7 * 24 * 3600.0
 """How long an invite code is good for (a table for friends may wait a few days)."""
+HEARTBEAT = 5.0
+"""Seconds between this process's presence heartbeats (and its reading of the others')."""
 
 
 class Refused(Exception):
@@ -78,16 +79,66 @@ class Created:
 class Hall:
     """The tables of one server process, keyed by game id."""
 
-    def __init__(self, store: Store, *, think: float, budget: float, limits: Limits | None = None) -> None:
+    def __init__(self, store: Store, *, think: float, budget: float, limits: Limits | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.store = store
         self.think = think
         self.budget = budget
         self.limits = limits or Limits()
+        self.metrics = metrics or Metrics(PROCESS)
         self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._subscription: Any = None
+        self._heartbeat: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ other processes
+
+    async def start(self) -> None:
+        """Listen to the store's changes and start the presence heartbeat (at app start)."""
+        self._loop = asyncio.get_running_loop()
+        self._subscription = await asyncio.to_thread(self.store.subscribe, self._heard)
+        self._heartbeat = self._loop.create_task(self.heartbeat(), name="presence heartbeat")
+
+    def _heard(self, change: Change) -> None:
+        """A change notification, in the listening thread: hand it to the loop."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.changed, change.game_id, change.version)
+
+    def changed(self, game_id: str | None, version: int | None) -> None:
+        """A game changed (None: notifications may have been lost, look at every table)."""
+        if game_id is None:
+            for table in list(self.tables.values()):
+                table.heard(None)
+            return
+        held = self.tables.get(game_id)
+        if held is not None:
+            held.heard(version)
+
+    async def heartbeat(self) -> None:
+        """Keep this process's presence rows fresh, and read the other processes' rows of the
+        tables held here (a killed process's rows go stale, so its seats count as away)."""
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            try:
+                await asyncio.to_thread(self.store.touch_presence, PROCESS)
+                ids = list(self.tables)
+                rows = await asyncio.to_thread(self.store.presence, ids) if ids else []
+            except StorageUnavailable:
+                self.metrics.db_errors.inc()
+                continue
+            except Exception:
+                log.exception("presence heartbeat failed")
+                continue
+            for game_id in ids:
+                table = self.tables.get(game_id)
+                if table is not None:
+                    table.set_elsewhere([row for row in rows if row.game_id == game_id])
 
     # ------------------------------------------------------------------ tables
 
-    def create(self, settings: Settings, people: list[SeatRow] | None = None) -> Created:
+    async def create(self, settings: Settings, people: list[SeatRow] | None = None) -> Created:
         """A new table: first dealer by lot, the first deal dealt, all stored before it is announced.
 
         ``people`` (a rematch) keeps the same people in the same seats; else the creator gets
@@ -103,15 +154,16 @@ class Hall:
             me = settings.me
             people = [SeatRow(me if me is not None else -1, settings.name, digest(token), host=True)]
             invites = self._new_invites(settings)
-        names = _names(settings, people)
-        stamp = now()
-        game = change.game
-        self.store.insert_table(GameRow(
-            id=game_id, created=stamp, updated=stamp, rules=settings.rules.text, settings=settings.to_json(), seed=seed,
-            first_dealer=game.first_dealer, version=change.version, record=game_record(game, names),
-            totals=list(game.totals), deals=1, over=False), people, self._invite_rows(invites))
+        try:
+            await asyncio.to_thread(persist.create, self.store, game_id, settings, change, people,
+                                    self._invite_rows(game_id, invites), seed)
+        except StorageUnavailable:
+            self.metrics.db_errors.inc()
+            raise Refused(503, "the games database is unavailable: no table was made; try again in a moment") \
+                from None
         driver.commit(change)
         table = self._table(game_id, settings, driver, people)
+        self.metrics.actions.inc()
         return Created(table, token, settings.me, invites)
 
     def _new_invites(self, settings: Settings) -> Invites:
@@ -120,76 +172,110 @@ class Hall:
             return Invites(None, {})
         return Invites(new_short_code(), {seat: new_link_code() for seat in open_seats})
 
-    def _invite_rows(self, invites: Invites) -> list[InviteRow]:
+    def _invite_rows(self, game_id: str, invites: Invites) -> list[Invite]:
         expires = later(INVITE_SECONDS)
-        rows = [InviteRow(digest(code), seat, expires) for seat, code in invites.seats.items()]
+        rows = [Invite(digest(code), game_id, seat, expires) for seat, code in invites.seats.items()]
         if invites.short:
-            rows.append(InviteRow(digest(normal_code(invites.short)), None, expires))
+            rows.append(Invite(digest(normal_code(invites.short)), game_id, None, expires))
         return rows
 
-    def _table(self, game_id: str, settings: Settings, driver: Driver, people: list[SeatRow]) -> Table:
+    def _table(self, game_id: str, settings: Settings, driver: Driver, people: list[SeatRow], *, base: int = 0,
+               updated: str | None = None) -> Table:
         table = Table(game_id, settings, driver, self.store, people, think=self.think, budget=self.budget,
-                      limits=self.limits)
+                      limits=self.limits, base=base, metrics=self.metrics, updated=updated)
         table.on_rematch = self.rematch
+        table.on_deleted = self._forget
         self.tables[game_id] = table
+        self.metrics.tables.set(len(self.tables))
         return table
 
-    def rematch(self, table: Table) -> Table:
+    def _forget(self, table: Table) -> None:
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+            self.metrics.tables.set(len(self.tables))
+
+    async def rematch(self, table: Table) -> Table:
         """A new game with the same settings, people and seats, and a fresh seed."""
         people = [replace(p) for p in (*table.people.values(), *([table.host] if table.host and table.host.seat < 0
                                                                   else []))]
-        return self.create(replace(table.settings, seed=None), people).table
+        return (await self.create(replace(table.settings, seed=None), people)).table
 
-    def get(self, game_id: str) -> Table | None:
-        """The table of a game, loaded from the store if needed; None if there is no such game."""
+    async def get(self, game_id: str) -> Table | None:
+        """The table of a game, loaded from the store if needed; None if there is no such game.
+        Refused (503) while the store is unavailable."""
         table = self.tables.get(game_id)
         if table is not None:
             return table
-        row = self.store.load(game_id)
-        if row is None:
-            return None
+        loading = self._loading.get(game_id)
+        if loading is not None:  # another request is loading it: one table per game and process
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Table | None] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
         try:
-            settings = parse_settings(row.settings)
-            driver = Driver.from_game(replay_game(row.record), driver_seats(settings), row.seed)
-        except (BinokelError, ProtocolError, ValueError):
-            log.exception("stored game %s cannot be replayed", game_id)
-            return None
-        return self._table(game_id, settings, driver, self.store.seats(game_id))
+            loaded = await asyncio.to_thread(persist.load, self.store, game_id)
+            table = None if loaded is None else self._table(
+                game_id, loaded.settings, loaded.driver, [*loaded.people, *([loaded.host] if loaded.host
+                                                                             and loaded.host.seat < 0 else [])],
+                base=loaded.base, updated=loaded.info.updated)
+            if table is not None:
+                rows = await asyncio.to_thread(self.store.presence, [game_id])
+                table.set_elsewhere(rows)
+            future.set_result(table)
+            return table
+        except StorageUnavailable:
+            self.metrics.db_errors.inc()
+            future.set_result(None)
+            raise Refused(503, "the games database is unavailable; try again in a moment") from None
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: the waiters (if any) get it
+            raise
+        finally:
+            del self._loading[game_id]
 
-    def delete(self, game_id: str, token: str | None) -> None:
+    async def delete(self, game_id: str, token: str | None) -> None:
         """Delete a table: only its creator's token may."""
-        table = self.get(game_id)
+        table = await self.get(game_id)
         if table is None:
             raise Refused(404, f"no game {game_id!r}")
         row = table.seat_of(token) if is_well_formed(token) and token else None
         if row is None or not row.host:
             raise Refused(403, "only the table's creator can delete it (send their token)")
-        self.tables.pop(game_id, None)
-        table.stop()
-        for connection in list(table.connections):
-            connection.post(table.error("this game has been deleted"))
-            connection.post(None)
-        self.store.delete(game_id)
+        try:
+            await asyncio.to_thread(self.store.delete, game_id)
+        except StorageUnavailable:
+            self.metrics.db_errors.inc()
+            raise Refused(503, "the games database is unavailable: nothing was deleted; try again") from None
+        table._gone()  # noqa: SLF001  # told only once it is gone for good
+        await asyncio.to_thread(self.store.notify, game_id, 0)  # other processes re-read it and find it gone
 
     # ------------------------------------------------------------------ seats
 
-    def invite(self, code: Any) -> tuple[Table, int | None]:
+    async def _call(self, work: Any, *args: Any) -> Any:
+        """A store call in a thread; Refused (503) while the store is unavailable."""
+        try:
+            return await asyncio.to_thread(work, *args)
+        except StorageUnavailable:
+            self.metrics.db_errors.inc()
+            raise Refused(503, "the games database is unavailable; try again in a moment") from None
+
+    async def invite(self, code: Any) -> tuple[Table, int | None]:
         """The table and seat (None: the next free one) of an invite code; Refused if wrong or expired."""
         if not is_well_formed(code):
             raise Refused(400, "code must be the invite code, as text")
-        found = self.store.invite(digest(normal_code(code)))
+        found = await self._call(self.store.invite, digest(normal_code(code)))
         if found is None:
             raise Refused(404, "this invite code is wrong, used up or has been replaced")
-        game_id, seat, expires = found
+        game_id, seat, expires = found.game_id, found.seat, found.expires
         if datetime.fromisoformat(expires) < datetime.now(UTC):
             raise Refused(410, "this invite code has expired: ask for a new link")
-        table = self.get(game_id)
+        table = await self.get(game_id)
         if table is None:
             raise Refused(404, "this invite's game no longer exists")
         return table, seat
 
-    def lobby_table(self, game_id: Any) -> Table:
-        table = self.get(game_id) if isinstance(game_id, str) and 0 < len(game_id) <= 64 else None
+    async def lobby_table(self, game_id: Any) -> Table:
+        table = await self.get(game_id) if isinstance(game_id, str) and 0 < len(game_id) <= 64 else None
         if table is None or not table.settings.lobby:
             raise Refused(404, "no such table in the lobby")
         return table
@@ -207,14 +293,23 @@ class Hall:
                 raise Refused(409, f"seat {seat} is taken: ask for the link of a free seat")
             token = new_token()
             row = SeatRow(seat, name, digest(token))
+            people = [*table.people.values(), row]
+            seats = persist.stored_seats(table.settings, people)
+            # A metadata change with the version check: a friend seated meanwhile at another
+            # process (or a step stored there) makes it fail; then look again.
             try:
-                self.store.take_seat(table.id, row)
-            except SeatTaken:
-                raise Refused(409, f"seat {seat} is taken: ask for the link of a free seat") from None
+                await asyncio.to_thread(self.store.append, table.id, table.stored_version, [], seats=seats)
+            except VersionConflict:
+                await table._adopt_missed()  # noqa: SLF001  # under the table's lock
+                await table.refresh()
+                raise Refused(409, "the table changed meanwhile (a seat may have been taken): try again") from None
+            except StorageUnavailable:
+                self.metrics.db_errors.inc()
+                raise Refused(503, "the games database is unavailable: you were not seated; try again") from None
             table.seat_person(row)
             return seat, token
 
-    def new_invites(self, table: Table, token: Any) -> Invites:
+    async def new_invites(self, table: Table, token: Any) -> Invites:
         """Fresh invites for the open seats (the old ones stop working): the creator only."""
         row = table.seat_of(token) if is_well_formed(token) else None
         if row is None or not row.host:
@@ -222,17 +317,17 @@ class Hall:
         open_seats = table.open_seats
         invites = Invites(new_short_code(), {seat: new_link_code() for seat in open_seats}) if open_seats \
             else Invites(None, {})
-        self.store.replace_invites(table.id, self._invite_rows(invites))
+        await self._call(self.store.set_invites, table.id, self._invite_rows(table.id, invites))
         return invites
 
-    def games_of(self, tokens: Any) -> list[dict[str, Any]]:
+    async def games_of(self, tokens: Any) -> list[dict[str, Any]]:
         """"Your games": the tables these tokens hold a seat at (unknown tokens are ignored)."""
         if not isinstance(tokens, list) or len(tokens) > self.limits.tokens_per_request:
             raise Refused(400, f"tokens must be a list of at most {self.limits.tokens_per_request} seat tokens")
         hashed = [digest(t) for t in tokens if is_well_formed(t)]
         games = []
-        for game_id, seat in self.store.games_of(hashed):
-            table = self.get(game_id)
+        for game_id, seat in await self._call(self.store.held, hashed):
+            table = await self.get(game_id)
             if table is None:
                 continue
             games.append({**self.summary(table), "seat": seat if seat >= 0 else None})
@@ -244,23 +339,26 @@ class Hall:
         """What a list shows of a table: rules, seats, totals, whose turn."""
         driver = table.driver
         to_move = driver.to_move
-        row = self.store.load(table.id)
         return {"id": table.id, "rules": driver.rules.text, "players": table.names,
                 "seats": [s.to_json() for s in table.seats()], "totals": list(driver.game.totals),
                 "deals": driver.deal_number, "over": driver.is_over(), "waiting": table.waiting,
                 "to_move": to_move if to_move is not None and to_move >= 0 else None,
-                "updated": row.updated if row else None}
+                "updated": table.updated}
 
-    def lobby(self) -> list[dict[str, Any]]:
+    async def lobby(self) -> list[dict[str, Any]]:
         """Public tables with a free seat."""
         listed = []
-        for game_id in self.store.lobby():
-            table = self.get(game_id)
+        for info in await self._call(self.store.lobby):
+            table = await self.get(info.id)
             if table is not None and table.settings.lobby and table.open_seats:
                 listed.append(self.summary(table))
         return listed
 
     def stop(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+        if self._subscription is not None:
+            self._subscription.close()
         for table in self.tables.values():
             table.stop()
 

@@ -10,6 +10,18 @@ grace period), the next deal once the people are ready, chat, and persistence.
 Every accepted step is **stored first**, then adopted by the driver and told to each
 connection: the events its seat (or a spectator) may see, then that seat's state
 snapshot, built from ``view(deal, seat)`` (spectators: the public fields of a view only).
+Each message is built once per seat (not per watcher).
+
+**Several processes** may hold the same table (issue 13; docs/server.md, "Several
+processes"). A step is stored with the optimistic version check (``Store.append`` at the
+version it was decided on): if another process wrote first, the append is refused
+(VersionConflict), this table reads the steps it missed, tells them, and the command is
+judged again on the new state — a person's stale command is refused, a bot's move or a
+deal is simply not made twice. So a bot moves **exactly once** however many processes
+watch its table: each of them may think, only one append at that version lands. Every
+process hears every stored step (``Store.subscribe``) and forwards it to its own
+connections (:meth:`Table.heard`). Presence and "next deal" clicks are shared through the
+store's presence rows, so a person connected to another process is not "away".
 """
 
 from __future__ import annotations
@@ -18,15 +30,17 @@ import asyncio
 import collections
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from binokel.action import GAMES
 from binokel.ai import Bot, choose_safely, make_bot
 from binokel.error import BinokelError
 from binokel.meld import meld_values
-from binokel.record import game_record
+from binokel.server import persist
 from binokel.server.limits import Bucket, Limits
+from binokel.server.metrics import Metrics
+from binokel.server.persist import PROCESS, SeatRow, driver_seats
 from binokel.server.protocol import (
     ProtocolError,
     Settings,
@@ -35,10 +49,9 @@ from binokel.server.protocol import (
     rule_changes,
 )
 from binokel.server.seat import Seat, digest
-from binokel.server.store import SeatRow, Store
+from binokel.server.storage import GameNotFound, Presence, StorageUnavailable, Store, VersionConflict
 from binokel.state import Phase, State
-from binokel.table import PERSON, Change, Event, TurnError
-from binokel.table import Seat as DriverSeat
+from binokel.table import Change, Event, EventKind, Step, TurnError
 from binokel.table import Table as Driver
 from binokel.view import SeatView, view
 
@@ -47,7 +60,10 @@ log = logging.getLogger("binokel.server")
 CATCH_UP = 500
 """A client that reconnects at most this many versions behind gets the missed events; further
 behind, the snapshot alone."""
-PRIVATE_FIELDS = {"hand": [], "discard": None, "legal_actions": []}
+PRESENCE_TTL = 15.0
+"""A presence row of another process counts this many seconds after its last heartbeat
+(so a process killed with -9 stops counting its seats as connected after this long)."""
+PRIVATE_FIELDS: dict[str, Any] = {"hand": [], "discard": None, "legal_actions": []}
 """What a spectator's view leaves out of a seat's view (everything else in a view is public)."""
 
 
@@ -88,7 +104,8 @@ class Table:
     """A game being played by people and bots, watched by any number of spectators."""
 
     def __init__(self, game_id: str, settings: Settings, driver: Driver, store: Store, people: list[SeatRow],
-                 *, think: float, budget: float, limits: Limits) -> None:
+                 *, think: float, budget: float, limits: Limits, base: int = 0, metrics: Metrics | None = None,
+                 updated: str | None = None) -> None:
         self.id = game_id
         self.settings = settings
         self.driver = driver
@@ -111,9 +128,25 @@ class Table:
         self.deal_over_at: float | None = None
         self.chat: collections.deque[dict[str, Any]] = collections.deque(maxlen=limits.chat_kept)
         self.rematch_id: str | None = None
-        self.on_rematch: Callable[[Table], Table] | None = None  # set by the hall
+        self.on_rematch: Callable[[Table], Awaitable[Table]] | None = None  # set by the hall
+        self.on_deleted: Callable[[Table], None] | None = None  # set by the hall
         self._runner: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        # Several processes: the store's version is base + the driver's (base is 0 but for a
+        # game of the previous server); the versions this process announced itself (so
+        # their notifications are not mistaken for another process's change); the presence
+        # rows of other processes, and when they were read.
+        self.base = base
+        self.metrics = metrics or Metrics(PROCESS)
+        self.updated = updated or persist.now()
+        self._own: collections.Counter[int] = collections.Counter()
+        self.elsewhere: list[Presence] = []
+        self._elsewhere_at = time.monotonic()
+        self._catching_up = False
+        self._refreshing = False
+        self._presence_lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.deleted = False
 
     # ------------------------------------------------------------------ seats
 
@@ -156,8 +189,31 @@ class Table:
                 return row
         return None
 
-    def connected(self, seat: int) -> bool:
+    @property
+    def stored_version(self) -> int:
+        """The version of the table in the store (the driver's, but for old games)."""
+        return self.driver.version + self.base
+
+    def here(self, seat: int) -> bool:
+        """Has this process a connection of the seat?"""
         return any(c.seat == seat for c in self.connections)
+
+    def connected(self, seat: int) -> bool:
+        """Is the seat connected to this process or (by a fresh presence row) to another?"""
+        return self.here(seat) or seat in self._remote_seats()
+
+    def _remote_seats(self, ready: bool = False) -> set[int]:
+        """Seats connected to other processes (``ready``: those that asked for the next deal
+        at this version)."""
+        gone = time.monotonic() - self._elsewhere_at
+        return {p.seat for p in self.elsewhere if p.age + gone < PRESENCE_TTL
+                and (not ready or p.ready == self.stored_version)}
+
+    def _remote_expiry(self) -> float | None:
+        """Seconds until the next presence row of another process goes stale (None: none left)."""
+        gone = time.monotonic() - self._elsewhere_at
+        left = [PRESENCE_TTL - p.age - gone for p in self.elsewhere if p.age + gone < PRESENCE_TTL]
+        return min(left) if left else None
 
     def seats(self) -> list[Seat]:
         """Every seat as everybody may see it (presence)."""
@@ -176,7 +232,11 @@ class Table:
     def presence(self) -> dict[str, Any]:
         return {"type": "presence", "seats": [s.to_json() for s in self.seats()], "waiting": self.waiting,
                 "spectators": sum(1 for c in self.connections if c.seat is None),
-                "ready": sorted(self.ready)}
+                "ready": sorted(self.all_ready())}
+
+    def all_ready(self) -> set[int]:
+        """The people who asked for the next deal, here and at other processes."""
+        return self.ready | self._remote_seats(ready=True)
 
     def seat_person(self, row: SeatRow) -> None:
         """A friend has taken a seat (already stored by the hall)."""
@@ -218,7 +278,7 @@ class Table:
                 "settings": {"language": self.settings.language, "deck": self.settings.deck,
                              "name": self.name(seat) if seat is not None else "", "grace": self.settings.grace,
                              "lobby": self.settings.lobby},
-                "ready": sorted(self.ready),
+                "ready": sorted(self.all_ready()),
                 "rematch": self.rematch_id,
             },
             "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
@@ -248,9 +308,11 @@ class Table:
                                 " try again later")
         seat = connection.seat
         self.connections.add(connection)
+        self.metrics.connections.inc()
         if seat is not None:
             self.away_since.pop(seat, None)
             self.standing_in.discard(seat)
+            self._spawn(self._share_presence(seat))
         if since is not None and 0 <= since <= self.version and self.version - since <= CATCH_UP:
             connection.post(self.events_message(seat, self.driver.events_for(seat, since), since))
         connection.post(self.state_message(seat))
@@ -259,11 +321,15 @@ class Table:
         self.kick()
 
     def leave(self, connection: Connection) -> None:
+        if connection in self.connections:
+            self.metrics.connections.dec()
         self.connections.discard(connection)
         seat = connection.seat
+        if seat is not None and not self.here(seat):
+            self.ready.discard(seat)
+            self._spawn(self._share_presence(seat))
         if seat is not None and not self.connected(seat):
             self.away_since[seat] = time.monotonic()
-            self.ready.discard(seat)
         self._broadcast_presence()
         self.kick()
 
@@ -286,6 +352,9 @@ class Table:
 
     async def act(self, connection: Connection, text: str, version: int) -> None:
         """A person's action in record notation; ProtocolError (nothing changed) if refused."""
+        started = time.perf_counter()
+        if isinstance(version, int) and version > self.version:
+            await self.catch_up()  # the client heard of a step (from another process) before this one
         async with self.lock:
             seat = self._player(connection)
             self._check_version(version)
@@ -303,7 +372,9 @@ class Table:
                 raise ProtocolError(f"it is not your turn: {self.name(mover or 0)} is to move") from None
             except BinokelError as error:
                 raise ProtocolError(str(error)) from None
-            self._commit(change)
+            if not await self._commit(change):
+                raise ProtocolError(f"stale version {version}: the game is at version {self.version} (send sync)")
+            self.metrics.latency.observe(time.perf_counter() - started)
 
     async def next_deal(self, connection: Connection, version: int | None) -> None:
         """A person is ready for the next deal; it is dealt once every connected person is."""
@@ -316,19 +387,20 @@ class Table:
             if not self.driver.needs_deal():
                 raise ProtocolError("the deal is not over yet")
             self.ready.add(seat)
+            self._spawn(self._share_presence(seat))
             if self._everybody_ready():
-                self._deal()
+                await self._deal()
             else:
                 self._broadcast_presence()
 
     def _everybody_ready(self) -> bool:
+        """Has somebody asked for the next deal, and every connected person (at any process)?"""
+        ready = self.all_ready()
         present = {seat for seat in self.people if self.connected(seat)}
-        return present <= self.ready
+        return bool(ready) and present <= ready
 
-    def _deal(self) -> None:
-        self.ready.clear()
-        self.deal_over_at = None
-        self._commit(self.driver.propose_deal())
+    async def _deal(self) -> bool:
+        return await self._commit(self.driver.propose_deal())
 
     async def hint(self, connection: Connection) -> str:
         """What the hard bot would do for the asking seat, from that seat's view only."""
@@ -350,7 +422,7 @@ class Table:
                 raise ProtocolError("a rematch can start when the game is over")
             if self.rematch_id is None:
                 assert self.on_rematch is not None
-                self.rematch_id = self.on_rematch(self).id
+                self.rematch_id = (await self.on_rematch(self)).id
                 self._broadcast({"type": "rematch", "id": self.rematch_id})
             return self.rematch_id
 
@@ -375,28 +447,171 @@ class Table:
 
     # ------------------------------------------------------------------ storing and telling
 
-    def _commit(self, change: Change, stand_in: int | None = None) -> None:
-        """Store the change, then adopt and tell it (the caller holds the lock)."""
-        game = change.game
-        dealt = sum(1 for d in game.deals if d.phase is not Phase.DEAL)
+    async def _commit(self, change: Change, stand_in: int | None = None) -> bool:
+        """Store the change, then adopt and tell it (the caller holds the lock). False if
+        another process wrote first (its steps are adopted and told instead: judge again);
+        ProtocolError if the store is unavailable (nothing changed)."""
+        expected = self.stored_version
+        self._own[expected + 1] += 1  # our own notification of it is no news
         try:
-            self.store.save(self.id, version=change.version, record=game_record(game, self.names),
-                            totals=list(game.totals), deals=dealt, over=game.is_over())
-        except Exception as error:
-            log.exception("could not save game %s", self.id)
-            raise ProtocolError(f"the move could not be saved ({type(error).__name__}); nothing changed") from None
+            await asyncio.to_thread(persist.append, self.store, self.id, expected, [change],
+                                    persist.status(change.game), stand_in=stand_in is not None)
+        except VersionConflict:
+            self._forget(expected + 1)
+            self.metrics.conflicts.inc()
+            await self._adopt_missed()
+            return False
+        except GameNotFound:
+            self._forget(expected + 1)
+            self._gone()
+            raise ProtocolError("this game has been deleted") from None
+        except StorageUnavailable as error:
+            self._forget(expected + 1)
+            self.metrics.db_errors.inc()
+            log.error("could not store a step of game %s: %s", self.id, error)
+            await self._adopt_missed(quiet=True)  # the write may have landed before the line broke
+            raise ProtocolError("the games database is unavailable: the move was not saved, nothing changed;"
+                                " try again in a moment") from None
+        self.metrics.actions.inc()
+        self.updated = persist.now()
+        self._adopt(change, stand_in)
+        return True
+
+    def _forget(self, version: int) -> None:
+        self._own[version] -= 1
+        if self._own[version] <= 0:
+            del self._own[version]
+
+    def _adopt(self, change: Change, stand_in: int | None = None) -> None:
+        """Commit a stored change to the driver and tell every connection here."""
         since = self.driver.version
         events = self.driver.commit(change)
+        if any(e.kind is EventKind.DEAL for e in events):
+            self.ready.clear()
+            self.deal_over_at = None
         if self.driver.needs_deal():
             self.deal_over_at = time.monotonic()
         states: dict[int | None, dict[str, Any]] = {}
+        told: dict[int | None, dict[str, Any]] = {}
         for connection in self.connections:
             seat = connection.seat
-            if seat not in states:
+            if seat not in states:  # built once per seat, not per watcher
+                told[seat] = self.events_message(seat, events, since, stand_in)
                 states[seat] = self.state_message(seat)
-            connection.post(self.events_message(seat, events, since, stand_in))
+            connection.post(told[seat])
             connection.post(states[seat])
         self.kick()
+
+    async def _adopt_missed(self, quiet: bool = False) -> None:
+        """Read the steps other processes stored after ours and adopt them (the caller holds the lock)."""
+        try:
+            steps = await asyncio.to_thread(persist.missed, self.store, self.id, self.stored_version)
+        except StorageUnavailable:
+            self.metrics.db_errors.inc()
+            if not quiet:
+                log.error("could not read the missed steps of game %s", self.id)
+            return
+        for step, stand_in in steps:
+            try:
+                change = self.driver.propose_step(step)
+            except BinokelError:
+                log.exception("stored step of game %s does not fit the table", self.id)
+                return
+            self.metrics.heard.inc()
+            self._adopt(change, stand_in)
+
+    # ------------------------------------------------------------------ other processes
+
+    def heard(self, version: int | None) -> None:
+        """The store says the game is at ``version`` (None: perhaps missed notifications): catch
+        up if another process stored steps; re-read seats and presence if it changed those."""
+        if version is not None and self._own.get(version):
+            self._forget(version)
+            return
+        if version is None or version > self.stored_version:
+            if not self._catching_up:
+                self._catching_up = True
+                self._spawn(self.catch_up())
+        if version is None or version <= self.stored_version:
+            if not self._refreshing:
+                self._refreshing = True
+                self._spawn(self.refresh())
+
+    async def catch_up(self) -> None:
+        """Adopt and tell the steps other processes stored."""
+        self._catching_up = False
+        async with self.lock:
+            await self._adopt_missed()
+
+    async def refresh(self) -> None:
+        """Re-read the seats (a friend joined at another process) and the presence rows."""
+        self._refreshing = False
+        try:
+            info = await asyncio.to_thread(self.store.info, self.id)
+            rows = await asyncio.to_thread(self.store.presence, [self.id])
+        except StorageUnavailable:
+            self.metrics.db_errors.inc()
+            return
+        if info is None:
+            self._gone()
+            return
+        people, host = persist.people_of(info)
+        for row in people:
+            if row.seat not in self.people:
+                self.seat_person(row)
+        self.host = host or self.host
+        self.set_elsewhere(rows)
+
+    def set_elsewhere(self, rows: list[Presence]) -> None:
+        """The presence rows of this table (ours are left out: we know our connections)."""
+        before = (self._remote_seats(), self._remote_seats(ready=True))
+        self.elsewhere = [p for p in rows if p.process != PROCESS and p.game_id == self.id]
+        self._elsewhere_at = time.monotonic()
+        if (self._remote_seats(), self._remote_seats(ready=True)) != before:
+            for seat in self.person_seats:
+                if self.connected(seat):
+                    self.away_since.pop(seat, None)
+                    self.standing_in.discard(seat)
+                elif seat not in self.away_since:
+                    self.away_since[seat] = time.monotonic()
+            self._broadcast_presence()
+            self.kick()
+
+    async def _share_presence(self, seat: int) -> None:
+        """Write whether this process holds a connection of ``seat`` (and its next-deal click),
+        then tell the other processes. Written from the state at the time of writing, so the
+        order of these tasks does not matter."""
+        async with self._presence_lock:
+            present = self.here(seat)
+            ready = self.stored_version if seat in self.ready else None
+            try:
+                await asyncio.to_thread(self.store.set_presence, self.id, seat, PROCESS, present=present,
+                                        ready=ready)
+                version = self.stored_version
+                self._own[version] += 1
+                await asyncio.to_thread(self.store.notify, self.id, version)
+            except StorageUnavailable:
+                self.metrics.db_errors.inc()
+            except Exception:  # e.g. the game was deleted meanwhile (PostgreSQL's foreign key)
+                log.debug("presence of game %s not written", self.id, exc_info=True)
+
+    def _gone(self) -> None:
+        """The game was deleted (by another process): say so and close every connection."""
+        if self.deleted:
+            return
+        self.deleted = True
+        self.stop()
+        for connection in list(self.connections):
+            connection.post(self.error("this game has been deleted"))
+            connection.post(None)
+        if self.on_deleted is not None:
+            self.on_deleted(self)
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` in the background, keeping a reference until it is done."""
+        task: asyncio.Task[Any] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def error(self, message: str) -> dict[str, Any]:
         return error_message(message, self.version)
@@ -425,7 +640,8 @@ class Table:
         if seat in self.bots:
             return seat, 0
         if self.connected(seat):
-            return None, -1
+            expiry = None if self.here(seat) else self._remote_expiry()
+            return None, -1 if expiry is None else expiry  # look again when a presence row goes stale
         left = self.away_since.get(seat, time.monotonic()) + self.settings.grace - time.monotonic()
         return (seat, 0) if left <= 0 else (None, left)
 
@@ -436,8 +652,13 @@ class Table:
             async with self.lock:
                 self._wake.clear()
                 seat, wait = self._next_mover()
-                if seat is None and wait == 0 and self.driver.needs_deal():
-                    self._deal()  # the table's next-deal timeout has passed
+                if seat is None and self.driver.needs_deal() and not self.waiting and not self.driver.is_over() \
+                        and (wait == 0 or self._everybody_ready()):
+                    # the table's next-deal timeout has passed, or everybody asked at some process
+                    try:
+                        await self._deal()
+                    except ProtocolError:
+                        await asyncio.sleep(1)  # the store is unavailable: try again, not in a tight loop
                     continue
                 if seat is not None:
                     version = self.version
@@ -467,6 +688,7 @@ class Table:
     async def _move(self, seat: int, bot: Bot, seen: SeatView, rng: Any, version: int, standing_in: bool) -> None:
         started = time.monotonic()
         action = await asyncio.to_thread(choose_safely, bot, seen, rng, self.budget)
+        self.metrics.think.observe(time.monotonic() - started)
         pause = self.think - (time.monotonic() - started)  # thinking counts towards the pause
         if pause > 0:
             await asyncio.sleep(pause)
@@ -474,21 +696,19 @@ class Table:
             if self.version != version or (standing_in and self.connected(seat)):
                 return  # the table moved on, or the person came back: their move now
             try:
-                self._commit(self.driver.propose(seat, action), stand_in=seat if standing_in else None)
+                # False: another process moved first (the same move: it is made once)
+                await self._commit(self.driver.propose(seat, action), stand_in=seat if standing_in else None)
             except (ProtocolError, BinokelError):
                 log.exception("a bot's move in game %s was not accepted", self.id)
                 await asyncio.sleep(1)  # a save that failed: try again, but not in a tight loop
 
     def stop(self) -> None:
-        """Cancel the runner (shutdown, deletion)."""
+        """Cancel the runner and background work (shutdown, deletion)."""
         if self._runner is not None:
             self._runner.cancel()
             self._runner = None
-
-
-def driver_seats(settings: Settings) -> list[DriverSeat]:
-    """The driver's seats: bots at the bot seats, people (taken or open) elsewhere."""
-    return [DriverSeat(level) if (level := settings.level(seat)) else PERSON for seat in range(len(settings.seats))]
+        for task in list(self._tasks):
+            task.cancel()
 
 
 def _history(deal: State) -> dict[str, Any]:

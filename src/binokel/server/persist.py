@@ -1,0 +1,224 @@
+"""The seam between a server table and the storage package (:mod:`binokel.server.storage`).
+
+A table is stored as the storage package's game: metadata (rules, settings, seed, first
+dealer, the seats with the digests of their tokens) plus an append-only log with **one entry
+per step of the table driver** (:class:`binokel.table.Dealt` or :class:`binokel.table.Acted`,
+as their ``to_json``). Loading a table replays its log (:meth:`binokel.table.Table.replay`);
+a game migrated from the previous server starts from its snapshot, a ``binokel-game/1``
+record, read by :meth:`binokel.table.Table.from_game`.
+
+**Versions.** The store's version of a game is the number of its last entry. For a table
+made by this server it equals the driver's version; for a migrated game the driver's
+version of the snapshot may differ from the old row's, so a :class:`Loaded` table carries
+``base``: store version = ``base`` + driver version.
+
+Every function here blocks (it calls the store): the server runs them with
+``asyncio.to_thread``. None of them touches a connection or a message.
+
+>>> from binokel.server.storage import open_store
+>>> from binokel.server.protocol import parse_settings
+>>> from binokel.table import Table as Driver
+>>> store = open_store(":memory:")
+>>> settings = parse_settings({"rules": "standard", "seats": ["me", "easy", "open"], "seed": 5})
+>>> driver = Driver(settings.rules, driver_seats(settings), seed=5)
+>>> change = driver.propose_deal()
+>>> host = SeatRow(0, "Anna", "d" * 64, host=True)
+>>> create(store, "t1", settings, change, [host], [])
+>>> _ = driver.commit(change)
+>>> act = driver.propose(driver.to_move, driver.view(driver.to_move).legal_actions[0])
+>>> append(store, "t1", 1, [act], status(act.game))
+2
+>>> loaded = load(store, "t1")
+>>> loaded.driver.history == driver.history + (act.step,), loaded.people, loaded.host
+(True, [SeatRow(seat=0, name='Anna', token='ddd...', host=True)], SeatRow(seat=0, ...))
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from binokel.error import BinokelError
+from binokel.game import Game
+from binokel.record import replay_game
+from binokel.server.protocol import ProtocolError, Settings, bot_name, parse_settings
+from binokel.server.storage import (
+    HOST_SEAT,
+    NEVER,
+    GameInfo,
+    Invite,
+    Seat,
+    Status,
+    Store,
+)
+from binokel.state import Phase
+from binokel.table import PERSON, Change, Step, step_from_json
+from binokel.table import Seat as DriverSeat
+from binokel.table import Table as Driver
+
+log = logging.getLogger("binokel.server")
+
+PROCESS = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+"""This server process, as its presence rows name it (unique across machines and restarts)."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A person's seat (or, at seat -1, a creator who only hosts): the digest of its token."""
+
+    seat: int
+    name: str
+    token: str
+    host: bool = False
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def later(seconds: float) -> str:
+    """The time ``seconds`` from now, in the store's format (for invite expiry)."""
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat(timespec="milliseconds")
+
+
+def driver_seats(settings: Settings) -> list[DriverSeat]:
+    """The driver's seats: bots at the bot seats, people (taken or open) elsewhere."""
+    return [DriverSeat(level) if (level := settings.level(seat)) else PERSON for seat in range(len(settings.seats))]
+
+
+def status(game: Game) -> Status:
+    """What the lists show of a game: totals, deals dealt, over, whose turn."""
+    to_move = None if game.is_over() or game.needs_deal() else game.current.to_move
+    return Status(tuple(game.totals), sum(1 for d in game.deals if d.phase is not Phase.DEAL), game.is_over(),
+                  to_move if to_move is not None and to_move >= 0 else None)
+
+
+def stored_seats(settings: Settings, people: Sequence[SeatRow]) -> list[Seat]:
+    """The storage's seats: bots with their level, people with their name and token digest."""
+    taken = {p.seat: p for p in people if p.seat >= 0}
+    seats = []
+    for seat in range(len(settings.seats)):
+        level = settings.level(seat)
+        if level is not None:
+            seats.append(Seat("bot", level, bot_name(seat)))
+        elif seat in taken:
+            seats.append(Seat("person", None, taken[seat].name, taken[seat].token))
+        else:
+            seats.append(Seat("person", None, ""))
+    return seats
+
+
+def _blob(settings: Settings, host: SeatRow | None) -> dict[str, Any]:
+    """The settings as stored: the table's settings, the creator's seat (-1: hosts only) and,
+    for a creator who does not sit, the digest of their token."""
+    blob: dict[str, Any] = {"table": settings.to_json(), "host": host.seat if host else None}
+    if host is not None and host.seat < 0:
+        blob["host_token"] = host.token
+        blob["host_name"] = host.name
+    return blob
+
+
+def create(store: Store, game_id: str, settings: Settings, change: Change, people: Sequence[SeatRow],
+           invites: Sequence[Invite], seed: int | None = None) -> None:
+    """Store a new table whose first step (the first deal) is ``change``, with its people and
+    invites. The game is stored first, then the invites (a game without its invites is a
+    table nobody was told of yet: the creator's answer comes after both)."""
+    host = next((p for p in people if p.host), None)
+    seed = change_seed = seed if seed is not None else settings.seed
+    assert change_seed is not None
+    store.create(game_id, rules=settings.rules.text, settings=_blob(settings, host), seed=change_seed,
+                 first_dealer=change.game.first_dealer, seats=stored_seats(settings, people), public=settings.lobby,
+                 status=status(change.game), entries=[change.step.to_json()])
+    rows = list(invites)
+    if host is not None and host.seat < 0:
+        rows.append(Invite(host.token, game_id, HOST_SEAT, NEVER))
+    if rows:
+        store.set_invites(game_id, rows)
+
+
+def append(store: Store, game_id: str, expected: int, changes: Sequence[Change], game_status: Status,
+           seats: Sequence[Seat] | None = None, *, stand_in: bool = False) -> int:
+    """Append the steps of ``changes`` at store version ``expected`` (VersionConflict if the
+    game moved on: nothing written); the new store version. ``stand_in``: the actions were a
+    bot's for an absent person (kept in the entry, so every process can say so)."""
+    entries = [{**c.step.to_json(), "stand_in": True} if stand_in else c.step.to_json() for c in changes]
+    return store.append(game_id, expected, entries, status=game_status, seats=seats)
+
+
+@dataclass
+class Loaded:
+    """A table as stored: its settings, the driver at the stored version, its people."""
+
+    info: GameInfo
+    settings: Settings
+    driver: Driver
+    people: list[SeatRow]
+    host: SeatRow | None
+    base: int  # store version - driver version (0 but for games of the previous server)
+
+
+def people_of(info: GameInfo) -> tuple[list[SeatRow], SeatRow | None]:
+    """The taken seats (token digests) and the creator's row."""
+    blob = info.settings
+    host_seat = blob.get("host") if "table" in blob else None
+    people = [SeatRow(seat, s.name, s.token_hash, host=seat == host_seat)
+              for seat, s in enumerate(info.seats) if s.kind == "person" and s.token_hash]
+    host = next((p for p in people if p.host), None)
+    if host is None and host_seat is not None and host_seat < 0 and blob.get("host_token"):
+        host = SeatRow(-1, str(blob.get("host_name", "")), str(blob["host_token"]), host=True)
+    return people, host
+
+
+def load(store: Store, game_id: str) -> Loaded | None:
+    """A table rebuilt from its log (from the snapshot of a migrated game), or None."""
+    stored = store.load(game_id)
+    if stored is None:
+        return None
+    info = stored.info
+    try:
+        settings = settings_of(info)
+        seats = driver_seats(settings)
+        if stored.snapshot is not None:
+            driver = Driver.from_game(replay_game(stored.snapshot.payload), seats, info.seed)
+            base = stored.snapshot.version - driver.version
+        else:
+            driver = Driver(settings.rules, seats, seed=info.seed, first_dealer=info.first_dealer)
+            base = 0
+        for entry in stored.entries:
+            driver.commit(driver.propose_step(step_from_json(entry.payload)))
+    except (BinokelError, ProtocolError, ValueError, KeyError, TypeError):
+        log.exception("stored game %s cannot be replayed", game_id)
+        return None
+    people, host = people_of(info)
+    return Loaded(info, settings, driver, people, host, base)
+
+
+def settings_of(info: GameInfo) -> Settings:
+    """The table's settings (a game of the previous server stored them at the top level)."""
+    blob = info.settings
+    table = dict(blob["table"]) if "table" in blob else {
+        key: value for key, value in blob.items() if key in ("rules", "opponents", "name", "language", "deck")}
+    table.setdefault("rules", info.rules)
+    return parse_settings(table)
+
+
+def missed(store: Store, game_id: str, after: int) -> list[tuple[Step, int | None]]:
+    """The steps the log has after store version ``after`` (written by another process), in
+    order, each with the seat a bot stood in for (or None); the caller proposes and commits
+    them one by one."""
+    entries = store.entries(game_id, after)
+    steps: list[tuple[Step, int | None]] = []
+    for expected, entry in enumerate(entries, after + 1):
+        if entry.version != expected:
+            break  # a gap cannot be: the log is append-only; stop at what is certain
+        step = step_from_json(entry.payload)
+        stand_in = entry.payload.get("seat") if isinstance(entry.payload, dict) and entry.payload.get("stand_in") \
+            else None
+        steps.append((step, stand_in if isinstance(stand_in, int) else None))
+    return steps
