@@ -100,7 +100,7 @@ def seat_ws(client: TestClient, game_id: str) -> Iterator[SeatSocket]:
 
 def no_games(client: TestClient) -> bool:
     """Nothing stored (the list of every game is no longer served to anybody)."""
-    return client.app.state.hall.store.summaries() == []
+    return client.app.state.hall.store.all_games() == []
 
 
 def is_ready(message: Message) -> bool:
