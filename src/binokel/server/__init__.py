@@ -7,23 +7,33 @@ line stays quick. The protocol is documented in :mod:`binokel.server.protocol`.
 from __future__ import annotations
 
 import argparse
+import logging
 import math
+import os
 import socket
 import sys
 import threading
 import webbrowser
-from pathlib import Path
 
 from binokel.server.store import default_db_path
 
-__all__ = ["add_arguments", "run", "default_db_path"]
+__all__ = ["add_arguments", "default_db_path", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: 8000)")
-    parser.add_argument("--db", type=Path, default=None, metavar="PATH",
-                        help=f"SQLite file of the saved games (default: {default_db_path()})")
+    parser.add_argument("--db", default=None, metavar="PATH|URL",
+                        help="the games database: a SQLite file, or postgresql://user@host/db for several"
+                             f" processes (default: $BINOKEL_DB, else {default_db_path()})")
+    parser.add_argument("--redis", default=None, metavar="URL",
+                        help="redis://host:6379/0 for change notification between processes"
+                             " (default: $BINOKEL_REDIS; PostgreSQL notifies by itself)")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="server processes on this port (needs PostgreSQL or --redis; default: 1)")
+    parser.add_argument("--reuse-port", action="store_true",
+                        help="bind with SO_REUSEPORT, so several processes share the port")
+    parser.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)  # a worker of --workers
     parser.add_argument("--open", action="store_true", help="open the game in a web browser")
     parser.add_argument("--think", type=float, default=0.6, metavar="SECONDS",
                         help="least time between a computer opponent's move and the change before it,"
@@ -43,19 +53,40 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--port must be from 0 to 65535, not {args.port}")
     if not math.isfinite(args.think) or args.think < 0:
         return _fail(f"--think must be a number of seconds >= 0, not {args.think}")
-    db = args.db or default_db_path()
+    from binokel.server.storage import is_postgres_url
+
+    db = args.db or os.environ.get("BINOKEL_DB") or default_db_path()
+    shown = _safe_db(db)
+    workers = getattr(args, "workers", 1)
+    if workers < 1:
+        return _fail(f"--workers must be 1 or more, not {workers}")
+    if workers > 1:
+        from binokel.server import workers as supervisor
+
+        if not (is_postgres_url(db) or args.redis or os.environ.get("BINOKEL_REDIS")):
+            return _fail("--workers needs a database all of them share and hear: --db postgresql://… (or --redis)")
+        if not supervisor.environment_ok():
+            return _fail("--workers needs SO_REUSEPORT (Linux, BSD, macOS); start the processes yourself")
+        port = args.port or supervisor.free_port(args.host)
+        args.db = str(db)
+        url = f"http://{f'[{args.host}]' if ':' in args.host else args.host}:{port}/"
+        return supervisor.supervise(supervisor.worker_command(args, port), workers, url=url)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
-        app = create_app(db, think=args.think)
-    except Exception as error:  # sqlite3 or OS errors: one line, no traceback
-        return _fail(f"cannot open the database {db}: {error}")
+        app = create_app(db, think=args.think, redis=args.redis)
+    except Exception as error:  # sqlite3, PostgreSQL or OS errors: one line, no traceback
+        return _fail(f"cannot open the database {shown}: {error}")
     try:
-        sock = _listen(args.host, args.port)
+        sock = _listen(args.host, args.port, reuse_port=args.reuse_port)
     except OSError as error:
         return _fail(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
     host, port = sock.getsockname()[:2]
     url = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
-    print(f"Binokel is being served at {url}", flush=True)
-    print(f"Games are saved in {db}. Press Ctrl-C to stop.", flush=True)
+    if args.quiet:
+        print(f"Binokel worker {os.getpid()} is serving {url}", flush=True)
+    else:
+        print(f"Binokel is being served at {url}", flush=True)
+        print(f"Games are saved in {shown}. Press Ctrl-C to stop.", flush=True)
     if args.open:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20, lifespan="on"))
@@ -69,10 +100,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _listen(host: str, port: int) -> socket.socket:
+def _safe_db(db: object) -> str:
+    """The database as a log line may show it: a URL without its password."""
+    text = str(db)
+    if "://" in text and "@" in text:
+        scheme, _, rest = text.partition("://")
+        credentials, _, place = rest.rpartition("@")
+        return f"{scheme}://{credentials.partition(':')[0]}@{place}"
+    return text
+
+
+def _listen(host: str, port: int, *, reuse_port: bool = False) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)  # several processes, one port
     try:
         sock.bind((host, port))
         sock.listen(128)

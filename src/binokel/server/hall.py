@@ -24,7 +24,7 @@ from binokel.server import persist
 from binokel.server.limits import Limits
 from binokel.server.metrics import Metrics
 from binokel.server.persist import PROCESS, SeatRow, driver_seats, later
-from binokel.server.protocol import ProtocolError, Settings, parse_name
+from binokel.server.protocol import Settings, parse_name
 from binokel.server.seat import (
     OPEN,
     digest,
@@ -34,7 +34,13 @@ from binokel.server.seat import (
     new_token,
     normal_code,
 )
-from binokel.server.storage import Change, Invite, StorageUnavailable, Store, VersionConflict
+from binokel.server.storage import (
+    Change,
+    Invite,
+    StorageUnavailable,
+    Store,
+    VersionConflict,
+)
 from binokel.server.table import Table
 from binokel.table import Table as Driver
 
@@ -246,7 +252,7 @@ class Hall:
         except StorageUnavailable:
             self.metrics.db_errors.inc()
             raise Refused(503, "the games database is unavailable: nothing was deleted; try again") from None
-        table._gone()  # noqa: SLF001  # told only once it is gone for good
+        table._gone()  # told only once it is gone for good
         await asyncio.to_thread(self.store.notify, game_id, 0)  # other processes re-read it and find it gone
 
     # ------------------------------------------------------------------ seats
@@ -300,7 +306,7 @@ class Hall:
             try:
                 await asyncio.to_thread(self.store.append, table.id, table.stored_version, [], seats=seats)
             except VersionConflict:
-                await table._adopt_missed()  # noqa: SLF001  # under the table's lock
+                await table._adopt_missed()  # under the table's lock
                 await table.refresh()
                 raise Refused(409, "the table changed meanwhile (a seat may have been taken): try again") from None
             except StorageUnavailable:

@@ -40,7 +40,7 @@ from binokel.meld import meld_values
 from binokel.server import persist
 from binokel.server.limits import Bucket, Limits
 from binokel.server.metrics import Metrics
-from binokel.server.persist import PROCESS, SeatRow, driver_seats
+from binokel.server.persist import PROCESS, SeatRow
 from binokel.server.protocol import (
     ProtocolError,
     Settings,
@@ -49,9 +49,15 @@ from binokel.server.protocol import (
     rule_changes,
 )
 from binokel.server.seat import Seat, digest
-from binokel.server.storage import GameNotFound, Presence, StorageUnavailable, Store, VersionConflict
+from binokel.server.storage import (
+    GameNotFound,
+    Presence,
+    StorageUnavailable,
+    Store,
+    VersionConflict,
+)
 from binokel.state import Phase, State
-from binokel.table import Change, Event, EventKind, Step, TurnError
+from binokel.table import Change, Event, EventKind, TurnError
 from binokel.table import Table as Driver
 from binokel.view import SeatView, view
 
@@ -528,14 +534,12 @@ class Table:
         if version is not None and self._own.get(version):
             self._forget(version)
             return
-        if version is None or version > self.stored_version:
-            if not self._catching_up:
-                self._catching_up = True
-                self._spawn(self.catch_up())
-        if version is None or version <= self.stored_version:
-            if not self._refreshing:
-                self._refreshing = True
-                self._spawn(self.refresh())
+        if (version is None or version > self.stored_version) and not self._catching_up:
+            self._catching_up = True
+            self._spawn(self.catch_up())
+        if (version is None or version <= self.stored_version) and not self._refreshing:
+            self._refreshing = True
+            self._spawn(self.refresh())
 
     async def catch_up(self) -> None:
         """Adopt and tell the steps other processes stored."""

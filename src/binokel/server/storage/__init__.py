@@ -98,9 +98,31 @@ from binokel.server.storage.base import (
 from binokel.server.storage.sqlite import SQLiteStore
 
 __all__ = [
-    "HOST_SEAT", "JSON", "NEVER", "Change", "Entry", "GameExists", "GameInfo", "GameNotFound", "Invite",
-    "LocalNotifier", "Notifier", "SQLiteStore", "Presence", "Seat", "Snapshot", "Status", "StorageError", "StorageUnavailable", "Store", "StoredGame", "Subscription",
-    "VersionConflict", "is_postgres_url", "open_store", "token_hash",
+    "HOST_SEAT",
+    "JSON",
+    "NEVER",
+    "Change",
+    "Entry",
+    "GameExists",
+    "GameInfo",
+    "GameNotFound",
+    "Invite",
+    "LocalNotifier",
+    "Notifier",
+    "Presence",
+    "SQLiteStore",
+    "Seat",
+    "Snapshot",
+    "Status",
+    "StorageError",
+    "StorageUnavailable",
+    "Store",
+    "StoredGame",
+    "Subscription",
+    "VersionConflict",
+    "is_postgres_url",
+    "open_store",
+    "token_hash",
 ]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
