@@ -54,6 +54,7 @@ class Server:
         self.db = db
         self.port = free_port()
         self.process: subprocess.Popen | None = None
+        self.tokens: dict[str, str] = {}
 
     @property
     def url(self) -> str:
@@ -87,11 +88,21 @@ class Server:
             self.process.stdout.close()
         self.process = None
 
-    def new_game(self, **body) -> str:
-        request = urllib.request.Request(self.url + "api/games", data=json.dumps(body).encode(),
+    def post(self, path: str, body: dict) -> dict:
+        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(),
                                          headers={"Content-Type": "application/json"}, method="POST")
         with urllib.request.urlopen(request, timeout=10) as response:
-            return json.load(response)["id"]
+            return json.load(response)
+
+    def new_game(self, **body) -> str:
+        """A new game (the creator's token is kept for :meth:`seat_url`); its id."""
+        created = self.post("api/games", body)
+        self.tokens[created["id"]] = created["token"]
+        return created["id"]
+
+    def seat_url(self, game: str, token: str | None = None) -> str:
+        """The page of a game for the holder of a seat: the token travels in the fragment only."""
+        return f"{self.url}#/seat/{game}/{token or self.tokens[game]}"
 
 
 @pytest.fixture
@@ -282,7 +293,7 @@ def test_language_and_deck_switch(server: Server, page: Page) -> None:
         expect(page.get_by_test_id("rules-button")).to_have_text(word)
     page.get_by_test_id("language-select").select_option("de")
     game = server.new_game(name="Anna", seed=7)
-    goto(page, f"{server.url}#/game/{game}")
+    goto(page, server.seat_url(game))
     expect(page.locator("#hand .card").first).to_be_visible()
     labels = "() => [...document.querySelectorAll('#hand .card')].map(c => c.getAttribute('aria-label')).join(' ')"
     page.get_by_test_id("deck-select").select_option("german")
@@ -298,7 +309,7 @@ def test_language_and_deck_switch(server: Server, page: Page) -> None:
 
 def test_the_log_speaks_to_the_player_named_you(server: Server, page: Page) -> None:
     game = server.new_game(seed=7)  # the player's default name is "You"
-    goto(page, f"{server.url}#/game/{game}")
+    goto(page, server.seat_url(game))
     play_until(page, lambda p, seen: seen.get("auction", 0) >= 1)
     log = page.get_by_test_id("log")
     expect(log).to_contain_text(re.compile(r"You bid \d"))
@@ -330,7 +341,7 @@ def test_phone_viewport(server: Server, browser: Browser) -> None:
 
 def test_keyboard_plays_a_card(server: Server, page: Page) -> None:
     game = server.new_game(name="Anna", seed=3)
-    goto(page, f"{server.url}#/game/{game}")
+    goto(page, server.seat_url(game))
     play_until(page, lambda p, seen: my_turn(p, "play") or deal_over(p, seen))
     if deal_over(page, {}):
         pytest.skip("the deal ended before a card could be played")
@@ -346,8 +357,9 @@ def test_kreuz_with_a_changed_option_from_the_start_page(server: Server, page: P
 
     goto(page, server.url)
     page.get_by_test_id("rule-set").select_option("kreuz")
-    expect(page.get_by_test_id("opponent-levels").locator("select")).to_have_count(3)  # one per computer seat
-    expect(page.get_by_test_id("opponent-levels").locator("label").nth(1)).to_contain_text("Partner")
+    expect(page.get_by_test_id("opponent-levels").locator("select")).to_have_count(4)  # one per seat: me, friends, bots
+    expect(page.get_by_test_id("level-0")).to_have_value("me")
+    expect(page.get_by_test_id("opponent-levels").locator("label").nth(2)).to_contain_text("Partner")
     page.locator("#more-options-box summary").click()
     # A bad combination gets the rules' own objection, live and on starting; nothing is created.
     page.get_by_test_id("option-players").select_option("6")
@@ -379,7 +391,7 @@ def test_kreuz_with_a_changed_option_from_the_start_page(server: Server, page: P
 def test_a_club_deal_with_the_open_auction_by_clicking(server: Server, browser: Browser) -> None:
     page = open_page(browser, reduced_motion="reduce")  # shorter pauses between the cards
     game = server.new_game(rules="club", name="Anna", seed=12)
-    goto(page, f"{server.url}#/game/{game}")
+    goto(page, server.seat_url(game))
     expect(page.get_by_test_id("rules-button")).to_be_visible()
     stepped = False
     while not stepped:  # on our first bid, look at the stepper over the legal bids
@@ -406,7 +418,7 @@ def test_a_club_deal_with_the_open_auction_by_clicking(server: Server, browser: 
 def test_the_tapp_choice_and_the_contracts_without_trump(server: Server, browser: Browser) -> None:
     page = open_page(browser, reduced_motion="reduce")
     game = server.new_game(rules="standard(hand_durch=2000,open_durch=1500,bettel=300)", name="Anna", seed=11)
-    goto(page, f"{server.url}#/game/{game}")
+    goto(page, server.seat_url(game))
     # We never pass, so we win the auction; then the choice: take the Tapp or open Durch from the hand.
     play_until(page, lambda page, seen: my_turn(page, "tapp"))
     assert my_turn(page, "tapp"), "the deal ended before the Tapp choice"
@@ -438,7 +450,7 @@ def test_screenshots(server: Server, browser: Browser) -> None:
         page.screenshot(path=str(SCREENSHOTS / f"{name}-result.png"))
         page.context.close()
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
-    goto(page, f"{server.url}#/game/{server.new_game(rules='kreuz', name='Anna', seed=4)}")
+    goto(page, server.seat_url(server.new_game(rules='kreuz', name='Anna', seed=4)))
     play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play")
                and p.locator("#trick .card").count() >= 2 or deal_over(p, seen))
     page.wait_for_timeout(300)
