@@ -1,0 +1,321 @@
+"""Load benchmark: simulated people over real websockets against a ``binokel serve``.
+
+The benchmark starts the server itself (``nice``-d, on 127.0.0.1, a temporary SQLite file
+unless ``--db`` names a database; ``--workers N`` for N processes) or uses a running one
+(``--url``). It makes ``--tables`` tables of people (``POST /api/games`` and two joins),
+connects each person's websocket and plays for ``--seconds``, then stops by itself and
+prints (and with ``--json FILE`` writes) what it measured. Each table's requests come from
+its own loopback address (127.1.x.y), as different people's would, so the server's
+per-address limits apply per table and not to the whole benchmark.
+
+Modes:
+
+- ``capacity``: every person acts as soon as it is their turn (a random legal action).
+  Reports steps/s stored by the server (people's actions, bots' moves, deals), the server's
+  CPU time (all its processes) and so **actions per second per server core**, the latency
+  from sending an action to hearing it back (p50/p95/p99), and errors.
+- ``realistic``: each person thinks 1–3 s before each action (and before "next deal");
+  every ``--bot-every``-th table has an easy bot in its third seat. Reports the latency from
+  a person's action to the update that tells it (bots' thinking is not in it: only people's
+  actions are timed), errors, the server's RSS and CPU.
+
+    python bench/load.py capacity --tables 50 --seconds 30 [--db postgresql://…] [--workers 2]
+    python bench/load.py realistic --tables 1000 --seconds 60 --json out.json
+
+Bounded: ``--seconds`` of play after everybody is seated (plus the time to seat them, itself
+bounded by ``--setup-seconds``), then every socket is closed and the server stopped. Numbers
+only: the test suite never asserts on time. The load generator shares the machine's cores
+with the server; its own CPU time is reported too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)  # seconds, action sent -> heard back
+    actions: int = 0  # people's actions acknowledged
+    errors: list[str] = field(default_factory=list)
+    deals: int = 0
+    measuring: bool = False
+
+
+def source_address(table: int) -> str:
+    """The loopback address a table's people come from (Linux routes all of 127/8 to lo)."""
+    return f"127.1.{table // 250}.{table % 250 + 1}"
+
+
+async def make_table(http: str, index: int, bot: bool, seed: int) -> tuple[str, list[str]]:
+    """A table of three people (or two and an easy bot): its id and the people's tokens."""
+    transport = httpx.AsyncHTTPTransport(local_address=source_address(index))
+    async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as client:
+        seats = ["me", "open", "easy" if bot else "open"]
+        created = (await client.post("/api/games", json={"rules": "standard", "seats": seats, "name": "P0",
+                                                         "seed": seed})).raise_for_status().json()
+        tokens = [created["token"]]
+        for number, invite in enumerate(created["invites"]["seats"], 1):
+            joined = (await client.post("/api/join", json={"code": invite["code"], "name": f"P{number}"}))
+            tokens.append(joined.raise_for_status().json()["token"])
+        return created["id"], tokens
+
+
+async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple[float, float],
+                 stats: Stats, stop: asyncio.Event, rng: random.Random) -> None:
+    """One person at a table: acts on their turn (after thinking), asks for the next deal."""
+    host = urllib.parse.urlsplit(ws_url).hostname or "127.0.0.1"
+    local = (source_address(table), 0) if host.startswith("127.") else None
+    async with connect(f"{ws_url}/ws/games/{game_id}", local_addr=local, open_timeout=60, ping_interval=None,
+                       max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        pending: tuple[int, float] | None = None  # (version acted at, when sent)
+        answered = -1
+        receiver = asyncio.ensure_future(ws.recv())
+        stopper = asyncio.ensure_future(stop.wait())
+        try:
+            while not stop.is_set():
+                done, _ = await asyncio.wait({receiver, stopper}, return_when=asyncio.FIRST_COMPLETED)
+                if stopper in done:
+                    break
+                message = json.loads(receiver.result())
+                receiver = asyncio.ensure_future(ws.recv())
+                kind = message["type"]
+                version = message.get("version")
+                if pending is not None and isinstance(version, int) and version > pending[0] and kind == "events":
+                    if stats.measuring:
+                        stats.latencies.append(time.perf_counter() - pending[1])
+                        stats.actions += 1
+                    pending = None
+                if kind == "error":
+                    if stats.measuring:
+                        stats.errors.append(str(message.get("message"))[:120])
+                    pending, answered = None, -1
+                    continue
+                if kind != "state" or version == answered:
+                    continue
+                seen = message["view"]
+                if message["game"]["over"]:
+                    break
+                if seen["phase"] == "over":
+                    answered = version
+                    await thinking(think, rng, stop)
+                    await ws.send(json.dumps({"type": "next_deal", "version": version}))
+                    if stats.measuring:
+                        stats.deals += 1
+                elif seen["to_move"] == message["seat"] and seen["legal_actions"]:
+                    answered = version
+                    await thinking(think, rng, stop)
+                    action = rng.choice(seen["legal_actions"])
+                    pending = (version, time.perf_counter())
+                    await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+        finally:
+            receiver.cancel()
+            stopper.cancel()
+
+
+async def thinking(think: tuple[float, float], rng: random.Random, stop: asyncio.Event) -> None:
+    if think[1] > 0:
+        try:
+            await asyncio.wait_for(stop.wait(), rng.uniform(*think))
+        except TimeoutError:
+            pass
+
+
+# ---------------------------------------------------------------------- the server and its processes
+
+def start_server(db: str, workers: int) -> tuple[subprocess.Popen[str], str]:
+    command = ["nice", "-n", "5", sys.executable, "-m", "binokel", "serve", "--port", "0", "--db", db,
+               "--think", "0", "--workers", str(workers)]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    assert server.stdout is not None
+    line = server.stdout.readline()
+    found = re.search(r"http://[\d.]+:\d+", line)
+    if not found:
+        server.kill()
+        raise SystemExit(f"the server did not start: {line!r}")
+    return server, found[0]
+
+
+def process_tree(root: int) -> list[int]:
+    """``root`` and its descendants (the workers of ``--workers``)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += children.get(pid, [])
+    return found
+
+
+def cpu_and_rss(pids: list[int]) -> tuple[float, int]:
+    """CPU seconds (user + system) and resident bytes of these processes."""
+    cpu, rss = 0.0, 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / TICKS
+            rss += int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+        except (OSError, IndexError, ValueError):
+            continue
+    return cpu, rss
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def metric(text: str, name: str) -> float:
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith(name + " "))
+
+
+# ---------------------------------------------------------------------- one run
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    server = None
+    url = args.url
+    tmp = None
+    if url is None:
+        db = args.db
+        if db is None:
+            tmp = tempfile.TemporaryDirectory()
+            db = str(Path(tmp.name) / "games.sqlite3")
+        server, url = start_server(db, args.workers)
+    http = url.rstrip("/")
+    ws_url = "ws" + http[4:]
+    pids = process_tree(server.pid) if server else []
+    rng = random.Random(args.seed)
+    think = (1.0, 3.0) if args.mode == "realistic" else (0.0, 0.0)
+    stats = Stats()
+    stop = asyncio.Event()
+    try:
+        started = time.monotonic()
+        semaphore = asyncio.Semaphore(20)
+
+        async def seat(index: int) -> tuple[int, str, list[str]]:
+            async with semaphore:
+                bot = args.mode == "realistic" and args.bot_every > 0 and index % args.bot_every == 0
+                game_id, tokens = await make_table(http, index, bot, rng.randrange(2**62))
+                return index, game_id, tokens
+
+        tables = await asyncio.wait_for(asyncio.gather(*(seat(i) for i in range(args.tables))),
+                                        args.setup_seconds)
+        setup = time.monotonic() - started
+        people = [asyncio.ensure_future(person(ws_url, index, game_id, token, think, stats, stop,
+                                               random.Random(rng.random())))
+                  for index, game_id, tokens in tables for token in tokens]
+        await asyncio.sleep(args.warmup)
+        pids = process_tree(server.pid) if server else []
+        cpu_before, _ = cpu_and_rss(pids)
+        own_before = resource.getrusage(resource.RUSAGE_SELF)
+        metrics_before = (await fetch(http, "/metrics")) if server else ""
+        stats.measuring = True
+        measured_from = time.monotonic()
+        await asyncio.sleep(args.seconds)
+        stats.measuring = False
+        wall = time.monotonic() - measured_from
+        cpu_after, rss = cpu_and_rss(pids)
+        own_after = resource.getrusage(resource.RUSAGE_SELF)
+        metrics_after = (await fetch(http, "/metrics")) if server else ""
+        stop.set()
+        results = await asyncio.gather(*people, return_exceptions=True)
+        crashed = [repr(r)[:120] for r in results if isinstance(r, BaseException)]
+    finally:
+        stop.set()
+        if server is not None:
+            server.send_signal(2)
+            try:
+                server.wait(20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        if tmp is not None:
+            tmp.cleanup()
+    steps = metric(metrics_after, "binokel_actions_total") - metric(metrics_before, "binokel_actions_total")
+    server_cpu = cpu_after - cpu_before
+    cores = server_cpu / wall if wall else 0.0
+    ms = [1000 * x for x in stats.latencies]
+    report: dict[str, Any] = {
+        "mode": args.mode, "tables": args.tables, "people": sum(len(t[2]) for t in tables),
+        "db": "postgresql" if (args.db or "").startswith("postgres") else ("sqlite" if args.url is None else "?"),
+        "workers": args.workers, "seconds": round(wall, 1), "setup_seconds": round(setup, 1),
+        "people_actions": stats.actions, "people_actions_per_second": round(stats.actions / wall, 1),
+        "server_steps_per_second": round(steps / wall, 1) if server else None,
+        "server_cpu_cores": round(cores, 2) if server else None,
+        "steps_per_second_per_core": round(steps / server_cpu, 1) if server and server_cpu else None,
+        "latency_ms": {"p50": _round(percentile(ms, 0.50)), "p95": _round(percentile(ms, 0.95)),
+                       "p99": _round(percentile(ms, 0.99)), "mean": _round(statistics.fmean(ms) if ms else None)},
+        "errors": len(stats.errors), "error_examples": sorted(set(stats.errors))[:5],
+        "connections_failed": len(crashed), "failure_examples": sorted(set(crashed))[:3],
+        "server_rss_mb": round(rss / 2**20, 1) if server else None,
+        "load_generator_cpu_cores": round(((own_after.ru_utime + own_after.ru_stime)
+                                           - (own_before.ru_utime + own_before.ru_stime)) / wall, 2),
+        "machine_cores": os.cpu_count(),
+    }
+    return report
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
+
+
+async def fetch(http: str, path: str) -> str:
+    async with httpx.AsyncClient(timeout=10) as client:
+        return (await client.get(http + path)).text
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=["capacity", "realistic"])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured play (default 20)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="play before measuring (default 3)")
+    parser.add_argument("--setup-seconds", type=float, default=120.0, help="bound on seating everybody")
+    parser.add_argument("--db", default=None, help="the server's database (default: a temporary SQLite file)")
+    parser.add_argument("--workers", type=int, default=1, help="server processes (needs PostgreSQL)")
+    parser.add_argument("--url", default=None, help="a running server instead of starting one")
+    parser.add_argument("--bot-every", type=int, default=4, help="realistic: every n-th table has a bot")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", type=Path, default=None, help="also write the report to this file")
+    args = parser.parse_args()
+    if args.seconds > 600 or args.tables > 5000:
+        raise SystemExit("bounded: at most 600 seconds and 5000 tables")
+    report = asyncio.run(run(args))
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json:
+        args.json.write_text(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
