@@ -89,7 +89,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"Games are saved in {shown}. Press Ctrl-C to stop.", flush=True)
     if args.open:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20, lifespan="on"))
+    # No permessage-deflate: messages are a few KB, and compressing each one for each socket
+    # cost about a quarter of the server's CPU under load (bench/load.py; docs/server.md).
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20, lifespan="on",
+                                           ws_per_message_deflate=False))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

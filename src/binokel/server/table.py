@@ -153,6 +153,9 @@ class Table:
         self._presence_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.deleted = False
+        self._game_cache: tuple[Any, dict[str, Any]] | None = None
+        self._history_cache: list[dict[str, Any]] = []
+        self._changes = rule_changes(driver.rules)
 
     # ------------------------------------------------------------------ seats
 
@@ -202,7 +205,7 @@ class Table:
 
     def here(self, seat: int) -> bool:
         """Has this process a connection of the seat?"""
-        return any(c.seat == seat for c in self.connections)
+        return any(c.seat == seat for c in self.connections)  # a handful of connections per table
 
     def connected(self, seat: int) -> bool:
         """Is the seat connected to this process or (by a fresh presence row) to another?"""
@@ -255,41 +258,59 @@ class Table:
     # ------------------------------------------------------------------ what clients see
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
-        """The ``state`` snapshot for ``seat`` (None: a spectator), from that seat's view only."""
+        """The ``state`` snapshot for ``seat`` (None: a spectator), from that seat's view only.
+        The part every seat shares (the ``game``) is built once per version and presence."""
         driver = self.driver
         deal = driver.shown_deal
         shown = view(deal, seat).to_json() if seat is not None else spectator_view(deal)
-        game = driver.game
-        rules = game.rules
+        shared = self._game_part()
         return {
             "type": "state",
             "version": driver.version,
             "seat": seat,
             "view": shown,
-            "game": {
-                "players": self.names,
-                "levels": [self.settings.level(s) for s in range(driver.players)],
-                "seats": [s.to_json() for s in self.seats()],
-                "waiting": self.waiting,
-                "totals": list(game.totals),
-                "deal_number": driver.deal_number,
-                "rules": rules.text,
-                "changes": rule_changes(rules),
-                "teams": [rules.team_of(s) for s in range(rules.players)] if rules.teams != "none" else None,
-                "durch_games": list(game.durch_games) if rules.durch_game else None,
-                "target": rules.target,
-                "over": game.is_over(),
-                "winner": game.winner,
-                "history": [_history(d) for d in game.deals if d.is_over()],
-                "settings": {"language": self.settings.language, "deck": self.settings.deck,
-                             "name": self.name(seat) if seat is not None else "", "grace": self.settings.grace,
-                             "lobby": self.settings.lobby},
-                "ready": sorted(self.all_ready()),
-                "rematch": self.rematch_id,
-            },
+            "game": {**shared, "settings": {**shared["settings"],
+                                            "name": self.name(seat) if seat is not None else ""}},
             "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
             "meld_options": self._meld_options(deal, seat),
         }
+
+    def _game_part(self) -> dict[str, Any]:
+        """The ``game`` of a state message (without the seat's own name), cached: it changes
+        with the version, the seats' presence, the next-deal clicks and a rematch."""
+        seats = [s.to_json() for s in self.seats()]
+        ready = sorted(self.all_ready())
+        key = (self.driver.version, repr(seats), tuple(ready), self.rematch_id)
+        if self._game_cache is not None and self._game_cache[0] == key:
+            return self._game_cache[1]
+        driver = self.driver
+        game = driver.game
+        rules = game.rules
+        finished = [d for d in game.deals if d.is_over()]
+        while len(self._history_cache) < len(finished):  # a finished deal's line never changes
+            self._history_cache.append(_history(finished[len(self._history_cache)]))
+        part = {
+            "players": self.names,
+            "levels": [self.settings.level(s) for s in range(driver.players)],
+            "seats": seats,
+            "waiting": self.waiting,
+            "totals": list(game.totals),
+            "deal_number": driver.deal_number,
+            "rules": rules.text,
+            "changes": self._changes,
+            "teams": [rules.team_of(s) for s in range(rules.players)] if rules.teams != "none" else None,
+            "durch_games": list(game.durch_games) if rules.durch_game else None,
+            "target": rules.target,
+            "over": game.is_over(),
+            "winner": game.winner,
+            "history": list(self._history_cache[:len(finished)]),
+            "settings": {"language": self.settings.language, "deck": self.settings.deck, "name": "",
+                         "grace": self.settings.grace, "lobby": self.settings.lobby},
+            "ready": ready,
+            "rematch": self.rematch_id,
+        }
+        self._game_cache = (key, part)
+        return part
 
     def _meld_options(self, deal: State, seat: int | None) -> dict[str, int] | None:
         """What the soloist's own hand melds with each trump, for the soloist naming the game."""
