@@ -244,3 +244,49 @@ def test_a_bot_whose_process_died_is_moved_by_another(servers: list[Server], pos
     with open_store(postgres_url) as store:
         loaded = persist.load(store, game_id)
     assert loaded is not None and loaded.driver.version == len(steps)
+
+
+def test_postgresql_going_away_and_coming_back(postgres_url: str) -> None:
+    """PostgreSQL unreachable in the middle of a deal (a TCP proxy cut): an action gets a clear
+    error and changes nothing, the log says so once; once it is back the same action is
+    accepted, and the log says that too. Nothing acknowledged is lost."""
+    from storage_support import Proxy
+
+    host, port = "127.0.0.1", int(postgres_url.split("@127.0.0.1:")[1].split("/")[0])
+    proxy = Proxy((host, port))
+    server = Server(proxy.url(postgres_url))
+    try:
+        game_id, token, _ = create_table(server, "standard", ["me", "easy", "easy"], seed=3)
+        with websockets_sync.connect(f"{server.ws}/ws/games/{game_id}", open_timeout=5) as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+
+            def until_my_turn() -> Message:
+                while True:
+                    message: Message = json.loads(ws.recv(timeout=30))
+                    seen = message.get("view") or {}
+                    if message["type"] == "state" and seen.get("to_move") == 0 and seen.get("legal_actions"):
+                        return message
+
+            state = until_my_turn()
+            proxy.cut()
+            action = state["view"]["legal_actions"][0]
+            ws.send(json.dumps({"type": "action", "action": action, "version": state["version"]}))
+            while (answer := json.loads(ws.recv(timeout=30)))["type"] != "error":
+                pass
+            assert "unavailable" in answer["message"] and "nothing changed" in answer["message"]
+            proxy.restore()
+            for _ in range(50):  # the first calls after the restore may still meet a cut connection
+                ws.send(json.dumps({"type": "action", "action": action, "version": state["version"]}))
+                reply: Message = json.loads(ws.recv(timeout=30))
+                while reply["type"] not in ("events", "error"):
+                    reply = json.loads(ws.recv(timeout=30))
+                if reply["type"] == "events":
+                    break
+                time.sleep(0.2)
+            assert reply["type"] == "events" and reply["version"] == state["version"] + 1
+        steps = stored_steps(postgres_url, game_id)
+        assert len(steps) >= state["version"] + 1 and str(steps[state["version"]].action) == action
+    finally:
+        proxy.cut()
+        log = server.stop()
+    assert "unavailable" in log and "reachable again" in log, log
