@@ -91,6 +91,8 @@ export class Table {
 
   async apply(msg) {
     const previous = this.msg;
+    // A spectator's view has no seat: -1 matches no seat, mover or soloist in the comparisons below.
+    if (msg.view.seat == null) msg = { ...msg, view: { ...msg.view, seat: -1 } };
     this.msg = msg;
     this.seats = msg.game.seats;
     this.busy = false;
