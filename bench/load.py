@@ -155,6 +155,13 @@ def start_server(db: str, workers: int) -> tuple[subprocess.Popen[str], str]:
     if not found:
         server.kill()
         raise SystemExit(f"the server did not start: {line!r}")
+    for _ in range(300):  # the workers of --workers start after the supervisor's line
+        try:
+            if httpx.get(found[0] + "/healthz", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
     return server, found[0]
 
 

@@ -290,3 +290,28 @@ def test_postgresql_going_away_and_coming_back(postgres_url: str) -> None:
         proxy.cut()
         log = server.stop()
     assert "unavailable" in log and "reachable again" in log, log
+
+
+def test_workers_share_one_port(postgres_url: str) -> None:
+    """``--workers 2``: two processes answer on one port (SO_REUSEPORT); a table made through
+    one is played through whichever answers."""
+    server = Server(postgres_url, "--workers", "2")
+    try:
+        seen: set[str] = set()
+        deadline = time.monotonic() + 30
+        while len(seen) < 2 and time.monotonic() < deadline:
+            try:
+                seen.add(json.loads(server.get("/healthz"))["process"])
+            except OSError:
+                time.sleep(0.1)  # the workers are still starting
+        assert len(seen) == 2, seen
+        game_id, token, _ = create_table(server, "standard", ["me", "easy", "easy"], seed=9)
+        person = Person("Anna", game_id, token, server, seed=4)
+        stop = threading.Event()
+        player = threading.Thread(target=person.play, args=(1, stop), daemon=True)
+        player.start()
+        player.join(DEADLINE)
+        stop.set()
+        assert person.deals >= 1, person.errors
+    finally:
+        server.stop()
