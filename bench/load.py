@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -230,23 +230,25 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         started = time.monotonic()
         semaphore = asyncio.Semaphore(20)
 
+        people: list[asyncio.Future[None]] = []
+
         async def seat(index: int) -> tuple[int, str, list[str]]:
+            """Make a table, and its people connect at once (as friends following a link would)."""
             async with semaphore:
                 bot = args.mode == "realistic" and args.bot_every > 0 and index % args.bot_every == 0
                 game_id, tokens = await make_table(http, index, bot, rng.randrange(2**62))
-                return index, game_id, tokens
+            people.extend(asyncio.ensure_future(person(ws_url, index, game_id, token, think, stats, stop,
+                                                       random.Random(rng.random()))) for token in tokens)
+            return index, game_id, tokens
 
         tables = await asyncio.wait_for(asyncio.gather(*(seat(i) for i in range(args.tables))),
                                         args.setup_seconds)
         setup = time.monotonic() - started
-        people = [asyncio.ensure_future(person(ws_url, index, game_id, token, think, stats, stop,
-                                               random.Random(rng.random())))
-                  for index, game_id, tokens in tables for token in tokens]
         await asyncio.sleep(args.warmup)
         pids = process_tree(server.pid) if server else []
         cpu_before, _ = cpu_and_rss(pids)
         own_before = resource.getrusage(resource.RUSAGE_SELF)
-        metrics_before = (await fetch(http, "/metrics")) if server else ""
+        metrics_before = (await fetch_all(http, args.workers)) if server else ""
         stats.measuring = True
         measured_from = time.monotonic()
         await asyncio.sleep(args.seconds)
@@ -254,7 +256,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         wall = time.monotonic() - measured_from
         cpu_after, rss = cpu_and_rss(pids)
         own_after = resource.getrusage(resource.RUSAGE_SELF)
-        metrics_after = (await fetch(http, "/metrics")) if server else ""
+        metrics_after = (await fetch_all(http, args.workers)) if server else ""
         stop.set()
         results = await asyncio.gather(*people, return_exceptions=True)
         crashed = [repr(r)[:120] for r in results if isinstance(r, BaseException)]
@@ -284,6 +286,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                        "p99": _round(percentile(ms, 0.99)), "mean": _round(statistics.fmean(ms) if ms else None)},
         "errors": len(stats.errors), "error_examples": sorted(set(stats.errors))[:5],
         "connections_failed": len(crashed), "failure_examples": sorted(set(crashed))[:3],
+        "server_side_share_within_ms": server_shares(metrics_before, metrics_after) if server else None,
         "server_rss_mb": round(rss / 2**20, 1) if server else None,
         "load_generator_cpu_cores": round(((own_after.ru_utime + own_after.ru_stime)
                                            - (own_before.ru_utime + own_before.ru_stime)) / wall, 2),
@@ -292,8 +295,42 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return report
 
 
+def buckets(text: str, name: str) -> dict[float, float]:
+    """A histogram's cumulative bucket counts (summed over the processes' expositions)."""
+    found: dict[float, float] = {}
+    for line in text.splitlines():
+        if line.startswith(name + "_bucket{"):
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            if bound != "+Inf":
+                found[float(bound)] = found.get(float(bound), 0.0) + float(line.rsplit(" ", 1)[1])
+    return found
+
+
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 1)
+
+
+def server_shares(before: str, after: str) -> dict[str, float]:
+    """The share of people's actions the server handled (arrival to events queued, the
+    database write included) within each bound: where the latency is spent."""
+    name = "binokel_action_broadcast_seconds"
+    start, end = buckets(before, name), buckets(after, name)
+    total = metric(after, name + "_count") - metric(before, name + "_count")
+    return {f"{1000 * bound:g}": round((end[bound] - start.get(bound, 0.0)) / total, 3)
+            for bound in sorted(end) if total and bound in (0.005, 0.01, 0.05, 0.1, 0.25, 1.0)}
+
+
+async def fetch_all(http: str, workers: int) -> str:
+    """Every worker's metrics, one after the other (each new connection reaches some worker:
+    ask until each has answered)."""
+    texts: dict[str, str] = {}
+    for _ in range(100):
+        text = await fetch(http, "/metrics")
+        label = re.search(r'binokel_process\{process="([^"]+)"\}', text)
+        texts[label[1] if label else ""] = text
+        if len(texts) >= workers:
+            break
+    return "\n".join(texts.values())
 
 
 async def fetch(http: str, path: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 import secrets
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -48,6 +49,12 @@ log = logging.getLogger("binokel.server")
 
 INVITE_SECONDS = 7 * 24 * 3600.0
 """How long an invite code is good for (a table for friends may wait a few days)."""
+IO_THREADS = 32
+"""Threads for the store's blocking calls (PostgreSQL: at most 8 connections of them at once)."""
+UNWATCHED = 20.0
+"""Seconds a table stays in a process's memory with no connection there. Several processes:
+another process may be serving it, and holding it here would only repeat that work (and its
+bots' thinking); it is loaded again from the store when somebody connects here."""
 HEARTBEAT = 5.0
 """Seconds between this process's presence heartbeats (and its reading of the others')."""
 
@@ -103,6 +110,9 @@ class Hall:
     async def start(self) -> None:
         """Listen to the store's changes and start the presence heartbeat (at app start)."""
         self._loop = asyncio.get_running_loop()
+        # The store's calls run in the loop's default executor (asyncio.to_thread); its standard
+        # size (cores + 4) is too small to ride out a slow disk flush while other tables write.
+        self._loop.set_default_executor(ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="binokel-io"))
         self._subscription = await asyncio.to_thread(self.store.subscribe, self._heard)
         self._heartbeat = self._loop.create_task(self.heartbeat(), name="presence heartbeat")
 
@@ -139,8 +149,13 @@ class Hall:
                 continue
             for game_id in ids:
                 table = self.tables.get(game_id)
-                if table is not None:
-                    table.set_elsewhere([row for row in rows if row.game_id == game_id])
+                if table is None:
+                    continue
+                if table.unwatched_for() > UNWATCHED and not table.lock.locked():
+                    self._forget(table)  # reloaded from the store when somebody comes
+                    table.stop()
+                    continue
+                table.set_elsewhere([row for row in rows if row.game_id == game_id])
 
     # ------------------------------------------------------------------ tables
 

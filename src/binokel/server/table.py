@@ -153,6 +153,7 @@ class Table:
         self._presence_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.deleted = False
+        self.watched_at = time.monotonic()  # when this process last had a connection to the table
         self._game_cache: tuple[Any, dict[str, Any]] | None = None
         self._history_cache: list[dict[str, Any]] = []
         self._changes = rule_changes(driver.rules)
@@ -347,7 +348,12 @@ class Table:
         self._broadcast_presence()
         self.kick()
 
+    def unwatched_for(self) -> float:
+        """Seconds since this process last had a connection to the table (0 while it has one)."""
+        return 0.0 if self.connections else time.monotonic() - self.watched_at
+
     def leave(self, connection: Connection) -> None:
+        self.watched_at = time.monotonic()
         if connection in self.connections:
             self.metrics.connections.dec()
         self.connections.discard(connection)
