@@ -315,3 +315,45 @@ def test_workers_share_one_port(postgres_url: str) -> None:
         assert person.deals >= 1, person.errors
     finally:
         server.stop()
+
+
+def test_a_person_connected_to_another_process_is_not_away(servers: list[Server]) -> None:
+    """Anna at A, Ben at B, grace 1 s: while Ben thinks (connected to B) no process lets a bot
+    stand in for him — A knows of his connection from B's presence row; once Ben's line is
+    gone for good, A's stand-in plays for him after the grace period."""
+    a, b = servers
+    created = a.post("/api/games", {"rules": "standard", "seats": ["me", "open", "easy"], "name": "Anna",
+                                    "seed": 21, "grace": 1})
+    game_id = created["id"]
+    ben_token = b.post("/api/join", {"code": created["invites"]["seats"][0]["code"], "name": "Ben"})["token"]
+    with websockets_sync.connect(f"{a.ws}/ws/games/{game_id}") as anna, \
+            websockets_sync.connect(f"{b.ws}/ws/games/{game_id}") as ben:
+        anna.send(json.dumps({"type": "hello", "token": created["token"]}))
+        ben.send(json.dumps({"type": "hello", "token": ben_token}))
+
+        def latest(ws: Any, seconds: float) -> Message:
+            """The last state within ``seconds`` (Anna plays whenever it is her turn)."""
+            state: Message = {}
+            end = time.monotonic() + seconds
+            while (left := end - time.monotonic()) > 0:
+                try:
+                    message: Message = json.loads(ws.recv(timeout=left))
+                except TimeoutError:
+                    break
+                if message["type"] == "state":
+                    state = message
+                    seen = message["view"]
+                    if ws is anna and seen["to_move"] == 0 and seen["legal_actions"]:
+                        anna.send(json.dumps({"type": "action", "action": seen["legal_actions"][0],
+                                              "version": message["version"]}))
+            return state
+
+        state = latest(anna, 3.0)
+        while state["view"]["to_move"] != 1:  # play on until it is Ben's turn
+            state = latest(anna, 3.0)
+        waiting_at = state["version"]
+        time.sleep(4.0)  # four grace periods: Ben is connected (to B), so nobody plays for him
+        assert latest(anna, 0.5).get("version", waiting_at) == waiting_at
+        ben.close()
+        moved = latest(anna, 6.0)  # now he is away: a stand-in plays for him after 1 s
+        assert moved["version"] > waiting_at
