@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ascii", action="store_true", help="suit letters S H D C instead of ♠♥♦♣")
     parser.add_argument("--think", type=float, default=0.5, metavar="SECONDS",
                         help="computer thinking time per decision (default: 0.5)")
+    parser.add_argument("--join", default=None, metavar="LINK",
+                        help="take a seat at a table of binokel serve: an invite link (http://host:8000/#/join/CODE),"
+                             " #/game/ID to come back to your seat, or #/watch/ID to watch")
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
 
 
@@ -64,6 +67,13 @@ def run(args: argparse.Namespace) -> int:
         logging.StreamHandler() if os.environ.get("BINOKEL_DEBUG") else logging.NullHandler())
     messages = Messages(args.lang)
     style = choose_style(no_color=args.no_color, ascii_only=args.ascii)
+    if args.join:
+        try:
+            from binokel.terminal.remote import join
+        except ImportError as error:
+            raise BinokelError(f"--join needs the websockets package ({error.name} is missing):"
+                               " pip install 'binokel[serve]'") from None
+        return join(args.join, args.name, style)
     record: dict[str, Any] = {}
     if args.resume:
         record = _load(args.resume)
