@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from test_browser import Server
 
 from binokel.card import CARDS, Card
 from binokel.meld import meld_cards
@@ -22,7 +23,6 @@ from binokel.record import replay_deal
 from binokel.rules import Rules
 from binokel.server.store import Store
 from binokel.terminal.remote import parse_link
-from test_browser import Server
 
 MOVE = r"Your move \[(.*)\] \(q to leave\): "
 NEXT = r"Press Enter for the next deal \(q to leave the table\): "

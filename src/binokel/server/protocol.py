@@ -287,12 +287,12 @@ def parse_name(name: Any) -> str:
     """
     if not isinstance(name, str):
         raise ProtocolError(f"name must be text, not {name!r}")
-    name = " ".join(name.split())
-    if not name or len(name) > MAX_NAME:
+    squeezed = " ".join(name.split())
+    if not squeezed or len(squeezed) > MAX_NAME:
         raise ProtocolError(f"name must have 1 to {MAX_NAME} characters")
-    if any(unicodedata.category(c).startswith("C") for c in name):
+    if any(unicodedata.category(c).startswith("C") for c in squeezed):
         raise ProtocolError("name must not contain control characters")
-    return name
+    return squeezed
 
 
 def parse_rules(text: Any) -> Rules:

@@ -47,7 +47,7 @@ log = logging.getLogger("binokel.server")
 CATCH_UP = 500
 """A client that reconnects at most this many versions behind gets the missed events; further
 behind, the snapshot alone."""
-PRIVATE_FIELDS = {"hand": [], "discard": None, "legal_actions": []}
+PRIVATE_FIELDS: dict[str, Any] = {"hand": [], "discard": None, "legal_actions": []}
 """What a spectator's view leaves out of a seat's view (everything else in a view is public)."""
 
 

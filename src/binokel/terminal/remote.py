@@ -110,10 +110,10 @@ def take_seat(link: Link, name: str) -> tuple[str, str | None]:
         remember(link.server, game_id, token)
         return game_id, token
     if link.kind == "game":
-        token = _held().get(f"{link.server}#{link.value}")
-        if token is None:
+        held = _held().get(f"{link.server}#{link.value}")
+        if not isinstance(held, str):
             raise BinokelError("this terminal holds no seat at that table: use the invite link (#/join/…)")
-        return link.value, token
+        return link.value, held
     return link.value, None
 
 
