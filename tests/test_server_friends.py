@@ -395,3 +395,16 @@ def test_the_per_seat_leak_check_catches_a_leak(db: Path, monkeypatch: pytest.Mo
     for watcher in watchers:
         with pytest.raises(AssertionError, match="shows"):
             check_no_leak(db, game_id, watcher)
+
+
+def test_invite_links_use_the_public_url_and_say_when_only_this_computer_listens(tmp_path: Path) -> None:
+    with client_for(tmp_path / "a.db") as client:
+        assert client.get("/api/meta").json()["listen"]["local_only"] is True
+    with client_for(tmp_path / "b.db", host="0.0.0.0", public_url="https://binokel.example/club") as client:
+        assert client.get("/api/meta").json()["listen"]["local_only"] is False
+        created = create(client, "standard", ["me", "open", "easy"], seed=1)
+        links = created["links"]
+        assert links["next_seat"] == f"https://binokel.example/club/#/join/{created['invites']['code']}"
+        assert links["seats"][0]["url"].startswith("https://binokel.example/club/#/join/")
+        assert links["watch"] == f"https://binokel.example/club/#/watch/{created['id']}"
+        assert created["token"] not in json.dumps(links)  # a link never carries a seat token

@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import os
+import socket
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -100,6 +101,17 @@ def bearer(request: Request) -> str | None:
 
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+
+def lan_address() -> str:
+    """This machine's address on its network (no packet is sent: a UDP socket only picks a route)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only the choice of interface matters
+            return str(probe.getsockname()[0])
+        except OSError:
+            return socket.gethostname()
 
 
 def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: float = 0.5,
@@ -127,7 +139,14 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
     app.mount("/static", StaticFiles(directory=web_dir(), check_dir=False), name="static")
 
     def base_url(request: Request) -> str:
-        return (public_url or str(request.base_url)).rstrip("/") + "/"
+        """Where friends reach the server: --public-url, else the address the page was opened
+        at (on a server open to the network, with this machine's address for "localhost")."""
+        if public_url:
+            return public_url.rstrip("/") + "/"
+        url = request.base_url
+        if host in WILDCARD_HOSTS and url.hostname in LOCAL_HOSTS:
+            url = url.replace(hostname=lan_address())
+        return str(url).rstrip("/") + "/"
 
     def links(request: Request, invites: Invites, game_id: str) -> dict[str, Any]:
         base = base_url(request)
