@@ -94,10 +94,10 @@ def stored(db: Path, game_id: str) -> tuple[int, str]:
 
 def true_games(db: Path, game_id: str) -> list[Game]:
     """The true game at every version, rebuilt from the full stored record: version 0 is
-    the first deal dealt, then one version per action and per later deal."""
+    the new table, version 1 the first deal dealt, then one version per action and per later deal."""
     record = Store(db).load(game_id).record
     game = Game.new(record["rules"], record["deals"][0]["dealer"])
-    games: list[Game] = []
+    games: list[Game] = [game]
     for deal in record["deals"]:
         state = replay_deal(deal, game.rules, dealer=game.current.dealer)
         game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
@@ -466,7 +466,7 @@ def test_bad_messages_get_errors_and_change_nothing(db: Path) -> None:
                 ('{"type": "action", "action": 150, "version": 0}', "an action message needs \"action\""),
                 (json.dumps({"type": "sync", "pad": "x" * MAX_MESSAGE}), "message too large"),
                 (b"\x00\x01", "messages must be JSON text"),
-                ('{"type": "action", "action": "150", "version": 0}', "it is not your turn"),
+                ('{"type": "action", "action": "150", "version": %d}' % state["version"], "it is not your turn"),
                 ('{"type": "action", "action": "150", "version": 7}', "stale version 7"),
                 ('{"type": "hint"}', "a hint is only given when it is your turn"),
                 ('{"type": "next_deal"}', "the deal is not over yet"),
@@ -533,7 +533,7 @@ def test_rematch_keeps_the_settings(client: TestClient) -> None:
         state = ws.receive_json()
     assert state["game"]["rules"] == "standard(target=1000)"
     assert state["game"]["settings"] == {"language": "fr", "deck": "french", "name": "Cleo"}
-    assert state["game"]["levels"] == [None, "easy", "medium"] and state["version"] == 0
+    assert state["game"]["levels"] == [None, "easy", "medium"] and state["version"] == 1
 
 
 def test_meld_options_only_for_seat_0_naming_the_game(client: TestClient, db: Path) -> None:

@@ -238,6 +238,7 @@ class Table:
                       else Game.new(rules, first_dealer))
         self._history: list[Step] = []
         self._events: list[Event] = []
+        self._results: list[Event] = []
 
     @classmethod
     def replay(cls, rules: Rules | str, seats: Sequence[Seat], seed: int, first_dealer: int,
@@ -332,6 +333,11 @@ class Table:
         return Table.replay(self.rules, self.seats, self.seed, self._game.first_dealer,
                             self._history[:version]).view(seat)
 
+    @property
+    def results(self) -> tuple[Event, ...]:
+        """The public ``DEAL_OVER`` event of every finished deal: the score sheet."""
+        return tuple(self._results)
+
     def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
         """The events after version ``since`` that ``seat`` (None: a spectator) may see."""
         return [e for e in self._events[self._first_event_after(since):] if e.visibility.allows(seat)]
@@ -394,6 +400,7 @@ class Table:
         self._game = change.game
         self._history.append(change.step)
         self._events.extend(change.events)
+        self._results.extend(e for e in change.events if e.kind is EventKind.DEAL_OVER)
         return list(change.events)
 
     def deal(self, rng: random.Random | None = None) -> list[Event]:

@@ -201,6 +201,8 @@ async def _handle(hall: Hall, table: Table, client: Client, raw: str | bytes | N
             await table.next_deal(message.get("version"))
         elif kind == "hint":
             client.post({"type": "hint", "action": await table.hint()})
+        elif kind == "events":
+            await table.subscribe(client, message["since"])
         elif kind == "rematch":
             new = hall.create(replace(table.settings, seed=None))
             client.post({"type": "rematch", "id": new.id})

@@ -1,7 +1,8 @@
 """The hall: every table of this server, loaded from the store on first use.
 
-A table is rebuilt from its stored game record with :func:`binokel.record.replay_game`,
-so a restarted server continues each game at the same point and version.
+A table is rebuilt from its stored game record with :func:`binokel.record.replay_game`
+and :meth:`binokel.table.Table.from_game`, so a restarted server continues each game at
+the same point and version (the version counts the steps: deals and actions).
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ import secrets
 from typing import Any
 
 from binokel.error import BinokelError
-from binokel.game import Game
 from binokel.record import game_record, replay_game
 from binokel.server.protocol import ProtocolError, Settings, parse_settings, seat_names
 from binokel.server.store import GameRow, Store, now
-from binokel.server.table import Table
+from binokel.server.table import Table, driver_of, new_driver
 
 log = logging.getLogger("binokel.server")
 
@@ -33,15 +33,16 @@ class Hall:
         """A new game: first dealer by lot, the first deal dealt, stored before it is announced."""
         seed = settings.seed if settings.seed is not None else secrets.randbits(63)
         rules = settings.rules
-        game = Game.seeded(rules, seed).deal_seeded(seed)
+        driver = new_driver(settings, seed)
+        game = driver.game
         names = seat_names(settings.name, len(settings.opponents))
         game_id = secrets.token_urlsafe(9)
         stamp = now()
         self.store.insert(GameRow(
             id=game_id, created=stamp, updated=stamp, rules=rules.text, settings=settings.to_json(), seed=seed,
-            first_dealer=game.current.dealer, version=0, record=game_record(game, names), totals=list(game.totals),
-            deals=1, over=False))
-        table = Table(game_id, settings, seed, game, 0, self.store, think=self.think, budget=self.budget)
+            first_dealer=game.current.dealer, version=driver.version, record=game_record(game, names),
+            totals=list(game.totals), deals=1, over=False))
+        table = Table(game_id, settings, driver, self.store, think=self.think, budget=self.budget)
         self.tables[game_id] = table
         return table
 
@@ -55,12 +56,11 @@ class Hall:
             return None
         try:
             settings = parse_settings(row.settings)
-            game = replay_game(row.record)
+            driver = driver_of(settings, row.seed, replay_game(row.record))
         except (BinokelError, ProtocolError):
             log.exception("stored game %s cannot be replayed", game_id)
             return None
-        table = Table(game_id, settings, row.seed, game, row.version, self.store, think=self.think,
-                      budget=self.budget)
+        table = Table(game_id, settings, driver, self.store, think=self.think, budget=self.budget)
         self.tables[game_id] = table
         return table
 

@@ -133,7 +133,7 @@ HUMAN = 0
 OPPONENT_NAMES = ("Karle", "Frieda", "Sepp", "Liesl", "Gustl")
 """Names of the computer opponents, seat 1 onwards (as many as the rules seat)."""
 NUMBER_WORDS = {2: "two", 3: "three", 5: "five"}
-CLIENT_TYPES = ("action", "hint", "sync", "next_deal", "rematch")
+CLIENT_TYPES = ("action", "hint", "sync", "next_deal", "rematch", "events")
 
 
 class ProtocolError(ValueError):
@@ -246,7 +246,7 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
     >>> parse_message('{"type": "dance"}')
     Traceback (most recent call last):
     ...
-    binokel.server.protocol.ProtocolError: unknown message type 'dance' (known: action, hint, sync, next_deal, rematch)
+    binokel.server.protocol.ProtocolError: unknown message type 'dance' (known: action, hint, sync, next_deal, rematch, events)
     """
     if not isinstance(text, str):
         raise ProtocolError("messages must be JSON text, not binary")
@@ -266,6 +266,8 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
             raise ProtocolError("an action message needs \"action\": text in record notation, e.g. \"AS\" or \"pass\"")
         if not _is_version(message.get("version")):
             raise ProtocolError("an action message needs \"version\": the version of the last state seen")
+    if kind == "events" and not (_is_version(message.get("since")) and message["since"] >= 0):
+        raise ProtocolError("an events message needs \"since\": the version of the last event seen (0: all)")
     if kind == "next_deal" and "version" in message and not _is_version(message["version"]):
         raise ProtocolError("\"version\" must be a whole number")
     return message

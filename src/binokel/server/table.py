@@ -1,29 +1,38 @@
-"""One table per game: it takes commands one at a time, persists, then tells the clients.
+"""One table per game: the core's table driver, a store and the connections watching it.
 
-The table holds the immutable :class:`~binokel.game.Game` and a version number. Every
-accepted change (a seat's action or a deal) makes a new game value, which is written
-to the store first and only then becomes the table's game and is broadcast. Computer
-opponents are driven by one background task per table.
+The driver (:class:`binokel.table.Table`) decides whose turn it is, deals and emits the
+versioned events with their visibility. Here every change is *proposed* to the driver
+(checked, nothing changed), written to the store, and only then committed and told to the
+clients: each gets the events its seat may see (an ``events`` message) and the ``state``
+message of its seat. Computer opponents are driven by one background task per table,
+which asks the bot for the seat's view and submits its answer like any other action.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
-from binokel.action import GAMES
 from binokel.ai import Bot, choose_safely, make_bot
 from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.meld import meld_values
 from binokel.record import game_record
-from binokel.server.protocol import HUMAN, ProtocolError, Settings, error_message, rule_changes, seat_names
+from binokel.server.protocol import (
+    HUMAN,
+    ProtocolError,
+    Settings,
+    error_message,
+    rule_changes,
+    seat_names,
+)
 from binokel.server.store import Store
-from binokel.state import Phase, State
-from binokel.view import view
+from binokel.state import Phase
+from binokel.table import PERSON, Change, Event, Seat, TurnError
+from binokel.table import Table as Driver
 
 log = logging.getLogger("binokel.server")
 
@@ -33,56 +42,76 @@ class Client:
 
     def __init__(self) -> None:
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.seat: int | None = HUMAN  # whose events it gets (None: a spectator's)
+        self.subscribed = False  # does it get an ``events`` message after every change?
 
     def post(self, message: dict[str, Any] | None) -> None:
         """Queue a message (None closes the connection)."""
         self.queue.put_nowait(message)
 
 
+def seats_of(settings: Settings) -> list[Seat]:
+    """The person in seat 0, a bot of each chosen level in the others."""
+    return [PERSON, *(Seat(level) for level in settings.opponents)]
+
+
+def new_driver(settings: Settings, seed: int) -> Driver:
+    """A new game's driver with the first deal dealt (the first dealer drawn by lot from the seed)."""
+    driver = Driver(settings.rules, seats_of(settings), seed=seed)
+    driver.deal()
+    return driver
+
+
+def driver_of(settings: Settings, seed: int, game: Game) -> Driver:
+    """The driver of a stored game (its record replayed)."""
+    return Driver.from_game(game, seats_of(settings), seed)
+
+
 class Table:
     """A game being played: seat 0 is the human, every other seat a bot."""
 
-    def __init__(self, game_id: str, settings: Settings, seed: int, game: Game, version: int, store: Store,
+    def __init__(self, game_id: str, settings: Settings, driver: Driver, store: Store,
                  *, think: float, budget: float) -> None:
         self.id = game_id
         self.settings = settings
-        self.seed = seed
-        self.game = game
-        self.version = version
+        self.driver = driver
+        self.seed = driver.seed
         self.store = store
         self.think = think
         self.budget = budget
         self.names = seat_names(settings.name, len(settings.opponents))
-        self.levels: list[str | None] = [None, *settings.opponents]
         self.bots: dict[int, Bot] = {
-            seat: make_bot(level, seed=(seed + seat) % 2**63) for seat, level in enumerate(self.levels) if level}
+            seat: make_bot(s.bot, seed=(self.seed + seat) % 2**63) for seat, s in enumerate(driver.seats) if s.bot}
         self.lock = asyncio.Lock()
         self.clients: set[Client] = set()
-        self._driver: asyncio.Task[None] | None = None
+        self._bots_task: asyncio.Task[None] | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.driver.game
+
+    @property
+    def version(self) -> int:
+        return self.driver.version
 
     # ------------------------------------------------------------------ what clients see
 
-    @property
-    def shown_deal(self) -> State:
-        """The deal the clients see: the current one, or the finished one before the next is dealt."""
-        game = self.game
-        return game.deals[-2] if game.needs_deal() and len(game.deals) > 1 else game.current
-
-    def state_message(self) -> dict[str, Any]:
-        """The ``state`` message for seat 0: built from seat 0's view and public results only."""
-        deal = self.shown_deal
-        shown = view(deal, HUMAN).to_json()
-        game = self.game
+    def state_message(self, seat: int = HUMAN) -> dict[str, Any]:
+        """The ``state`` message for ``seat``: its view from the driver, the public results of
+        the finished deals (from the driver's public events) and the public game facts."""
+        driver = self.driver
+        shown = driver.view(seat).to_json()
+        game = driver.game
         rules = game.rules
         return {
             "type": "state",
-            "version": self.version,
+            "version": driver.version,
             "view": shown,
             "game": {
                 "players": list(self.names),
-                "levels": list(self.levels),
+                "levels": [s.bot for s in driver.seats],
                 "totals": list(game.totals),
-                "deal_number": sum(1 for d in game.deals if d.phase is not Phase.DEAL),
+                "deal_number": driver.deal_number,
                 "rules": rules.text,
                 "changes": rule_changes(rules),
                 "teams": [rules.team_of(seat) for seat in range(rules.players)] if rules.teams != "none" else None,
@@ -90,20 +119,26 @@ class Table:
                 "target": rules.target,
                 "over": game.is_over(),
                 "winner": game.winner,
-                "history": [_history(d) for d in game.deals if d.is_over()],
+                "history": [_history(e) for e in driver.results],
                 "settings": {"language": self.settings.language, "deck": self.settings.deck,
                              "name": self.settings.name},
             },
             "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
-            "meld_options": self._meld_options(deal),
+            "meld_options": self._meld_options(seat),
         }
 
-    def _meld_options(self, deal: State) -> dict[str, int] | None:
-        """What seat 0's own hand melds with each trump, while seat 0 names the game."""
-        if deal.soloist != HUMAN or deal.phase not in (Phase.GAME, Phase.SURRENDER):
+    def _meld_options(self, seat: int) -> dict[str, int] | None:
+        """What the seat's own hand melds with each trump, while it names the game as soloist."""
+        seen = self.driver.view(seat)
+        if seen.soloist != seat or seen.phase not in (Phase.GAME.value, Phase.SURRENDER.value):
             return None
-        values = meld_values(view(deal, HUMAN).hand, deal.rules)
+        values = meld_values(seen.hand, self.driver.rules)
         return {suit.letter: points for suit, points in values.items()}
+
+    def events_message(self, seat: int | None, events: Sequence[Event]) -> dict[str, Any]:
+        """The ``events`` message: those of ``events`` that ``seat`` may see."""
+        return {"type": "events", "version": self.driver.version,
+                "events": [e.to_json() for e in events if e.visibility.allows(seat)]}
 
     # ------------------------------------------------------------------ connections
 
@@ -115,140 +150,131 @@ class Table:
     def leave(self, client: Client) -> None:
         self.clients.discard(client)
 
-    def _broadcast(self, message: dict[str, Any]) -> None:
-        for client in self.clients:
-            client.post(message)
-
     # ------------------------------------------------------------------ commands
 
     async def act(self, text: str, version: int) -> None:
         """Seat 0's action in record notation; raise ProtocolError if it is not accepted."""
         async with self.lock:
             self._check_version(version)
-            game = self.game
-            if game.is_over():
-                raise ProtocolError("the game is over")
-            if game.needs_deal():
-                raise ProtocolError("the deal is over: send next_deal to deal the next one")
-            state = game.current
-            if state.to_move != HUMAN:
-                raise ProtocolError(f"it is not your turn: {self.names[state.to_move or 0]} is to move")
             try:
-                new = game.apply(state.parse_action(text))
+                change = self.driver.propose(HUMAN, text)
+            except TurnError as refused:
+                raise ProtocolError(self._turn_message(refused)) from None
             except BinokelError as error:
                 raise ProtocolError(str(error)) from None
-            self._commit(new)
+            self._commit(change)
+
+    def _turn_message(self, refused: TurnError) -> str:
+        if refused.to_move is None:
+            return "the game is over"
+        if refused.to_move < 0:
+            return "the deal is over: send next_deal to deal the next one"
+        return f"it is not your turn: {self.names[refused.to_move]} is to move"
 
     async def next_deal(self, version: int | None) -> None:
         """Deal the next deal once the shown one is over."""
         async with self.lock:
             if version is not None:
                 self._check_version(version)
-            if self.game.is_over():
+            if self.driver.is_over():
                 raise ProtocolError("the game is over: start a rematch for a new game")
-            if not self.game.needs_deal():
+            if not self.driver.needs_deal():
                 raise ProtocolError("the deal is not over yet")
-            self._commit(self._deal(self.game))
-
-    def _deal(self, game: Game) -> Game:
-        return game.deal_seeded(self.seed)
+            self._commit(self.driver.propose_deal())
 
     async def hint(self) -> str:
         """What the hard bot would do for seat 0, from seat 0's view only."""
         async with self.lock:
-            state = self.game.current
-            if self.game.is_over() or self.game.needs_deal() or state.to_move != HUMAN:
+            if self.driver.to_move != HUMAN:
                 raise ProtocolError("a hint is only given when it is your turn")
-            seen = view(state, HUMAN)
-            rng = random.Random(f"{self.seed}:hint:{self.version}")
+            seen = self.driver.view(HUMAN)
+            rng = self.driver.rng("hint")
         adviser = make_bot("hard", seed=self.seed)  # one per request: hints may overlap, bots keep state
         action = await asyncio.to_thread(choose_safely, adviser, seen, rng, self.budget)
         return str(action)
 
-    def _check_version(self, version: int) -> None:
-        if version != self.version:
-            raise ProtocolError(f"stale version {version}: the game is at version {self.version} (send sync)")
+    async def subscribe(self, client: Client, since: int) -> None:
+        """Send the client the events after version ``since`` its seat may see (the missed ones,
+        after a reconnect), and from now on the events of every change."""
+        async with self.lock:
+            if not 0 <= since <= self.driver.version:
+                raise ProtocolError(f"since must be a version from 0 to {self.driver.version}, not {since}")
+            client.post(self.events_message(client.seat, self.driver.events_for(client.seat, since)))
+            client.subscribed = True
 
-    def _commit(self, new: Game, *, kick: bool = True) -> None:
-        """Store the new game, then adopt and broadcast it (the caller holds the lock)."""
-        record = game_record(new, self.names)
+    def _check_version(self, version: int) -> None:
+        if version != self.driver.version:
+            raise ProtocolError(f"stale version {version}: the game is at version {self.driver.version} (send sync)")
+
+    def _commit(self, change: Change, *, kick: bool = True) -> None:
+        """Store the change's game, then commit it to the driver and tell the clients (under the lock)."""
+        new = change.game
         dealt = sum(1 for d in new.deals if d.phase is not Phase.DEAL)
         try:
-            self.store.save(self.id, version=self.version + 1, record=record, totals=list(new.totals),
-                            deals=dealt, over=new.is_over())
+            self.store.save(self.id, version=change.version, record=game_record(new, self.names),
+                            totals=list(new.totals), deals=dealt, over=new.is_over())
         except Exception as error:
             log.exception("could not save game %s", self.id)
             raise ProtocolError(f"the move could not be saved ({type(error).__name__}); nothing changed") from None
-        self.game, self.version = new, self.version + 1
-        self._broadcast(self.state_message())
+        events = self.driver.commit(change)
+        for client in self.clients:
+            if client.subscribed:
+                client.post(self.events_message(client.seat, events))
+            client.post(self.state_message(HUMAN if client.seat is None else client.seat))
         if kick:
             self.kick()
 
     def error(self, message: str) -> dict[str, Any]:
-        return error_message(message, self.version)
+        return error_message(message, self.driver.version)
 
     # ------------------------------------------------------------------ computer opponents
 
     def kick(self) -> None:
-        """Start the bot driver if a bot is to move and none is running (call under the lock
-        or from the event loop; the driver clears itself under the lock)."""
-        if self._driver is None and self._bot_to_move() is not None:
-            self._driver = asyncio.get_running_loop().create_task(self._drive(), name=f"bots of {self.id}")
-
-    def _bot_to_move(self) -> int | None:
-        game = self.game
-        if game.is_over() or game.needs_deal():
-            return None
-        seat = game.current.to_move
-        return seat if seat is not None and seat in self.bots else None
+        """Start the bot task if a bot is to move and none is running (call under the lock
+        or from the event loop; the task clears itself under the lock)."""
+        if self._bots_task is None and self.driver.bot_to_move() is not None:
+            self._bots_task = asyncio.get_running_loop().create_task(self._drive(), name=f"bots of {self.id}")
 
     async def _drive(self) -> None:
         """Let the bots move, one at a time, until seat 0 is to move or the deal ends."""
         try:
             while True:
                 async with self.lock:
-                    seat = self._bot_to_move()
+                    seat = self.driver.bot_to_move()
                     if seat is None:
-                        self._driver = None
+                        self._bots_task = None
                         return
-                    version = self.version
-                    seen = view(self.game.current, seat)
-                    rng = random.Random(f"{self.seed}:bot:{version}")
+                    version = self.driver.version
+                    seen = self.driver.view(seat)
+                    rng = self.driver.rng("bot")
                 started = time.monotonic()
                 action = await asyncio.to_thread(choose_safely, self.bots[seat], seen, rng, self.budget)
                 pause = self.think - (time.monotonic() - started)  # thinking counts towards the pause
                 if pause > 0:
                     await asyncio.sleep(pause)
                 async with self.lock:
-                    if self.version != version:
+                    if self.driver.version != version:
                         continue
                     try:
-                        self._commit(self.game.apply(action), kick=False)
+                        self._commit(self.driver.propose(seat, action), kick=False)
                     except (ProtocolError, BinokelError):
                         log.exception("a bot's move in game %s was not accepted", self.id)
-                        self._driver = None
-                        return  # the next client command (e.g. sync) starts the driver again
+                        self._bots_task = None
+                        return  # the next client command (e.g. sync) starts the task again
         except asyncio.CancelledError:
-            self._driver = None
+            self._bots_task = None
             raise
 
     def stop(self) -> None:
-        """Cancel the bot driver (shutdown, deletion)."""
-        if self._driver is not None:
-            self._driver.cancel()
-            self._driver = None
+        """Cancel the bot task (shutdown, deletion)."""
+        if self._bots_task is not None:
+            self._bots_task.cancel()
+            self._bots_task = None
 
 
-def _history(deal: State) -> dict[str, Any]:
-    """One line of the score sheet: public results of a finished deal (no cards)."""
-    return {
-        "dealer": deal.dealer,
-        "soloist": deal.soloist,
-        "bid": deal.bid,
-        "game": None if deal.game is None else str(GAMES[deal.game]),
-        "outcome": deal.outcome.value if deal.outcome else None,
-        "scores": list(deal.scores or ()),
-        "melds": list(deal.meld_points),
-        "card_points": list(deal.card_points),
-    }
-
+def _history(event: Event) -> dict[str, Any]:
+    """One line of the score sheet, from a finished deal's public event (no cards)."""
+    data = event.data
+    return {"dealer": data["dealer"], "soloist": data["soloist"], "bid": data["bid"], "game": data["game"],
+            "outcome": data["outcome"], "scores": data["scores"], "melds": data["meld_points"],
+            "card_points": data["card_points"]}
