@@ -31,7 +31,7 @@ from binokel.state import Phase, State
 DEAL_FORMAT = "binokel-deal/1"
 GAME_FORMAT = "binokel-game/1"
 DEAL_KEYS = ("format", "rules", "dealer", "hands", "tapp", "auction", "discard", "game", "surrender", "tricks")
-GAME_KEYS = ("format", "rules", "deals", "durch_games")  # "players" (names) stays with the extra keys
+GAME_KEYS = ("format", "rules", "first_dealer", "deals", "durch_games")  # "players" (names) stays with the extra keys
 
 
 # ---------------------------------------------------------------------- writing
@@ -68,6 +68,7 @@ def game_record(game: Game, players: list[str] | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {"format": GAME_FORMAT, "rules": game.rules.text}
     if players is not None:
         data["players"] = list(players)
+    data["first_dealer"] = game.first_dealer  # a game with no deal yet replays to the same table
     data["deals"] = [deal_record(d, with_header=False) for d in game.deals if d.phase is not Phase.DEAL]
     if game.rules.durch_game:
         data["durch_games"] = list(game.durch_games)
@@ -231,11 +232,18 @@ def replay_game(data: Any) -> Game:
     deals = data.get("deals")
     if not isinstance(deals, list):
         raise RecordError("deals must be a list of deal records", "deals")
+    named = data.get("first_dealer")
+    if "first_dealer" in data and not _is_seat(named, rules):
+        raise RecordError(f"first_dealer must be a seat from 0 to {rules.players - 1}, not {named!r}",
+                          "first_dealer")
     if not deals:
-        return Game.new(rules)
+        return Game.new(rules, named if isinstance(named, int) else 0)
     first = deals[0].get("dealer") if isinstance(deals[0], dict) else None
-    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < rules.players:
+    if not _is_seat(first, rules):
         raise RecordError(f"dealer must be a seat from 0 to {rules.players - 1}, not {first!r}", "deals[0].dealer")
+    assert isinstance(first, int)
+    if "first_dealer" in data and named != first:
+        raise RecordError(f"first_dealer is {named}, but the first deal is dealt by {first}", "first_dealer")
     game = Game.new(rules, first)
     for i, deal in enumerate(deals):
         prefix = f"deals[{i}]."
@@ -251,6 +259,10 @@ def replay_game(data: Any) -> Game:
         raise RecordError(f"durch_games must be {list(game.durch_games)}, the Durch games won (+) and lost (-)",
                           "durch_games")
     return game
+
+
+def _is_seat(value: Any, rules: Rules) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < rules.players
 
 
 def actions_of(state: State) -> list[Action]:
