@@ -83,17 +83,20 @@ class Record:
 
     subject: State | Game
     extra: dict[str, Any] = field(default_factory=dict)
+    names_first_dealer: bool = True  # a game record read without "first_dealer" is written back without it
 
     @classmethod
     def from_json(cls, data: Any) -> Record:
         subject = replay(data)
         known = GAME_KEYS if isinstance(subject, Game) else DEAL_KEYS
-        return cls(subject, {k: v for k, v in data.items() if k not in known})
+        return cls(subject, {k: v for k, v in data.items() if k not in known}, "first_dealer" in data)
 
     def to_json(self) -> dict[str, Any]:
         if isinstance(self.subject, Game):
             names = self.extra.get("players")
             data = game_record(self.subject, names if isinstance(names, list) else None)
+            if not self.names_first_dealer:
+                del data["first_dealer"]
             return {**data, **{k: v for k, v in self.extra.items() if k != "players"}}
         return {**deal_record(self.subject), **self.extra}
 

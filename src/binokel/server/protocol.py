@@ -85,6 +85,12 @@ Server → client:
   for seat 0, computed from seat 0's view only (a modest legal action — take the Tapp, pass, else
   any — should the bot fail, as for the computer opponents' own moves).
 - ``{"type": "rematch", "id": new_id}`` — answer to ``rematch``.
+- ``{"type": "events", "version": N, "events": [{"version", "kind", ...}...]}`` — only to
+  a client that sent ``events``: the table driver's events (``binokel.table.Event.to_json``,
+  kinds ``deal hand action soloist tapp melds open_hand trick deal_over game_over``) that
+  seat 0 may see, first those after the ``since`` it gave, then, before each change's
+  ``state``, those of that change. ``hand`` is seat 0's own dealt hand; another seat's
+  discard is an ``action`` with ``"action": null``.
 - ``{"type": "error", "message": "...", "version": N}`` — to the sender only; nothing
   changed.
 
@@ -103,10 +109,14 @@ Client → server:
   shown deal is over. The server never deals on its own, so the player can study the
   score sheet as long as they like.
 - ``{"type": "rematch"}`` — a new game with the same settings.
+- ``{"type": "events", "since": V}`` — the events after version ``V`` (0: all), then every
+  change's events (see above). ``V`` above the current version gets an ``error``.
 
 Rules of the road: the server is authoritative; one table per game takes commands one
 at a time; every accepted change (an action, a deal) increments ``version`` and is
-written to SQLite before any client hears of it. Malformed JSON, binary frames,
+written to SQLite before any client hears of it. ``version`` is the table driver's
+(``binokel.table.Table.version``): the number of steps taken, so a new game's first
+state (the first deal dealt) is version 1. Malformed JSON, binary frames,
 messages over 16 KiB, unknown types, out-of-turn, illegal or stale actions get an
 ``error`` to the sender only and change nothing.
 """
