@@ -279,11 +279,17 @@ def action_of(index: int, seen: SeatView) -> Action:
     return PLAYS[index - PLAY_BASE]
 
 
-def legal_indices(seen: SeatView) -> list[int]:
-    """The legal actions of ``seen`` as sorted indices (empty unless the seat is to move)."""
-    indices = {index_of(action, seen) for action in seen.legal_actions}
-    indices.discard(None)
-    return sorted(i for i in indices if i is not None)
+def legal_indices(seen: SeatView, max_bid: int | None = None) -> list[int]:
+    """The legal actions of ``seen`` as sorted indices (empty unless the seat is to move);
+    with ``max_bid``, bids above it are left out (but never every action)."""
+    indices = set()
+    for action in seen.legal_actions:
+        if max_bid is not None and action.kind is ActionKind.BID and action.value > max_bid and len(seen.legal_actions) > 1:
+            continue
+        index = index_of(action, seen)
+        if index is not None:
+            indices.add(index)
+    return sorted(indices)
 
 
 def action_text(index: int) -> str:
