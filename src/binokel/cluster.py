@@ -71,4 +71,4 @@ def _python_path() -> str:
     return os.pathsep.join(paths)
 
 
-__all__ = ["ray_mapper", "ClusterError", "Mapper"]
+__all__ = ["ClusterError", "Mapper", "ray_mapper"]

@@ -43,7 +43,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from binokel.action import DISCARDS, GAMES, PASS, PLAY_ON, PLAYS, SURRENDER, TAKE, Action, ActionKind
+from binokel.action import (
+    DISCARDS,
+    GAMES,
+    PASS,
+    PLAY_ON,
+    PLAYS,
+    SURRENDER,
+    TAKE,
+    Action,
+    ActionKind,
+)
 from binokel.card import CARDS
 from binokel.meld import meld_cards, meld_total
 from binokel.rules import Rules
@@ -311,8 +321,20 @@ def action_text(index: int) -> str:
     return f"play {CARDS[index - PLAY_BASE]}"
 
 
-__all__ = ["ACTIONS", "BID_SLOTS", "FIELDS", "OBSERVATION_SIZE", "observation", "encode_into", "index_of", "bounds",
-           "action_of", "legal_indices", "lowest_bid", "action_text"]
+__all__ = [
+    "ACTIONS",
+    "BID_SLOTS",
+    "FIELDS",
+    "OBSERVATION_SIZE",
+    "action_of",
+    "action_text",
+    "bounds",
+    "encode_into",
+    "index_of",
+    "legal_indices",
+    "lowest_bid",
+    "observation",
+]
 
 
 _NUMERIC = {"hand_sizes", "bids", "high_bid", "lowest_bid", "contract", "meld_points", "tricks_won", "trick_points",

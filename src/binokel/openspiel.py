@@ -286,7 +286,9 @@ def engine_history(state: State) -> list[int]:
     replay = State.new(state.rules, state.dealer).deal([[CARDS[k] for k in hand] for hand in state.dealt],
                                                         [CARDS[k] for k in state.tapp])
     for action in actions_of(state):
-        index = features.index_of(action, view(replay, replay.to_move))
+        seat = replay.to_move
+        assert seat is not None
+        index = features.index_of(action, view(replay, seat))
         if index is None:
             raise ValueError(f"{action} is beyond the bids the action space offers")
         history.append(index)
@@ -296,4 +298,4 @@ def engine_history(state: State) -> list[int]:
 
 pyspiel.register_game(_GAME_TYPE, BinokelGame)
 
-__all__ = ["BinokelGame", "BinokelState", "BinokelObserver", "engine_history", "DEFAULT_MAX_BID"]
+__all__ = ["DEFAULT_MAX_BID", "BinokelGame", "BinokelObserver", "BinokelState", "engine_history"]

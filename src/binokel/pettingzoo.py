@@ -32,7 +32,7 @@ written against the parallel API, :func:`parallel_env` wraps the AEC environment
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -53,7 +53,8 @@ REWARDS = ("score", "win")
 class BinokelEnv(AECEnv):  # type: ignore[misc]
     """The raw environment (see the module's description); use :func:`env` for the checked one."""
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "binokel_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "ansi"], "name": "binokel_v0",
+                                          "is_parallelizable": False}
 
     def __init__(self, rules: Rules | str = "standard", episode: str = "deal", reward: str = "score",
                  scale: float = 1.0, render_mode: str | None = None) -> None:
@@ -123,7 +124,7 @@ class BinokelEnv(AECEnv):  # type: ignore[misc]
         """What ``agent`` may know now: the only source of its observation."""
         return view(self.state_now, self.possible_agents.index(agent))
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:  # type: ignore[type-arg]
+    def observe(self, agent: str) -> dict[str, Any]:
         seen = self.seat_view(agent)
         totals = self._game.totals if self._game is not None else None
         vector = np.asarray(features.observation(seen, totals), dtype=np.float32)
@@ -224,4 +225,4 @@ def parallel_env(rules: Rules | str = "standard", **options: Any) -> Any:
     return turn_based_aec_to_parallel(env(rules, **options))
 
 
-__all__ = ["BinokelEnv", "env", "raw_env", "parallel_env"]
+__all__ = ["BinokelEnv", "env", "parallel_env", "raw_env"]
