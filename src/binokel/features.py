@@ -42,6 +42,7 @@ index.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from binokel.action import (
     DISCARDS,
@@ -54,8 +55,8 @@ from binokel.action import (
     Action,
     ActionKind,
 )
-from binokel.card import CARDS
-from binokel.meld import meld_cards, meld_total
+from binokel.card import CARDS, Card
+from binokel.meld import Meld, meld_cards, meld_total
 from binokel.rules import Rules
 from binokel.view import SeatView
 
@@ -129,7 +130,7 @@ def observation(seen: SeatView, totals: Sequence[int] | None = None) -> list[flo
 
 def encode_into(vector: list[float], seen: SeatView, totals: Sequence[int] | None = None) -> None:
     """Write the features of ``seen`` into ``vector`` (all zeros, :data:`OBSERVATION_SIZE` long)."""
-    rules = Rules.parse(seen.rules)
+    rules = _rules(seen.rules)
     n, me = seen.players, seen.seat
     o = OFFSETS
 
@@ -189,8 +190,9 @@ def encode_into(vector: list[float], seen: SeatView, totals: Sequence[int] | Non
     if seen.melds is not None:
         for seat, melds in enumerate(seen.melds):
             if melds:
-                cards_at(o["melds"] + rel(seat) * KINDS, tuple(meld_cards(melds)))
-                vector[o["meld_points"] + rel(seat)] = meld_total(melds) / 1000
+                shown, points = _shown(melds)
+                cards_at(o["melds"] + rel(seat) * KINDS, shown)
+                vector[o["meld_points"] + rel(seat)] = points / 1000
     order = _active_order(seen)
     for trick in seen.tricks:
         for seat, card in zip(_from(order, trick.leader), trick.cards):
@@ -212,6 +214,18 @@ def encode_into(vector: list[float], seen: SeatView, totals: Sequence[int] | Non
     vector[o["target"]] = rules.target / 1000
 
 
+@lru_cache(maxsize=64)
+def _rules(text: str) -> Rules:
+    """The rules of a view's rule text (read once: parsing is slow next to encoding)."""
+    return Rules.parse(text)
+
+
+@lru_cache(maxsize=4096)
+def _shown(melds: tuple[Meld, ...]) -> tuple[tuple[Card, ...], int]:
+    """The cards that show some melds, and their points."""
+    return tuple(meld_cards(melds)), meld_total(melds)
+
+
 def _auction(seen: SeatView) -> tuple[int, int | None]:
     """The highest bid so far and who holds it."""
     high, holder = 0, None
@@ -224,7 +238,7 @@ def _auction(seen: SeatView) -> tuple[int, int | None]:
 def lowest_bid(seen: SeatView) -> int:
     """The lowest bid allowed now (the value of bid index 1): the minimum bid, or 10 over the highest."""
     high, holder = _auction(seen)
-    return Rules.parse(seen.rules).min_bid if holder is None else high + 10
+    return _rules(seen.rules).min_bid if holder is None else high + 10
 
 
 def _active_order(seen: SeatView) -> tuple[int, ...]:

@@ -119,6 +119,23 @@ class _Shared:
         return _Shared, (self.value,)
 
 
+class _Views:
+    """The views of one engine state, computed once per seat (a view is the costly part
+    of a step); clones share it, pickles drop it."""
+
+    __slots__ = ("engine", "views")
+
+    def __init__(self, engine: State | None = None) -> None:
+        self.engine = engine
+        self.views: dict[int, SeatView] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Views:
+        return self
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _Views, ()
+
+
 def _replayed(record: dict[str, Any]) -> _Shared:
     return _Shared(replay_deal(record))
 
@@ -133,6 +150,7 @@ class BinokelState(pyspiel.State):  # type: ignore[misc]
         self.dealer: int | None = None
         self.dealt: list[int] = []  # card kinds dealt so far, in slot order
         self._engine = _Shared(None)
+        self._views = _Views()
 
     @property
     def rules(self) -> Rules:
@@ -189,7 +207,8 @@ class BinokelState(pyspiel.State):  # type: ignore[misc]
                     (tapp if owner < 0 else hands[owner]).append(CARDS[kind])
                 self.engine = State.new(self.rules, self.dealer).deal(hands, tapp)
             return
-        seen = view(self.engine, self.current_player())
+        seen = self.seat_view(self.current_player())
+        assert seen is not None
         if action not in self._legal(seen):
             raise ValueError(f"action {action} ({features.action_text(action)}) is not legal now")
         self.engine = self.engine.apply(features.action_of(action, seen))
@@ -200,14 +219,16 @@ class BinokelState(pyspiel.State):  # type: ignore[misc]
         return features.legal_indices(seen, max_bid=self.max_bid)
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.engine is not None
-        return self._legal(view(self.engine, player))
+        seen = self.seat_view(player)
+        assert seen is not None
+        return self._legal(seen)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"dealer {action}" if self.dealer is None else f"deal {CARDS[action]}"
-        if self.engine is not None and self.engine.to_move == player:
-            return str(features.action_of(action, view(self.engine, player)))
+        seen = self.seat_view(player) if self.engine is not None and self.engine.to_move == player else None
+        if seen is not None:
+            return str(features.action_of(action, seen))
         return features.action_text(action)
 
     def is_terminal(self) -> bool:
@@ -220,7 +241,16 @@ class BinokelState(pyspiel.State):  # type: ignore[misc]
 
     def seat_view(self, player: int) -> SeatView | None:
         """What ``player`` may know now (None until every card is dealt)."""
-        return None if self.engine is None else view(self.engine, player)
+        engine = self.engine
+        if engine is None:
+            return None
+        if self._views.engine is not engine:
+            self._views = _Views(engine)
+        views = self._views.views
+        seen = views.get(player)
+        if seen is None:
+            seen = views[player] = view(engine, player)
+        return seen
 
     def __str__(self) -> str:
         if self.engine is None:

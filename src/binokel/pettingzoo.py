@@ -79,6 +79,8 @@ class BinokelEnv(AECEnv):  # type: ignore[misc]
         self._rng = random.Random()
         self._game: Game | None = None
         self._state: State | None = None
+        self._views_of: State | None = None
+        self._views: dict[str, SeatView] = {}
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space:  # type: ignore[type-arg]
@@ -122,7 +124,13 @@ class BinokelEnv(AECEnv):  # type: ignore[misc]
 
     def seat_view(self, agent: str) -> SeatView:
         """What ``agent`` may know now: the only source of its observation."""
-        return view(self.state_now, self.possible_agents.index(agent))
+        state = self.state_now
+        if self._views_of is not state:  # a view is the costly part of a step: once per seat and state
+            self._views_of, self._views = state, {}
+        seen = self._views.get(agent)
+        if seen is None:
+            seen = self._views[agent] = view(state, self.possible_agents.index(agent))
+        return seen
 
     def observe(self, agent: str) -> dict[str, Any]:
         seen = self.seat_view(agent)
