@@ -60,6 +60,13 @@ def test_observation_fields_are_laid_out_and_bounded() -> None:
     assert sum(hand) == 15 and hand == [float(seen.hand.count(c)) for c in features.CARDS]
 
 
+def test_the_documented_field_table_is_the_encoding() -> None:
+    text = (Path(__file__).resolve().parent.parent / "docs" / "research.md").read_text()
+    rows = [line.split("|")[1:5] for line in text.splitlines() if line.startswith("| `")]
+    documented = [(name.strip(" `"), int(offset), int(size), meaning.strip()) for name, offset, size, meaning in rows]
+    assert documented == [(name, features.OFFSETS[name], size, meaning) for name, size, meaning in features.FIELDS]
+
+
 # ---------------------------------------------------------------------- no leak
 
 def scrambled_twins(rules: Rules, seed: int, samples: int = 6):
@@ -345,3 +352,39 @@ def test_tournament_on_a_local_ray_matches_a_local_run() -> None:
         reports.append(report)
     assert reports[0] == reports[1]
     assert reports[0]["pairs"][0]["n"] == 2
+
+
+# ---------------------------------------------------------------------- the baseline
+
+def test_behaviour_cloning_baseline_learns_and_plays_in_the_tournament(tmp_path: Path) -> None:
+    pytest.importorskip("numpy", reason="needs binokel[rl]")
+    import argparse
+
+    from binokel import tournament
+    from binokel.baseline import LinearPolicy, PolicyBot, agreement, register, train
+    from binokel.selfplay import Plan, load_arrays, write_deals
+
+    path = tmp_path / "easy.jsonl"
+    with path.open("w") as out:
+        write_deals(Plan(("easy",), 6, 2, "standard", 0.01), out)
+    arrays = load_arrays(str(path))
+    policy = train(arrays, epochs=30)
+    assert agreement(policy, arrays) > agreement(LinearPolicy.zeros(), arrays) + 0.2
+    weights = tmp_path / "linear.npz"
+    policy.save(str(weights))
+    again = LinearPolicy.load(str(weights))
+    bot = PolicyBot(again)
+    for state in random_playout("classic40", 8)[:-1]:
+        seen = view(state, state.to_move)
+        assert bot.choose(seen) in seen.legal_actions
+    from binokel.ai import BOT_CLASSES
+
+    register("bc-test", again)
+    try:
+        parser = argparse.ArgumentParser()
+        tournament.add_arguments(parser)
+        settings = tournament.settings_of(parser.parse_args(["--bots", "bc-test,easy", "--deals", "2", "--jobs", "1"]))
+        report = tournament.report(settings, tournament.play_all(settings, progress=False))
+    finally:
+        del BOT_CLASSES["bc-test"]  # other tests list the levels
+    assert report["pairs"][0]["n"] == 2 and report["bots"] == ["bc-test", "easy"]

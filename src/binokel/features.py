@@ -80,7 +80,7 @@ PHASES = ("deal", "auction", "tapp", "discard", "game", "surrender", "play", "ov
 FIELDS: tuple[tuple[str, int, str], ...] = (
     ("rules", 8, "players is 3 / 4 / 6 (one-hot), sit_out, teams, open auction, 40-card deck, deck with 7s"),
     ("phase", 8, "one-hot: " + ", ".join(PHASES)),
-    ("to_move", MAX_SEATS, "relative seat to move (one-hot; none while dealt or over)"),
+    ("to_move", MAX_SEATS, "relative seat to move (one-hot; none once the deal is over)"),
     ("dealer", MAX_SEATS, "relative seat of the dealer"),
     ("sitting_out", MAX_SEATS, "relative seat sitting out this deal (four-sitout), else 0"),
     ("partner", MAX_SEATS, "1 for the other members of my team (teams only)"),
