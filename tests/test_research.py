@@ -283,6 +283,39 @@ def test_openspiel_mcts_plays_against_random() -> None:
     assert len(returns) == 3 and any(returns)
 
 
+def test_openspiel_resampling_keeps_the_information_state_and_ismcts_plays() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="needs binokel[rl]")
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+    from open_spiel.python.bots import uniform_random
+
+    import binokel.openspiel  # noqa: F401
+
+    rng = np.random.RandomState(3)
+    changed = checked = 0
+    for rules in ("classic40", "kreuz", "four-sitout"):
+        game = pyspiel.load_game("binokel", {"rules": rules})
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                continue
+            player = state.current_player()
+            other = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+            assert other.information_state_string(player) == state.information_state_string(player)
+            assert other.legal_actions() == state.legal_actions()
+            changed += str(other) != str(state)
+            checked += 1
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked > 40 and changed > checked // 2
+    game = pyspiel.load_game("binokel", {"rules": "classic40"})
+    bots = [ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 8, random_state=rng)]
+    bots += [uniform_random.UniformRandomBot(seat, rng) for seat in (1, 2)]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 11)
+    assert len(returns) == 3 and any(returns)
+
+
 # ---------------------------------------------------------------------- self-play data
 
 def test_selfplay_writes_replayable_records_with_the_features_of_each_decision(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ so it has perfect recall); the observation string is a short text of the same vi
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import numpy as np
@@ -252,6 +253,27 @@ class BinokelState(pyspiel.State):  # type: ignore[misc]
             seen = views[player] = view(engine, player)
         return seen
 
+    def resample_from_infostate(self, player: int, sampler: Any = None) -> BinokelState:
+        """A state ``player`` cannot tell from this one, with the hidden cards drawn anew
+        (for ISMCTS): the bots' sampler of :mod:`binokel.ai.sample` places them consistently
+        with everything the seat knows (voids, shown melds), and the public actions are replayed.
+        ``sampler`` (a pyspiel sampler, called for a number in [0, 1)) seeds the draw."""
+        from binokel.ai.knowledge import Knowledge
+        from binokel.ai.sample import build_state, sample_world
+
+        seen = self.seat_view(player)
+        game = self.get_game()
+        fresh: BinokelState = game.new_initial_state()
+        if seen is None:  # still dealing: the seat knows only the dealer
+            if self.dealer is not None:
+                fresh.apply_action(self.dealer)
+            return fresh
+        rng = random.Random(int(sampler() * 2**53) if sampler is not None else None)
+        engine = build_state(seen, sample_world(Knowledge.from_view(seen), rng))
+        for action in engine_history(engine):
+            fresh.apply_action(action)
+        return fresh
+
     def __str__(self) -> str:
         if self.engine is None:
             return f"dealing: dealer {self.dealer}, {len(self.dealt)} cards dealt"
@@ -316,9 +338,9 @@ def engine_history(state: State) -> list[int]:
     replay = State.new(state.rules, state.dealer).deal([[CARDS[k] for k in hand] for hand in state.dealt],
                                                         [CARDS[k] for k in state.tapp])
     for action in actions_of(state):
-        seat = replay.to_move
-        assert seat is not None
-        index = features.index_of(action, view(replay, seat))
+        mover = replay.to_move
+        assert mover is not None
+        index = features.index_of(action, view(replay, mover))
         if index is None:
             raise ValueError(f"{action} is beyond the bids the action space offers")
         history.append(index)
