@@ -513,8 +513,8 @@ class Session:
         return "".join(f" {self.t('or')} {action}" for action in choices if action.value >= DURCH)
 
     def explain(self, error: BinokelError, state: State) -> str:
-        """The core's reason, with "seat 0" put in the player's words."""
-        return str(error).replace(f"seat {HUMAN} does not hold", self.t("you_do_not_hold"))
+        """The core's reason in the player's language (second person where it names them)."""
+        return self.t.reason(error, HUMAN)
 
     def ask_next(self) -> None:
         self.prompt(self.game.current, "next", self.t("prompt_next"), ())
