@@ -24,7 +24,7 @@ from typing import Any
 
 from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
                             TAKE, Action, ActionKind)
-from binokel.card import CARDS, COPY, POINTS, SUIT_MASK, Card, Hand, Suit, add_card, present, remove_card
+from binokel.card import CARDS, COPY, POINTS, Card, Hand, add_card, present, remove_card
 from binokel.error import IllegalActionError, NotationError
 from binokel.meld import Meld, meld_total, melds_of_mask
 from binokel.rules import Rules

@@ -76,4 +76,4 @@ def placeholders(text: str) -> set[str]:
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-__all__ = ["LANGUAGES", "FALLBACK", "catalogue", "source", "template", "render", "placeholders"]
+__all__ = ["FALLBACK", "LANGUAGES", "catalogue", "placeholders", "render", "source", "template"]
