@@ -6,7 +6,11 @@ HTTP
 ====
 
 - ``GET /`` → the page ``src/binokel/web/index.html``; ``GET /static/{path}`` → files
-  from ``src/binokel/web/``.
+  from ``src/binokel/web/``; ``GET /i18n/{lang}.json`` → the one translation catalogue
+  of a language (``binokel.i18n``; unknown language → 404).
+- Every HTTP refusal is ``{"error": "<English text>", "code": "<reason>", "params": {...}}``:
+  the page shows ``error.<reason>`` of the catalogue with the params in the player's
+  language (``error`` is ``str()`` of the :class:`binokel.error.BinokelError`).
 - ``GET /api/meta`` →
   ``{"rule_sets": [{"name", "text", "about", "players", "changes"}...],
   "options": [{"name", "standard", "meaning", "choices"|null, "minimum"|null, "step"|null}...],
@@ -52,7 +56,9 @@ Server → client:
 
 - ``{"type": "state", "version": N, "view": SeatView.to_json() of seat 0,
   "game": {...}, "last_trick": {"leader", "cards", "winner"}|null,
-  "meld_options": {"S": n, "H": n, "D": n, "C": n}|null}`` — on connect, on ``sync``
+  "meld_options": {"S": n, "H": n, "D": n, "C": n}|null, "refusals": {card: {"code", "params"}},
+  "contracts": {game: {"value": n|null, "whole_game": bool}}, "surrender": {"cost", "credit"}|null}``
+  — on connect, on ``sync``
   and after every accepted change. ``game`` is ``{"players": [names], "levels":
   [null, "medium", "hard"], "totals": [...], "deal_number": k (1-based), "rules": text,
   "changes": [{"name", "value", "standard"}...], "teams": [team of each seat]|null,
@@ -78,15 +84,27 @@ Server → client:
   soloist's hand, shown to everybody from the announcement on, else null.
   ``last_trick`` is the last completed trick of the deal shown. ``meld_options`` is
   what seat 0's melds would be worth with each trump, only while seat 0 is the soloist
-  in the ``game`` or ``surrender`` phase (else null).
+  in the ``game`` or ``surrender`` phase (else null). The page holds no rules; what it
+  shows that the rules decide comes from :func:`rule_facts`: ``refusals`` gives, while
+  seat 0 is to move in the play phase, each card of its hand that it may not play with
+  the engine's reason code and params (``must_follow_suit {card, suit}``, ``must_beat
+  {card, best, suit}``, ``must_trump {card, suit}``, ``must_overtrump {card, best}``;
+  cards and suits in canonical text), else ``{}``; ``contracts`` gives each game without
+  trump the rules offer (``durch``, ``open_durch``, ``bettel``, ``hand_durch``) with what
+  it is played for (``whole_game`` true and ``value`` null with ``durch_game=1``);
+  ``surrender``, once there is a bid, is what surrendering costs: the soloist scores
+  −``cost``, each opponent +``credit`` plus their melds.
   After a deal ends (and the game is not over) the view keeps showing that finished
   deal (``view.phase == "over"``, the score sheet) until a client sends ``next_deal``.
 - ``{"type": "hint", "action": "AS"}`` — what the ``hard`` computer opponent would do
   for seat 0, computed from seat 0's view only (a modest legal action — take the Tapp, pass, else
   any — should the bot fail, as for the computer opponents' own moves).
 - ``{"type": "rematch", "id": new_id}`` — answer to ``rematch``.
-- ``{"type": "error", "message": "...", "version": N}`` — to the sender only; nothing
-  changed.
+- ``{"type": "error", "message": "...", "code": "...", "params": {...}, "version": N}`` —
+  to the sender only; nothing changed. ``message`` is the English text; ``code`` and
+  ``params`` are the reason (``error.<code>`` of the catalogue), e.g. ``not_your_turn
+  {name}``, ``stale_version {version, current}``, or the engine's own (``must_follow_suit
+  {card, suit}``, ``not_legal {action, phase, legal}``...).
 
 Client → server:
 
