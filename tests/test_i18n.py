@@ -48,7 +48,7 @@ def test_every_language_has_every_key_and_only_the_english_params(lang: str) -> 
 def test_every_template_renders_in_python() -> None:
     """Python's str.format reads every template (the page's t() reads a subset of it)."""
     for lang in LANGUAGES:
-        for key, text in strings(lang).items():
+        for text in strings(lang).values():
             names = placeholders(text)
             if names:
                 text.format(**{name: 1 for name in names})
