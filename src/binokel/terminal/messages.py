@@ -42,6 +42,7 @@ class Messages:
         """The description of a rule set in this language (``description`` if the catalogue lacks it)."""
         return template(f"ruleset_about.{name}", self.lang) or description
 
-    def reason(self, error: BinokelError, seat: int) -> str:
+    def reason(self, error: BinokelError, seat: int | None = None) -> str:
         """Why the core refused, in this language; second person where it names ``seat``."""
-        return render(f"error.{error.code}", error.params, self.lang, you=error.params.get("seat") == seat)
+        you = seat is not None and error.params.get("seat") == seat
+        return render(f"error.{error.code}", error.params, self.lang, you=you)
