@@ -27,6 +27,7 @@ from binokel.action import HAND_DURCH, OPEN_DURCH
 from binokel.card import CARDS, Card
 from binokel.error import IllegalActionError, NotationError
 from binokel.game import Game
+from binokel.i18n import render
 from binokel.meld import meld_cards
 from binokel.record import actions_of, replay, replay_deal
 from binokel.rules import RULE_SETS, STANDARD, Rules, options
@@ -529,6 +530,9 @@ def test_illegal_actions_get_errors_and_change_nothing(client: TestClient, db: P
                 answer = ws.receive_json()
                 log.append(answer)
                 assert answer["type"] == "error" and answer["version"] == state["version"], (action, answer)
+                # The reason as a code the page renders in the player's language, and the English text of it.
+                assert answer["message"] == render(f"error.{answer['code']}", answer["params"], "en"), answer
+                assert render(f"error.{answer['code']}", answer["params"], "de") != answer["message"], answer
                 assert stored(db, game_id) == before
                 tried += 1
             send_action(ws, state, rng.choice(seen["legal_actions"]))
