@@ -124,11 +124,12 @@ class _Views:
     """The views of one engine state, computed once per seat (a view is the costly part
     of a step); clones share it, pickles drop it."""
 
-    __slots__ = ("engine", "views")
+    __slots__ = ("engine", "vectors", "views")
 
     def __init__(self, engine: State | None = None) -> None:
         self.engine = engine
         self.views: dict[int, SeatView] = {}
+        self.vectors: dict[int, list[float]] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Views:
         return self
@@ -189,10 +190,13 @@ class BinokelState(pyspiel.State):  # type: ignore[misc]
         assert self.engine is None
         if self.dealer is None:
             return [(seat, 1 / self.rules.players) for seat in range(self.rules.players)]
-        left = list(self.rules.deck_kinds)
+        left = [0] * len(CARDS)
+        for kind in self.rules.deck_kinds:
+            left[kind] += 1
         for kind in self.dealt:
-            left.remove(kind)
-        return [(kind, left.count(kind) / len(left)) for kind in sorted(set(left))]
+            left[kind] -= 1
+        total = sum(left)
+        return [(kind, copies / total) for kind, copies in enumerate(left) if copies]
 
     def _apply_action(self, action: int) -> None:
         if self.engine is None:
@@ -253,6 +257,17 @@ class BinokelState(pyspiel.State):  # type: ignore[misc]
             seen = views[player] = view(engine, player)
         return seen
 
+    def seat_features(self, player: int) -> list[float] | None:
+        """:func:`binokel.features.observation` of ``player``'s view (None while dealing)."""
+        seen = self.seat_view(player)
+        if seen is None:
+            return None
+        vectors = self._views.vectors
+        vector = vectors.get(player)
+        if vector is None:
+            vector = vectors[player] = features.observation(seen)
+        return vector
+
     def resample_from_infostate(self, player: int, sampler: Any = None) -> BinokelState:
         """A state ``player`` cannot tell from this one, with the hidden cards drawn anew
         (for ISMCTS): the bots' sampler of :mod:`binokel.ai.sample` places them consistently
@@ -299,10 +314,11 @@ class BinokelObserver:
                      for name, size, _ in features.FIELDS}
 
     def set_from(self, state: BinokelState, player: int) -> None:
-        self.tensor.fill(0.0)
-        seen = state.seat_view(player)
-        if seen is not None:
-            self.tensor[:] = features.observation(seen)
+        vector = state.seat_features(player)
+        if vector is None:
+            self.tensor.fill(0.0)
+        else:
+            self.tensor[:] = vector
 
     def string_from(self, state: BinokelState, player: int) -> str:
         seen = state.seat_view(player)
