@@ -174,6 +174,22 @@ class SQLiteStore(Store):
         done = {row[0] for row in db.execute("SELECT number FROM schema_migrations")}
         return [migration for migration in MIGRATIONS if migration.number not in done]
 
+    def set_max_size(self, size: int | None) -> None:
+        """Let the file grow to at most ``size`` bytes (None: no limit). Past it a write
+        fails as on a full disk (StorageUnavailable) — a cap for a small machine, and a full
+        disk on demand for tests."""
+        with self._lock:
+            page_size = self._db.execute("PRAGMA page_size").fetchone()[0]
+            pages = 0xFFFFFFFE if size is None else max(1, size // page_size)
+            self._db.execute(f"PRAGMA max_page_count = {int(pages)}")
+
+    def size(self) -> int:
+        """The size of the database in bytes (its pages in use)."""
+        with self._lock:
+            count = self._db.execute("PRAGMA page_count").fetchone()[0]
+            page_size = self._db.execute("PRAGMA page_size").fetchone()[0]
+        return int(count) * int(page_size)
+
     def migrations(self) -> list[tuple[int, str]]:
         """The migrations this database has had, in order."""
         return self._read(lambda db: [(row[0], row[1]) for row in
