@@ -432,7 +432,7 @@ class PostgresNotifier(Notifier):
                     break
                 if not lost:
                     log.error("lost the change notifications from PostgreSQL at %s (%s); reconnecting",
-                              _safe(self.url), str(error).strip())
+                              _safe(self.url), _first_line(error))
                 lost = True
                 self._stop.wait(delay)
                 delay = min(delay * 2, 10.0)
