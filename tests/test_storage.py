@@ -9,7 +9,6 @@ import threading
 from collections.abc import Iterator
 
 import pytest
-from storage_support import postgres_database, postgres_url  # noqa: F401 (fixtures)
 
 from binokel.server.storage import (
     Change,

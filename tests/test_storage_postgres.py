@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from storage_support import Proxy, postgres_database, postgres_url, unavailable  # noqa: F401 (fixtures)
+from storage_support import Proxy, unavailable
 
 from binokel.server.storage import Change, Seat, StorageUnavailable, Store, open_store
 
