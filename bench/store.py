@@ -1,0 +1,194 @@
+"""Storage benchmark: the cost of an append and of a load as a game grows.
+
+One game, appended to one entry at a time as a server does (one entry per accepted
+action, a deal's chance step every 40 entries, realistic payload sizes), on each backend:
+SQLite (a temporary file, WAL, ``synchronous=FULL``) and PostgreSQL (a temporary database
+on ``--postgres``, skipped with a line if there is none). For comparison, ``rewrite`` is
+the previous store (``binokel.server.store``), which rewrites the whole record on every
+change. Prints, per backend, appends/s in the first and the last window of appends and
+their ratio (late/early median append time: about 1 means the cost does not grow with
+the game's length), and the time to load the game at several lengths — the whole log, and
+from the latest snapshot (one every ``--snapshot-every`` entries).
+
+    python bench/store.py [--json] [--entries N] [--window W] [--backends sqlite,postgres,rewrite]
+
+Numbers only: the test suite never asserts on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import secrets
+import statistics
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from binokel.server.storage import Seat, Status, Store, StorageUnavailable, open_store
+
+CARDS = [f"{rank}{suit}" for suit in "SHDC" for rank in "ATKQJ9" for _ in range(2)]
+SEATS = [Seat("person", None, "Anna"), Seat("bot", "easy", "Ben"), Seat("bot", "hard", "Cleo")]
+
+
+def payload(version: int) -> dict[str, Any]:
+    """An entry as the table driver might write it: a deal every 40 entries, else an action."""
+    if version % 40 == 1:
+        return {"type": "deal", "dealer": version % 3, "hands": [CARDS[i::3] for i in range(3)], "tapp": CARDS[:3]}
+    return {"type": "action", "seat": version % 3, "action": CARDS[version % 48]}
+
+
+def snapshot(version: int) -> dict[str, Any]:
+    """A snapshot the size of a game state with its score sheet."""
+    return {"type": "snapshot", "version": version, "hands": [CARDS[i::3] for i in range(3)],
+            "sheet": [[version, 120, 0, 0]] * min(60, version // 40 + 1)}
+
+
+def status(version: int) -> Status:
+    return Status((version, 0, 0), version // 40 + 1, False, version % 3)
+
+
+@contextmanager
+def sqlite_target() -> Iterator[str]:
+    with tempfile.TemporaryDirectory(prefix="binokel-bench-") as folder:
+        yield str(Path(folder) / "games.sqlite3")
+
+
+@contextmanager
+def postgres_target(admin: str) -> Iterator[str]:
+    import psycopg
+
+    name = f"binokel_bench_{os.getpid()}_{secrets.token_hex(3)}"
+    with psycopg.connect(admin, autocommit=True, connect_timeout=3) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    try:
+        yield urllib.parse.urlsplit(admin)._replace(path=f"/{name}").geturl()
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def timed(call: Callable[[], object], repeat: int = 3) -> float:
+    """The best of ``repeat`` runs, in seconds."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def bench_store(store: Store, entries: int, window: int, every: int, checkpoints: list[int]) -> dict[str, Any]:
+    store.create("bench", rules="standard", settings={"name": "Anna"}, seed=1, first_dealer=0, seats=SEATS,
+                 status=status(0))
+    times: list[float] = []
+    loads: list[dict[str, Any]] = []
+    version = 0
+    for version in range(1, entries + 1):
+        snap = snapshot(version) if version % every == 0 else None
+        start = time.perf_counter()
+        store.append("bench", version - 1, [payload(version)], status=status(version), snapshot=snap)
+        times.append(time.perf_counter() - start)
+        if version in checkpoints:
+            loads.append({"entries": version,
+                          "load_all_ms": round(1000 * timed(lambda: store.load("bench", from_snapshot=False)), 3),
+                          "load_snapshot_ms": round(1000 * timed(lambda: store.load("bench")), 3)})
+    return summary(times, window) | {"loads": loads}
+
+
+def bench_rewrite(path: str, entries: int, window: int, checkpoints: list[int]) -> dict[str, Any]:
+    """The previous store: the whole record rewritten by every save."""
+    from binokel.server.store import GameRow, now
+    from binokel.server.store import Store as OldStore
+
+    old = OldStore(path)
+    stamp = now()
+    record: dict[str, Any] = {"format": "binokel-game/1", "rules": "standard", "entries": []}
+    old.insert(GameRow(id="bench", created=stamp, updated=stamp, rules="standard", settings={}, seed=1,
+                       first_dealer=0, version=0, record=record, totals=[0, 0, 0], deals=1, over=False))
+    times: list[float] = []
+    loads: list[dict[str, Any]] = []
+    for version in range(1, entries + 1):
+        record["entries"].append(payload(version))
+        start = time.perf_counter()
+        old.save("bench", version=version, record=record, totals=[version, 0, 0], deals=1, over=False)
+        times.append(time.perf_counter() - start)
+        if version in checkpoints:
+            load_ms = round(1000 * timed(lambda: old.load("bench")), 3)
+            loads.append({"entries": version, "load_all_ms": load_ms, "load_snapshot_ms": load_ms})
+    old.close()
+    return summary(times, window) | {"loads": loads}
+
+
+def summary(times: list[float], window: int) -> dict[str, Any]:
+    window = min(window, len(times) // 2) or 1
+    early, late = times[:window], times[-window:]
+    return {
+        "appends": len(times),
+        "appends_per_s": round(len(times) / sum(times), 1),
+        "early_appends_per_s": round(window / sum(early), 1),
+        "late_appends_per_s": round(window / sum(late), 1),
+        # Medians: a shared machine's fsync times are noisy, the middle append is not.
+        "late_over_early": round(statistics.median(late) / statistics.median(early), 3),
+        "late_over_early_mean": round(statistics.fmean(late) / statistics.fmean(early), 3),
+        "early_p50_ms": round(1000 * statistics.median(early), 3),
+        "late_p50_ms": round(1000 * statistics.median(late), 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--entries", type=int, default=4000, help="appends per backend (default 4000 = 100 deals)")
+    parser.add_argument("--window", type=int, default=400, help="appends in the early and the late window")
+    parser.add_argument("--snapshot-every", type=int, default=400, help="a snapshot every N entries")
+    parser.add_argument("--backends", default="sqlite,postgres,rewrite")
+    parser.add_argument("--postgres", default=os.environ.get("BINOKEL_BENCH_POSTGRES",
+                                                             "postgresql://postgres@127.0.0.1:5432/postgres"),
+                        help="a PostgreSQL server to create a temporary database on")
+    args = parser.parse_args()
+    checkpoints = sorted({n for n in (100, 1000, 4000, 16000, 64000, args.entries) if n <= args.entries})
+    results: dict[str, Any] = {"entries": args.entries, "python": platform.python_version(), "backends": {}}
+    for backend in args.backends.split(","):
+        try:
+            if backend == "rewrite":
+                with sqlite_target() as path:
+                    result = bench_rewrite(path, args.entries, args.window, checkpoints)
+            else:
+                maker = sqlite_target() if backend == "sqlite" else postgres_target(args.postgres)
+                with maker as target, open_store(target) as store:
+                    result = bench_store(store, args.entries, args.window, args.snapshot_every, checkpoints)
+        except (ImportError, StorageUnavailable, OSError) as error:
+            result = {"skipped": f"{type(error).__name__}: {error}".splitlines()[0]}
+        except Exception as error:  # psycopg.OperationalError when there is no server
+            result = {"skipped": f"{type(error).__name__}: {error}".splitlines()[0]}
+        results["backends"][backend] = result
+        if not args.json:
+            report(backend, result)
+    if args.json:
+        print(json.dumps(results))
+
+
+def report(backend: str, result: dict[str, Any]) -> None:
+    if "skipped" in result:
+        print(f"{backend}: skipped ({result['skipped']})")
+        return
+    print(f"{backend}: {result['appends']} appends, {result['appends_per_s']}/s;"
+          f" early {result['early_appends_per_s']}/s (p50 {result['early_p50_ms']} ms),"
+          f" late {result['late_appends_per_s']}/s (p50 {result['late_p50_ms']} ms),"
+          f" late/early median {result['late_over_early']} (mean {result['late_over_early_mean']})")
+    for load in result["loads"]:
+        print(f"  load at {load['entries']:>6} entries: whole log {load['load_all_ms']:>9.3f} ms,"
+              f" from the latest snapshot {load['load_snapshot_ms']:>8.3f} ms")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
