@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from binokel.server.storage import Seat, Status, Store, StorageUnavailable, open_store
+from binokel.server.storage import Seat, Status, StorageUnavailable, Store, open_store
 
 CARDS = [f"{rank}{suit}" for suit in "SHDC" for rank in "ATKQJ9" for _ in range(2)]
 SEATS = [Seat("person", None, "Anna"), Seat("bot", "easy", "Ben"), Seat("bot", "hard", "Cleo")]
@@ -66,13 +66,21 @@ def postgres_target(admin: str) -> Iterator[str]:
     import psycopg
 
     name = f"binokel_bench_{os.getpid()}_{secrets.token_hex(3)}"
-    with psycopg.connect(admin, autocommit=True, connect_timeout=3) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
+    try:
+        with psycopg.connect(admin, autocommit=True, connect_timeout=3) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+    except psycopg.OperationalError as error:
+        raise StorageUnavailable(f"no PostgreSQL at {_safe(admin)}: {error}") from error
     try:
         yield urllib.parse.urlsplit(admin)._replace(path=f"/{name}").geturl()
     finally:
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def _safe(url: str) -> str:
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.hostname}:{parts.port or 5432}"
 
 
 def timed(call: Callable[[], object], repeat: int = 3) -> float:
@@ -166,8 +174,6 @@ def main() -> None:
                 with maker as target, open_store(target) as store:
                     result = bench_store(store, args.entries, args.window, args.snapshot_every, checkpoints)
         except (ImportError, StorageUnavailable, OSError) as error:
-            result = {"skipped": f"{type(error).__name__}: {error}".splitlines()[0]}
-        except Exception as error:  # psycopg.OperationalError when there is no server
             result = {"skipped": f"{type(error).__name__}: {error}".splitlines()[0]}
         results["backends"][backend] = result
         if not args.json:
