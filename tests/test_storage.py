@@ -229,3 +229,20 @@ def test_concurrent_appends_at_one_version_exactly_one_wins(target: str) -> None
     finally:
         for opened in stores:
             opened.close()
+
+
+def test_payloads_both_databases_refuse_are_refused_by_both(store: Store) -> None:
+    new_game(store)
+    with pytest.raises(ValueError):
+        store.append("g1", 1, [{"x": float("nan")}])
+    with pytest.raises(TypeError):
+        store.append("g1", 1, [{"x": object()}])
+    info = store.info("g1")
+    assert info is not None and info.version == 1 and store.entries("g1", 1) == []
+    # An append without entries changes metadata at the same version, checked all the same.
+    taken = (*SEATS[:2], Seat("person", None, "Cleo", token_hash("c")))
+    assert store.append("g1", 1, [], seats=taken) == 1
+    with pytest.raises(VersionConflict):
+        store.append("g1", 0, [], seats=SEATS)
+    info = store.info("g1")
+    assert info is not None and info.seats == taken and info.version == 1

@@ -291,7 +291,8 @@ class Store(ABC):
         only if the game is at ``expected_version`` (else VersionConflict; GameNotFound if
         it is gone). The metadata (``status``, ``seats``, the time of the update) change in
         the same transaction; ``snapshot`` is the state after the last entry. Durable on
-        return; listeners hear of the new version after the commit."""
+        return; listeners hear of the new version after the commit. With no entries it is a
+        metadata change (e.g. a seat taken) at the same version, checked all the same."""
 
     @abstractmethod
     def load(self, game_id: str, *, from_snapshot: bool = True) -> StoredGame | None:
@@ -352,8 +353,9 @@ def now() -> str:
 
 
 def dumps(value: JSON) -> str:
-    """JSON text as stored: compact, UTF-8 kept as is."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    """JSON text as stored: compact, UTF-8 kept as is; NaN and infinities are refused
+    (ValueError) as PostgreSQL would refuse them, so both stores take the same payloads."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def check_seats(seats: Sequence[Seat]) -> tuple[Seat, ...]:

@@ -229,6 +229,12 @@ class PostgresStore(Store):
         if not isinstance(self.notifier, PostgresNotifier):
             self.notifier.publish(game_id, version)
 
+    def notify(self, game_id: str, version: int) -> None:
+        if isinstance(self.notifier, PostgresNotifier):  # on a pooled connection
+            self._run(lambda conn: conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{game_id}:{version}")))
+        else:
+            self.notifier.publish(game_id, version)
+
     def delete(self, game_id: str) -> bool:
         # The log and the snapshots go with the game (ON DELETE CASCADE).
         return self._run(lambda conn: conn.execute("DELETE FROM games WHERE id = %s", (game_id,)).rowcount == 1,
