@@ -84,4 +84,4 @@ def kinds_to_cards(kinds) -> list[Card]:
 
 
 # PostgreSQL for the tests that run against both databases (storage_support.py).
-from storage_support import postgres_database, postgres_url  # noqa: F401
+from storage_support import postgres_database, postgres_url, pytest_terminal_summary  # noqa: F401

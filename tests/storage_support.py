@@ -9,17 +9,28 @@ import socket
 import threading
 import urllib.parse
 from collections.abc import Iterator
+from typing import NoReturn
 
 import pytest
 
 ADMIN_URL = os.environ.get("BINOKEL_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
 
-def unavailable(reason: str) -> None:
-    """Skip with one line, except on CI where PostgreSQL is part of the machine."""
+SKIPPED: set[str] = set()  # the reasons, said once at the end of the run
+
+
+def unavailable(reason: str) -> NoReturn:
+    """Skip, except on CI where PostgreSQL (and Redis) are part of the machine."""
     if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (CI=true: the PostgreSQL tests must run)", pytrace=False)
+        pytest.fail(f"{reason} (CI=true: these tests must run)", pytrace=False)
+    SKIPPED.add(reason)
     pytest.skip(reason)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """One line per missing service, however many tests it skipped (a hook: conftest imports it)."""
+    for reason in sorted(SKIPPED):
+        terminalreporter.write_line(reason)
 
 
 @pytest.fixture(scope="session")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import queue
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -124,7 +125,8 @@ def test_lists_your_games_the_lobby_and_all(store: Store) -> None:
     new_game(store, "full", public=True, seats=SEATS[:2])
     new_game(store, "over", public=True)
     store.append("over", 1, [{"end": True}], status=Status((1000, 0, 0), 3, True, None))
-    store.append("old", 1, [{"x": 1}])  # now the most recently updated
+    time.sleep(0.01)  # times are kept to the millisecond: make "old" the most recent for sure
+    store.append("old", 1, [{"x": 1}])
     assert [g.id for g in store.games(["public", "over", "old", "unknown", "old"])] == ["old", "public", "over"]
     assert store.games([]) == []
     assert [g.id for g in store.lobby()] == ["public"]
