@@ -192,6 +192,19 @@ class Change:
 Listener = Callable[[Change], None]
 
 
+def parse_change(text: str) -> Change | None:
+    """A notification's payload, ``game_id:version``; None for anything else (the channel
+    is shared with whoever else may send on it).
+
+    >>> parse_change("g1:12"), parse_change("junk")
+    (Change(game_id='g1', version=12), None)
+    """
+    game_id, _, version = text.rpartition(":")
+    if not game_id or not version.isascii() or not version.isdigit():
+        return None
+    return Change(game_id, int(version))
+
+
 class Subscription:
     """A registered listener; :meth:`close` stops it."""
 

@@ -12,7 +12,7 @@ import threading
 
 import redis
 
-from binokel.server.storage.base import Change, Notifier, log
+from binokel.server.storage.base import Change, Notifier, log, parse_change
 
 
 class RedisNotifier(Notifier):
@@ -61,9 +61,9 @@ class RedisNotifier(Notifier):
                         self._ready.set()
                     elif message["type"] == "message":
                         data = message["data"]
-                        text = data.decode() if isinstance(data, bytes) else str(data)
-                        game_id, _, version = text.rpartition(":")
-                        self.deliver(Change(game_id, int(version)))
+                        change = parse_change(data.decode(errors="replace") if isinstance(data, bytes) else str(data))
+                        if change is not None:
+                            self.deliver(change)
             except redis.RedisError as error:
                 if self._stop.is_set():
                     break

@@ -43,6 +43,7 @@ from binokel.server.storage.base import (
     dumps,
     log,
     now,
+    parse_change,
 )
 from binokel.server.storage.migrations import MIGRATIONS
 
@@ -431,8 +432,9 @@ class PostgresNotifier(Notifier):
                     self._ready.set()
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            game_id, _, version = note.payload.rpartition(":")
-                            self.deliver(Change(game_id, int(version)))
+                            change = parse_change(note.payload)
+                            if change is not None:
+                                self.deliver(change)
             except FAULTS as error:
                 if self._stop.is_set():
                     break
