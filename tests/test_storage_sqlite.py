@@ -11,7 +11,7 @@ import pytest
 
 from binokel.game import Game
 from binokel.record import game_record, replay_game
-from binokel.server.storage import Seat, SQLiteStore, StorageUnavailable, open_store
+from binokel.server.storage import Seat, SQLiteStore, StorageError, StorageUnavailable, open_store
 from binokel.server.store import GameRow, Store, now
 
 
@@ -122,3 +122,17 @@ def test_an_old_file_that_cannot_be_written_does_not_open(tmp_path: Path) -> Non
     with open_store(path) as store:  # nothing was changed by the attempt
         loaded = store.load("old1")
         assert loaded is not None and loaded.info.version == 1
+
+
+def test_the_target_comes_from_binokel_db_else_the_data_folder(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BINOKEL_DB", str(tmp_path / "from-env.sqlite3"))
+    with open_store(None) as store:
+        assert isinstance(store, SQLiteStore) and store.path == str(tmp_path / "from-env.sqlite3")
+    monkeypatch.delenv("BINOKEL_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr("sys.platform", "linux")
+    with open_store(None) as store:
+        assert isinstance(store, SQLiteStore) and store.path == str(tmp_path / "data" / "binokel" / "binokel.sqlite3")
+    with pytest.raises(StorageError, match="notification"):
+        open_store("redis://127.0.0.1:6379/0")
