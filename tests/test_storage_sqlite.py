@@ -11,7 +11,13 @@ import pytest
 
 from binokel.game import Game
 from binokel.record import game_record, replay_game
-from binokel.server.storage import Seat, SQLiteStore, StorageError, StorageUnavailable, open_store
+from binokel.server.storage import (
+    Seat,
+    SQLiteStore,
+    StorageError,
+    StorageUnavailable,
+    open_store,
+)
 from binokel.server.store import GameRow, Store, now
 
 
