@@ -27,6 +27,7 @@ import secrets
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator
@@ -125,6 +126,29 @@ def bench_store(store: Store, entries: int, window: int, every: int, checkpoints
     return summary(times, pairs, window) | {"loads": loads}
 
 
+def bench_concurrent(store: Store, tables: int, appends: int) -> dict[str, Any]:
+    """``tables`` threads, each appending ``appends`` entries to its own game, as the worker
+    threads of a server with that many busy tables would: appends/s in all."""
+    for t in range(tables):
+        store.create(f"busy{t}", rules="standard", settings={}, seed=t, first_dealer=0, seats=SEATS)
+    start_line = threading.Barrier(tables + 1)
+
+    def run(t: int) -> None:
+        start_line.wait()
+        for version in range(1, appends + 1):
+            store.append(f"busy{t}", version - 1, [payload(version)], status=status(version))
+
+    threads = [threading.Thread(target=run, args=(t,)) for t in range(tables)]
+    for thread in threads:
+        thread.start()
+    start_line.wait()
+    start = time.perf_counter()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - start
+    return {"tables": tables, "appends": tables * appends, "appends_per_s": round(tables * appends / elapsed, 1)}
+
+
 def bench_rewrite(path: str, entries: int, window: int, checkpoints: list[int], sync: bool) -> dict[str, Any]:
     """The previous store: the whole record rewritten by every save."""
     from binokel.server.store import GameRow, now
@@ -186,6 +210,9 @@ def main() -> None:
     parser.add_argument("--window", type=int, default=400, help="appends in the early and the late window")
     parser.add_argument("--snapshot-every", type=int, default=400, help="a snapshot every N entries")
     parser.add_argument("--backends", default="sqlite,postgres,rewrite")
+    parser.add_argument("--tables", type=int, default=16,
+                        help="then this many threads append to their own games at once (0: not)")
+    parser.add_argument("--concurrent-appends", type=int, default=200, help="appends per thread")
     parser.add_argument("--no-sync", action="store_true",
                         help="do not wait for the disk (SQLite synchronous=OFF, PostgreSQL synchronous_commit=off):"
                              " the cost of the work itself, without fsync noise")
@@ -210,6 +237,8 @@ def main() -> None:
                         if args.no_sync and isinstance(store, SQLiteStore):
                             store._db.execute("PRAGMA synchronous=OFF")
                         result = bench_store(store, args.entries, args.window, args.snapshot_every, checkpoints)
+                        if args.tables:
+                            result["concurrent"] = bench_concurrent(store, args.tables, args.concurrent_appends)
         except (ImportError, StorageUnavailable, OSError) as error:
             result = {"skipped": f"{type(error).__name__}: {error}".splitlines()[0]}
         results["backends"][backend] = result
@@ -228,6 +257,9 @@ def report(backend: str, result: dict[str, Any]) -> None:
           f" late {result['late_appends_per_s']}/s (p50 {result['late_p50_ms']} ms)")
     print(f"  in turns with a new game: p50 {result['long_p50_ms']} ms at {result['appends']} entries,"
           f" {result['fresh_p50_ms']} ms at 0: ratio {result['long_over_fresh']}")
+    if "concurrent" in result:
+        concurrent = result["concurrent"]
+        print(f"  {concurrent['tables']} threads on their own games at once: {concurrent['appends_per_s']} appends/s")
     for load in result["loads"]:
         print(f"  load at {load['entries']:>6} entries: whole log {load['load_all_ms']:>9.3f} ms,"
               f" from the latest snapshot {load['load_snapshot_ms']:>8.3f} ms")

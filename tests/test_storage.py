@@ -248,3 +248,46 @@ def test_payloads_both_databases_refuse_are_refused_by_both(store: Store) -> Non
         store.append("g1", 0, [], seats=SEATS)
     info = store.info("g1")
     assert info is not None and info.seats == taken and info.version == 1
+
+
+def test_many_writers_at_once_each_append_lands_once_in_order(store: Store) -> None:
+    """Sixteen threads on their own games and two on a shared one (retrying on conflict)."""
+    for t in range(16):
+        new_game(store, f"own{t}")
+    new_game(store, "shared")
+    errors: list[BaseException] = []
+
+    def own(t: int) -> None:
+        try:
+            for version in range(1, 21):
+                assert store.append(f"own{t}", version, [{"t": t, "v": version}]) == version + 1
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    def shared(t: int) -> None:
+        try:
+            done = 0
+            while done < 20:
+                info = store.info("shared")
+                assert info is not None
+                try:
+                    store.append("shared", info.version, [{"writer": t, "n": done}])
+                    done += 1
+                except VersionConflict:
+                    pass
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=own, args=(t,)) for t in range(16)]
+    threads += [threading.Thread(target=shared, args=(t,)) for t in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    for t in range(16):
+        assert [e.payload for e in store.entries(f"own{t}", 1)] == [{"t": t, "v": v} for v in range(1, 21)]
+    log = store.entries("shared", 1)
+    assert [e.version for e in log] == list(range(2, 42))
+    for t in range(2):
+        assert [e.payload["n"] for e in log if e.payload["writer"] == t] == list(range(20))

@@ -142,3 +142,39 @@ def test_the_target_comes_from_binokel_db_else_the_data_folder(tmp_path: Path,
         assert isinstance(store, SQLiteStore) and store.path == str(tmp_path / "data" / "binokel" / "binokel.sqlite3")
     with pytest.raises(StorageError, match="notification"):
         open_store("redis://127.0.0.1:6379/0")
+
+
+def test_writers_queued_together_commit_together_and_a_refusal_undoes_only_itself(tmp_path: Path) -> None:
+    """Group commit: appends that queue while the writer is busy go in one transaction, each
+    under its own savepoint."""
+    import threading
+    import time
+
+    from binokel.server.storage import VersionConflict
+
+    with SQLiteStore(tmp_path / "games.sqlite3") as store:
+        for game_id in ("a", "b", "c"):
+            store.create(game_id, rules="standard", settings={}, seed=1, first_dealer=0,
+                         seats=[Seat("bot", "easy", "B")], entries=[{"n": 1}])
+        outcomes: dict[str, object] = {}
+
+        def append(game_id: str, version: int) -> None:
+            try:
+                outcomes[game_id] = store.append(game_id, version, [{"n": 2}, {"n": 3}])
+            except VersionConflict as conflict:
+                outcomes[game_id] = conflict
+
+        store._lock.acquire()  # the writer is busy: the three appends queue up
+        threads = [threading.Thread(target=append, args=args) for args in (("a", 1), ("b", 0), ("c", 1))]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 10
+        while len(store._queue) < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert len(store._queue) == 3
+        store._lock.release()
+        for thread in threads:
+            thread.join()
+        assert outcomes["a"] == 3 and outcomes["c"] == 3 and isinstance(outcomes["b"], VersionConflict)
+        assert [e.version for e in store.entries("a", 0)] == [1, 2, 3] == [e.version for e in store.entries("c", 0)]
+        assert [e.version for e in store.entries("b", 0)] == [1]

@@ -14,10 +14,9 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from binokel.server.storage.base import (
     JSON,
@@ -75,7 +74,9 @@ class SQLiteStore(Store):
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.busy_timeout = busy_timeout
         self.notifier = notifier or LocalNotifier()
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the writer's connection
+        self._queue_lock = threading.Lock()
+        self._queue: list[_Request[Any]] = []
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
@@ -118,30 +119,58 @@ class SQLiteStore(Store):
         except sqlite3.Error as error:
             raise StorageUnavailable(f"cannot read the games database: {error}") from error
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: all of it is on disk, or none of it (any SQLite error —
-        disk full, read-only file, I/O error — rolls back and becomes StorageUnavailable)."""
+    def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` in a write transaction: all of it is on disk when this returns, or
+        none of it (any SQLite error — disk full, read-only file, I/O error — becomes
+        StorageUnavailable; an exception of ``work`` itself undoes its changes).
+
+        Group commit: writers that arrive while another holds the lock queue up, and the next
+        holder runs all of them in one transaction (each under its own savepoint, so one
+        refused append does not undo the others) with one commit — one wait for the disk for
+        the lot instead of one each."""
         if self._closed:
             raise StorageUnavailable("the games database is closed")
+        request: _Request[T] = _Request(work)
+        with self._queue_lock:
+            self._queue.append(request)
         with self._lock:
-            db = self._db
-            try:
-                db.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as error:
-                raise self._unavailable(error) from error
-            try:
-                yield db
-                db.execute("COMMIT")
-            except BaseException as error:
-                if db.in_transaction:  # SQLite may have rolled back by itself (e.g. disk full)
-                    try:
-                        db.execute("ROLLBACK")
-                    except sqlite3.Error:
-                        log.exception("rollback failed")
-                if isinstance(error, sqlite3.Error):
-                    raise self._unavailable(error) from error
+            if not request.done:  # else another thread's batch took it along
+                self._commit_batch()
+        return request.outcome()
+
+    def _commit_batch(self) -> None:
+        """Write every queued request in one transaction (the caller holds the lock)."""
+        with self._queue_lock:
+            batch, self._queue = self._queue, []
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for request in batch:
+                db.execute("SAVEPOINT request")
+                try:
+                    request.result = request.work(db)
+                except Exception as error:
+                    if isinstance(error, sqlite3.Error) and not db.in_transaction:
+                        raise  # SQLite rolled the whole transaction back (e.g. disk full)
+                    db.execute("ROLLBACK TO request")
+                    request.error = self._unavailable(error) if isinstance(error, sqlite3.Error) else error
+                db.execute("RELEASE request")
+            db.execute("COMMIT")
+        except BaseException as error:
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    log.exception("rollback failed")
+            for request in batch:  # nothing of the batch was written
+                request.result = None
+                request.error = self._unavailable(error) if isinstance(error, sqlite3.Error) else \
+                    StorageUnavailable(f"the write was interrupted: {error!r}")
+            if not isinstance(error, Exception):
                 raise
+        finally:
+            for request in batch:
+                request.done = True
 
     def _unavailable(self, error: sqlite3.Error) -> StorageUnavailable:
         log.error("games database %s: write failed: %s", self.path, error)
@@ -206,16 +235,21 @@ class SQLiteStore(Store):
         info = GameInfo(id=game_id, created=stamp, updated=stamp, rules=rules, settings=settings, seed=seed,
                         first_dealer=first_dealer, seats=seats, public=public, version=version,
                         totals=tuple(status.totals), deals=status.deals, over=status.over, turn=status.turn)
-        with self._write() as db:
+        row = (game_id, stamp, stamp, rules, dumps(settings), seed, first_dealer,
+               dumps([seat.to_json() for seat in seats]), info.free_seats, int(public), version,
+               dumps(list(status.totals)), status.deals, int(status.over), status.turn)
+        log_rows, snapshot_row = _log_rows(game_id, 0, entries, snapshot)
+
+        def work(db: sqlite3.Connection) -> None:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None:
                 raise GameExists(game_id)
             db.execute(
                 "INSERT INTO games (id, created, updated, rules, settings, seed, first_dealer, seats, free_seats,"
                 " public, version, totals, deals, over, turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, stamp, stamp, rules, dumps(settings), seed, first_dealer,
-                 dumps([seat.to_json() for seat in seats]), info.free_seats, int(public), version,
-                 dumps(list(status.totals)), status.deals, int(status.over), status.turn))
-            self._insert(db, game_id, 0, entries, snapshot)
+                row)
+            _insert(db, log_rows, snapshot_row)
+
+        self._write(work)
         self.notifier.publish(game_id, version)
         return info
 
@@ -232,33 +266,30 @@ class SQLiteStore(Store):
             seats = check_seats(seats)
             sets += ["seats = ?", "free_seats = ?"]
             values += [dumps([seat.to_json() for seat in seats]), sum(seat.is_free for seat in seats)]
-        with self._write() as db:
+        query = f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?"
+        values += [game_id, expected_version]
+        log_rows, snapshot_row = _log_rows(game_id, expected_version, entries, snapshot)  # JSON outside the lock
+
+        def work(db: sqlite3.Connection) -> None:
             # The optimistic check: the row changes only if nobody wrote since expected_version.
-            changed = db.execute(f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
-                                 (*values, game_id, expected_version)).rowcount
-            if changed != 1:
+            if db.execute(query, values).rowcount != 1:
                 row = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
                 if row is None:
                     raise GameNotFound(game_id)
                 raise VersionConflict(game_id, expected_version, row[0])
-            self._insert(db, game_id, expected_version, entries, snapshot)
+            _insert(db, log_rows, snapshot_row)
+
+        self._write(work)
         self.notifier.publish(game_id, version)
         return version
 
-    @staticmethod
-    def _insert(db: sqlite3.Connection, game_id: str, after: int, entries: Sequence[JSON],
-                snapshot: JSON | None) -> None:
-        db.executemany("INSERT INTO log (game_id, version, payload) VALUES (?, ?, ?)",
-                       [(game_id, after + i, dumps(payload)) for i, payload in enumerate(entries, 1)])
-        if snapshot is not None:
-            db.execute("INSERT INTO snapshots (game_id, version, payload) VALUES (?, ?, ?)",
-                       (game_id, after + len(entries), dumps(snapshot)))
-
     def delete(self, game_id: str) -> bool:
-        with self._write() as db:
+        def work(db: sqlite3.Connection) -> bool:
             db.execute("DELETE FROM log WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
             return bool(db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1)
+
+        return self._write(work)
 
     # -- reading
 
@@ -321,6 +352,38 @@ class SQLiteStore(Store):
             for db in self._readers:
                 db.close()
             self._readers.clear()
+
+
+class _Request(Generic[T]):
+    """One write waiting for its batch."""
+
+    __slots__ = ("done", "error", "result", "work")
+
+    def __init__(self, work: Callable[[sqlite3.Connection], T]) -> None:
+        self.work = work
+        self.done = False
+        self.result: T | None = None
+        self.error: BaseException | None = None
+
+    def outcome(self) -> T:
+        if self.error is not None:
+            raise self.error
+        return self.result  # type: ignore[return-value]  # T itself may be None
+
+
+LogRow = tuple[str, int, str]
+
+
+def _log_rows(game_id: str, after: int, entries: Sequence[JSON],
+              snapshot: JSON | None) -> tuple[list[LogRow], LogRow | None]:
+    rows = [(game_id, after + i, dumps(payload)) for i, payload in enumerate(entries, 1)]
+    return rows, (game_id, after + len(entries), dumps(snapshot)) if snapshot is not None else None
+
+
+def _insert(db: sqlite3.Connection, rows: list[LogRow], snapshot: LogRow | None) -> None:
+    db.executemany("INSERT INTO log (game_id, version, payload) VALUES (?, ?, ?)", rows)
+    if snapshot is not None:
+        db.execute("INSERT INTO snapshots (game_id, version, payload) VALUES (?, ?, ?)", snapshot)
 
 
 def _entries(db: sqlite3.Connection, game_id: str, after: int) -> list[Entry]:
