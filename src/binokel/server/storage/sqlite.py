@@ -75,8 +75,9 @@ class SQLiteStore(Store):
         self.busy_timeout = busy_timeout
         self.notifier = notifier or LocalNotifier()
         self._lock = threading.Lock()  # the writer's connection
-        self._queue_lock = threading.Lock()
+        self._turn = threading.Condition()  # the queue of writes, and whose turn it is to write them
         self._queue: list[_Request[Any]] = []
+        self._writing = False
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
@@ -124,23 +125,32 @@ class SQLiteStore(Store):
         none of it (any SQLite error — disk full, read-only file, I/O error — becomes
         StorageUnavailable; an exception of ``work`` itself undoes its changes).
 
-        Group commit: writers that arrive while another holds the lock queue up, and the next
-        holder runs all of them in one transaction (each under its own savepoint, so one
+        Group commit: writers that arrive while another is writing queue up, and the next
+        one to write runs all of them in one transaction (each under its own savepoint, so one
         refused append does not undo the others) with one commit — one wait for the disk for
         the lot instead of one each."""
         if self._closed:
             raise StorageUnavailable("the games database is closed")
         request: _Request[T] = _Request(work)
-        with self._queue_lock:
+        with self._turn:
             self._queue.append(request)
-        with self._lock:
-            if not request.done:  # else another thread's batch took it along
+            while not request.done and self._writing:
+                self._turn.wait()  # another thread is writing; its next batch may take this along
+            if request.done:
+                return request.outcome()
+            self._writing = True  # this thread writes the next batch
+        try:
+            with self._lock:
                 self._commit_batch()
+        finally:
+            with self._turn:
+                self._writing = False
+                self._turn.notify_all()
         return request.outcome()
 
     def _commit_batch(self) -> None:
         """Write every queued request in one transaction (the caller holds the lock)."""
-        with self._queue_lock:
+        with self._turn:
             batch, self._queue = self._queue, []
         db = self._db
         try:
