@@ -15,6 +15,7 @@ delivers to every listening process only once the transaction commits.
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -66,7 +67,7 @@ class PostgresStore(Store):
     connection string works). Blocking methods, safe from several threads: up to
     ``pool_size`` calls run at once, each on its own connection."""
 
-    def __init__(self, url: str, *, notifier: Notifier | None = None, pool_size: int = 4,
+    def __init__(self, url: str, *, notifier: Notifier | None = None, pool_size: int = 8,
                  timeout: float = 5.0) -> None:
         self.url = url
         self.timeout = timeout
@@ -300,6 +301,38 @@ class _Stale(Exception):
     """A connection from the pool turned out dead before anything was committed."""
 
 
+class _Slots:
+    """A semaphore that serves waiters in arrival order: a freed slot goes straight to the
+    longest waiter, so under load no caller waits out the timeout while others barge past."""
+
+    def __init__(self, size: int) -> None:
+        self._free = size
+        self._waiters: deque[threading.Event] = deque()
+        self._lock = threading.Lock()
+
+    def acquire(self, timeout: float) -> bool:
+        with self._lock:
+            if self._free > 0 and not self._waiters:
+                self._free -= 1
+                return True
+            turn = threading.Event()
+            self._waiters.append(turn)
+        if turn.wait(timeout):
+            return True
+        with self._lock:
+            if turn.is_set():  # handed over just as the wait ended
+                return True
+            self._waiters.remove(turn)
+            return False
+
+    def release(self) -> None:
+        with self._lock:
+            if self._waiters:
+                self._waiters.popleft().set()
+            else:
+                self._free += 1
+
+
 class _Pool:
     """Up to ``size`` connections, each lent to one caller at a time. A caller gets an idle
     connection or, if there is none, a new one at once: so the first call after PostgreSQL
@@ -309,7 +342,7 @@ class _Pool:
     def __init__(self, url: str, size: int, timeout: float) -> None:
         self.url = url
         self.timeout = timeout
-        self._slots = threading.BoundedSemaphore(size)
+        self._slots = _Slots(size)
         self._idle: list[Connection] = []
         self._lock = threading.Lock()
         self._closed = False
