@@ -291,3 +291,38 @@ def test_many_writers_at_once_each_append_lands_once_in_order(store: Store) -> N
     assert [e.version for e in log] == list(range(2, 42))
     for t in range(2):
         assert [e.payload["n"] for e in log if e.payload["writer"] == t] == list(range(20))
+
+
+WRITER = """
+import sys
+from binokel.server.storage import Seat, open_store
+store = open_store(sys.argv[1])
+store.create("k", rules="standard", settings={}, seed=1, first_dealer=0, seats=[Seat("bot", "easy", "B")])
+version = 0
+while True:
+    version = store.append("k", version, [{"n": version + 1, "pad": "x" * 500}])
+    print(version, flush=True)  # acknowledged: on disk or committed
+"""
+
+
+def test_kill_9_loses_no_acknowledged_append(target: str) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, target], stdout=subprocess.PIPE, text=True)
+    assert writer.stdout is not None
+    acknowledged = 0
+    try:
+        while acknowledged < 60:
+            line = writer.stdout.readline()
+            assert line, "the writer stopped"
+            acknowledged = int(line)
+    finally:
+        writer.send_signal(signal.SIGKILL)
+        rest, _ = writer.communicate(timeout=30)
+    acknowledged = max([acknowledged, *(int(line) for line in rest.split())])
+    with open_store(target) as store:
+        loaded = store.load("k")
+        assert loaded is not None and loaded.info.version >= acknowledged
+        assert [e.payload["n"] for e in loaded.entries] == list(range(1, loaded.info.version + 1))
