@@ -33,16 +33,17 @@ PostgreSQL down) raises :class:`StorageUnavailable`; nothing was written (a tran
 all or nothing) and the store recovers by itself once the fault is gone — PostgreSQL
 connections are re-established on the next call, with one log line when the database goes
 and one when it is back. One case is undecidable from here: a PostgreSQL connection lost
-*during* a commit may or may not have committed, so after StorageUnavailable from
-:meth:`Store.append` the caller reloads before it decides again (a retried append then
-meets VersionConflict if the first one did land).
+while a write was in flight may or may not have committed it, so after StorageUnavailable
+from :meth:`Store.append` the caller reloads before it decides again (a retried append
+then meets VersionConflict if the first one did land).
 
 **Notification.** :meth:`Store.subscribe(listener) <Store.subscribe>` hears every change
 (``Change(game_id, version)``) made through any store on the same database: PostgreSQL's
-``LISTEN/NOTIFY`` (sent in the append's transaction, so only committed changes are heard),
-Redis pub/sub when a ``redis://`` URL is given (any database), or in this process only
-(SQLite without Redis). A process hears its own changes too. ``Change(None, None)`` means
-the listening connection was lost and re-established: re-read the games you follow.
+``LISTEN/NOTIFY``, Redis pub/sub when a ``redis://`` URL is given (any database), or in this
+process only (SQLite without Redis). A change is announced after its commit (never a
+refused one); a process that dies in between leaves it stored but unannounced. A process
+hears its own changes too. ``Change(None, None)`` means the listening connection was lost
+and re-established: re-read the games you follow.
 
 **Threads, not async.** Every method blocks and is safe from several threads at once: an
 asyncio server calls them with ``await asyncio.to_thread(store.append, …)`` so the event
