@@ -84,11 +84,15 @@ class SQLiteStore(Store):
         self._closed = False
         try:
             self._db = self._connect()
+        except sqlite3.Error as error:
+            raise StorageUnavailable(f"cannot open the games database {self.path}: {error}") from error
+        try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")  # on disk before it is acknowledged
             with self._lock:
                 self._migrate()
         except sqlite3.Error as error:
+            self._db.close()
             raise StorageUnavailable(f"cannot open the games database {self.path}: {error}") from error
 
     # -- connections and transactions
