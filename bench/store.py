@@ -10,9 +10,12 @@ the headline, ``--window`` appends to the long game and to a new game taken in t
 that both meet the same machine) and the ratio of their median times — about 1 means the
 cost of an append does not grow with the game's length; and the time to load the game at
 several lengths, the whole log and from the latest snapshot (one every
-``--snapshot-every`` entries). ``--no-sync`` leaves out waiting for the disk.
+``--snapshot-every`` entries). Then ``--tables`` threads append to their own games at once
+(as a server's worker threads would for that many busy tables): appends/s in all.
+``--no-sync`` leaves out waiting for the disk.
 
-    python bench/store.py [--json] [--entries N] [--window W] [--backends sqlite,postgres,rewrite] [--no-sync]
+    python bench/store.py [--json] [--entries N] [--window W] [--tables T] [--no-sync]
+                          [--backends sqlite,postgres,rewrite] [--postgres URL]
 
 Numbers only: the test suite never asserts on time.
 """
