@@ -8,6 +8,7 @@ import os
 import queue
 import secrets
 import threading
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -98,7 +99,8 @@ def test_a_terminated_connection_is_replaced_on_the_next_call(postgres_url: str,
 
 def test_postgresql_down_fails_clearly_and_the_store_comes_back(postgres_url: str,
                                                                 caplog: pytest.LogCaptureFixture) -> None:
-    proxy = Proxy(("127.0.0.1", 5432))
+    server = urllib.parse.urlsplit(postgres_url)
+    proxy = Proxy((server.hostname or "127.0.0.1", server.port or 5432))
     try:
         with open_store(proxy.url(postgres_url), timeout=2) as store, open_store(postgres_url) as direct:
             new_game(store)
@@ -120,6 +122,7 @@ def test_postgresql_down_fails_clearly_and_the_store_comes_back(postgres_url: st
 
 
 def test_no_postgresql_at_the_address_fails_at_open() -> None:
+    pytest.importorskip("psycopg", reason="PostgreSQL tests skipped: psycopg is not installed")
     with pytest.raises(StorageUnavailable, match="unavailable"):
         open_store("postgresql://postgres@127.0.0.1:9/nothing", timeout=1)
 
