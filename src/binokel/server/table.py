@@ -19,7 +19,6 @@ from typing import Any
 from binokel.ai import Bot, choose_safely, make_bot
 from binokel.error import BinokelError
 from binokel.game import Game
-from binokel.meld import meld_values
 from binokel.record import game_record
 from binokel.server.protocol import (
     HUMAN,
@@ -27,6 +26,7 @@ from binokel.server.protocol import (
     Settings,
     error_message,
     rule_changes,
+    rule_facts,
     seat_names,
 )
 from binokel.server.store import Store
@@ -100,7 +100,8 @@ class Table:
         """The ``state`` message for ``seat``: its view from the driver, the public results of
         the finished deals (from the driver's public events) and the public game facts."""
         driver = self.driver
-        shown = driver.view(seat).to_json()
+        seen = driver.view(seat)
+        shown = seen.to_json()
         game = driver.game
         rules = game.rules
         return {
@@ -124,16 +125,8 @@ class Table:
                              "name": self.settings.name},
             },
             "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
-            "meld_options": self._meld_options(seat),
+            **rule_facts(seen, rules),
         }
-
-    def _meld_options(self, seat: int) -> dict[str, int] | None:
-        """What the seat's own hand melds with each trump, while it names the game as soloist."""
-        seen = self.driver.view(seat)
-        if seen.soloist != seat or seen.phase not in (Phase.GAME.value, Phase.SURRENDER.value):
-            return None
-        values = meld_values(seen.hand, self.driver.rules)
-        return {suit.letter: points for suit, points in values.items()}
 
     def events_message(self, seat: int | None, events: Sequence[Event]) -> dict[str, Any]:
         """The ``events`` message: those of ``events`` that ``seat`` may see."""
@@ -159,17 +152,18 @@ class Table:
             try:
                 change = self.driver.propose(HUMAN, text)
             except TurnError as refused:
-                raise ProtocolError(self._turn_message(refused)) from None
+                raise self._turn_error(refused) from None
             except BinokelError as error:
-                raise ProtocolError(str(error)) from None
+                raise ProtocolError(error.code, **error.params) from None
             self._commit(change)
 
-    def _turn_message(self, refused: TurnError) -> str:
+    def _turn_error(self, refused: TurnError) -> ProtocolError:
+        """The driver's refusal in the words of seat 0 (who is to move, by name)."""
         if refused.to_move is None:
-            return "the game is over"
+            return ProtocolError("game_over")
         if refused.to_move < 0:
-            return "the deal is over: send next_deal to deal the next one"
-        return f"it is not your turn: {self.names[refused.to_move]} is to move"
+            return ProtocolError("deal_over_next")
+        return ProtocolError("not_your_turn", name=self.names[refused.to_move])
 
     async def next_deal(self, version: int | None) -> None:
         """Deal the next deal once the shown one is over."""
@@ -177,16 +171,16 @@ class Table:
             if version is not None:
                 self._check_version(version)
             if self.driver.is_over():
-                raise ProtocolError("the game is over: start a rematch for a new game")
+                raise ProtocolError("game_over_rematch")
             if not self.driver.needs_deal():
-                raise ProtocolError("the deal is not over yet")
+                raise ProtocolError("deal_not_over")
             self._commit(self.driver.propose_deal())
 
     async def hint(self) -> str:
         """What the hard bot would do for seat 0, from seat 0's view only."""
         async with self.lock:
             if self.driver.to_move != HUMAN:
-                raise ProtocolError("a hint is only given when it is your turn")
+                raise ProtocolError("hint_not_your_turn")
             seen = self.driver.view(HUMAN)
             rng = self.driver.rng("hint")
         adviser = make_bot("hard", seed=self.seed)  # one per request: hints may overlap, bots keep state
@@ -198,13 +192,13 @@ class Table:
         after a reconnect), and from now on the events of every change."""
         async with self.lock:
             if not 0 <= since <= self.driver.version:
-                raise ProtocolError(f"since must be a version from 0 to {self.driver.version}, not {since}")
+                raise ProtocolError("bad_since", last=self.driver.version, value=since)
             client.post(self.events_message(client.seat, self.driver.events_for(client.seat, since)))
             client.subscribed = True
 
     def _check_version(self, version: int) -> None:
         if version != self.driver.version:
-            raise ProtocolError(f"stale version {version}: the game is at version {self.driver.version} (send sync)")
+            raise ProtocolError("stale_version", version=version, current=self.driver.version)
 
     def _commit(self, change: Change, *, kick: bool = True) -> None:
         """Store the change's game, then commit it to the driver and tell the clients (under the lock)."""
@@ -215,7 +209,7 @@ class Table:
                             totals=list(new.totals), deals=dealt, over=new.is_over())
         except Exception as error:
             log.exception("could not save game %s", self.id)
-            raise ProtocolError(f"the move could not be saved ({type(error).__name__}); nothing changed") from None
+            raise ProtocolError("save_failed", error=type(error).__name__) from None
         events = self.driver.commit(change)
         for client in self.clients:
             if client.subscribed:
@@ -224,8 +218,8 @@ class Table:
         if kick:
             self.kick()
 
-    def error(self, message: str) -> dict[str, Any]:
-        return error_message(message, self.driver.version)
+    def error(self, error: BinokelError) -> dict[str, Any]:
+        return error_message(error, self.driver.version)
 
     # ------------------------------------------------------------------ computer opponents
 
