@@ -25,22 +25,45 @@ HTTP
   read them. ``changes`` lists every option whose value differs from the ``standard``
   rule set, in declaration order (the same list as ``game.changes`` below). A text the
   rules refuse → HTTP 400 ``{"error": "<the rules' own message>"}``.
-- ``POST /api/games`` body ``{"rules": "standard(target=1000)", "opponents": ["medium", "hard"],
-  "name": "Anna", "language": "en", "deck": "french"}`` → ``{"id": "<opaque id>", "seat": 0}``.
-  Every key is optional (defaults: ``"standard"``, ``"medium"`` for every computer seat,
-  ``"You"``, ``"en"``, ``"french"``); an optional integer ``"seed"`` fixes the shuffles
-  (tests, reproducible games). Any rule text is accepted (any rule set, any options).
-  The human always sits in seat 0, the computer opponents in seats 1 to ``players`` − 1
-  (``opponents`` has one level per computer seat: 2, 3 or 5), named by
-  ``opponent_names`` in seat order; the first dealer is drawn by lot from the game's
-  seeded generator and the first deal is dealt at once. Bad input (not a JSON object,
-  unknown key, bad rules, level, name, language or deck) → HTTP 400
-  ``{"error": "message"}``, nothing stored; for bad rules the message is exactly the
-  rules' own (as ``GET /api/rules`` gives it).
-- ``GET /api/games`` → ``{"games": [{"id", "rules", "players", "totals", "deals",
-  "updated", "over"}...]}``, unfinished games first, then most recently updated first.
-  ``deals`` counts the deals dealt so far; ``updated`` is an ISO 8601 UTC time.
-- ``DELETE /api/games/{id}`` → ``{"deleted": id}``; unknown id → 404 ``{"error": ...}``.
+- ``POST /api/games`` body ``{"rules": "standard(target=1000)", "seats": ["me", "open", "hard"],
+  "name": "Anna", "language": "en", "deck": "french", "grace": 45, "stand_in": "medium",
+  "lobby": false, "next_deal_after": 0}`` → ``{"id": "<opaque id>", "seat": 0|null,
+  "token": "<the creator's seat token>", "invites": {"code": "K7QM-2XPA"|null, "seats":
+  [{"seat", "code"}...]}, "links": {"next_seat": url|null, "seats": [{"seat", "url"}...],
+  "watch": url}}``. ``seats`` names every seat: ``"me"`` (the creator; at most one),
+  ``"open"`` (a friend, who joins with an invite) or a bot level; instead of ``seats``
+  the older ``opponents`` (one level per seat after the creator's seat 0) still works.
+  Every key is optional (defaults: ``"standard"``, the creator in seat 0 and ``"medium"``
+  bots, ``"You"``, ``"en"``, ``"french"``, grace 45 s, stand-in ``medium``, no lobby,
+  ``next_deal_after`` 0 = wait for the people); an optional integer ``"seed"`` fixes the
+  shuffles (tests, reproducible games). Any rule text is accepted (any rule set, any
+  options). Bots are named by ``opponent_names`` (seat 1 the first). The first dealer is
+  drawn by lot from the game's seeded generator and the first deal is dealt at once; with
+  an open seat, nobody moves until every seat is taken. The token and the codes are shown
+  only here (the server keeps their SHA-256 digests). Links put the codes in the URL
+  fragment: ``{base}#/join/{code}``, ``{base}#/watch/{id}``, where ``base`` is
+  ``--public-url`` or the address the request came to. Bad input (not a JSON object,
+  unknown key, bad rules, seats, level, name, language or deck) → HTTP 400, nothing
+  stored; for bad rules the message is exactly the rules' own (as ``GET /api/rules``
+  gives it). More than 20 tables a minute from one address → 429.
+- ``POST /api/invite`` body ``{"code"}`` → the table an invite leads to (``{"id",
+  "rules", "players", "seats", "totals", "deals", "over", "waiting", "to_move",
+  "updated", "seat": the invited seat|null, "open_seats"}``); wrong or replaced code →
+  404, expired → 410.
+- ``POST /api/join`` body ``{"code", "name"}`` (or ``{"id", "name"}`` for a table in the
+  lobby) → ``{"id", "seat", "token"}``: the seat of the code (a short code: the next free
+  seat) is the person's. A taken seat or a full table → 409; nothing changed.
+- ``POST /api/games/{id}/invites`` with ``Authorization: Bearer <creator's token>`` →
+  new ``invites`` and ``links`` for the open seats; the old codes stop working. Another
+  token → 403.
+- ``POST /api/my-games`` body ``{"tokens": [...]}`` (at most 50) → ``{"games": [summary +
+  "seat"...]}``: the tables these tokens hold a seat at, unfinished first, then the most
+  recently updated first (``seat`` null for a creator who does not play). Unknown tokens
+  are ignored. There is no list of everybody's games.
+- ``GET /api/lobby`` → ``{"tables": [summary...]}``: unfinished tables listed in the
+  lobby by their creator that have a free seat.
+- ``DELETE /api/games/{id}`` with ``Authorization: Bearer <creator's token>`` →
+  ``{"deleted": id}``; no or another token → 403; unknown id → 404.
 - ``GET /api/games/{id}/record`` → the game record (RECORDS.md ``binokel-game/1``) as a
   download (``Content-Disposition: attachment``). While a deal is in progress its
   cards are hidden information, so that deal is left out until it is over; the record
@@ -49,12 +72,21 @@ HTTP
 Websocket ``/ws/games/{id}``
 ============================
 
-The human (seat 0) connects; several tabs may watch the same game. An unknown id gets
-one ``error`` message and the socket is closed with code 4404.
+Anyone may connect; what they get depends on the first message, which must be
+``{"type": "hello", "token": "<seat token>"|null, "version": N|null}`` (within 10 s).
+With a token of a seat of this table the connection is that seat's for good (several
+tabs may hold the same seat); with ``null`` it is a spectator's. A token that holds no
+seat here (forged, of another table, a digest) gets an ``error`` and close code 4403;
+a first message that is not a hello gets an ``error`` and close code 1008. An unknown
+game id gets one ``error`` message and close code 4404. ``version`` is the last
+version the client saw: the missed events come first (see ``events``).
+Every message after the hello acts for the connection's seat only; a message naming
+another ``seat`` is refused. Spectators may only ``sync`` and ask for ``events``.
 
 Server → client:
 
-- ``{"type": "state", "version": N, "view": SeatView.to_json() of seat 0,
+- ``{"type": "state", "version": N, "seat": s|null, "view": SeatView.to_json() of seat s
+  (a spectator: a view without ``hand``, ``discard``, ``legal_actions``, ``seat`` null),
   "game": {...}, "last_trick": {"leader", "cards", "winner"}|null,
   "meld_options": {"S": n, "H": n, "D": n, "C": n}|null, "refusals": {card: {"code", "params"}},
   "contracts": {game: {"value": n|null, "whole_game": bool}}, "surrender": {"cost", "credit"}|null}``
@@ -65,7 +97,8 @@ Server → client:
   "durch_games": [...]|null, "target": int, "over": bool, "winner": seat|team|null,
   "history": [{"dealer", "soloist", "bid", "game", "outcome", "scores": [...],
   "melds": [meld points per seat], "card_points": [...]} per finished deal],
-  "settings": {"language", "deck", "name"}}``.
+  "settings": {"language", "deck", "name" (of this seat), "grace", "lobby"},
+  "seats": [presence of each seat], "waiting": bool, "ready": [seats], "rematch": id|null}``.
   One entry per seat in ``players``, ``levels``, ``totals`` (3, 4 or 6 seats).
   ``changes`` are the options that differ from the ``standard`` rule set (as from
   ``GET /api/rules``). ``teams`` is ``rules.team_of(seat)`` per seat (0 or 1) when the
@@ -99,13 +132,20 @@ Server → client:
 - ``{"type": "hint", "action": "AS"}`` — what the ``hard`` computer opponent would do
   for seat 0, computed from seat 0's view only (a modest legal action — take the Tapp, pass, else
   any — should the bot fail, as for the computer opponents' own moves).
-- ``{"type": "rematch", "id": new_id}`` — answer to ``rematch``.
-- ``{"type": "events", "version": N, "events": [{"version", "kind", ...}...]}`` — only to
-  a client that sent ``events``: the table driver's events (``binokel.table.Event.to_json``,
-  kinds ``deal hand action soloist tapp melds open_hand trick deal_over game_over``) that
-  seat 0 may see, first those after the ``since`` it gave, then, before each change's
-  ``state``, those of that change. ``hand`` is seat 0's own dealt hand; another seat's
-  discard is an ``action`` with ``"action": null``.
+- ``{"type": "rematch", "id": new_id}`` — to every connection, once a person asked for a
+  rematch: the same people in the same seats (the same tokens), a fresh seed.
+- ``{"type": "events", "since": V, "version": N, "events": [{"version", "kind", ...}...],
+  "stand_in": seat|null}`` — the table driver's events (``binokel.table.Event.to_json``,
+  kinds ``deal hand action soloist tapp melds open_hand trick deal_over game_over``) after
+  version ``V`` that the connection's seat (or a spectator) may see: after every change
+  (before its ``state``; ``stand_in`` is the person's seat when a bot moved for them), on
+  hello with a version at most 500 behind, and on request. ``hand`` is the seat's own
+  dealt hand; another seat's discard is an ``action`` with ``"action": null``.
+- ``{"type": "presence", "seats": [{"kind": "person"|"open"|"bot", "name", "level",
+  "connected", "stand_in"}...], "waiting": bool, "spectators": n, "ready": [seats]}`` —
+  who sits where and who is connected, after every change of it.
+- ``{"type": "chat", "seat", "name", "at", "text"|"phrase"}`` — a chat line (text is never
+  HTML); ``{"type": "chat_log", "lines": [...]}`` — the recent lines, after hello.
 - ``{"type": "error", "message": "...", "code": "...", "params": {...}, "version": N}`` —
   to the sender only; nothing changed. ``message`` is the English text; ``code`` and
   ``params`` are the reason (``error.<code>`` of the catalogue), e.g. ``not_your_turn
@@ -121,12 +161,15 @@ Client → server:
   ``"open_durch"``/``"bettel"``, ``"surrender"``/``"play"``. ``version`` must be the
   version of the last state seen; a stale version gets an error (the client should
   then send ``sync``).
-- ``{"type": "hint"}`` — only while seat 0 is to move.
+- ``{"type": "hint"}`` — only while the connection's seat is to move.
 - ``{"type": "sync"}`` — the server resends the state.
-- ``{"type": "next_deal"}`` (optional ``"version"``) — deal the next deal once the
-  shown deal is over. The server never deals on its own, so the player can study the
-  score sheet as long as they like.
-- ``{"type": "rematch"}`` — a new game with the same settings.
+- ``{"type": "next_deal"}`` (optional ``"version"``) — this person is ready for the next
+  deal once the shown deal is over; it is dealt when every connected person is (or after
+  the table's ``next_deal_after`` seconds, if set), so everybody can study the score sheet.
+- ``{"type": "rematch"}`` — once the game is over: a new game with the same settings,
+  people and seats.
+- ``{"type": "chat", "text": "..."}`` or ``{"type": "chat", "phrase": "well_played"}`` —
+  people only; at most 200 characters, no control characters, 5 lines in 10 seconds.
 - ``{"type": "events", "since": V}`` — the events after version ``V`` (0: all), then every
   change's events (see above). ``V`` above the current version gets an ``error``.
 
@@ -135,8 +178,11 @@ at a time; every accepted change (an action, a deal) increments ``version`` and 
 written to SQLite before any client hears of it. ``version`` is the table driver's
 (``binokel.table.Table.version``): the number of steps taken, so a new game's first
 state (the first deal dealt) is version 1. Malformed JSON, binary frames,
-messages over 16 KiB, unknown types, out-of-turn, illegal or stale actions get an
-``error`` to the sender only and change nothing.
+messages over 16 KiB, more than 20 messages a second (bursts of 60), unknown types,
+out-of-turn, illegal or stale actions, actions of spectators get an ``error`` to the
+sender only and change nothing. A person away on their turn for longer than the
+table's ``grace`` gets a stand-in bot of the table's ``stand_in`` level until they
+connect again.
 """
 
 from __future__ import annotations
