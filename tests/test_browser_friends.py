@@ -11,9 +11,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from test_browser import (SCREENSHOTS, Server, act, deal_over, free_port, goto, my_turn, open_page,  # noqa: F401
-                          pytestmark)
+from test_browser import (  # noqa: F401
+    SCREENSHOTS,
+    Server,
+    act,
+    deal_over,
+    free_port,
+    goto,
+    my_turn,
+    open_page,
+    pytestmark,
+)
 
 try:
     from playwright.sync_api import Browser, Page, expect

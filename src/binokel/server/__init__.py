@@ -21,7 +21,12 @@ __all__ = ["add_arguments", "default_db_path", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default: 127.0.0.1, this computer only; 0.0.0.0 lets friends"
+                             " on other machines join)")
+    parser.add_argument("--public-url", default=None, metavar="URL",
+                        help="the address friends reach this server at (behind a reverse proxy or tunnel);"
+                             " invite links are made from it")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: 8000)")
     parser.add_argument("--db", default=None, metavar="PATH|URL",
                         help="the games database: a SQLite file, or postgresql://user@host/db for several"
@@ -45,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from binokel.server.app import create_app
+        from binokel.server.app import create_app, lan_address
     except ImportError as error:
         return _fail(f"needs FastAPI and uvicorn ({error.name} is missing): pip install 'binokel[serve]'")
 
@@ -53,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--port must be from 0 to 65535, not {args.port}")
     if not math.isfinite(args.think) or args.think < 0:
         return _fail(f"--think must be a number of seconds >= 0, not {args.think}")
+    public_url = getattr(args, "public_url", None)
+    if public_url is not None and not public_url.startswith(("http://", "https://")):
+        return _fail(f"--public-url must start with http:// or https://, not {public_url!r}")
     from binokel.server.storage import is_postgres_url
 
     db = args.db or os.environ.get("BINOKEL_DB") or default_db_path()
@@ -73,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         return supervisor.supervise(supervisor.worker_command(args, port), workers, url=url)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
-        app = create_app(db, think=args.think, redis=args.redis)
+        app = create_app(db, think=args.think, host=args.host, public_url=public_url, redis=args.redis)
     except Exception as error:  # sqlite3, PostgreSQL or OS errors: one line, no traceback
         return _fail(f"cannot open the database {shown}: {error}")
     try:
@@ -86,6 +94,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"Binokel worker {os.getpid()} is serving {url}", flush=True)
     else:
         print(f"Binokel is being served at {url}", flush=True)
+        if public_url:
+            print(f"Friends join at {public_url} (invite links use it).", flush=True)
+        elif host in ("0.0.0.0", "::"):
+            print(f"Friends on your network can open http://{lan_address()}:{port}/", flush=True)
+        else:
+            print("Only this computer can open it; to play with friends: binokel serve --host 0.0.0.0", flush=True)
         print(f"Games are saved in {shown}. Press Ctrl-C to stop.", flush=True)
     if args.open:
         threading.Timer(0.5, webbrowser.open, (url,)).start()

@@ -59,13 +59,12 @@ HEARTBEAT = 5.0
 """Seconds between this process's presence heartbeats (and its reading of the others')."""
 
 
-class Refused(Exception):
-    """A request the hall refuses: an HTTP status and a clear message; nothing changed."""
+class Refused(ProtocolError):
+    """A request the hall refuses: an HTTP status and a reason (code, params); nothing changed."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, code: str, /, **params: Any) -> None:
+        super().__init__(code, **params)
         self.status = status
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -180,8 +179,7 @@ class Hall:
                                     self._invite_rows(game_id, invites), seed)
         except StorageUnavailable:
             self.metrics.db_errors.inc()
-            raise Refused(503, "the games database is unavailable: no table was made; try again in a moment") \
-                from None
+            raise Refused(503, "db_unavailable") from None
         driver.commit(change)
         table = self._table(game_id, settings, driver, people)
         self.metrics.actions.inc()
@@ -246,7 +244,7 @@ class Hall:
         except StorageUnavailable:
             self.metrics.db_errors.inc()
             future.set_result(None)
-            raise Refused(503, "the games database is unavailable; try again in a moment") from None
+            raise Refused(503, "db_unavailable") from None
         except BaseException as error:
             future.set_exception(error)
             future.exception()  # retrieved: the waiters (if any) get it
@@ -258,15 +256,15 @@ class Hall:
         """Delete a table: only its creator's token may."""
         table = await self.get(game_id)
         if table is None:
-            raise Refused(404, f"no game {game_id!r}")
+            raise Refused(404, "no_game", id=repr(game_id))
         row = table.seat_of(token) if is_well_formed(token) and token else None
         if row is None or not row.host:
-            raise Refused(403, "only the table's creator can delete it (send their token)")
+            raise Refused(403, "not_host_delete")
         try:
             await asyncio.to_thread(self.store.delete, game_id)
         except StorageUnavailable:
             self.metrics.db_errors.inc()
-            raise Refused(503, "the games database is unavailable: nothing was deleted; try again") from None
+            raise Refused(503, "db_unavailable") from None
         table._gone()  # told only once it is gone for good
         await asyncio.to_thread(self.store.notify, game_id, 0)  # other processes re-read it and find it gone
 
@@ -278,27 +276,27 @@ class Hall:
             return await asyncio.to_thread(work, *args)
         except StorageUnavailable:
             self.metrics.db_errors.inc()
-            raise Refused(503, "the games database is unavailable; try again in a moment") from None
+            raise Refused(503, "db_unavailable") from None
 
     async def invite(self, code: Any) -> tuple[Table, int | None]:
         """The table and seat (None: the next free one) of an invite code; Refused if wrong or expired."""
         if not is_well_formed(code):
-            raise Refused(400, "code must be the invite code, as text")
+            raise Refused(400, "code_not_text")
         found = await self._call(self.store.invite, digest(normal_code(code)))
         if found is None:
-            raise Refused(404, "this invite code is wrong, used up or has been replaced")
+            raise Refused(404, "bad_code")
         game_id, seat, expires = found.game_id, found.seat, found.expires
         if datetime.fromisoformat(expires) < datetime.now(UTC):
-            raise Refused(410, "this invite code has expired: ask for a new link")
+            raise Refused(410, "code_expired")
         table = await self.get(game_id)
         if table is None:
-            raise Refused(404, "this invite's game no longer exists")
+            raise Refused(404, "code_game_gone")
         return table, seat
 
     async def lobby_table(self, game_id: Any) -> Table:
         table = await self.get(game_id) if isinstance(game_id, str) and 0 < len(game_id) <= 64 else None
         if table is None or not table.settings.lobby:
-            raise Refused(404, "no such table in the lobby")
+            raise Refused(404, "not_in_lobby")
         return table
 
     async def join(self, table: Table, seat: int | None, name: Any) -> tuple[int, str]:
@@ -308,25 +306,29 @@ class Hall:
             if seat is None:
                 free = table.open_seats
                 if not free:
-                    raise Refused(409, "every seat at this table is taken")
+                    raise Refused(409, "table_full")
                 seat = free[0]
             elif seat in table.people:
-                raise Refused(409, f"seat {seat} is taken: ask for the link of a free seat")
+                raise Refused(409, "seat_taken", seat=seat)
             token = new_token()
             row = SeatRow(seat, name, digest(token))
-            people = [*table.people.values(), row]
-            seats = persist.stored_seats(table.settings, people)
-            # A metadata change with the version check: a friend seated meanwhile at another
-            # process (or a step stored there) makes it fail; then look again.
-            try:
-                await asyncio.to_thread(self.store.append, table.id, table.stored_version, [], seats=seats)
-            except VersionConflict:
-                await table._adopt_missed()  # under the table's lock
-                await table.refresh()
-                raise Refused(409, "the table changed meanwhile (a seat may have been taken): try again") from None
-            except StorageUnavailable:
-                self.metrics.db_errors.inc()
-                raise Refused(503, "the games database is unavailable: you were not seated; try again") from None
+            # A metadata change with the version check: a step stored or a friend seated at
+            # another process meanwhile makes it fail; then catch up and look again.
+            for _ in range(3):
+                seats = persist.stored_seats(table.settings, [*table.people.values(), row])
+                try:
+                    await asyncio.to_thread(self.store.append, table.id, table.stored_version, [], seats=seats)
+                    break
+                except VersionConflict:
+                    await table._adopt_missed()  # noqa: SLF001  # under the table's lock
+                    await table.refresh()
+                    if seat in table.people:
+                        raise Refused(409, "seat_taken", seat=seat) from None
+                except StorageUnavailable:
+                    self.metrics.db_errors.inc()
+                    raise Refused(503, "db_unavailable") from None
+            else:
+                raise Refused(503, "db_unavailable")
             table.seat_person(row)
             return seat, token
 
@@ -334,7 +336,7 @@ class Hall:
         """Fresh invites for the open seats (the old ones stop working): the creator only."""
         row = table.seat_of(token) if is_well_formed(token) else None
         if row is None or not row.host:
-            raise Refused(403, "only the table's creator can make new invites (send their token)")
+            raise Refused(403, "not_host_invites")
         open_seats = table.open_seats
         invites = Invites(new_short_code(), {seat: new_link_code() for seat in open_seats}) if open_seats \
             else Invites(None, {})
@@ -344,7 +346,7 @@ class Hall:
     async def games_of(self, tokens: Any) -> list[dict[str, Any]]:
         """"Your games": the tables these tokens hold a seat at (unknown tokens are ignored)."""
         if not isinstance(tokens, list) or len(tokens) > self.limits.tokens_per_request:
-            raise Refused(400, f"tokens must be a list of at most {self.limits.tokens_per_request} seat tokens")
+            raise Refused(400, "tokens_list", max=self.limits.tokens_per_request)
         hashed = [digest(t) for t in tokens if is_well_formed(t)]
         games = []
         for game_id, seat in await self._call(self.store.held, hashed):

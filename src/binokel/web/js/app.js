@@ -112,7 +112,7 @@ function onMessage(message) {
       chat.badge();
       break;
     case "error":
-      table.onError(message.message);
+      table.onError(message);
       app.awaitingSync = true;
       send({ type: "sync" });
       break;
