@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from test_server import Message, check_no_leak, client_for, new_game, play_deal, seat_ws, until_ready
 
-from binokel.server.store import Store
+from server_support import Saved as Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "games.sqlite3"
+def db(server_db: Path | str) -> Path | str:
+    return server_db  # on SQLite and on PostgreSQL
 
 
 @pytest.fixture

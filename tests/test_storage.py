@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from binokel.server.storage.migrations import MIGRATIONS
 from binokel.server.storage import (
     Change,
     GameExists,
@@ -175,10 +176,10 @@ def dump(target: str) -> str:
 
 def test_migrations_are_recorded_and_run_once(target: str) -> None:
     with open_store(target) as store:
-        assert store.migrations() == [(1, "log")]  # type: ignore[attr-defined]
+        assert store.migrations() == [(m.number, m.name) for m in MIGRATIONS]  # type: ignore[attr-defined]
         new_game(store)
     with open_store(target) as store:  # opening again migrates nothing and keeps the games
-        assert store.migrations() == [(1, "log")]  # type: ignore[attr-defined]
+        assert store.migrations() == [(m.number, m.name) for m in MIGRATIONS]  # type: ignore[attr-defined]
         info = store.info("g1")
         assert info is not None and info.version == 1
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from storage_support import Proxy, unavailable
 
+from binokel.server.storage.migrations import MIGRATIONS
 from binokel.server.storage import Change, Seat, StorageUnavailable, Store, open_store
 
 SEATS = [Seat("person", None, "Anna"), Seat("bot", "easy", "Ben"), Seat("bot", "hard", "Cleo")]
@@ -57,7 +58,7 @@ def test_migrations_run_once_when_processes_start_together(postgres_url: str) ->
         thread.join()
     try:
         assert errors == [] and len(stores) == 4
-        assert stores[0].migrations() == [(1, "log")]  # type: ignore[attr-defined]
+        assert stores[0].migrations() == [(m.number, m.name) for m in MIGRATIONS]  # type: ignore[attr-defined]
     finally:
         for store in stores:
             store.close()

@@ -11,6 +11,7 @@ import pytest
 
 from binokel.game import Game
 from binokel.record import game_record, replay_game
+from binokel.server.storage.migrations import MIGRATIONS
 from binokel.server.storage import (
     Seat,
     SQLiteStore,
@@ -45,7 +46,7 @@ def test_a_file_of_the_previous_version_opens_and_migrates(tmp_path: Path) -> No
     path = tmp_path / "binokel.sqlite3"
     before = old_file(path, actions=5)
     with open_store(path) as store:
-        assert isinstance(store, SQLiteStore) and store.migrations() == [(1, "log")]
+        assert isinstance(store, SQLiteStore) and store.migrations() == [(m.number, m.name) for m in MIGRATIONS]
         loaded = store.load("old1")
         assert loaded is not None and loaded.snapshot is not None and loaded.entries == ()
         info = loaded.info
@@ -61,7 +62,7 @@ def test_a_file_of_the_previous_version_opens_and_migrates(tmp_path: Path) -> No
         assert store.append("old1", 5, [{"action": "x"}]) == 6
         assert [e.version for e in store.entries("old1", 5)] == [6]
     tables = {row[0] for row in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert tables == {"games", "log", "snapshots", "schema_migrations"}
+    assert tables == {"games", "log", "snapshots", "schema_migrations", "invites", "presence"}
 
 
 def test_a_full_disk_fails_clearly_writes_nothing_and_recovers(tmp_path: Path,
@@ -178,3 +179,37 @@ def test_writers_queued_together_commit_together_and_a_refusal_undoes_only_itsel
         assert outcomes["a"] == 3 and outcomes["c"] == 3 and isinstance(outcomes["b"], VersionConflict)
         assert [e.version for e in store.entries("a", 0)] == [1, 2, 3] == [e.version for e in store.entries("c", 0)]
         assert [e.version for e in store.entries("b", 0)] == [1]
+
+
+def test_a_file_of_the_interim_friends_server_keeps_its_seats_and_invites(tmp_path: Path) -> None:
+    """The play-with-friends server kept seats (token digests) and invites in tables of its
+    own: migration 2 moves the tokens into the games' seats and keeps the invites, so each
+    person still holds their seat and an open seat's link still works."""
+    from binokel.server import persist
+    from binokel.server.seat import digest
+    from binokel.server.store import InviteRow
+    from binokel.server.store import SeatRow as OldSeat
+
+    path = tmp_path / "binokel.sqlite3"
+    game = Game.seeded("standard", 11).deal_seeded(11)
+    settings = {"rules": "standard", "seats": ["me", "open", "easy"], "name": "Anna",
+                "language": "en", "deck": "french"}
+    old = Store(path)
+    stamp = now()
+    old.insert_table(GameRow(id="f1", created=stamp, updated=stamp, rules="standard", settings=settings, seed=11,
+                             first_dealer=game.current.dealer, version=1,
+                             record=game_record(game, ["Anna", "Ben", "Karle"]), totals=[0, 0, 0], deals=1,
+                             over=False),
+                     [OldSeat(0, "Anna", digest("anna"), host=True), OldSeat(1, "Ben", digest("ben"))],
+                     [InviteRow(digest("CODE"), None, "2030-01-01T00:00:00.000+00:00")])
+    old.close()
+    with open_store(path) as store:
+        loaded = persist.load(store, "f1")
+        assert loaded is not None
+        assert [(p.seat, p.name, p.token, p.host) for p in loaded.people] == [
+            (0, "Anna", digest("anna"), True), (1, "Ben", digest("ben"), False)]
+        assert [(s.kind, s.level) for s in loaded.info.seats] == [("person", None), ("person", None), ("bot", "easy")]
+        assert loaded.info.free_seats == 0
+        invite = store.invite(digest("CODE"))
+        assert invite is not None and invite.game_id == "f1" and invite.seat is None
+        assert sorted(store.held([digest("ben")])) == [("f1", 1)]

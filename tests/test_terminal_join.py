@@ -21,7 +21,7 @@ from binokel.card import CARDS, Card
 from binokel.meld import meld_cards
 from binokel.record import replay_deal
 from binokel.rules import Rules
-from binokel.server.store import Store
+from server_support import Saved as Store
 from binokel.terminal.remote import parse_link
 
 MOVE = r"Your move \[(.*)\] \(q to leave\): "

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -25,7 +25,7 @@ from binokel.server import persist
 from binokel.server.limits import Limits
 from binokel.server.metrics import Metrics
 from binokel.server.persist import PROCESS, SeatRow, driver_seats, later
-from binokel.server.protocol import Settings, parse_name
+from binokel.server.protocol import ProtocolError, Settings, parse_name
 from binokel.server.seat import (
     OPEN,
     digest,
@@ -320,7 +320,7 @@ class Hall:
                     await asyncio.to_thread(self.store.append, table.id, table.stored_version, [], seats=seats)
                     break
                 except VersionConflict:
-                    await table._adopt_missed()  # noqa: SLF001  # under the table's lock
+                    await table._adopt_missed()  # under the table's lock
                     await table.refresh()
                     if seat in table.people:
                         raise Refused(409, "seat_taken", seat=seat) from None

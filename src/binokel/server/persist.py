@@ -166,7 +166,7 @@ class Loaded:
 def people_of(info: GameInfo) -> tuple[list[SeatRow], SeatRow | None]:
     """The taken seats (token digests) and the creator's row."""
     blob = info.settings
-    host_seat = blob.get("host") if "table" in blob else None
+    host_seat = blob.get("host")  # also in a migrated game's settings (migration 2)
     people = [SeatRow(seat, s.name, s.token_hash, host=seat == host_seat)
               for seat, s in enumerate(info.seats) if s.kind == "person" and s.token_hash]
     host = next((p for p in people if p.host), None)

@@ -55,7 +55,7 @@ from binokel.server.storage import (
     Store,
     VersionConflict,
 )
-from binokel.state import Phase, State
+from binokel.state import State
 from binokel.table import Change, Event, EventKind, TurnError
 from binokel.table import Table as Driver
 from binokel.view import SeatView, view

@@ -119,13 +119,22 @@ def _sqlite_log(db: sqlite3.Connection) -> None:
 
 def _take_over(db: sqlite3.Connection, row: sqlite3.Row) -> None:
     """One game of the previous version: its metadata, and its record as the snapshot at
-    its version. The old server seated one person (seat 0) against bots of the levels in
-    ``settings["opponents"]``, with the names in the record's ``players``."""
+    its version. The released server seated one person (seat 0) against bots of the levels
+    in ``settings["opponents"]``; the play-with-friends server that briefly used the same
+    file kept ``settings["seats"]`` (per seat "me", "open" or a bot level; its tokens are
+    taken over by migration 2). Names from the record's ``players``."""
     settings: dict[str, Any] = json.loads(row["settings"])
     record: dict[str, Any] = json.loads(row["record"])
-    levels: list[str] = list(settings.get("opponents", []))
-    names: list[str] = list(record.get("players") or [settings.get("name", "")] + [""] * len(levels))
-    seats = [Seat("person", None, names[0])] + [Seat("bot", level, name) for level, name in zip(levels, names[1:])]
+    kinds = settings.get("seats")
+    if isinstance(kinds, list) and kinds:
+        names = list(record.get("players") or [""] * len(kinds))
+        seats = [Seat("person", None, "" if kind == "open" else name) if kind in ("me", "open")
+                 else Seat("bot", str(kind), name) for kind, name in zip(kinds, names)]
+    else:
+        levels: list[str] = list(settings.get("opponents", []))
+        names = list(record.get("players") or [settings.get("name", "")] + [""] * len(levels))
+        seats = [Seat("person", None, names[0])] + [Seat("bot", level, name)
+                                                    for level, name in zip(levels, names[1:])]
     db.execute(
         "INSERT INTO games (id, created, updated, rules, settings, seed, first_dealer, seats, free_seats, public,"
         " version, totals, deals, over, turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, NULL)",
@@ -181,8 +190,39 @@ CREATE TABLE presence (
 
 
 def _sqlite_seats(db: sqlite3.Connection) -> None:
+    """The new tables; a file of the interim play-with-friends server also has its own
+    ``invites`` (the same columns: kept) and ``seats`` (one row per taken seat with the
+    digest of its token: moved into each game's seats, the creator's seat into the
+    settings' ``host``, a creator who does not sit into an invites row at seat -1)."""
+    interim = "code" in _columns(db, "invites")
+    if interim:
+        db.execute("DROP INDEX IF EXISTS invites_by_game")
+        db.execute("ALTER TABLE invites RENAME TO invites_v0")
     for statement in SQLITE_SEATS:
         db.execute(statement)
+    if interim:
+        db.execute("INSERT INTO invites (code, game_id, seat, expires) SELECT code, game_id, seat, expires"
+                   " FROM invites_v0 WHERE game_id IN (SELECT id FROM games)")
+        db.execute("DROP TABLE invites_v0")
+    if "token" in _columns(db, "seats"):
+        for game_id, seat, name, token, host in db.execute(
+                "SELECT game_id, seat, name, token, host FROM seats WHERE game_id IN (SELECT id FROM games)"
+                " ORDER BY game_id, seat").fetchall():
+            if seat >= 0:
+                db.execute("UPDATE games SET seats = json_set(seats, ?, json(?)) WHERE id = ?",
+                           (f"$[{int(seat)}]", dumps(Seat("person", None, name, token).to_json()), game_id))
+            else:
+                db.execute("INSERT OR REPLACE INTO invites (code, game_id, seat, expires) VALUES (?, ?, -1, ?)",
+                           (token, game_id, "9999-12-31T00:00:00.000+00:00"))
+            if host:
+                db.execute("UPDATE games SET settings = json_set(settings, '$.host', ?) WHERE id = ?",
+                           (int(seat), game_id))
+                if seat < 0:
+                    db.execute("UPDATE games SET settings = json_set(settings, '$.host_token', ?,"
+                               " '$.host_name', ?) WHERE id = ?", (token, name, game_id))
+        db.execute("UPDATE games SET free_seats = (SELECT count(*) FROM json_each(games.seats)"
+                   " WHERE json_extract(value, '$.kind') = 'person' AND json_extract(value, '$.token_hash') IS NULL)")
+        db.execute("DROP TABLE seats")
 
 
 MIGRATIONS: tuple[Migration, ...] = (
