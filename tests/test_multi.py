@@ -25,11 +25,11 @@ from typing import Any
 import pytest
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
-from websockets.exceptions import ConnectionClosed  # noqa: E402
+from websockets.exceptions import ConnectionClosed
 
-from binokel.server import persist  # noqa: E402
-from binokel.server.storage import open_store  # noqa: E402
-from binokel.table import Acted, Dealt, step_from_json  # noqa: E402
+from binokel.server import persist
+from binokel.server.storage import open_store
+from binokel.table import Acted, Dealt, step_from_json
 
 Message = dict[str, Any]
 DEADLINE = 120.0  # seconds for a whole test: the processes are stopped after it whatever happens
