@@ -357,3 +357,29 @@ def test_a_person_connected_to_another_process_is_not_away(servers: list[Server]
         ben.close()
         moved = latest(anna, 6.0)  # now he is away: a stand-in plays for him after 1 s
         assert moved["version"] > waiting_at
+
+
+def test_chat_reaches_the_people_of_the_other_process(servers: list[Server]) -> None:
+    a, b = servers
+    created = a.post("/api/games", {"rules": "standard", "seats": ["me", "open", "easy"], "name": "Anna", "seed": 2})
+    game_id = created["id"]
+    ben_token = b.post("/api/join", {"code": created["invites"]["seats"][0]["code"], "name": "Ben"})["token"]
+    with websockets_sync.connect(f"{a.ws}/ws/games/{game_id}") as anna, \
+            websockets_sync.connect(f"{b.ws}/ws/games/{game_id}") as ben:
+        anna.send(json.dumps({"type": "hello", "token": created["token"]}))
+        ben.send(json.dumps({"type": "hello", "token": ben_token}))
+        time.sleep(0.5)
+        anna.send(json.dumps({"type": "chat", "text": "<b>Hallo</b> Ben"}))
+        heard: list[Message] = []
+        end = time.monotonic() + 10
+        while not heard and time.monotonic() < end:
+            message: Message = json.loads(ben.recv(timeout=10))
+            if message["type"] == "chat":
+                heard.append(message)
+        assert heard and heard[0]["text"] == "<b>Hallo</b> Ben" and heard[0]["name"] == "Anna"
+    # A newcomer at either process gets the line in the chat log (it is kept in the store).
+    with websockets_sync.connect(f"{b.ws}/ws/games/{game_id}") as watcher:
+        watcher.send(json.dumps({"type": "hello", "token": None}))
+        while (message := json.loads(watcher.recv(timeout=10)))["type"] != "chat_log":
+            pass
+        assert [line["text"] for line in message["lines"]] == ["<b>Hallo</b> Ben"]

@@ -366,3 +366,14 @@ def test_presence_rows_and_their_heartbeat(store: Store) -> None:
     store.set_presence("g1", 2, "p2", present=False)
     assert [(p.seat, p.process) for p in store.presence(["g1", "other"])] == [(0, "p1")]
     assert store.presence([]) == []
+
+
+def test_chat_lines_are_kept_in_order_and_the_last_ones_read(store: Store) -> None:
+    new_game(store)
+    for n in range(5):
+        store.add_chat("g1", f"id{n}", {"text": f"line {n}", "seat": 0})
+    assert [line["text"] for _, line in store.chat("g1", 3)] == ["line 2", "line 3", "line 4"]
+    assert [line_id for line_id, _ in store.chat("g1", 10)] == [f"id{n}" for n in range(5)]
+    assert store.chat("other", 10) == []
+    store.delete("g1")
+    assert store.chat("g1", 10) == []

@@ -239,6 +239,8 @@ class Hall:
             if table is not None:
                 rows = await asyncio.to_thread(self.store.presence, [game_id])
                 table.set_elsewhere(rows)
+                table.chat.extend(line for _, line in await asyncio.to_thread(self.store.chat, game_id,
+                                                                              self.limits.chat_kept))
                 table.heard(None)  # a step stored while it was loading was announced to nobody here
             future.set_result(table)
             return table

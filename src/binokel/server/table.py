@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -469,10 +470,31 @@ class Table:
         seat = self._player(connection)
         if not connection.chat.take():
             raise ProtocolError("too_much_chat", max=self.limits.chat_per_10_seconds)
-        line = {"type": "chat", "seat": seat, "name": self.name(seat), "at": time.time()}
+        line = {"type": "chat", "seat": seat, "name": self.name(seat), "at": time.time(), "id": secrets.token_hex(8)}
         line.update({"phrase": message["phrase"]} if message.get("phrase") else {"text": " ".join(message["text"].split())})
         self.chat.append(line)
         self._broadcast(line)
+        self._spawn(self._share_chat(line))
+
+    async def _share_chat(self, line: dict[str, Any]) -> None:
+        """Keep the line in the store and tell the other processes (their people read it too)."""
+        try:
+            await asyncio.to_thread(self.store.add_chat, self.id, line["id"], line)
+            version = self.stored_version
+            self._own[version] += 1
+            await asyncio.to_thread(self.store.notify, self.id, version)
+        except StorageUnavailable:
+            self.metrics.db_errors.inc()
+        except Exception:  # e.g. the game was deleted meanwhile
+            log.debug("chat line of game %s not stored", self.id, exc_info=True)
+
+    def heard_chat(self, lines: list[tuple[str, Any]]) -> None:
+        """Chat lines read from the store: the ones said at other processes are told here."""
+        known = {line.get("id") for line in self.chat}
+        for line_id, line in lines:
+            if line_id not in known and isinstance(line, dict):
+                self.chat.append(line)
+                self._broadcast(line)
 
     def _player(self, connection: Connection) -> int:
         if connection.seat is None:
@@ -584,6 +606,7 @@ class Table:
         try:
             info = await asyncio.to_thread(self.store.info, self.id)
             rows = await asyncio.to_thread(self.store.presence, [self.id])
+            lines = await asyncio.to_thread(self.store.chat, self.id, self.limits.chat_kept)
         except StorageUnavailable:
             self.metrics.db_errors.inc()
             return
@@ -596,6 +619,7 @@ class Table:
                 self.seat_person(row)
         self.host = host or self.host
         self.set_elsewhere(rows)
+        self.heard_chat(lines)
 
     def set_elsewhere(self, rows: list[Presence]) -> None:
         """The presence rows of this table (ours are left out: we know our connections)."""

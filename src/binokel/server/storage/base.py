@@ -403,6 +403,14 @@ class Store(ABC):
     def presence(self, game_ids: Sequence[str]) -> list[Presence]:
         """The presence rows of these games (stale ones too: the caller judges ``age``)."""
 
+    @abstractmethod
+    def add_chat(self, game_id: str, line_id: str, line: JSON) -> None:
+        """Keep a chat line of a game (``line_id``: its own unique id)."""
+
+    @abstractmethod
+    def chat(self, game_id: str, limit: int) -> list[tuple[str, JSON]]:
+        """The last ``limit`` chat lines of a game, oldest first, each with its id."""
+
     def subscribe(self, listener: Listener) -> Subscription:
         """Hear of every accepted change (see :class:`Notifier` for the thread it runs in)."""
         return self.notifier.subscribe(listener)

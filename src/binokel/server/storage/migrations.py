@@ -225,8 +225,39 @@ def _sqlite_seats(db: sqlite3.Connection) -> None:
         db.execute("DROP TABLE seats")
 
 
+# Migration 3: a table's chat lines, so that people connected to different processes read
+# each other (and a restarted server shows the recent lines).
+SQLITE_CHAT = (
+    """CREATE TABLE chat (
+        game_id TEXT NOT NULL,
+        id TEXT NOT NULL,                -- the line's own random id (a process skips its own)
+        at REAL NOT NULL,                -- unix time it was said
+        line TEXT NOT NULL,              -- JSON, as the clients get it
+        PRIMARY KEY (game_id, id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX chat_by_time ON chat (game_id, at)",
+)
+
+POSTGRES_CHAT = """
+CREATE TABLE chat (
+    game_id text NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    id text NOT NULL,
+    at double precision NOT NULL,
+    line text NOT NULL,
+    PRIMARY KEY (game_id, id)
+);
+CREATE INDEX chat_by_time ON chat (game_id, at);
+"""
+
+
+def _sqlite_chat(db: sqlite3.Connection) -> None:
+    for statement in SQLITE_CHAT:
+        db.execute(statement)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "log", _sqlite_log, POSTGRES_LOG),
     Migration(2, "invites and presence", _sqlite_seats, POSTGRES_SEATS),
+    Migration(3, "chat", _sqlite_chat, POSTGRES_CHAT),
 )
 """Every migration, numbered from 1 without gaps."""

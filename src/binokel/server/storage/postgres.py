@@ -20,6 +20,7 @@ when a client's version is ahead of theirs).
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -378,6 +379,17 @@ class PostgresStore(Store):
             "SELECT game_id, seat, process, greatest(0, extract(epoch FROM clock_timestamp()) - seen)::float AS age,"
             " ready FROM presence WHERE game_id = ANY(%s)", (list(game_ids),)).fetchall())
         return [Presence(row["game_id"], row["seat"], row["process"], row["age"], row["ready"]) for row in rows]
+
+    def add_chat(self, game_id: str, line_id: str, line: JSON) -> None:
+        self._run(lambda conn: conn.execute(
+            "INSERT INTO chat (game_id, id, at, line) VALUES (%s, %s, extract(epoch FROM clock_timestamp()), %s)",
+            (game_id, line_id, dumps(line))), mode="statement")
+
+    def chat(self, game_id: str, limit: int) -> list[tuple[str, JSON]]:
+        rows = self._run(lambda conn: conn.execute(
+            "SELECT id, line FROM chat WHERE game_id = %s ORDER BY at DESC, id DESC LIMIT %s",
+            (game_id, limit)).fetchall())
+        return [(row["id"], json.loads(row["line"])) for row in reversed(rows)]
 
     def close(self) -> None:
         notifier = getattr(self, "notifier", None)

@@ -304,6 +304,7 @@ class SQLiteStore(Store):
         def work(db: sqlite3.Connection) -> bool:
             db.execute("DELETE FROM invites WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM presence WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM chat WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM log WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
             return bool(db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1)
@@ -412,6 +413,16 @@ class SQLiteStore(Store):
             f"SELECT game_id, seat, process, seen, ready FROM presence WHERE game_id IN ({marks})",
             list(game_ids)).fetchall())
         return [Presence(row[0], row[1], row[2], max(0.0, now_ - row[3]), row[4]) for row in rows]
+
+    def add_chat(self, game_id: str, line_id: str, line: JSON) -> None:
+        self._write(lambda db: db.execute("INSERT INTO chat (game_id, id, at, line) VALUES (?, ?, ?, ?)",
+                                          (game_id, line_id, time.time(), dumps(line))))
+
+    def chat(self, game_id: str, limit: int) -> list[tuple[str, JSON]]:
+        rows = self._read(lambda db: db.execute(
+            "SELECT id, line FROM chat WHERE game_id = ? ORDER BY at DESC, id DESC LIMIT ?",
+            (game_id, limit)).fetchall())
+        return [(row[0], json.loads(row[1])) for row in reversed(rows)]
 
     def close(self) -> None:
         if self._closed:
