@@ -4,6 +4,7 @@
 import { setLanguage, preferredLanguage, t, translatePage } from "./i18n.js";
 import { StartPage, bindRules, renderRules } from "./start.js";
 import { Table, toast } from "./table.js";
+import { tokenOf } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 const DECKS = ["french", "german"];
@@ -37,6 +38,7 @@ function open() {
     app.retry = 0;
     $("connection").hidden = true;
     app.awaitingSync = true;
+    socket.send(JSON.stringify({ type: "hello", token: tokenOf(id) }));
     send({ type: "sync" });
   });
   socket.addEventListener("message", (event) => {

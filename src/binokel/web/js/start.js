@@ -3,6 +3,7 @@
 import { t, number, rulesText, glossary, language, optionLabel, optionMeaning, choiceLabel, ruleSetLabel, ruleSetAbout } from "./i18n.js";
 import { cardElement } from "./cards.js";
 import { side } from "./model.js";
+import { keepToken, myGames } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -155,6 +156,7 @@ export class StartPage {
       });
       const data = await response.json().catch(() => ({}));
       if (!response.ok) throw new Error(data.error || response.statusText);
+      keepToken(data.id, data.token);
       this.onStart(data.id);
     } catch (e) {
       error.textContent = t("start_failed", { message: e.message });
@@ -167,8 +169,7 @@ export class StartPage {
     const list = $("resume-list");
     let games = [];
     try {
-      const response = await fetch("/api/games");
-      games = (await response.json()).games || [];
+      games = await myGames();
     } catch { /* the list stays empty */ }
     const open = games.filter((g) => !g.over).sort((a, b) => String(b.updated).localeCompare(String(a.updated)));
     list.innerHTML = open.map((g) => {
