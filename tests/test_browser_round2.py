@@ -1,0 +1,270 @@
+"""Browser tests, round two (issue #15): the bugs a newcomer hit, and the new features.
+
+They reuse the server, browser and page fixtures of ``test_browser.py`` (the same skips:
+no Playwright or no Chromium → skipped with the reason). Games are seeded and the
+computer opponents think for 0 s; animations are shortened with ``reduced_motion``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+from test_browser import (  # noqa: F401 - fixtures are used by name
+    MY_TURN,
+    TIMEOUT,
+    Browser,
+    Page,
+    Server,
+    act,
+    browser,
+    deal_over,
+    expect,
+    goto,
+    my_turn,
+    open_page,
+    play_until,
+    pytestmark,
+    server,
+    start_from_form,
+)
+
+SHORT = {"timeout": 3000}
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:  # noqa: F811 - shorter pauses than test_browser's page
+    page = open_page(browser, reduced_motion="reduce")
+    yield page
+    errors = page.errors  # type: ignore[attr-defined]
+    page.context.close()
+    assert not errors, f"errors on the page: {errors}"
+
+
+def new_game(server: Server, page: Page, **body: object) -> str:  # noqa: F811
+    """A seeded game made over HTTP, its seat token kept in the page's browser, the page on it."""
+    request = urllib.request.Request(server.url + "api/games", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        made = json.load(response)
+    goto(page, server.url)
+    page.evaluate("([id, token]) => localStorage.setItem('binokel.tokens', JSON.stringify({...JSON.parse(localStorage.getItem('binokel.tokens') || '{}'), [id]: token}))",
+                  [made["id"], made["token"]])
+    goto(page, f"{server.url}#/game/{made['id']}")
+    expect(page.locator("#hand .card").first).to_be_visible()
+    return str(made["id"])
+
+
+def surrender(page: Page, seen: dict[str, int]) -> bool:
+    """A ``done`` for play_until: surrender when asked (the deal then ends)."""
+    if page.get_by_test_id("action-surrender").count():
+        page.get_by_test_id("action-surrender").click(**SHORT)
+        page.get_by_test_id("confirm-ok").click(**SHORT)
+        seen["surrendered"] = 1
+        page.wait_for_selector("#result-dialog[open]")
+        return True
+    return False
+
+
+# ---------------------------------------------------------------------- the 14 bugs of issue #15
+
+def test_bug01_tapp_marker_visible_and_trump_marked(server: Server, page: Page) -> None:
+    new_game(server, page, name="Anna", seed=5)
+    play_until(page, lambda p, seen: my_turn(p, "discard"))
+    assert my_turn(page, "discard"), "we never pass, so we get the Tapp"
+    marks = page.locator("#hand .card .tapp-mark")
+    assert marks.count() >= 1, "the cards from the Tapp carry a marker"
+    # Each marker is on the visible part of its card: nothing lies over its middle.
+    covered = marks.evaluate_all("""marks => marks.filter(m => {
+        const r = m.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return !hit || hit.closest('.card') !== m.closest('.card'); }).length""")
+    assert covered == 0, f"{covered} Tapp markers are hidden under other cards"
+    play_until(page, lambda p, seen: my_turn(p, "play"))
+    marker = page.get_by_test_id("trump-marker")
+    expect(marker).to_be_visible()
+    expect(marker).to_contain_text("hearts")  # act() names hearts
+    trumps = page.locator("#hand .card[data-card$=H]")
+    assert trumps.count() == page.locator("#hand .card.trump").count() > 0
+
+
+def test_bug02_no_hover_style_after_a_click_or_on_touch(server: Server, page: Page) -> None:
+    goto(page, server.url)
+    page.get_by_test_id("rules-button").click()
+    page.get_by_test_id("tab-rules").click()
+    page.mouse.move(0, 0)
+    style = "el => getComputedStyle(el).backgroundColor"
+    selected = page.get_by_test_id("tab-rules").evaluate(style)
+    page.get_by_test_id("tab-glossary").click()  # the mouse stays on it
+    assert page.get_by_test_id("tab-glossary").evaluate(style) == selected, "the chosen tab looks chosen, not hovered"
+    # Hover styles only where there is a real hover (a mouse), never stuck after a tap.
+    loose = page.evaluate("""() => {
+        const out = [];
+        const walk = (rules, media) => { for (const r of rules) {
+            if (r.cssRules && r.conditionText !== undefined) walk(r.cssRules, media || /hover:\\s*hover/.test(r.conditionText));
+            else if (r.selectorText && r.selectorText.includes(':hover') && !media) out.push(r.selectorText); } };
+        for (const sheet of document.styleSheets) walk(sheet.cssRules, false);
+        return out; }""")
+    assert not loose, f"hover rules outside @media (hover: hover): {loose}"
+
+
+def test_bug03_why_not_tooltip_stays_on_screen(server: Server, browser: Browser) -> None:
+    page = open_page(browser, 360, 640, reduced_motion="reduce")
+    new_game(server, page, name="Anna", seed=5)
+    play_until(page, lambda p, seen: my_turn(p, "play") and p.locator("#hand .card.illegal").count() > 0)
+    assert page.locator("#hand .card.illegal").count(), "a turn with cards that may not be played"
+    for card in [page.locator("#hand .card.illegal").first, page.locator("#hand .card.illegal").last]:
+        card.hover()
+        tip = page.get_by_test_id("why-tip")
+        expect(tip).to_be_visible()
+        expect(tip).to_have_text(card.get_attribute("data-why"))
+        box = tip.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, f"the tooltip leaves the screen: {box}"
+    page.context.close()
+
+
+def test_bug04_one_minus_sign(server: Server, page: Page) -> None:
+    new_game(server, page, name="Anna", seed=5)
+    seen = play_until(page, surrender)
+    assert seen.get("surrendered"), seen
+    page.get_by_test_id("result-sheet").click()
+    sheet = page.get_by_test_id("score-sheet").inner_text()
+    assert "−" in sheet
+    assert not re.search(r"-\d", sheet), f"a hyphen as minus sign: {sheet!r}"
+    page.keyboard.press("Escape")
+    for text in [page.get_by_test_id("result-dialog").inner_text(), page.get_by_test_id("scoreboard").inner_text(),
+                 page.get_by_test_id("log").inner_text()]:
+        assert not re.search(r"-\d", text), text
+
+
+def test_bug05_a_card_clicked_out_of_turn_says_why(server: Server, page: Page) -> None:
+    new_game(server, page, name="Anna", seed=5)
+    page.wait_for_selector(MY_TURN + "[data-phase=auction]")
+    page.locator("#hand .card").first.click()
+    expect(page.get_by_test_id("toast")).to_have_class(re.compile(r"\bshow\b"))
+    expect(page.get_by_test_id("toast")).to_contain_text("auction")
+
+
+def test_bug06_hint_toast_goes_with_its_phase(server: Server, page: Page) -> None:
+    new_game(server, page, name="Anna", seed=5)
+    page.wait_for_selector(MY_TURN + "[data-phase=auction]")
+    page.get_by_test_id("hint-button").click()
+    toast = page.get_by_test_id("toast")
+    expect(toast).to_have_class(re.compile(r"\bshow\b"))
+    expect(toast).to_contain_text("Hint")
+    version = page.get_by_test_id("table").get_attribute("data-version")
+    page.get_by_test_id("action-bid").click()
+    page.wait_for_function(f"() => document.querySelector('[data-testid=table]').dataset.version !== '{version}'")
+    expect(toast).not_to_have_class(re.compile(r"\bshow\b"), timeout=1200)
+
+
+def test_bug07_meld_panel_stays_through_the_first_trick(server: Server, page: Page) -> None:
+    new_game(server, page, name="Anna", seed=5)
+    play_until(page, lambda p, seen: my_turn(p, "play"))
+    assert my_turn(page, "play")
+    reveal = page.get_by_test_id("meld-reveal")
+    expect(reveal).to_be_visible()
+    page.locator("#hand.active .card.legal").first.click()
+    page.wait_for_selector("#trick .card")
+    expect(reveal).to_be_visible()
+    page.get_by_test_id("meld-reveal-close").click()
+    expect(reveal).to_be_hidden()
+
+
+def test_bug08_open_auction_status(server: Server, page: Page) -> None:
+    new_game(server, page, rules="club", name="Anna", seed=12)
+    checked = 0
+    for _ in range(6):
+        page.wait_for_selector(f"{MY_TURN}, #result-dialog[open]")
+        if not my_turn(page, "auction"):
+            break
+        status = page.get_by_test_id("status").inner_text()
+        lowest = page.get_by_test_id("bid-select").locator("option").first.get_attribute("value")
+        assert re.search(rf"{lowest}\b.*or more", status), status
+        assert not re.search(r"bid:\s*$", status, re.M), f"a highest bid without a number: {status!r}"
+        calls = page.locator("#felt .bubble:not(.passed)").count()
+        if not calls:
+            assert "No bid yet" in status or "open" in status.lower(), status
+        checked += 1
+        page.get_by_test_id("action-bid").click()
+        page.wait_for_function("() => document.querySelector('[data-testid=table]').dataset.turn !== 'sent'")
+    assert checked
+    # While another seat is to move the status names exactly that seat.
+    page.wait_for_selector("[data-testid=table]:not([data-turn=me])", state="attached")
+
+
+def test_bug09_resume_list_shows_options_opponents_and_turn(server: Server, page: Page) -> None:
+    goto(page, server.url)
+    page.locator("#more-options-box summary").click()
+    page.get_by_test_id("option-target").fill("1000")
+    expect(page.get_by_test_id("rules-text")).to_have_text("standard(target=1000)")
+    page.get_by_test_id("level-1").select_option("hard")
+    page.get_by_test_id("start-game").click()
+    expect(page.locator("#hand .card").first).to_be_visible()
+    page.get_by_test_id("home-link").click()
+    item = page.get_by_test_id("resume-list").locator("a").first
+    expect(item).to_contain_text("1,000")
+    expect(item).to_contain_text("Target")
+    expect(item).to_contain_text("Karle")
+    expect(item).to_contain_text("hard")
+    expect(item).to_contain_text(re.compile(r"turn", re.I))
+
+
+def test_bug10_kreuz_team_score_counted_once(server: Server, page: Page) -> None:
+    new_game(server, page, rules="kreuz", name="Anna", seed=4)
+    play_until(page, deal_over)
+    rows = page.locator("#result .result-table tbody tr")
+    expect(rows).to_have_count(2)  # one row per team, not per player
+    expect(rows.first).to_contain_text("+")
+
+
+def test_bug11_numbers_have_units(server: Server, page: Page) -> None:
+    new_game(server, page, name="Anna", seed=5)
+    play_until(page, deal_over)
+    line = page.locator("#log li.important").first.inner_text()
+    for number in re.findall(r"[+−]?\d[\d,]*(?:\s*\w+)?", line.split(":")[-1]):
+        assert re.search(r"\d\s*(points|pts)", number), f"a number without its unit in {line!r}"
+    expect(page.locator("#result .result-table thead")).to_contain_text("points")
+
+
+def test_bug12_no_console_errors_in_normal_play(server: Server, page: Page) -> None:
+    messages: list[str] = []
+    page.on("console", lambda m: messages.append(m.text) if m.type == "error" else None)
+    goto(page, server.url)
+    page.get_by_test_id("rule-set").select_option("kreuz")
+    page.locator("#more-options-box summary").click()
+    page.get_by_test_id("option-players").select_option("6")
+    expect(page.get_by_test_id("rules-error")).not_to_be_empty()
+    page.get_by_test_id("option-players").select_option("")
+    page.get_by_test_id("rule-set").select_option("standard")
+    page.get_by_test_id("start-game").click()
+    play_until(page, lambda p, seen: seen.get("cards", 0) >= 2)
+    assert not messages, messages
+
+
+@pytest.mark.parametrize("width", [768, 1024, 1280])
+def test_bug13_start_page_without_gaps(server: Server, browser: Browser, width: int) -> None:
+    page = open_page(browser, width, 900)
+    goto(page, server.url)
+    gaps = page.evaluate("""() => {
+        const out = [];
+        for (const box of document.querySelectorAll('#start-view .panel')) {
+            const kids = [...box.children].filter(k => k.getBoundingClientRect().height > 0);
+            for (let i = 1; i < kids.length; i++) {
+                const gap = kids[i].getBoundingClientRect().top - kids[i - 1].getBoundingClientRect().bottom;
+                if (gap > 28) out.push(`${kids[i - 1].id || kids[i - 1].tagName} → ${kids[i].id || kids[i].tagName}: ${Math.round(gap)}`);
+            }
+            if (box.closest('.start-side')) continue;
+        }
+        for (const p of document.querySelectorAll('#start-view .error:empty'))
+            if (p.getBoundingClientRect().height > 0) out.push(`empty ${p.id}`);
+        return out; }""")
+    assert not gaps, gaps
+    # The two columns end level (no empty area under the shorter one).
+    if width >= 900:
+        bottoms = page.locator("#start-view > *").evaluate_all("els => els.map(e => e.getBoundingClientRect().bottom)")
+        assert max(bottoms) - min(bottoms) < 40, bottoms
+    page.context.close()
