@@ -171,6 +171,14 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
         except ProtocolError as problem:
             return error(400, str(problem))
 
+    @app.get("/api/rules/check")
+    async def check_rules(text: str = "standard") -> JSONResponse:
+        # The start page's live check while a text is typed: a refusal is an answer, not an error.
+        try:
+            return JSONResponse({"ok": True, **rules_answer(text)})
+        except ProtocolError as problem:
+            return JSONResponse({"ok": False, "error": str(problem)})
+
     @app.post("/api/games")
     async def create_game(request: Request) -> JSONResponse:
         body = await json_body(request)

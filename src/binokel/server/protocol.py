@@ -21,6 +21,9 @@ HTTP
   read them. ``changes`` lists every option whose value differs from the ``standard``
   rule set, in declaration order (the same list as ``game.changes`` below). A text the
   rules refuse → HTTP 400 ``{"error": "<the rules' own message>"}``.
+- ``GET /api/rules/check?text=...`` → the same answer with ``"ok": true``, or
+  ``{"ok": false, "error": "<the rules' own message>"}`` — always HTTP 200: the start
+  page checks the text while it is typed, and a refused text is no error of the page.
 - ``POST /api/games`` body ``{"rules": "standard(target=1000)", "opponents": ["medium", "hard"],
   "name": "Anna", "language": "en", "deck": "french"}`` → ``{"id": "<opaque id>", "seat": 0}``.
   Every key is optional (defaults: ``"standard"``, ``"medium"`` for every computer seat,
