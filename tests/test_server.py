@@ -8,6 +8,7 @@ anywhere in any message.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -58,11 +59,48 @@ def client(db: Path) -> Iterator[TestClient]:
         yield c
 
 
+TOKENS: dict[str, str] = {}
+"""The creator's seat token of each game a test made (the browser keeps it in its storage)."""
+
+
 def new_game(client: TestClient, **body: Any) -> str:
     response = client.post("/api/games", json={"rules": "standard", "opponents": ["easy", "medium"], **body})
     assert response.status_code == 200, response.text
     assert response.json()["seat"] == 0
+    TOKENS[response.json()["id"]] = response.json()["token"]
     return response.json()["id"]
+
+
+class SeatSocket:
+    """A websocket that said hello with the creator's token; presence, chat and event
+    messages are skipped (their own tests are in test_server_friends.py), states and the
+    rest are read as before."""
+
+    SKIPPED = ("presence", "chat_log", "events")
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+
+    def receive_json(self) -> Message:
+        while (message := self.ws.receive_json())["type"] in self.SKIPPED:
+            pass
+        return message
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.ws, name)
+
+
+@contextlib.contextmanager
+def seat_ws(client: TestClient, game_id: str) -> Iterator[SeatSocket]:
+    """The websocket of seat 0 (the creator) of a game made by :func:`new_game`."""
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_json({"type": "hello", "token": TOKENS[game_id]})
+        yield SeatSocket(ws)
+
+
+def no_games(client: TestClient) -> bool:
+    """Nothing stored (the list of every game is no longer served to anybody)."""
+    return client.app.state.hall.store.summaries() == []
 
 
 def is_ready(message: Message) -> bool:
@@ -93,11 +131,11 @@ def stored(db: Path, game_id: str) -> tuple[int, str]:
 
 
 def true_games(db: Path, game_id: str) -> list[Game]:
-    """The true game at every version, rebuilt from the full stored record: version 0 is
+    """The true game at every version, rebuilt from the full stored record: version 1 is
     the first deal dealt, then one version per action and per later deal."""
     record = Store(db).load(game_id).record
     game = Game.new(record["rules"], record["deals"][0]["dealer"])
-    games: list[Game] = []
+    games: list[Game] = [game]  # version 0: nothing dealt yet (the table driver's first step deals)
     for deal in record["deals"]:
         state = replay_deal(deal, game.rules, dealer=game.current.dealer)
         game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
@@ -109,7 +147,7 @@ def true_games(db: Path, game_id: str) -> list[Game]:
 
 
 def shown_deal(game: Game) -> State:
-    return game.deals[-2] if game.needs_deal() else game.current
+    return game.deals[-2] if game.needs_deal() and len(game.deals) > 1 else game.current
 
 
 def knowable(deal: State) -> set[Card]:
@@ -159,7 +197,7 @@ def check_no_leak(db: Path, game_id: str, log: list[Message], sent: set[Card] = 
         if message["type"] == "state":
             expected = json.loads(json.dumps(view(deal, 0).to_json()))
             assert message["view"] == expected, f"version {version}: the view is not view(state, 0)"
-            assert set(message) == {"type", "version", "view", "game", "last_trick", "meld_options"}
+            assert set(message) == {"type", "version", "seat", "view", "game", "last_trick", "meld_options"}
             checked += 1
         if message["type"] == "error":
             allowed = allowed | set(sent)
@@ -229,7 +267,7 @@ def test_bad_rules_get_the_rules_own_message_and_nothing_is_stored(client: TestC
     assert answer.status_code == 400 and answer.json() == {"error": str(refused.value)}
     response = client.post("/api/games", json={"rules": text})
     assert response.status_code == 400 and response.json() == {"error": str(refused.value)}
-    assert client.get("/api/games").json() == {"games": []}
+    assert no_games(client)
 
 
 @pytest.mark.parametrize("body, message", [
@@ -253,7 +291,7 @@ def test_bad_new_game_is_refused_and_nothing_stored(client: TestClient, body: An
     response = client.post("/api/games", json=body)
     assert response.status_code == 400
     assert response.json()["error"].startswith(message)
-    assert client.get("/api/games").json() == {"games": []}
+    assert no_games(client)
 
 
 def test_every_language_has_every_string() -> None:
@@ -292,17 +330,25 @@ def test_body_that_is_not_json(client: TestClient) -> None:
     assert response.status_code == 400 and response.json() == {"error": "the body must be a JSON object"}
 
 
+def my_games(client: TestClient, *game_ids: str) -> list[Message]:
+    """"Your games" of a browser holding the creator's tokens of these games."""
+    return client.post("/api/my-games", json={"tokens": [TOKENS[g] for g in game_ids]}).json()["games"]
+
+
 def test_game_list_unfinished_first(client: TestClient) -> None:
     first = new_game(client, name="Anna", seed=1)
     second = new_game(client, name="Ben", seed=2)
-    games = client.get("/api/games").json()["games"]
+    games = my_games(client, first, second)
     assert {g["id"] for g in games} == {first, second}
     entry = next(g for g in games if g["id"] == first)
-    assert entry["players"][0] == "Anna" and entry["totals"] == [0, 0, 0]
+    assert entry["players"][0] == "Anna" and entry["totals"] == [0, 0, 0] and entry["seat"] == 0
     assert entry["deals"] == 1 and entry["over"] is False and entry["rules"] == "standard"
-    assert client.delete(f"/api/games/{first}").json() == {"deleted": first}
-    assert [g["id"] for g in client.get("/api/games").json()["games"]] == [second]
-    assert client.delete(f"/api/games/{first}").status_code == 404
+    assert [g["id"] for g in my_games(client, second)] == [second]  # only the games of the tokens sent
+    mine = {"Authorization": f"Bearer {TOKENS[first]}"}
+    assert client.delete(f"/api/games/{first}").status_code == 403  # no token: not yours to delete
+    assert client.delete(f"/api/games/{first}", headers=mine).json() == {"deleted": first}
+    assert [g["id"] for g in my_games(client, first, second)] == [second]
+    assert client.delete(f"/api/games/{first}", headers=mine).status_code == 404
 
 
 def test_unknown_game(client: TestClient) -> None:
@@ -329,11 +375,11 @@ def test_complete_deal_to_score_sheet_without_leaks(client: TestClient, db: Path
     game_id = new_game(client, seed=11, name="Anna", language="de", deck="german")
     rng = random.Random(11)
     log: list[Message] = []
-    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+    with seat_ws(client, game_id) as ws:
         first = until_ready(ws, log)
         assert first["game"]["players"][0] == "Anna"
         assert first["game"]["levels"] == [None, "easy", "medium"]
-        assert first["game"]["settings"] == {"language": "de", "deck": "german", "name": "Anna"}
+        assert first["game"]["settings"] == {**first["game"]["settings"], "language": "de", "deck": "german", "name": "Anna"}
         assert first["game"]["deal_number"] == 1 and first["game"]["target"] == 1500
         if first["view"]["to_move"] == 0:
             ws.send_json({"type": "hint"})
@@ -361,7 +407,7 @@ def test_whole_game_and_replayable_record(client: TestClient, db: Path) -> None:
     game_id = new_game(client, rules="standard(target=300)", seed=5)
     rng = random.Random(5)
     log: list[Message] = []
-    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+    with seat_ws(client, game_id) as ws:
         while True:
             state = play_deal(ws, log, rng)
             if state["game"]["over"]:
@@ -378,7 +424,7 @@ def test_whole_game_and_replayable_record(client: TestClient, db: Path) -> None:
     assert isinstance(game, Game) and game.is_over()
     assert list(game.totals) == state["game"]["totals"] and game.winner == state["game"]["winner"]
     assert response.json()["players"] == state["game"]["players"]
-    assert [g["over"] for g in client.get("/api/games").json()["games"]] == [True]
+    assert [g["over"] for g in my_games(client, game_id)] == [True]
 
 
 def test_record_hides_the_deal_in_progress(client: TestClient) -> None:
@@ -392,12 +438,12 @@ def test_reconnect_mid_deal_resumes_same_version(client: TestClient, db: Path) -
     game_id = new_game(client, seed=21)
     rng = random.Random(21)
     log: list[Message] = []
-    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+    with seat_ws(client, game_id) as ws:
         state = until_ready(ws, log)
         for _ in range(4):
             send_action(ws, state, rng.choice(state["view"]["legal_actions"]))
             state = until_ready(ws, log)
-    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+    with seat_ws(client, game_id) as ws:
         again = ws.receive_json()
         log.append(again)
     assert again["version"] == state["version"] == stored(db, game_id)[0]
@@ -410,14 +456,14 @@ def test_restart_mid_deal_resumes(db: Path) -> None:
     log: list[Message] = []
     with client_for(db) as client:
         game_id = new_game(client, seed=8)
-        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        with seat_ws(client, game_id) as ws:
             state = until_ready(ws, log)
             for _ in range(6):
                 send_action(ws, state, rng.choice(state["view"]["legal_actions"]))
                 state = until_ready(ws, log)
     with client_for(db) as client:  # a new server process on the same database
-        assert [g["id"] for g in client.get("/api/games").json()["games"]] == [game_id]
-        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        assert [g["id"] for g in my_games(client, game_id)] == [game_id]
+        with seat_ws(client, game_id) as ws:
             again = ws.receive_json()
             log.append(again)
             assert (again["version"], again["view"], again["game"]) == (state["version"], state["view"], state["game"])
@@ -429,8 +475,8 @@ def test_restart_mid_deal_resumes(db: Path) -> None:
 def test_two_tabs_see_the_same_changes(client: TestClient) -> None:
     game_id = new_game(client, seed=2)
     rng = random.Random(2)
-    with client.websocket_connect(f"/ws/games/{game_id}") as one, \
-            client.websocket_connect(f"/ws/games/{game_id}") as two:
+    with seat_ws(client, game_id) as one, \
+            seat_ws(client, game_id) as two:
         state = until_ready(one, [])
         send_action(one, state, rng.choice(state["view"]["legal_actions"]))
         after = until_ready(one, [])
@@ -453,7 +499,7 @@ def test_bad_messages_get_errors_and_change_nothing(db: Path) -> None:
         game_id = new_game(client, seed=seed)
         before = stored(db, game_id)
         log: list[Message] = []
-        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        with seat_ws(client, game_id) as ws:
             state = ws.receive_json()
             log.append(state)
             assert state["view"]["to_move"] != 0 and state["view"]["legal_actions"] == []
@@ -466,7 +512,7 @@ def test_bad_messages_get_errors_and_change_nothing(db: Path) -> None:
                 ('{"type": "action", "action": 150, "version": 0}', "an action message needs \"action\""),
                 (json.dumps({"type": "sync", "pad": "x" * MAX_MESSAGE}), "message too large"),
                 (b"\x00\x01", "messages must be JSON text"),
-                ('{"type": "action", "action": "150", "version": 0}', "it is not your turn"),
+                ('{"type": "action", "action": "150", "version": 1}', "it is not your turn"),
                 ('{"type": "action", "action": "150", "version": 7}', "stale version 7"),
                 ('{"type": "hint"}', "a hint is only given when it is your turn"),
                 ('{"type": "next_deal"}', "the deal is not over yet"),
@@ -492,7 +538,7 @@ def test_illegal_actions_get_errors_and_change_nothing(client: TestClient, db: P
     game_id = new_game(client, seed=4)
     rng = random.Random(4)
     log: list[Message] = []
-    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+    with seat_ws(client, game_id) as ws:
         state = until_ready(ws, log)
         tried = 0
         while state["view"]["phase"] != "over" and tried < 12:
@@ -523,17 +569,17 @@ def _deck() -> list[str]:
 
 def test_rematch_keeps_the_settings(client: TestClient) -> None:
     game_id = new_game(client, seed=6, name="Cleo", rules="standard(target=1000)", language="fr")
-    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+    with seat_ws(client, game_id) as ws:
         until_ready(ws, [])
         ws.send_json({"type": "rematch"})
         while (answer := ws.receive_json())["type"] != "rematch":
             pass
     assert answer["id"] != game_id
-    with client.websocket_connect(f"/ws/games/{answer['id']}") as ws:
+    with seat_ws(client, answer['id']) as ws:
         state = ws.receive_json()
     assert state["game"]["rules"] == "standard(target=1000)"
-    assert state["game"]["settings"] == {"language": "fr", "deck": "french", "name": "Cleo"}
-    assert state["game"]["levels"] == [None, "easy", "medium"] and state["version"] == 0
+    assert state["game"]["settings"] == {**state["game"]["settings"], "language": "fr", "deck": "french", "name": "Cleo"}
+    assert state["game"]["levels"] == [None, "easy", "medium"] and state["version"] == 1
 
 
 def test_meld_options_only_for_seat_0_naming_the_game(client: TestClient, db: Path) -> None:
@@ -541,7 +587,7 @@ def test_meld_options_only_for_seat_0_naming_the_game(client: TestClient, db: Pa
     for seed in range(30):
         game_id = new_game(client, seed=seed)
         log: list[Message] = []
-        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        with seat_ws(client, game_id) as ws:
             state = until_ready(ws, log)
             while state["view"]["phase"] == "auction":
                 bid = state["view"]["legal_actions"][-1]
@@ -567,13 +613,13 @@ def test_the_leak_check_catches_a_leak(client: TestClient, db: Path, monkeypatch
 
     honest = Table.state_message
 
-    def leaky(self: Table) -> Message:
-        return {**honest(self), "last_trick": {"cards": [str(c) for c in self.game.current.hand(1)]}}
+    def leaky(self: Table, seat: int | None) -> Message:
+        return {**honest(self, seat), "last_trick": {"cards": [str(c) for c in self.game.current.hand(1)]}}
 
     monkeypatch.setattr(Table, "state_message", leaky)
     game_id = new_game(client, seed=9)
     log: list[Message] = []
-    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+    with seat_ws(client, game_id) as ws:
         until_ready(ws, log)
     with pytest.raises(AssertionError, match="hidden cards"):
         check_no_leak(db, game_id, log)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,18 +82,26 @@ def test_kill_9_loses_nothing(tmp_path: Path) -> None:
     process, url = _start(db)
     try:
         request = urllib.request.Request(url + "api/games", data=b'{"seed": 12}', method="POST")
-        game_id = json.loads(urllib.request.urlopen(request, timeout=10).read())["id"]
+        created = json.loads(urllib.request.urlopen(request, timeout=10).read())
+        game_id, hello = created["id"], json.dumps({"type": "hello", "token": created["token"]})
         rng = random.Random(12)
+
+        def receive_state(ws: Any) -> dict[str, Any]:
+            while (message := json.loads(ws.recv(timeout=20)))["type"] != "state":
+                pass
+            return message
+
         with connect(url.replace("http", "ws") + f"ws/games/{game_id}", open_timeout=10) as ws:
+            ws.send(hello)
             acted = 0
             while acted < 8:
-                state = json.loads(ws.recv(timeout=20))
+                state = receive_state(ws)
                 seen = state["view"]
                 if seen["to_move"] == 0 and seen["legal_actions"]:
                     ws.send(json.dumps({"type": "action", "action": rng.choice(seen["legal_actions"]),
                                         "version": state["version"]}))
                     acted += 1
-            last = json.loads(ws.recv(timeout=20))  # the state after the last action
+            last = receive_state(ws)  # the state after the last action
             process.kill()
             process.wait(timeout=10)
     finally:
@@ -101,7 +110,9 @@ def test_kill_9_loses_nothing(tmp_path: Path) -> None:
     process, url = _start(db)
     try:
         with connect(url.replace("http", "ws") + f"ws/games/{game_id}", open_timeout=10) as ws:
-            again = json.loads(ws.recv(timeout=20))
+            ws.send(hello)  # the same seat after the restart: its token is in the database (hashed)
+            again = receive_state(ws)
+            assert again["seat"] == 0
         assert again["version"] >= last["version"]  # bots may have moved (and saved) after the page last heard
         if again["version"] == last["version"]:
             assert again["view"] == last["view"]
