@@ -11,32 +11,48 @@ import json
 import re
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
-from test_browser import (  # noqa: F401 - fixtures are used by name
+from test_browser import (
+    ARGS,
+    CHROMIUM,
     MY_TURN,
-    TIMEOUT,
     Browser,
     Page,
     Server,
-    act,
-    browser,
     deal_over,
     expect,
     goto,
     my_turn,
     open_page,
     play_until,
-    pytestmark,
-    server,
-    start_from_form,
+    pytestmark,  # noqa: F401 - the same skips as test_browser.py
+    sync_playwright,
 )
 
 SHORT = {"timeout": 3000}
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:  # noqa: F811 - shorter pauses than test_browser's page
+def server(tmp_path: Path) -> Iterator[Server]:
+    server = Server(tmp_path / "games.db")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """Shorter pauses than test_browser's page (reduced motion)."""
     page = open_page(browser, reduced_motion="reduce")
     yield page
     errors = page.errors  # type: ignore[attr-defined]
@@ -44,7 +60,7 @@ def page(browser: Browser) -> Iterator[Page]:  # noqa: F811 - shorter pauses tha
     assert not errors, f"errors on the page: {errors}"
 
 
-def new_game(server: Server, page: Page, **body: object) -> str:  # noqa: F811
+def new_game(server: Server, page: Page, **body: object) -> str:
     """A seeded game made over HTTP, its seat token kept in the page's browser, the page on it."""
     request = urllib.request.Request(server.url + "api/games", data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"}, method="POST")
@@ -185,7 +201,7 @@ def test_bug08_open_auction_status(server: Server, page: Page) -> None:
         status = page.get_by_test_id("status").inner_text()
         lowest = page.get_by_test_id("bid-select").locator("option").first.get_attribute("value")
         assert re.search(rf"{lowest}\b.*or more", status), status
-        assert not re.search(r"bid:\s*$", status, re.M), f"a highest bid without a number: {status!r}"
+        assert not re.search(r"bid:\s*$", status, re.MULTILINE), f"a highest bid without a number: {status!r}"
         calls = page.locator("#felt .bubble:not(.passed)").count()
         if not calls:
             assert "No bid yet" in status or "open" in status.lower(), status
@@ -209,7 +225,7 @@ def test_bug09_resume_list_shows_options_opponents_and_turn(server: Server, page
     expect(item).to_contain_text("Target")
     expect(item).to_contain_text("Karle")
     expect(item).to_contain_text("hard")
-    expect(item).to_contain_text(re.compile(r"turn", re.I))
+    expect(item).to_contain_text(re.compile(r"turn", re.IGNORECASE))
 
 
 def test_bug10_kreuz_team_score_counted_once(server: Server, page: Page) -> None:

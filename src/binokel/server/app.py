@@ -37,6 +37,7 @@ from binokel.server.protocol import (
     parse_settings,
     rule_changes,
 )
+from binokel.server.review_routes import add_review_routes
 from binokel.server.store import Store
 from binokel.server.table import Connection, Table
 
@@ -240,6 +241,8 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
     async def delete_game(game_id: str, request: Request) -> JSONResponse:
         hall.delete(game_id, bearer(request))
         return JSONResponse({"deleted": game_id})
+
+    add_review_routes(app, hall.get, public_record)  # bidding help, deal review (server/review_routes.py)
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> JSONResponse:
