@@ -40,6 +40,12 @@ HTTP
   "updated", "over"}...]}``, unfinished games first, then most recently updated first.
   ``deals`` counts the deals dealt so far; ``updated`` is an ISO 8601 UTC time.
 - ``DELETE /api/games/{id}`` → ``{"deleted": id}``; unknown id → 404 ``{"error": ...}``.
+- ``GET /api/games/{id}/advice`` (``Authorization: Bearer <seat token>``) → bidding help
+  for that seat from its own view: ``{"phase", "bidding": {"melds": {"S": n, ...},
+  "certain", "estimate", "safe": [low, high], "limit", "lowest"}|null}`` (null outside
+  the auction); ``GET /api/games/{id}/review?deal=k&seat=s`` and ``POST /api/review``
+  ``{"record": <binokel-game/1>, "seat": s, "deal": k}`` → the review of a finished deal
+  (see ``binokel.server.review.review_deal``); 400 when there is no such finished deal.
 - ``GET /api/games/{id}/record`` → the game record (RECORDS.md ``binokel-game/1``) as a
   download (``Content-Disposition: attachment``). While a deal is in progress its
   cards are hidden information, so that deal is left out until it is over; the record
