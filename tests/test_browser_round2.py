@@ -288,3 +288,52 @@ def test_bug13_start_page_without_gaps(server: Server, browser: Browser, width: 
         bottoms = page.locator("#start-view > *").evaluate_all("els => els.map(e => e.getBoundingClientRect().bottom)")
         assert max(bottoms) - min(bottoms) < 40, bottoms
     page.context.close()
+
+
+# ---------------------------------------------------------------------- explain, review
+
+def test_bidding_help_in_the_auction(server: Server, page: Page) -> None:
+    new_game(server, page, name="Anna", seed=5)
+    page.wait_for_selector(MY_TURN + "[data-phase=auction]")
+    help_ = page.get_by_test_id("bid-help")
+    expect(help_).to_be_visible()
+    expect(page.get_by_test_id("advice-certain")).to_contain_text(re.compile(r"Certain: \d+ points"))
+    expect(page.get_by_test_id("advice-safe")).to_contain_text(re.compile(r"Safe bid: [\d,]+–[\d,]+"))
+    expect(page.get_by_test_id("advice-limit")).to_contain_text("strong computer")
+    play_until(page, lambda p, seen: not my_turn(p, "auction") and my_turn(p))
+    expect(help_).to_be_hidden()
+
+
+def test_result_explains_every_number_and_the_review_shows_the_bots_alternative(server: Server, page: Page, tmp_path: Path) -> None:
+    game = new_game(server, page, name="Anna", seed=5)
+    play_until(page, deal_over)
+    explain = page.get_by_test_id("explain")
+    expect(explain).to_be_visible()
+    expect(page.get_by_test_id("explain-unit")).to_have_count(3)
+    expect(explain).to_contain_text("last trick +10")
+    expect(page.get_by_test_id("explain-tapp")).to_be_visible()  # the Tapp, shown to everyone after the deal
+    expect(page.get_by_test_id("explain-discarded")).to_be_visible()
+    page.get_by_test_id("review-button").click()
+    review = page.get_by_test_id("review-dialog")
+    expect(review).to_be_visible()
+    expect(page.get_by_test_id("review-position")).to_have_text("Trick 1 of 15")
+    expect(page.get_by_test_id("review-summary")).to_contain_text("of your 15 cards")
+    differ = 0
+    for trick in range(15):
+        if page.locator("[data-testid=review-note].differ").count():
+            expect(page.get_by_test_id("review-note")).to_contain_text(re.compile(r"would have played the .+: \+[\d.]+ points on average"))
+            differ += 1
+        if trick < 14:
+            page.get_by_test_id("review-next").click()
+            expect(page.get_by_test_id("review-position")).to_have_text(f"Trick {trick + 2} of 15")
+    assert differ, "playing the first legal card always, the strong computer disagrees somewhere"
+    assert page.locator(".review-hands .review-seat").count() == 3  # every hand open
+    page.keyboard.press("Escape")
+    # The same deal from the record file, uploaded on the start page.
+    record = tmp_path / "game.json"
+    with urllib.request.urlopen(f"{server.url}api/games/{game}/record", timeout=10) as response:
+        record.write_bytes(response.read())
+    goto(page, server.url)
+    page.get_by_test_id("review-upload").set_input_files(str(record))
+    expect(page.get_by_test_id("review-position")).to_have_text("Trick 1 of 15")
+    expect(page.get_by_test_id("review-summary")).to_contain_text("of your 15 cards")

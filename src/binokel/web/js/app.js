@@ -5,6 +5,8 @@ import { setLanguage, preferredLanguage, t, translatePage } from "./i18n.js";
 import { StartPage, bindRules, renderRules } from "./start.js";
 import { Table, toast } from "./table.js";
 import { tokenOf } from "./seats.js";
+import { updateAdvice } from "./advice.js";
+import { watchResults, bindUpload } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const DECKS = ["french", "german"];
@@ -82,6 +84,7 @@ function onMessage(message) {
       app.version = message.version;
       showTable();
       table.update(message);
+      updateAdvice(message, app.gameId, app.deck);
       break;
     }
     case "hint":
@@ -179,6 +182,8 @@ async function main() {
   start.render();
   setDeck(app.deck);
   bindRules();
+  watchResults(() => table);
+  bindUpload();
   window.addEventListener("hashchange", route);
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && document.body.classList.contains("log-open")) document.body.classList.remove("log-open");
