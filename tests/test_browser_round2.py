@@ -67,7 +67,7 @@ def new_game(server: Server, page: Page, **body: object) -> str:
     with urllib.request.urlopen(request, timeout=10) as response:
         made = json.load(response)
     goto(page, server.url)
-    page.evaluate("([id, token]) => localStorage.setItem('binokel.tokens', JSON.stringify({...JSON.parse(localStorage.getItem('binokel.tokens') || '{}'), [id]: token}))",
+    page.evaluate("([id, token]) => localStorage.setItem('binokel.seats', JSON.stringify({...JSON.parse(localStorage.getItem('binokel.seats') || '{}'), [id]: {token, seat: 0}}))",
                   [made["id"], made["token"]])
     goto(page, f"{server.url}#/game/{made['id']}")
     expect(page.locator("#hand .card").first).to_be_visible()

@@ -568,16 +568,23 @@ def _deck() -> list[str]:
 
 
 def test_rematch_keeps_the_settings(client: TestClient) -> None:
-    game_id = new_game(client, seed=6, name="Cleo", rules="standard(target=1000)", language="fr")
+    game_id = new_game(client, seed=6, name="Cleo", rules="standard(target=100)", language="fr")
+    rng = random.Random(6)
     with seat_ws(client, game_id) as ws:
-        until_ready(ws, [])
+        state = until_ready(ws, [])
+        ws.send_json({"type": "rematch"})  # not before the game is over
+        assert "when the game is over" in ws.receive_json()["message"]
+        while not (state := play_deal(ws, [], rng, state))["game"]["over"]:
+            ws.send_json({"type": "next_deal"})
+            state = None
         ws.send_json({"type": "rematch"})
         while (answer := ws.receive_json())["type"] != "rematch":
             pass
     assert answer["id"] != game_id
+    TOKENS[answer["id"]] = TOKENS[game_id]  # the same people in the same seats: the same tokens
     with seat_ws(client, answer['id']) as ws:
         state = ws.receive_json()
-    assert state["game"]["rules"] == "standard(target=1000)"
+    assert state["game"]["rules"] == "standard(target=100)"
     assert state["game"]["settings"] == {**state["game"]["settings"], "language": "fr", "deck": "french", "name": "Cleo"}
     assert state["game"]["levels"] == [None, "easy", "medium"] and state["version"] == 1
 

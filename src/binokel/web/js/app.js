@@ -4,7 +4,7 @@
 import { setLanguage, preferredLanguage, t, translatePage } from "./i18n.js";
 import { StartPage, bindRules, renderRules } from "./start.js";
 import { Table, toast } from "./table.js";
-import { tokenOf } from "./seats.js";
+import { Chat, forget, remember, seatOf, showInvite, showJoin } from "./friends.js";
 import { updateAdvice } from "./advice.js";
 import { watchResults, bindUpload } from "./review.js";
 
@@ -16,6 +16,7 @@ const app = {
   deck: DECKS.includes(localStorage.getItem("binokel.deck")) ? localStorage.getItem("binokel.deck") : "french",
   socket: null,
   gameId: null,
+  watching: false,  // a spectator on purpose (#/watch/...), even with a seat token
   version: null,
   awaitingSync: true,
   retry: 0,
@@ -23,9 +24,10 @@ const app = {
 
 // ---------------------------------------------------------------- websocket
 
-function connect(id) {
+function connect(id, watching = false) {
   disconnect();
   app.gameId = id;
+  app.watching = watching;
   app.version = null;
   app.awaitingSync = true;
   open();
@@ -40,16 +42,22 @@ function open() {
     app.retry = 0;
     $("connection").hidden = true;
     app.awaitingSync = true;
-    socket.send(JSON.stringify({ type: "hello", token: tokenOf(id) }));
-    send({ type: "sync" });
+    // The seat token goes in the first message, never in a URL; no token: a spectator.
+    const token = app.watching ? null : seatOf(id)?.token ?? null;
+    socket.send(JSON.stringify({ type: "hello", token, version: app.version }));
   });
   socket.addEventListener("message", (event) => {
     let message;
     try { message = JSON.parse(event.data); } catch { return; }
     onMessage(message);
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     if (app.socket !== socket || app.gameId !== id) return;  // replaced on purpose
+    if (event.code === 4403) {  // the token holds no seat here (table deleted and made again?): watch instead
+      forget(id);
+      toast(t("token_refused"), 5000);
+    }
+    if (event.code === 4404) { $("connection").hidden = true; return; }
     $("connection").hidden = false;
     const delay = Math.min(5000, 400 * 2 ** app.retry++);
     setTimeout(() => { if (app.socket === socket && app.gameId === id) open(); }, delay);
@@ -90,14 +98,32 @@ function onMessage(message) {
     case "hint":
       table.showHint(message.action);
       break;
+    case "events":
+      table.onEvents(message);
+      break;
+    case "presence":
+      table.onPresence(message);
+      break;
+    case "chat":
+      chat.add(message, table.mySeat);
+      break;
+    case "chat_log":
+      chat.reset();
+      for (const line of message.lines) chat.add(line, table.mySeat);
+      chat.unread = 0;
+      chat.badge();
+      break;
     case "error":
       table.onError(message.message);
       app.awaitingSync = true;
       send({ type: "sync" });
       break;
-    case "rematch":
-      location.hash = `#/game/${encodeURIComponent(message.id)}`;
+    case "rematch": {
+      const held = seatOf(app.gameId);  // the same people in the same seats: the same token
+      if (held && !app.watching) remember(message.id, { token: held.token, seat: held.seat, host: held.host });
+      location.hash = `#/${app.watching || !held ? "watch" : "game"}/${encodeURIComponent(message.id)}`;
       break;
+    }
     default:
       break;
   }
@@ -105,12 +131,17 @@ function onMessage(message) {
 
 // ---------------------------------------------------------------- pages
 
-const table = new Table(send, { onNewGame: () => { location.hash = "#/"; } });
+const table = new Table(send, {
+  onNewGame: () => { location.hash = "#/"; },
+  onInvite: () => showInvite(app.gameId, seatOf(app.gameId), app.meta?.listen),
+});
+const chat = new Chat(send);
 let start;
 
 function showTable() {
   $("loading").hidden = true;
   $("start-view").hidden = true;
+  $("join-view").hidden = true;
   $("table-view").hidden = false;
   document.body.dataset.page = "table";
 }
@@ -118,23 +149,53 @@ function showTable() {
 function showStart() {
   $("loading").hidden = true;
   $("table-view").hidden = true;
+  $("join-view").hidden = true;
   $("start-view").hidden = false;
   document.body.dataset.page = "start";
   document.title = "Binokel";
   start.loadResumeList();
 }
 
+function showJoinPage(target) {
+  disconnect();
+  table.reset();
+  $("loading").hidden = true;
+  $("table-view").hidden = true;
+  $("start-view").hidden = true;
+  $("join-view").hidden = false;
+  document.body.dataset.page = "join";
+  showJoin(target, (id) => { location.hash = `#/game/${encodeURIComponent(id)}`; });
+}
+
 function route() {
-  const match = /^#\/game\/([^/]+)$/.exec(location.hash);
+  const hash = location.hash;
+  // #/seat/{id}/{token}: take a seat this browser was handed (another device, a test); the
+  // token stays in the fragment (never sent to the server in a URL) and is then removed.
+  const handed = /^#\/seat\/([^/]+)\/([^/]+)$/.exec(hash);
+  if (handed) {
+    const id = decodeURIComponent(handed[1]);
+    remember(id, { token: decodeURIComponent(handed[2]) });
+    history.replaceState(null, "", `#/game/${encodeURIComponent(id)}`);
+  }
+  const match = /^#\/(game|watch)\/([^/]+)$/.exec(location.hash);
+  const join = /^#\/join\/(.+)$/.exec(location.hash);
+  const lobby = /^#\/lobby\/([^/]+)$/.exec(location.hash);
   if (match) {
-    const id = decodeURIComponent(match[1]);
-    if (id !== app.gameId) {
+    const id = decodeURIComponent(match[2]);
+    const watching = match[1] === "watch";
+    if (id !== app.gameId || watching !== app.watching) {
       table.reset();
+      chat.reset();
       table.gameId = id;
-      connect(id);
+      connect(id, watching);
       $("loading").hidden = false;
       $("start-view").hidden = true;
+      $("join-view").hidden = true;
     }
+  } else if (join) {
+    showJoinPage({ code: decodeURIComponent(join[1]) });
+  } else if (lobby) {
+    showJoinPage({ id: decodeURIComponent(lobby[1]) });
   } else {
     disconnect();
     table.reset();
@@ -156,6 +217,7 @@ async function changeLanguage(lang) {
   await setLanguage(lang);
   $("language-select").value = lang;
   start?.render();
+  chat.renderPhrases();
   if ($("rules-dialog").open) renderRules();
   table.redraw?.call(table);
 }
@@ -175,7 +237,10 @@ async function main() {
   table.options = app.meta.options;
   start = new StartPage({
     meta: app.meta,
-    onStart: (id) => { location.hash = `#/game/${encodeURIComponent(id)}`; },
+    onStart: (id, invite) => {
+      table.inviteOnStart = invite;
+      location.hash = `#/game/${encodeURIComponent(id)}`;
+    },
     getDeck: () => app.deck,
     setDeck,
   });

@@ -3,7 +3,7 @@
 import { t, number, rulesText, glossary, language, optionLabel, optionMeaning, choiceLabel, ruleSetLabel, ruleSetAbout } from "./i18n.js";
 import { cardElement } from "./cards.js";
 import { side } from "./model.js";
-import { keepToken, myGames } from "./seats.js";
+import { heldSeats, myGames, remember } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -21,6 +21,11 @@ export class StartPage {
     $("rule-set").addEventListener("change", () => { this.clearOptions(); this.render(); });
     for (const kind of ["input", "change"]) $("more-options").addEventListener(kind, () => this.checkSoon());
     $("player-name").value = localStorage.getItem("binokel.name") || "";
+    $("code-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const code = $("code-input").value.trim();
+      if (code) location.hash = `#/join/${encodeURIComponent(code)}`;
+    });
   }
 
   get ruleSet() {
@@ -66,21 +71,38 @@ export class StartPage {
     for (const el of $("more-options").querySelectorAll("select, input")) el.value = "";
   }
 
-  /** One level per computer seat, named and placed as at the table. */
+  /** One choice per seat: me, a friend (an open seat, with an invite link) or a computer level. */
   renderOpponents() {
     const box = $("opponent-levels");
     const levels = this.meta.levels;
     const kept = Object.fromEntries([...box.querySelectorAll("select")].map((el) => [el.dataset.seat, el.value]));
+    const kinds = ["me", "open", ...levels];
+    const choice = (seat) => {
+      const saved = kept[seat] ?? localStorage.getItem(`binokel.level${seat}`);
+      if (seat === 0) return kinds.includes(kept[0]) ? kept[0] : "me";
+      return kinds.includes(saved) && saved !== "me" ? saved : (levels.includes("medium") ? "medium" : levels[0]);
+    };
+    const chosen = Array.from({ length: this.players }, (_, seat) => choice(seat));
+    const me = Math.max(0, chosen.indexOf("me"));
     let html = "";
-    for (let seat = 1; seat < this.players; seat++) {
-      const level = kept[seat] || localStorage.getItem(`binokel.level${seat}`) || (levels.includes("medium") ? "medium" : levels[0]);
-      const name = this.meta.opponent_names?.[seat - 1] ?? `${seat}`;
-      const partner = this.teams !== "none" && seat % 2 === 0 ? ` · ${t("partner")}` : "";  // teams: seat % 2
-      html += `<label><span>${escape(name)} · ${t("side." + side(this.players, 0, seat))}${partner}</span>` +
-        `<select id="level-${seat}" data-seat="${seat}" data-testid="level-${seat}">` +
-        levels.map((l) => `<option value="${l}"${l === level ? " selected" : ""}>${t("level." + l)}</option>`).join("") + `</select></label>`;
+    for (let seat = 0; seat < this.players; seat++) {
+      const name = this.meta.opponent_names?.[(seat + 4) % 5] ?? "";  // the name a computer player there gets
+      const partner = this.teams !== "none" && seat !== me && seat % 2 === me % 2 ? ` · ${t("partner")}` : "";  // teams: seat % 2
+      const where = seat === me ? "" : ` · ${t("side." + side(this.players, me, seat))}`;
+      html += `<label><span>${escape(t("seat_n", { n: seat + 1 }))}${where}${partner}</span>` +
+        `<select id="level-${seat}" data-seat="${seat}" data-testid="level-${seat}" title="${escape(name)}">` +
+        kinds.map((k) => `<option value="${k}"${k === chosen[seat] ? " selected" : ""}>${escape(t("seat_kind." + k))}</option>`).join("") + `</select></label>`;
     }
     box.innerHTML = html;
+    for (const select of box.querySelectorAll("select")) {
+      select.addEventListener("change", () => {
+        if (select.value === "me") {  // one "me" at most: another "me" becomes a friend's seat
+          for (const other of box.querySelectorAll("select")) if (other !== select && other.value === "me") other.value = "open";
+        }
+        this.renderOpponents();
+      });
+    }
+    $("friend-options").hidden = !chosen.includes("open");
   }
 
   checkSoon() {
@@ -148,18 +170,22 @@ export class StartPage {
       await this.check();  // the number of computer seats follows the rules
       const name = $("player-name").value.trim() || t("you");
       localStorage.setItem("binokel.name", $("player-name").value.trim());
-      const opponents = [...$("opponent-levels").querySelectorAll("select")].map((el) => {
-        localStorage.setItem(`binokel.level${el.dataset.seat}`, el.value);
+      const seats = [...$("opponent-levels").querySelectorAll("select")].map((el) => {
+        if (el.value !== "me") localStorage.setItem(`binokel.level${el.dataset.seat}`, el.value);
         return el.value;
       });
-      const body = { rules: this.rulesText(), opponents, name, language: language(), deck: this.getDeck() };
+      const body = { rules: this.rulesText(), seats, name, language: language(), deck: this.getDeck() };
+      if (seats.includes("open")) {
+        body.grace = Math.max(0, Math.min(3600, Number($("grace").value) || 0));
+        body.lobby = $("lobby").checked;
+      }
       const response = await fetch("/api/games", {
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
       });
       const data = await response.json().catch(() => ({}));
       if (!response.ok) throw new Error(data.error || response.statusText);
-      keepToken(data.id, data.token);
-      this.onStart(data.id);
+      remember(data.id, { token: data.token, seat: data.seat, host: true, links: data.links, code: data.invites.code });
+      this.onStart(data.id, seats.includes("open"));
     } catch (e) {
       error.textContent = t("start_failed", { message: e.message });
     } finally {
@@ -167,19 +193,20 @@ export class StartPage {
     }
   }
 
+  /** "Your games": the tables this browser holds a seat at (by its tokens), and the lobby. */
   async loadResumeList() {
     const list = $("resume-list");
     let games = [];
     try {
       games = await myGames();
     } catch { /* the list stays empty */ }
-    const open = games.filter((g) => !g.over).sort((a, b) => String(b.updated).localeCompare(String(a.updated)));
+    const open = games.filter((g) => !g.over);
     list.innerHTML = open.map((g) => {
       const when = g.updated ? new Date(g.updated).toLocaleString(language(), { dateStyle: "short", timeStyle: "short" }) : "";
-      const scores = g.players.map((p, i) => `${escape(p)} ${number(g.totals[i])}`).join(" · ");
+      const scores = g.players.map((p, i) => `${escape(p || "?")} ${number(g.totals[i])}`).join(" · ");
       const options = ruleOptions(g.rules).map(([name, value]) => `${escape(optionLabel(name))}: ${escape(/^\d+$/.test(value) ? number(Number(value)) : choiceLabel(name, value))}`);
-      const opponents = (g.seats || []).map((s, seat) => (seat === g.seat ? null : `${escape(g.players[seat] || t("open_seat"))}${s.level ? ` (${escape(t("level." + s.level))})` : ""}`)).filter(Boolean);
-      const turn = g.to_move == null ? "" : g.to_move === g.seat ? t("resume_your_turn") : t("resume_turn_of", { name: escape(g.players[g.to_move]) });
+      const opponents = (g.seats || []).map((s, seat) => (seat === g.seat ? null : `${escape(g.players[seat] || t("presence.open"))}${s.level ? ` (${escape(t("level." + s.level))})` : ""}`)).filter(Boolean);
+      const turn = g.waiting ? t("presence.waiting") : g.to_move === g.seat ? t("your_turn") : g.to_move != null ? t("turn_of", { name: escape(g.players[g.to_move]) }) : "";
       return `<li><a class="resume-item" href="#/game/${encodeURIComponent(g.id)}" data-testid="resume-${escape(g.id)}">` +
         `<span class="scores">${scores}</span><span class="meta">${escape(ruleSetLabel(String(g.rules).split("(")[0]))}` +
         ` · ${t("deal_n", { n: g.deals })}${when ? " · " + escape(when) : ""}</span>` +
@@ -189,6 +216,16 @@ export class StartPage {
         `<span class="go">${t("resume")}</span></a></li>`;
     }).join("");
     $("resume-empty").hidden = open.length > 0;
+    let tables = [];
+    try {
+      tables = (await (await fetch("/api/lobby")).json()).tables || [];
+    } catch { /* no lobby */ }
+    const held = heldSeats();
+    tables = tables.filter((g) => !held[g.id]);
+    $("lobby-box").hidden = !tables.length;
+    $("lobby-list").innerHTML = tables.map((g) => `<li><a class="resume-item" href="#/lobby/${encodeURIComponent(g.id)}" data-testid="lobby-${escape(g.id)}">` +
+      `<span class="scores">${g.seats.map((s) => escape(s.kind === "open" ? t("presence.open") : s.name)).join(" · ")}</span>` +
+      `<span class="meta">${escape(ruleSetLabel(String(g.rules).split("(")[0]))}</span><span class="go">${t("join_sit")}</span></a></li>`).join("");
   }
 }
 

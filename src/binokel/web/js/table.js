@@ -7,6 +7,7 @@ import { whyIllegal } from "./legal.js";
 import * as model from "./model.js";
 import { renderLog, renderSheet, dealResult, gameLabel } from "./sheet.js";
 import { renderMarks, notNowText } from "./marks.js";
+import { presenceClass, presenceText } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -29,9 +30,11 @@ export function hideToast(kind) {
 }
 
 export class Table {
-  constructor(send, { onNewGame }) {
+  constructor(send, { onNewGame, onInvite }) {
     this.send = send;
     this.onNewGame = onNewGame;
+    this.onInvite = onInvite;
+    this.inviteOnStart = false;
     this.options = [];  // /api/meta's options: the standard values and meanings
     this.deck = "french";
     this.reset();
@@ -50,6 +53,7 @@ export class Table {
     $("last-trick-button").addEventListener("click", () => this.showLastTrick());
     $("sheet-button").addEventListener("click", () => this.showSheet());
     $("in-force-button").addEventListener("click", () => this.showRulesInForce());
+    $("invite-button").addEventListener("click", () => this.onInvite());
     $("controls").addEventListener("change", (e) => this.onBidChoice(e));
     for (const button of document.querySelectorAll(".log-toggle")) {
       button.addEventListener("click", () => document.body.classList.toggle("log-open"));
@@ -58,6 +62,7 @@ export class Table {
 
   reset() {
     this.msg = null;
+    this.seats = null;  // who sits where and who is connected (presence)
     this.selected = new Set();
     this.pending = [];
     this.shown = null;
@@ -68,12 +73,16 @@ export class Table {
     this.resultFor = null;
     this.hint = null;
     $("trick").replaceChildren();
-    for (const id of ["result-dialog", "confirm-dialog", "last-trick-dialog", "sheet-dialog", "in-force-dialog"]) {
+    for (const id of ["result-dialog", "confirm-dialog", "last-trick-dialog", "sheet-dialog", "in-force-dialog", "invite-dialog"]) {
       if ($(id).open) $(id).close();
     }
   }
 
   get view() { return this.msg?.view; }
+  /** This page's seat, or null for a spectator. */
+  get mySeat() { return this.msg ? this.msg.seat : null; }
+  /** The seat drawn at the bottom: mine, or seat 0 for a spectator. */
+  get me() { return this.msg?.seat ?? 0; }
   get names() { return this.msg?.game.players ?? []; }
   get myTurn() { return this.view && this.view.to_move === this.view.seat && !this.busy; }
 
@@ -98,6 +107,7 @@ export class Table {
   async apply(msg) {
     const previous = this.msg;
     this.msg = msg;
+    this.seats = msg.game.seats;
     this.busy = false;
     this.hint = null;
     hideToast("hint");  // a hint belongs to the state it was asked in
@@ -110,6 +120,48 @@ export class Table {
     this.renderTrick();
     if (view.phase === "over") this.showResult(false);
     else if ($("result-dialog").open) $("result-dialog").close();
+    if (this.inviteOnStart) { this.inviteOnStart = false; this.onInvite(); }
+  }
+
+  // ------------------------------------------------------------------ friends
+
+  /** Events of a change: say clearly when a bot played for an absent person. */
+  onEvents(message) {
+    if (message.stand_in == null || !this.msg) return;
+    const name = this.names[message.stand_in] ?? "";
+    toast(t("stand_in_played", { name }), 3500);
+    this.standIns = [...(this.standIns || []), { version: message.version, seat: message.stand_in }].slice(-50);
+  }
+
+  onPresence(message) {
+    this.seats = message.seats;
+    if (this.msg) {
+      this.msg.game.waiting = message.waiting;
+      this.msg.game.ready = message.ready;
+      this.spectators = message.spectators;
+      for (let seat = 0; seat < this.view.players; seat++) this.renderSeat(seat);
+      this.renderNote();
+    }
+  }
+
+  /** The line under the bar: watching, waiting for friends, waiting for the next deal. */
+  renderNote() {
+    const note = $("table-note");
+    const game = this.msg.game;
+    const open = (this.seats || []).filter((s) => s.kind === "open").length;
+    let text = "";
+    if (this.mySeat == null) text = t("note.spectator");
+    else if (game.waiting) text = t("note.waiting", { n: open });
+    else if (this.view.phase === "over" && !game.over && (game.ready || []).length) {
+      const missing = (this.seats || []).map((s, seat) => ({ s, seat }))
+        .filter(({ s, seat }) => s.kind === "person" && s.connected && !game.ready.includes(seat)).map(({ s }) => s.name);
+      if (missing.length) text = t("note.next_deal_waits", { names: missing.join(", ") });
+    }
+    note.textContent = text;
+    note.hidden = !text;
+    note.dataset.kind = this.mySeat == null ? "spectator" : game.waiting ? "waiting" : "ready";
+    $("hint-button").hidden = this.mySeat == null;
+    $("invite-button").classList.toggle("primary", Boolean(game.waiting));
   }
 
   // ------------------------------------------------------------------ actions
@@ -298,7 +350,7 @@ export class Table {
   }
 
   seatSide(seat) {
-    return model.side(this.view.players, this.view.seat, seat);
+    return model.side(this.view.players, this.me, seat);
   }
 
   clearTrick() {
@@ -342,6 +394,7 @@ export class Table {
     board.dataset.version = this.msg.version;
     this.renderScoreboard();
     this.placeSeats();
+    this.renderNote();
     for (let seat = 0; seat < this.view.players; seat++) this.renderSeat(seat);
     this.renderStatus();
     this.renderTapp();
@@ -358,15 +411,23 @@ export class Table {
     if ($("in-force-dialog").open) this.showRulesInForce();
   }
 
-  /** One seat box per opponent around the felt (3, 4 or 6 seats), made once per game. */
+  /** One seat box per other seat around the felt (3, 4 or 6 seats), made once per game and
+   *  seat; the box at the bottom is this page's seat (seat 0 for a spectator). */
   placeSeats() {
     const felt = $("felt");
     const players = this.view.players;
-    if (felt.dataset.seats === String(players) && felt.querySelectorAll(".seat").length === players - 1) return;
+    const me = this.me;
+    const mine = document.querySelector(".seat.mine");
+    mine.id = `seat-${me}`;
+    mine.dataset.seat = me;
+    mine.setAttribute("data-testid", `seat-${me}`);
+    if (felt.dataset.seats === String(players) && felt.dataset.me === String(me) && felt.querySelectorAll(".seat").length === players - 1) return;
     felt.dataset.seats = players;
+    felt.dataset.me = me;
     $("trick").dataset.seats = players;
     for (const old of felt.querySelectorAll(".seat")) old.remove();
-    for (let seat = 1; seat < players; seat++) {
+    for (let seat = 0; seat < players; seat++) {
+      if (seat === me) continue;
       const el = document.createElement("div");
       el.className = `seat opponent ${this.seatSide(seat)}`;
       el.id = `seat-${seat}`;
@@ -397,6 +458,7 @@ export class Table {
     const partner = model.isPartner(game, view.seat, seat);
     bits.push(`<div class="seat-head"><span class="name">${escape(game.players[seat])}</span>` +
       (level ? ` <span class="level">${t("level." + level)}</span>` : "") +
+      (presenceText(this.seats?.[seat]) ? ` <span class="badge presence ${presenceClass(this.seats[seat])}" data-testid="presence-${seat}">${escape(presenceText(this.seats[seat]))}</span>` : "") +
       (partner ? ` <span class="badge partner" data-testid="partner-${seat}">${t("partner")}</span>` : "") +
       (view.dealer === seat ? ` <span class="badge dealer" title="${t("dealer")}">${t("dealer_short")}</span>` : "") + `</div>`);
     const info = [t(model.role(view, seat))];
@@ -582,7 +644,7 @@ export class Table {
       const credit = model.surrenderCredit(game, this.options, view.bid);
       html = button("play", t("play_on"), "", "action-play", "primary") +
         `<button type="button" class="danger${this.hint === "surrender" ? " hinted" : ""}" data-command="surrender" data-action-hint="surrender" data-testid="action-surrender">${t("surrender")}<small>${t("surrender_cost", { bid: number(view.bid), credit: number(credit) })}</small></button>`;
-    } else if (view.phase === "over") {
+    } else if (view.phase === "over" && this.mySeat != null) {  // spectators do not deal
       html = game.over
         ? `<button type="button" class="primary" data-command="rematch" data-testid="rematch">${t("rematch")}</button>` +
           `<button type="button" class="secondary" data-command="new-game">${t("new_game")}</button>`
