@@ -337,3 +337,42 @@ def test_result_explains_every_number_and_the_review_shows_the_bots_alternative(
     page.get_by_test_id("review-upload").set_input_files(str(record))
     expect(page.get_by_test_id("review-position")).to_have_text("Trick 1 of 15")
     expect(page.get_by_test_id("review-summary")).to_contain_text("of your 15 cards")
+
+
+# ---------------------------------------------------------------------- settings, sound
+
+def test_settings_persist_and_take_effect(server: Server, page: Page) -> None:
+    goto(page, server.url)
+    page.get_by_test_id("settings-button").click()
+    page.get_by_test_id("setting-speed").select_option("off")
+    page.get_by_test_id("setting-botPause").select_option("short")
+    page.get_by_test_id("setting-cardSize").select_option("large")
+    page.get_by_test_id("setting-sound").check()
+    page.get_by_test_id("setting-confirmSurrender").uncheck()
+    page.get_by_test_id("setting-leftHanded").check()
+    page.keyboard.press("Escape")
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]", state="attached")
+    body = page.locator("body")
+    expect(body).to_have_attribute("data-speed", "off")
+    expect(body).to_have_attribute("data-card-size", "large")
+    expect(body).to_have_class(re.compile(r"\bleft-handed\b"))
+    page.get_by_test_id("settings-button").click()
+    expect(page.get_by_test_id("setting-botPause")).to_have_value("short")
+    expect(page.get_by_test_id("setting-sound")).to_be_checked()
+    expect(page.get_by_test_id("setting-confirmSurrender")).not_to_be_checked()
+    page.keyboard.press("Escape")
+    # In a game: sounds are played, and surrendering asks nothing.
+    new_game(server, page, name="Anna", seed=5)
+    play_until(page, lambda p, seen: p.get_by_test_id("action-surrender").count() > 0)
+    page.get_by_test_id("action-surrender").click()
+    expect(page.get_by_test_id("confirm-dialog")).to_be_hidden()
+    page.wait_for_selector("#result-dialog[open]")
+    expect(page.get_by_test_id("result-title")).to_contain_text("surrendered")
+    assert int(page.locator("body").get_attribute("data-sounds") or 0) > 0
+
+
+def test_sound_is_off_by_default(server: Server, page: Page) -> None:
+    new_game(server, page, name="Anna", seed=5)
+    play_until(page, lambda p, seen: seen.get("cards", 0) >= 2)
+    assert page.locator("body").get_attribute("data-sounds") is None

@@ -6,6 +6,8 @@ import { StartPage, bindRules, renderRules } from "./start.js";
 import { Table, toast } from "./table.js";
 import { Chat, forget, remember, seatOf, showInvite, showJoin } from "./friends.js";
 import { updateAdvice } from "./advice.js";
+import { bindSettings } from "./settings.js";
+import { soundsFor } from "./sound.js";
 import { watchResults, bindUpload } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
@@ -93,6 +95,7 @@ function onMessage(message) {
       showTable();
       table.update(message);
       updateAdvice(message, app.gameId, app.deck);
+      soundsFor(message);
       break;
     }
     case "hint":
@@ -248,6 +251,7 @@ async function main() {
   setDeck(app.deck);
   bindRules();
   watchResults(() => table);
+  bindSettings();
   bindUpload();
   window.addEventListener("hashchange", route);
   document.addEventListener("keydown", (e) => {

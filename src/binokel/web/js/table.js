@@ -7,6 +7,7 @@ import { whyIllegal } from "./legal.js";
 import * as model from "./model.js";
 import { renderLog, renderSheet, dealResult, gameLabel } from "./sheet.js";
 import { renderMarks, notNowText } from "./marks.js";
+import { settings, scaled, botPause, animationsOff } from "./settings.js";
 import { presenceClass, presenceText } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
@@ -271,7 +272,8 @@ export class Table {
       this.hint = null;
       this.renderControls();
     } else if (command === "surrender") {
-      this.confirmSurrender();
+      if (settings().confirmSurrender) this.confirmSurrender();
+      else this.act("surrender");
     } else if (command === "next-deal") {
       $("result-dialog").close();
       this.send({ type: "next_deal" });
@@ -302,8 +304,10 @@ export class Table {
 
   // ------------------------------------------------------------------ animation
 
-  pause(ms) {
-    if (this.skipping) return Promise.resolve();
+  /** Wait ``ms`` at the chosen animation speed (``raw``: as given, e.g. the bot pause). */
+  pause(ms, raw = false) {
+    if (!raw) ms = scaled(ms);
+    if (this.skipping || ms <= 0) return Promise.resolve();
     if (reducedMotion.matches) ms = Math.min(ms, 450);
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -333,7 +337,7 @@ export class Table {
         if (play.position === 0) this.clearTrick();
         this.placeCard(play.seat, play.card, true);
         const last = i === plays.length - 1;
-        if (!last || play.complete) await this.pause(play.seat === view.seat ? 250 : 600);
+        if (!last || play.complete) await this.pause(play.seat === view.seat ? 250 : botPause(), play.seat !== view.seat);
         if (play.complete) {
           this.markWinner(play.winner);
           if (view.phase === "over" && last) break;
@@ -362,7 +366,7 @@ export class Table {
   placeCard(seat, card, animate) {
     const el = cardElement(card, this.deck);
     el.classList.add("played", `from-${this.seatSide(seat)}`);
-    if (animate && !reducedMotion.matches) el.classList.add("enter");
+    if (animate && !reducedMotion.matches && !animationsOff()) el.classList.add("enter");
     el.dataset.seat = seat;
     el.dataset.testid = "trick-card";
     el.setAttribute("data-testid", "trick-card");
