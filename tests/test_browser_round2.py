@@ -376,3 +376,59 @@ def test_sound_is_off_by_default(server: Server, page: Page) -> None:
     new_game(server, page, name="Anna", seed=5)
     play_until(page, lambda p, seen: seen.get("cards", 0) >= 2)
     assert page.locator("body").get_attribute("data-sounds") is None
+
+
+# ---------------------------------------------------------------------- keyboard
+
+def test_keyboard_only_whole_deal(server: Server, page: Page) -> None:
+    new_game(server, page, name="Anna", seed=5)
+    page.keyboard.press("?")
+    expect(page.get_by_test_id("keys-dialog")).to_be_visible()
+    expect(page.get_by_test_id("keys-dialog")).to_contain_text("Enter")
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("keys-dialog")).to_be_hidden()
+    active = "() => { const a = document.activeElement; return a ? (a.className + ' ' + (a.dataset.card || '')) : ''; }"
+    seen: set[str] = set()
+    tab_checked = False
+    for _ in range(80):
+        page.wait_for_selector(f"{MY_TURN}, #result-dialog[open]")
+        if deal_over(page, {}):
+            break
+        phase = page.get_by_test_id("table").get_attribute("data-phase")
+        version = page.get_by_test_id("table").get_attribute("data-version")
+        seen.add(phase or "")
+        if phase == "auction":
+            page.keyboard.press("b")
+        elif phase == "discard":
+            need = int(re.search(r"\d+", page.get_by_test_id("discard-info").inner_text()).group())
+            page.keyboard.press("k")
+            page.keyboard.press("End")
+            for _ in range(need):
+                page.keyboard.press("Enter")
+                page.keyboard.press("ArrowLeft")
+            expect(page.locator("#hand .card.selected")).to_have_count(need)
+            page.keyboard.press("d")
+        elif phase in ("game", "surrender", "tapp"):
+            page.keyboard.press("c")
+            page.keyboard.press("Enter")
+        elif phase == "play":
+            page.keyboard.press("k")
+            assert "card" in page.evaluate(active)
+            if not tab_checked:  # the hand is one tab stop: Tab leaves it
+                page.keyboard.press("Tab")
+                assert "card" not in page.evaluate(active).split(" ")
+                page.keyboard.press("k")
+                tab_checked = True
+            page.keyboard.press("Home")
+            for _ in range(20):
+                if " legal" in " " + page.evaluate(active):
+                    break
+                page.keyboard.press("ArrowRight")
+            page.keyboard.press("Enter")
+        page.wait_for_function(f"() => document.querySelector('[data-testid=table]').dataset.version !== '{version}'"
+                               " || document.querySelector('#result-dialog[open]')")
+    assert deal_over(page, {}), "the deal was played to its end with the keyboard alone"
+    assert {"auction", "discard", "game", "play"} <= seen, seen
+    expect(page.get_by_test_id("result-title")).not_to_be_empty()
+    page.keyboard.press("n")
+    expect(page.get_by_test_id("deal-number")).to_contain_text("Deal 2")

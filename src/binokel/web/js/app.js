@@ -7,6 +7,7 @@ import { Table, toast } from "./table.js";
 import { Chat, forget, remember, seatOf, showInvite, showJoin } from "./friends.js";
 import { updateAdvice } from "./advice.js";
 import { bindSettings } from "./settings.js";
+import { bindKeyboard } from "./keyboard.js";
 import { soundsFor } from "./sound.js";
 import { watchResults, bindUpload } from "./review.js";
 
@@ -252,6 +253,7 @@ async function main() {
   bindRules();
   watchResults(() => table);
   bindSettings();
+  bindKeyboard(table);
   bindUpload();
   window.addEventListener("hashchange", route);
   document.addEventListener("keydown", (e) => {
