@@ -147,6 +147,7 @@ def hand(page: Page) -> list[str]:
 
 
 MY_TURN = "[data-testid=table][data-turn=me]"
+CARD_EDGE = {"x": 6, "y": 24}  # the left strip of a card in the hand: the next card never covers it
 
 
 def my_turn(page: Page, phase: str | None = None) -> bool:
@@ -183,7 +184,7 @@ def act(page: Page, seen: dict[str, int]) -> None:
         need = int(re.search(r"\d+", page.get_by_test_id("discard-info").inner_text()).group())
         cards = page.locator("#hand .card")
         for i in range(need):
-            cards.nth(cards.count() - 1 - i).click(**short)
+            cards.nth(cards.count() - 1 - i).click(position=CARD_EDGE, **short)
         expect(page.get_by_test_id("discard-info")).to_contain_text("banked")
         page.get_by_test_id("confirm-discard").click(**short)
         expect(page.get_by_test_id("confirm-discard")).to_have_count(0)
@@ -202,7 +203,7 @@ def act(page: Page, seen: dict[str, int]) -> None:
         for reason in why:
             assert reason.startswith("You must"), reason
         seen["reasons"] = seen.get("reasons", 0) + len(why)
-        page.locator("#hand.active .card.legal").first.click(**short)
+        page.locator("#hand.active .card.legal").first.click(position=CARD_EDGE, **short)
 
 
 def deal_over(page: Page, seen: dict[str, int]) -> bool:

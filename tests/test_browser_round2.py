@@ -432,3 +432,41 @@ def test_keyboard_only_whole_deal(server: Server, page: Page) -> None:
     expect(page.get_by_test_id("result-title")).not_to_be_empty()
     page.keyboard.press("n")
     expect(page.get_by_test_id("deal-number")).to_contain_text("Deal 2")
+
+
+# ---------------------------------------------------------------------- phone
+
+def fits(page: Page) -> list[str]:
+    """What leaves a 360 × 640 screen: the page scrolls, or a card or control is off screen."""
+    return page.evaluate("""() => {
+        const out = [];
+        const h = innerHeight, w = innerWidth;
+        if (document.documentElement.scrollHeight > h + 1) out.push(`page ${document.documentElement.scrollHeight}px tall`);
+        if (document.documentElement.scrollWidth > w + 1) out.push(`page ${document.documentElement.scrollWidth}px wide`);
+        for (const el of document.querySelectorAll('#hand .card, #controls button, #controls select, #status')) {
+            const r = el.getBoundingClientRect();
+            if (r.bottom > h + 1 || r.top < 0 || r.right > w + 1 || r.left < -1) out.push(`${el.dataset.testid || el.id} at ${Math.round(r.left)},${Math.round(r.top)}`);
+        }
+        return out; }""")
+
+
+def test_phone_360x640_fits_without_scrolling(server: Server, browser: Browser) -> None:
+    page = open_page(browser, 360, 640, has_touch=True, is_mobile=True, reduced_motion="reduce")
+    new_game(server, page, name="Anna", seed=5)
+    page.wait_for_selector(MY_TURN + "[data-phase=auction]")
+    assert not fits(page), fits(page)
+    # A toast never covers the cards.
+    page.locator("#hand .card").first.click(position={"x": 5, "y": 30}, force=True)
+    expect(page.get_by_test_id("toast")).to_have_class(re.compile(r"\bshow\b"))
+    page.wait_for_timeout(300)  # the toast's slide-in
+    toast = page.get_by_test_id("toast").bounding_box()
+    hand_box = page.get_by_test_id("hand").bounding_box()
+    assert toast and hand_box and toast["y"] + toast["height"] <= hand_box["y"], (toast, hand_box)
+    checked = set()
+    for phase in ("discard", "game", "play"):
+        play_until(page, lambda p, seen, phase=phase: my_turn(p, phase))
+        if my_turn(page, phase):
+            assert not fits(page), (phase, fits(page))
+            checked.add(phase)
+    assert "play" in checked, checked
+    page.context.close()

@@ -216,6 +216,7 @@ export class StartPage {
         `<span class="go">${t("resume")}</span></a></li>`;
     }).join("");
     $("resume-empty").hidden = open.length > 0;
+    $("start-view").classList.toggle("has-games", open.length > 0);  // phones show them first
     let tables = [];
     try {
       tables = (await (await fetch("/api/lobby")).json()).tables || [];
