@@ -134,7 +134,7 @@ def test_bug03_why_not_tooltip_stays_on_screen(server: Server, browser: Browser)
     play_until(page, lambda p, seen: my_turn(p, "play") and p.locator("#hand .card.illegal").count() > 0)
     assert page.locator("#hand .card.illegal").count(), "a turn with cards that may not be played"
     for card in [page.locator("#hand .card.illegal").first, page.locator("#hand .card.illegal").last]:
-        card.hover()
+        card.hover(position={"x": 6, "y": 24}, force=True)  # the visible strip of an overlapped card
         tip = page.get_by_test_id("why-tip")
         expect(tip).to_be_visible()
         expect(tip).to_have_text(card.get_attribute("data-why"))
