@@ -20,6 +20,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about httpx versions
     from fastapi.testclient import TestClient
 
+from test_server import cards_in
+
 from binokel.action import HAND_DURCH, OPEN_DURCH
 from binokel.card import CARDS, Card
 from binokel.game import Game
@@ -30,7 +32,6 @@ from binokel.server.store import Store
 from binokel.server.table import spectator_view
 from binokel.state import Phase, State
 from binokel.view import view
-from test_server import cards_in
 
 Message = dict[str, Any]
 

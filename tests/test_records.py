@@ -10,6 +10,7 @@ seat 2 a club family with a second pair (120).
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 
@@ -151,6 +152,7 @@ def test_game_record_rejects_deals_after_the_end() -> None:
 
 def test_game_record_round_trip() -> None:
     data = game_of([load("surrendered.json")], "standard")
+    data["first_dealer"] = data["deals"][0]["dealer"]  # written in every game record (RECORDS.md)
     game = replay(data)
     assert game_record(game, ["Anna", "Ben", "Cleo"]) == data
     assert Record.from_json({**data, "event": "club night"}).to_json() == {**data, "event": "club night"}
@@ -223,3 +225,38 @@ def test_any_trump_wins_when_void() -> None:
     # Seat 0, void in clubs after trick 3, may trump the fourth club trick with any heart.
     data = broken("made_shared.json", tricks=load("made_shared.json")["tricks"][:3] + [["TC", "AH", "JS"]])
     assert replay(data).played[-1][2] == 0
+
+
+# ---------------------------------------------------------------------- first_dealer (RECORDS.md)
+
+def test_a_game_record_names_its_first_dealer_and_a_game_without_deals_replays_to_it() -> None:
+    from binokel.game import Game
+    from binokel.record import game_record, replay_game
+
+    game = Game.new("kreuz", first_dealer=3)
+    record = game_record(game)
+    assert record["first_dealer"] == 3 and record["deals"] == []
+    again = replay_game(json.loads(json.dumps(record)))
+    assert again.first_dealer == 3 and again.current.dealer == 3
+    assert game_record(again) == record
+
+
+def test_first_dealer_must_match_the_first_deal_and_may_be_absent() -> None:
+    import random
+
+    from binokel.error import RecordError
+    from binokel.game import Game
+    from binokel.record import game_record, replay_game
+
+    game = Game.new("standard", first_dealer=1).deal_random(random.Random(4))
+    record = game_record(game)
+    assert record["first_dealer"] == 1 == record["deals"][0]["dealer"]
+    assert replay_game(record).first_dealer == 1
+    without = {k: v for k, v in record.items() if k != "first_dealer"}
+    assert replay_game(without).current.dealer == 1  # readers accept records without it
+    for wrong, message in ((2, "first_dealer is 2, but the first deal is dealt by 1"),
+                           (3, "first_dealer must be a seat from 0 to 2, not 3"),
+                           (True, "first_dealer must be a seat from 0 to 2, not True")):
+        with pytest.raises(RecordError, match=message) as refused:
+            replay_game({**record, "first_dealer": wrong})
+        assert refused.value.at == "first_dealer"

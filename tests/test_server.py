@@ -26,8 +26,9 @@ with warnings.catch_warnings():
 
 from binokel.action import HAND_DURCH, OPEN_DURCH
 from binokel.card import CARDS, Card
-from binokel.error import NotationError
+from binokel.error import IllegalActionError, NotationError
 from binokel.game import Game
+from binokel.i18n import render
 from binokel.meld import meld_cards
 from binokel.record import actions_of, replay, replay_deal
 from binokel.rules import RULE_SETS, STANDARD, Rules, options
@@ -76,13 +77,12 @@ class SeatSocket:
     messages are skipped (their own tests are in test_server_friends.py), states and the
     rest are read as before."""
 
-    SKIPPED = ("presence", "chat_log", "events")
-
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Any, events: bool = False) -> None:
         self.ws = ws
+        self.skipped = ("presence", "chat_log") if events else ("presence", "chat_log", "events")
 
     def receive_json(self) -> Message:
-        while (message := self.ws.receive_json())["type"] in self.SKIPPED:
+        while (message := self.ws.receive_json())["type"] in self.skipped:
             pass
         return message
 
@@ -91,11 +91,12 @@ class SeatSocket:
 
 
 @contextlib.contextmanager
-def seat_ws(client: TestClient, game_id: str) -> Iterator[SeatSocket]:
-    """The websocket of seat 0 (the creator) of a game made by :func:`new_game`."""
+def seat_ws(client: TestClient, game_id: str, events: bool = False) -> Iterator[SeatSocket]:
+    """The websocket of seat 0 (the creator) of a game made by :func:`new_game` (``events``:
+    keep the ``events`` messages, which come after every change, too)."""
     with client.websocket_connect(f"/ws/games/{game_id}") as ws:
         ws.send_json({"type": "hello", "token": TOKENS[game_id]})
-        yield SeatSocket(ws)
+        yield SeatSocket(ws, events)
 
 
 def no_games(client: TestClient) -> bool:
@@ -131,11 +132,11 @@ def stored(db: Path, game_id: str) -> tuple[int, str]:
 
 
 def true_games(db: Path, game_id: str) -> list[Game]:
-    """The true game at every version, rebuilt from the full stored record: version 1 is
-    the first deal dealt, then one version per action and per later deal."""
+    """The true game at every version, rebuilt from the full stored record: version 0 is
+    the new table, version 1 the first deal dealt, then one version per action and per later deal."""
     record = Store(db).load(game_id).record
     game = Game.new(record["rules"], record["deals"][0]["dealer"])
-    games: list[Game] = [game]  # version 0: nothing dealt yet (the table driver's first step deals)
+    games: list[Game] = [game]
     for deal in record["deals"]:
         state = replay_deal(deal, game.rules, dealer=game.current.dealer)
         game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
@@ -197,13 +198,29 @@ def check_no_leak(db: Path, game_id: str, log: list[Message], sent: set[Card] = 
         if message["type"] == "state":
             expected = json.loads(json.dumps(view(deal, 0).to_json()))
             assert message["view"] == expected, f"version {version}: the view is not view(state, 0)"
-            assert set(message) == {"type", "version", "seat", "view", "game", "last_trick", "meld_options"}
+            assert set(message) == {"type", "version", "seat", "view", "game", "last_trick", "meld_options", "refusals",
+                                    "contracts", "surrender"}
+            check_refusals(deal, message)
             checked += 1
         if message["type"] == "error":
             allowed = allowed | set(sent)
         leaked = cards_in(message) - allowed
         assert not leaked, f"version {version}: {message['type']} message shows hidden cards {sorted(map(str, leaked))}"
     return checked
+
+
+def check_refusals(deal: State, message: Message) -> None:
+    """The reasons the server gives for seat 0's unplayable cards are the engine's own."""
+    seen = message["view"]
+    refusals = message["refusals"]
+    if seen["phase"] != "play" or seen["to_move"] != 0 or deal.phase is not Phase.PLAY:
+        assert refusals == {}
+        return
+    assert set(refusals) == set(seen["hand"]) - set(seen["legal_actions"])
+    for card, why in refusals.items():
+        with pytest.raises(IllegalActionError) as refused:
+            deal.apply_text(card)
+        assert {"code": refused.value.code, "params": refused.value.params} == why
 
 
 def play_deal(ws: Any, log: list[Message], rng: random.Random, state: Message | None = None) -> Message:
@@ -264,9 +281,10 @@ def test_bad_rules_get_the_rules_own_message_and_nothing_is_stored(client: TestC
     with pytest.raises(NotationError) as refused:
         Rules.parse(text)
     answer = client.get("/api/rules", params={"text": text})
-    assert answer.status_code == 400 and answer.json() == {"error": str(refused.value)}
+    expected = {"error": str(refused.value), **refused.value.to_json()}
+    assert answer.status_code == 400 and answer.json() == expected
     response = client.post("/api/games", json={"rules": text})
-    assert response.status_code == 400 and response.json() == {"error": str(refused.value)}
+    assert response.status_code == 400 and response.json() == expected
     assert no_games(client)
 
 
@@ -301,8 +319,10 @@ def test_every_language_has_every_string() -> None:
     from binokel.server.protocol import DECKS, LANGUAGES, LEVELS
     from binokel.state import Outcome
 
+    from binokel.i18n import catalogue
+
     web = web_dir()
-    strings = {lang: json.loads((web / "i18n" / f"{lang}.json").read_text("utf-8"))["strings"] for lang in LANGUAGES}
+    strings = {lang: catalogue(lang)["strings"] for lang in LANGUAGES}
     script = "".join(path.read_text("utf-8") for path in (web / "js").glob("*.js"))
     page = (web / "index.html").read_text("utf-8")
     needed = set(re.findall(r'\bt\("([\w.]*\w)"', script)) | set(re.findall(r'data-i18n[\w-]*="([\w.]+)"', page))
@@ -327,7 +347,8 @@ def test_every_language_has_every_string() -> None:
 
 def test_body_that_is_not_json(client: TestClient) -> None:
     response = client.post("/api/games", content=b"{nope", headers={"content-type": "application/json"})
-    assert response.status_code == 400 and response.json() == {"error": "the body must be a JSON object"}
+    assert response.status_code == 400
+    assert response.json() == {"error": "the body must be a JSON object", "code": "body_not_object", "params": {}}
 
 
 def my_games(client: TestClient, *game_ids: str) -> list[Message]:
@@ -512,7 +533,7 @@ def test_bad_messages_get_errors_and_change_nothing(db: Path) -> None:
                 ('{"type": "action", "action": 150, "version": 0}', "an action message needs \"action\""),
                 (json.dumps({"type": "sync", "pad": "x" * MAX_MESSAGE}), "message too large"),
                 (b"\x00\x01", "messages must be JSON text"),
-                ('{"type": "action", "action": "150", "version": 1}', "it is not your turn"),
+                ('{"type": "action", "action": "150", "version": %d}' % state["version"], "it is not your turn"),
                 ('{"type": "action", "action": "150", "version": 7}', "stale version 7"),
                 ('{"type": "hint"}', "a hint is only given when it is your turn"),
                 ('{"type": "next_deal"}', "the deal is not over yet"),
@@ -555,6 +576,9 @@ def test_illegal_actions_get_errors_and_change_nothing(client: TestClient, db: P
                 answer = ws.receive_json()
                 log.append(answer)
                 assert answer["type"] == "error" and answer["version"] == state["version"], (action, answer)
+                # The reason as a code the page renders in the player's language, and the English text of it.
+                assert answer["message"] == render(f"error.{answer['code']}", answer["params"], "en"), answer
+                assert render(f"error.{answer['code']}", answer["params"], "de") != answer["message"], answer
                 assert stored(db, game_id) == before
                 tried += 1
             send_action(ws, state, rng.choice(seen["legal_actions"]))

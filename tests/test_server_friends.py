@@ -12,13 +12,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from friends_support import (
+    Watcher,
+    check_no_leak,
+    client_for,
+    connect,
+    create,
+    join,
+    play_deals,
+    seat_everybody,
+)
 from starlette.websockets import WebSocketDisconnect
 
 from binokel.card import Card
 from binokel.server.limits import Limits
 from binokel.server.seat import digest, new_token
 from binokel.server.store import Store
-from friends_support import (Watcher, check_no_leak, client_for, connect, create, join, play_deals, seat_everybody)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -204,13 +213,12 @@ def test_expired_and_replaced_codes(db: Path) -> None:
 
 def test_tokens_are_stored_hashed_and_long(db: Path) -> None:
     with client_for(db) as client:
-        game_id, tokens = seat_everybody(client, "standard", ["me", "open", "easy"], 6)
-    dump = "\n".join(Path(db).parent.glob("*").__next__().name for _ in [0])  # the file exists
-    raw = b"".join(p.read_bytes() for p in Path(db).parent.iterdir())
+        _, tokens = seat_everybody(client, "standard", ["me", "open", "easy"], 6)
+    raw = b"".join(p.read_bytes() for p in Path(db).parent.iterdir())  # the database and its journal
+    assert len(tokens) == 2
     for token in tokens.values():
         assert len(token) >= 43  # 256 bits, URL-safe
         assert token.encode() not in raw and digest(token).encode() in raw
-    assert dump
 
 
 # ---------------------------------------------------------------------- presence and stand-ins
@@ -363,7 +371,40 @@ def test_errors_name_only_the_card_sent(db: Path) -> None:
     with client_for(db, think=600) as client, contextlib.ExitStack() as stack:
         game_id, tokens = seat_everybody(client, "standard", ["me", "open", "easy"], 61)
         people = {seat: connect(client, game_id, token, stack) for seat, token in tokens.items()}
-        for seat, watcher in people.items():
+        for watcher in people.values():
             watcher.send({"type": "action", "action": "AS", "version": watcher.state["version"]})
             watcher.until_type("error")
             check_no_leak(db, game_id, watcher, sent=frozenset({Card.parse("AS")}))
+
+
+def test_the_per_seat_leak_check_catches_a_leak(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guard the guard: a state that shows the next seat's hand to a person (or any hand to a
+    spectator) must fail the check."""
+    from binokel.server.table import Table
+
+    honest = Table.state_message
+
+    def leaky(self: Table, seat: int | None) -> dict[str, Any]:
+        other = 0 if seat is None else (seat + 1) % self.driver.players
+        return {**honest(self, seat), "last_trick": {"cards": [str(c) for c in self.game.current.hand(other)]}}
+
+    monkeypatch.setattr(Table, "state_message", leaky)
+    with client_for(db) as client, contextlib.ExitStack() as stack:
+        game_id, tokens = seat_everybody(client, "standard", ["me", "open", "easy"], 7)
+        watchers = [connect(client, game_id, tokens[1], stack), connect(client, game_id, None, stack)]
+    for watcher in watchers:
+        with pytest.raises(AssertionError, match="shows"):
+            check_no_leak(db, game_id, watcher)
+
+
+def test_invite_links_use_the_public_url_and_say_when_only_this_computer_listens(tmp_path: Path) -> None:
+    with client_for(tmp_path / "a.db") as client:
+        assert client.get("/api/meta").json()["listen"]["local_only"] is True
+    with client_for(tmp_path / "b.db", host="0.0.0.0", public_url="https://binokel.example/club") as client:
+        assert client.get("/api/meta").json()["listen"]["local_only"] is False
+        created = create(client, "standard", ["me", "open", "easy"], seed=1)
+        links = created["links"]
+        assert links["next_seat"] == f"https://binokel.example/club/#/join/{created['invites']['code']}"
+        assert links["seats"][0]["url"].startswith("https://binokel.example/club/#/join/")
+        assert links["watch"] == f"https://binokel.example/club/#/watch/{created['id']}"
+        assert created["token"] not in json.dumps(links)  # a link never carries a seat token

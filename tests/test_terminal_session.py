@@ -13,6 +13,7 @@ from binokel.terminal.messages import Messages
 from binokel.ai import make_bot
 from binokel.terminal.session import Session
 from binokel.terminal.style import Style
+from binokel.table import Table
 from binokel.view import view as real_view
 
 
@@ -46,7 +47,12 @@ def test_the_terminal_looks_at_other_seats_only_to_ask_their_bots(tmp_path, monk
         calls.append((seat, caller))
         return real_view(state, seat)
 
+    def table_spy(table, seat):  # the driver's view of a seat, as the session asks for it
+        calls.append((seat, sys._getframe(1).f_code.co_name))
+        return real_view(table.shown_deal, seat)
+
     monkeypatch.setattr(session_module, "view", spy)
+    monkeypatch.setattr(Table, "view", table_spy)
     lines: list[str] = []
     read = scripted([("Bid", "b"), ("Lay away", "1 2 3"), ("Game", "2"), ("surrender", "1"),
                      ("Your card", "1"), ("next deal", "")])

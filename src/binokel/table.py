@@ -156,7 +156,7 @@ def step_from_json(data: Any) -> Step:
                          tuple(Card.parse(c) for c in tapp))
     if isinstance(data, dict) and isinstance(data.get("seat"), int) and isinstance(data.get("action"), str):
         return Acted(data["seat"], data["action"])
-    raise NotationError(f"a history entry is {{'deal': {{'hands', 'tapp'}}}} or {{'seat', 'action'}}, not {data!r}")
+    raise NotationError("bad_history_entry", value=repr(data))
 
 
 # ---------------------------------------------------------------------- events
@@ -209,12 +209,14 @@ class TurnError(IllegalActionError):
         self.seat = seat
         self.to_move = to_move
         if to_move is None:
-            message = "the game is over"
+            super().__init__("game_over")
         elif to_move == CHANCE:
-            message = "the deal is over: the next deal is to be dealt"
+            super().__init__("deal_over")
         else:
-            message = f"it is not seat {seat}'s turn: seat {to_move} is to move"
-        super().__init__(message)
+            super().__init__("not_seats_turn", seat=seat, to_move=to_move)
+
+    def __reduce__(self) -> Any:
+        return (TurnError, (self.seat, self.to_move))
 
 
 # ---------------------------------------------------------------------- the table
@@ -238,6 +240,7 @@ class Table:
                       else Game.new(rules, first_dealer))
         self._history: list[Step] = []
         self._events: list[Event] = []
+        self._results: list[Event] = []
 
     @classmethod
     def replay(cls, rules: Rules | str, seats: Sequence[Seat], seed: int, first_dealer: int,
@@ -332,6 +335,11 @@ class Table:
         return Table.replay(self.rules, self.seats, self.seed, self._game.first_dealer,
                             self._history[:version]).view(seat)
 
+    @property
+    def results(self) -> tuple[Event, ...]:
+        """The public ``DEAL_OVER`` event of every finished deal: the score sheet."""
+        return tuple(self._results)
+
     def events_for(self, seat: int | None, since: int = 0) -> list[Event]:
         """The events after version ``since`` that ``seat`` (None: a spectator) may see."""
         return [e for e in self._events[self._first_event_after(since):] if e.visibility.allows(seat)]
@@ -360,7 +368,7 @@ class Table:
         if game.is_over():
             raise TurnError(-1, None)
         if not game.needs_deal():
-            raise IllegalActionError("the current deal is not finished")
+            raise IllegalActionError("deal_not_finished")
         dealt = game.deal_random(rng) if rng is not None else game.deal_seeded(self.seed)
         return self._change(Dealt(*_dealt_cards(dealt.current)), dealt)
 
@@ -369,7 +377,7 @@ class Table:
         NotationError) and changes nothing if it is not that seat's turn or not legal."""
         game = self._game
         if not isinstance(seat, int) or not 0 <= seat < self.players:
-            raise NotationError(f"seat must be from 0 to {self.players - 1}, not {seat!r}")
+            raise NotationError("bad_seat", last=self.players - 1, value=repr(seat))
         to_move = self.to_move
         if to_move != seat:
             raise TurnError(seat, to_move)
@@ -389,11 +397,11 @@ class Table:
     def commit(self, change: Change) -> list[Event]:
         """Adopt a proposed change; its events. Refused if the table moved on since."""
         if change.version != self.version + 1:
-            raise IllegalActionError(f"the change was made at version {change.version - 1}, "
-                                     f"the table is at version {self.version}")
+            raise IllegalActionError("stale_change", made=change.version - 1, current=self.version)
         self._game = change.game
         self._history.append(change.step)
         self._events.extend(change.events)
+        self._results.extend(e for e in change.events if e.kind is EventKind.DEAL_OVER)
         return list(change.events)
 
     def deal(self, rng: random.Random | None = None) -> list[Event]:

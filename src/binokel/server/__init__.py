@@ -20,7 +20,12 @@ __all__ = ["add_arguments", "run", "default_db_path"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default: 127.0.0.1, this computer only; 0.0.0.0 lets friends"
+                             " on other machines join)")
+    parser.add_argument("--public-url", default=None, metavar="URL",
+                        help="the address friends reach this server at (behind a reverse proxy or tunnel);"
+                             " invite links are made from it")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: 8000)")
     parser.add_argument("--db", type=Path, default=None, metavar="PATH",
                         help=f"SQLite file of the saved games (default: {default_db_path()})")
@@ -35,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from binokel.server.app import create_app
+        from binokel.server.app import create_app, lan_address
     except ImportError as error:
         return _fail(f"needs FastAPI and uvicorn ({error.name} is missing): pip install 'binokel[serve]'")
 
@@ -43,9 +48,12 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--port must be from 0 to 65535, not {args.port}")
     if not math.isfinite(args.think) or args.think < 0:
         return _fail(f"--think must be a number of seconds >= 0, not {args.think}")
+    public_url = getattr(args, "public_url", None)
+    if public_url is not None and not public_url.startswith(("http://", "https://")):
+        return _fail(f"--public-url must start with http:// or https://, not {public_url!r}")
     db = args.db or default_db_path()
     try:
-        app = create_app(db, think=args.think)
+        app = create_app(db, think=args.think, host=args.host, public_url=public_url)
     except Exception as error:  # sqlite3 or OS errors: one line, no traceback
         return _fail(f"cannot open the database {db}: {error}")
     try:
@@ -55,6 +63,12 @@ def run(args: argparse.Namespace) -> int:
     host, port = sock.getsockname()[:2]
     url = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
     print(f"Binokel is being served at {url}", flush=True)
+    if public_url:
+        print(f"Friends join at {public_url} (invite links use it).", flush=True)
+    elif host in ("0.0.0.0", "::"):
+        print(f"Friends on your network can open http://{lan_address()}:{port}/", flush=True)
+    else:
+        print("Only this computer can open it; to play with friends: binokel serve --host 0.0.0.0", flush=True)
     print(f"Games are saved in {db}. Press Ctrl-C to stop.", flush=True)
     if args.open:
         threading.Timer(0.5, webbrowser.open, (url,)).start()

@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import os
+import socket
 from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
@@ -21,17 +22,20 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from binokel import i18n
+from binokel.error import BinokelError
+from binokel.i18n import LANGUAGES
 from binokel.record import game_record
 from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
 from binokel.server.hall import Hall, Invites, Refused
 from binokel.server.limits import KeyedBuckets, Limits
 from binokel.server.protocol import (
     DECKS,
-    LANGUAGES,
     LEVELS,
     OPPONENT_NAMES,
     PHRASES,
     ProtocolError,
+    error_message,
     parse_message,
     parse_rules,
     parse_settings,
@@ -89,8 +93,9 @@ def public_record(table: Table) -> dict[str, Any]:
     return record
 
 
-def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def error(status: int, problem: BinokelError) -> JSONResponse:
+    """An HTTP refusal: the English text, and the reason code and params for the page."""
+    return JSONResponse({"error": problem.message, "code": problem.code, "params": problem.params}, status_code=status)
 
 
 def bearer(request: Request) -> str | None:
@@ -101,6 +106,17 @@ def bearer(request: Request) -> str | None:
 
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+
+def lan_address() -> str:
+    """This machine's address on its network (no packet is sent: a UDP socket only picks a route)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only the choice of interface matters
+            return str(probe.getsockname()[0])
+        except OSError:
+            return socket.gethostname()
 
 
 def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: float = 0.5,
@@ -128,7 +144,14 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
     app.mount("/static", StaticFiles(directory=web_dir(), check_dir=False), name="static")
 
     def base_url(request: Request) -> str:
-        return (public_url or str(request.base_url)).rstrip("/") + "/"
+        """Where friends reach the server: --public-url, else the address the page was opened
+        at (on a server open to the network, with this machine's address for "localhost")."""
+        if public_url:
+            return public_url.rstrip("/") + "/"
+        url = request.base_url
+        if host in WILDCARD_HOSTS and url.hostname in LOCAL_HOSTS:
+            url = url.replace(hostname=lan_address())
+        return str(url).rstrip("/") + "/"
 
     def links(request: Request, invites: Invites, game_id: str) -> dict[str, Any]:
         base = base_url(request)
@@ -142,15 +165,15 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
     async def json_body(request: Request) -> Any:
         raw = await request.body()
         if len(raw) > limits.message_bytes:
-            raise Refused(413, f"the body must be at most {limits.message_bytes} bytes")
+            raise Refused(413, "body_too_large", max=limits.message_bytes)
         try:
             return json.loads(raw)
         except (ValueError, RecursionError):
-            raise Refused(400, "the body must be a JSON object") from None
+            raise Refused(400, "body_not_object") from None
 
     @app.exception_handler(Refused)
     async def refused(request: Request, problem: Refused) -> JSONResponse:
-        return error(problem.status, problem.message)
+        return error(problem.status, problem)
 
     @app.get("/", response_model=None)
     async def index() -> Response:
@@ -159,6 +182,14 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
             return HTMLResponse("<!doctype html><title>Binokel</title><p>The Binokel page is not installed.</p>",
                                 status_code=503)
         return FileResponse(page, media_type="text/html")
+
+    @app.get("/i18n/{lang}.json")
+    async def get_catalogue(lang: str) -> Response:
+        """The one translation catalogue of a language, as the terminal reads it."""
+        try:
+            return Response(i18n.source(lang), media_type="application/json")
+        except KeyError:
+            return error(404, ProtocolError("bad_language", languages=", ".join(LANGUAGES), value=repr(lang)))
 
     @app.get("/api/meta")
     async def get_meta(request: Request) -> JSONResponse:
@@ -170,7 +201,7 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
         try:
             return JSONResponse(rules_answer(text))
         except ProtocolError as problem:
-            return error(400, str(problem))
+            return error(400, problem)
 
     @app.get("/api/rules/check")
     async def check_rules(text: str = "standard") -> JSONResponse:
@@ -186,9 +217,9 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
         try:
             settings = parse_settings(body)
         except ProtocolError as problem:
-            return error(400, str(problem))
+            return error(400, problem)
         if not creations.take(client_of(request)):
-            return error(429, f"at most {limits.tables_per_minute} new tables a minute; wait a little")
+            return error(429, ProtocolError("too_many_tables", max=limits.tables_per_minute))
         created = hall.create(settings)
         return JSONResponse({"id": created.table.id, "seat": created.seat, "token": created.token,
                              "invites": created.invites.to_json(),
@@ -198,7 +229,7 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
     async def look_up_invite(request: Request) -> JSONResponse:
         body = await json_body(request)
         if not joins.take(client_of(request)):
-            return error(429, f"at most {limits.joins_per_minute} invite codes a minute; wait a little")
+            return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
         table, seat = hall.invite(body.get("code") if isinstance(body, dict) else None)
         return JSONResponse({**hall.summary(table), "seat": seat, "open_seats": table.open_seats})
 
@@ -206,9 +237,9 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
     async def join(request: Request) -> JSONResponse:
         body = await json_body(request)
         if not isinstance(body, dict) or not set(body) <= {"code", "id", "name"}:
-            return error(400, "the body must be {\"code\": ..., \"name\": ...} (or \"id\" of a lobby table)")
+            return error(400, ProtocolError("join_body"))
         if not joins.take(client_of(request)):
-            return error(429, f"at most {limits.joins_per_minute} joins a minute; wait a little")
+            return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
         code = body.get("code")
         if code is not None:
             table, seat = hall.invite(code)
@@ -216,15 +247,15 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
             table, seat = hall.lobby_table(body.get("id")), None
         try:
             seat, token = await hall.join(table, seat, body.get("name", ""))
-        except ProtocolError as problem:
-            return error(400, str(problem))
+        except ProtocolError as problem:  # a bad name (400), or a Refused with its own status
+            return error(getattr(problem, "status", 400), problem)
         return JSONResponse({"id": table.id, "seat": seat, "token": token})
 
     @app.post("/api/games/{game_id}/invites")
     async def renew_invites(game_id: str, request: Request) -> JSONResponse:
         table = hall.get(game_id)
         if table is None:
-            return error(404, f"no game {game_id!r}")
+            return error(404, ProtocolError("no_game", id=repr(game_id)))
         invites = hall.new_invites(table, bearer(request))
         return JSONResponse({"id": game_id, "invites": invites.to_json(), "links": links(request, invites, game_id)})
 
@@ -248,7 +279,7 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
     async def get_record(game_id: str) -> JSONResponse:
         table = hall.get(game_id)
         if table is None:
-            return error(404, f"no game {game_id!r}")
+            return error(404, ProtocolError("no_game", id=repr(game_id)))
         async with table.lock:
             record = public_record(table)
         return JSONResponse(record, headers={
@@ -259,7 +290,7 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
         await websocket.accept()
         table = hall.get(game_id)
         if table is None:
-            await websocket.send_json({"type": "error", "message": f"no game {game_id!r}", "version": None})
+            await websocket.send_json(error_message(ProtocolError("no_game", id=repr(game_id)), None))
             await websocket.close(code=UNKNOWN_GAME_CLOSE)
             return
         connection = await _hello(websocket, table, limits)
@@ -269,7 +300,7 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
         try:
             table.join(connection, connection.since)
         except ProtocolError as problem:
-            connection.post(table.error(str(problem)))
+            connection.post(table.error(problem))
             connection.post(None)
             await sender
             return
@@ -280,7 +311,7 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
                     break
                 raw = message.get("text") if "text" in message else message.get("bytes")
                 if not connection.messages.take():
-                    connection.post(table.error(f"too many messages: at most {limits.messages_per_second:g} a second"))
+                    connection.post(table.error(ProtocolError("too_many_messages", max=f"{limits.messages_per_second:g}")))
                     continue
                 await _handle(hall, table, connection, raw)
         except WebSocketDisconnect:
@@ -297,25 +328,24 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
 async def _hello(websocket: WebSocket, table: Table, limits: Limits) -> Connection | None:
     """The first message names the seat token (or none, to watch); a wrong token is refused
     and the socket closed. The token never travels in a URL."""
-    async def refuse(message: str, code: int) -> None:
-        await websocket.send_json({"type": "error", "message": message, "version": table.version})
+    async def refuse(problem: ProtocolError, code: int) -> None:
+        await websocket.send_json(table.error(problem))
         await websocket.close(code=code)
 
     try:
         first = await asyncio.wait_for(websocket.receive(), timeout=limits.hello_seconds)
     except TimeoutError:
-        await refuse(f"say hello first (within {limits.hello_seconds:g} s): "
-                     "{\"type\": \"hello\", \"token\": ...}", POLICY_CLOSE)
+        await refuse(ProtocolError("hello_timeout", seconds=f"{limits.hello_seconds:g}"), POLICY_CLOSE)
         return None
     if first["type"] == "websocket.disconnect":
         return None
     try:
         hello = parse_message(first.get("text") if "text" in first else first.get("bytes"))
     except ProtocolError as problem:
-        await refuse(str(problem), POLICY_CLOSE)
+        await refuse(problem, POLICY_CLOSE)
         return None
     if hello["type"] != "hello":
-        await refuse("the first message must be {\"type\": \"hello\", \"token\": <seat token or null>}", POLICY_CLOSE)
+        await refuse(ProtocolError("hello_first"), POLICY_CLOSE)
         return None
     token = hello.get("token")
     seat: int | None = None
@@ -323,7 +353,7 @@ async def _hello(websocket: WebSocket, table: Table, limits: Limits) -> Connecti
     if token is not None:
         row = table.seat_of(token)
         if row is None:
-            await refuse("this token holds no seat at this table", FORBIDDEN_CLOSE)
+            await refuse(ProtocolError("token_no_seat"), FORBIDDEN_CLOSE)
             return None
         seat = row.seat if row.seat >= 0 else None
         host = row.host
@@ -352,8 +382,7 @@ async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | b
         message = parse_message(raw)
         kind = message["type"]
         if "seat" in message and message["seat"] != connection.seat:
-            raise ProtocolError(f"this connection holds seat {connection.seat}, not {message['seat']!r}:"
-                                " only a seat's own token acts for it")
+            raise ProtocolError("not_your_seat", seat=connection.seat, value=repr(message["seat"]))
         if kind == "action":
             await table.act(connection, message["action"], message["version"])
         elif kind == "sync":
@@ -363,14 +392,16 @@ async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | b
             await table.next_deal(connection, message.get("version"))
         elif kind == "hint":
             connection.post({"type": "hint", "action": await table.hint(connection)})
+        elif kind == "events":
+            table.events_since(connection, message["since"])
         elif kind == "rematch":
             connection.post({"type": "rematch", "id": await table.rematch(connection)})
         elif kind == "chat":
             table.say(connection, message)
         elif kind == "hello":
-            raise ProtocolError("hello is only the first message")
+            raise ProtocolError("hello_again")
     except ProtocolError as problem:
-        connection.post(table.error(str(problem)))
+        connection.post(table.error(problem))
     except Exception:  # a bug must not end the connection; nothing was committed
         log.exception("message %.200r to game %s failed", raw, table.id)
-        connection.post(table.error("internal error: the message was not carried out"))
+        connection.post(table.error(ProtocolError("internal_error")))

@@ -45,13 +45,12 @@ INVITE_SECONDS = 7 * 24 * 3600.0
 """How long an invite code is good for (a table for friends may wait a few days)."""
 
 
-class Refused(Exception):
-    """A request the hall refuses: an HTTP status and a clear message; nothing changed."""
+class Refused(ProtocolError):
+    """A request the hall refuses: an HTTP status and a reason (code, params); nothing changed."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, code: str, /, **params: Any) -> None:
+        super().__init__(code, **params)
         self.status = status
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -160,14 +159,14 @@ class Hall:
         """Delete a table: only its creator's token may."""
         table = self.get(game_id)
         if table is None:
-            raise Refused(404, f"no game {game_id!r}")
+            raise Refused(404, "no_game", id=repr(game_id))
         row = table.seat_of(token) if is_well_formed(token) and token else None
         if row is None or not row.host:
-            raise Refused(403, "only the table's creator can delete it (send their token)")
+            raise Refused(403, "not_host_delete")
         self.tables.pop(game_id, None)
         table.stop()
         for connection in list(table.connections):
-            connection.post(table.error("this game has been deleted"))
+            connection.post(table.error(ProtocolError("game_deleted")))
             connection.post(None)
         self.store.delete(game_id)
 
@@ -176,22 +175,22 @@ class Hall:
     def invite(self, code: Any) -> tuple[Table, int | None]:
         """The table and seat (None: the next free one) of an invite code; Refused if wrong or expired."""
         if not is_well_formed(code):
-            raise Refused(400, "code must be the invite code, as text")
+            raise Refused(400, "code_not_text")
         found = self.store.invite(digest(normal_code(code)))
         if found is None:
-            raise Refused(404, "this invite code is wrong, used up or has been replaced")
+            raise Refused(404, "bad_code")
         game_id, seat, expires = found
         if datetime.fromisoformat(expires) < datetime.now(UTC):
-            raise Refused(410, "this invite code has expired: ask for a new link")
+            raise Refused(410, "code_expired")
         table = self.get(game_id)
         if table is None:
-            raise Refused(404, "this invite's game no longer exists")
+            raise Refused(404, "code_game_gone")
         return table, seat
 
     def lobby_table(self, game_id: Any) -> Table:
         table = self.get(game_id) if isinstance(game_id, str) and 0 < len(game_id) <= 64 else None
         if table is None or not table.settings.lobby:
-            raise Refused(404, "no such table in the lobby")
+            raise Refused(404, "not_in_lobby")
         return table
 
     async def join(self, table: Table, seat: int | None, name: Any) -> tuple[int, str]:
@@ -201,16 +200,16 @@ class Hall:
             if seat is None:
                 free = table.open_seats
                 if not free:
-                    raise Refused(409, "every seat at this table is taken")
+                    raise Refused(409, "table_full")
                 seat = free[0]
             elif seat in table.people:
-                raise Refused(409, f"seat {seat} is taken: ask for the link of a free seat")
+                raise Refused(409, "seat_taken", seat=seat)
             token = new_token()
             row = SeatRow(seat, name, digest(token))
             try:
                 self.store.take_seat(table.id, row)
             except SeatTaken:
-                raise Refused(409, f"seat {seat} is taken: ask for the link of a free seat") from None
+                raise Refused(409, "seat_taken", seat=seat) from None
             table.seat_person(row)
             return seat, token
 
@@ -218,7 +217,7 @@ class Hall:
         """Fresh invites for the open seats (the old ones stop working): the creator only."""
         row = table.seat_of(token) if is_well_formed(token) else None
         if row is None or not row.host:
-            raise Refused(403, "only the table's creator can make new invites (send their token)")
+            raise Refused(403, "not_host_invites")
         open_seats = table.open_seats
         invites = Invites(new_short_code(), {seat: new_link_code() for seat in open_seats}) if open_seats \
             else Invites(None, {})
@@ -228,7 +227,7 @@ class Hall:
     def games_of(self, tokens: Any) -> list[dict[str, Any]]:
         """"Your games": the tables these tokens hold a seat at (unknown tokens are ignored)."""
         if not isinstance(tokens, list) or len(tokens) > self.limits.tokens_per_request:
-            raise Refused(400, f"tokens must be a list of at most {self.limits.tokens_per_request} seat tokens")
+            raise Refused(400, "tokens_list", max=self.limits.tokens_per_request)
         hashed = [digest(t) for t in tokens if is_well_formed(t)]
         games = []
         for game_id, seat in self.store.games_of(hashed):

@@ -6,7 +6,11 @@ HTTP
 ====
 
 - ``GET /`` → the page ``src/binokel/web/index.html``; ``GET /static/{path}`` → files
-  from ``src/binokel/web/``.
+  from ``src/binokel/web/``; ``GET /i18n/{lang}.json`` → the one translation catalogue
+  of a language (``binokel.i18n``; unknown language → 404).
+- Every HTTP refusal is ``{"error": "<English text>", "code": "<reason>", "params": {...}}``:
+  the page shows ``error.<reason>`` of the catalogue with the params in the player's
+  language (``error`` is ``str()`` of the :class:`binokel.error.BinokelError`).
 - ``GET /api/meta`` →
   ``{"rule_sets": [{"name", "text", "about", "players", "changes"}...],
   "options": [{"name", "standard", "meaning", "choices"|null, "minimum"|null, "step"|null}...],
@@ -24,22 +28,45 @@ HTTP
 - ``GET /api/rules/check?text=...`` → the same answer with ``"ok": true``, or
   ``{"ok": false, "error": "<the rules' own message>"}`` — always HTTP 200: the start
   page checks the text while it is typed, and a refused text is no error of the page.
-- ``POST /api/games`` body ``{"rules": "standard(target=1000)", "opponents": ["medium", "hard"],
-  "name": "Anna", "language": "en", "deck": "french"}`` → ``{"id": "<opaque id>", "seat": 0}``.
-  Every key is optional (defaults: ``"standard"``, ``"medium"`` for every computer seat,
-  ``"You"``, ``"en"``, ``"french"``); an optional integer ``"seed"`` fixes the shuffles
-  (tests, reproducible games). Any rule text is accepted (any rule set, any options).
-  The human always sits in seat 0, the computer opponents in seats 1 to ``players`` − 1
-  (``opponents`` has one level per computer seat: 2, 3 or 5), named by
-  ``opponent_names`` in seat order; the first dealer is drawn by lot from the game's
-  seeded generator and the first deal is dealt at once. Bad input (not a JSON object,
-  unknown key, bad rules, level, name, language or deck) → HTTP 400
-  ``{"error": "message"}``, nothing stored; for bad rules the message is exactly the
-  rules' own (as ``GET /api/rules`` gives it).
-- ``GET /api/games`` → ``{"games": [{"id", "rules", "players", "totals", "deals",
-  "updated", "over"}...]}``, unfinished games first, then most recently updated first.
-  ``deals`` counts the deals dealt so far; ``updated`` is an ISO 8601 UTC time.
-- ``DELETE /api/games/{id}`` → ``{"deleted": id}``; unknown id → 404 ``{"error": ...}``.
+- ``POST /api/games`` body ``{"rules": "standard(target=1000)", "seats": ["me", "open", "hard"],
+  "name": "Anna", "language": "en", "deck": "french", "grace": 45, "stand_in": "medium",
+  "lobby": false, "next_deal_after": 0}`` → ``{"id": "<opaque id>", "seat": 0|null,
+  "token": "<the creator's seat token>", "invites": {"code": "K7QM-2XPA"|null, "seats":
+  [{"seat", "code"}...]}, "links": {"next_seat": url|null, "seats": [{"seat", "url"}...],
+  "watch": url}}``. ``seats`` names every seat: ``"me"`` (the creator; at most one),
+  ``"open"`` (a friend, who joins with an invite) or a bot level; instead of ``seats``
+  the older ``opponents`` (one level per seat after the creator's seat 0) still works.
+  Every key is optional (defaults: ``"standard"``, the creator in seat 0 and ``"medium"``
+  bots, ``"You"``, ``"en"``, ``"french"``, grace 45 s, stand-in ``medium``, no lobby,
+  ``next_deal_after`` 0 = wait for the people); an optional integer ``"seed"`` fixes the
+  shuffles (tests, reproducible games). Any rule text is accepted (any rule set, any
+  options). Bots are named by ``opponent_names`` (seat 1 the first). The first dealer is
+  drawn by lot from the game's seeded generator and the first deal is dealt at once; with
+  an open seat, nobody moves until every seat is taken. The token and the codes are shown
+  only here (the server keeps their SHA-256 digests). Links put the codes in the URL
+  fragment: ``{base}#/join/{code}``, ``{base}#/watch/{id}``, where ``base`` is
+  ``--public-url`` or the address the request came to. Bad input (not a JSON object,
+  unknown key, bad rules, seats, level, name, language or deck) → HTTP 400, nothing
+  stored; for bad rules the message is exactly the rules' own (as ``GET /api/rules``
+  gives it). More than 20 tables a minute from one address → 429.
+- ``POST /api/invite`` body ``{"code"}`` → the table an invite leads to (``{"id",
+  "rules", "players", "seats", "totals", "deals", "over", "waiting", "to_move",
+  "updated", "seat": the invited seat|null, "open_seats"}``); wrong or replaced code →
+  404, expired → 410.
+- ``POST /api/join`` body ``{"code", "name"}`` (or ``{"id", "name"}`` for a table in the
+  lobby) → ``{"id", "seat", "token"}``: the seat of the code (a short code: the next free
+  seat) is the person's. A taken seat or a full table → 409; nothing changed.
+- ``POST /api/games/{id}/invites`` with ``Authorization: Bearer <creator's token>`` →
+  new ``invites`` and ``links`` for the open seats; the old codes stop working. Another
+  token → 403.
+- ``POST /api/my-games`` body ``{"tokens": [...]}`` (at most 50) → ``{"games": [summary +
+  "seat"...]}``: the tables these tokens hold a seat at, unfinished first, then the most
+  recently updated first (``seat`` null for a creator who does not play). Unknown tokens
+  are ignored. There is no list of everybody's games.
+- ``GET /api/lobby`` → ``{"tables": [summary...]}``: unfinished tables listed in the
+  lobby by their creator that have a free seat.
+- ``DELETE /api/games/{id}`` with ``Authorization: Bearer <creator's token>`` →
+  ``{"deleted": id}``; no or another token → 403; unknown id → 404.
 - ``GET /api/games/{id}/advice`` (``Authorization: Bearer <seat token>``) → bidding help
   for that seat from its own view: ``{"phase", "bidding": {"melds": {"S": n, ...},
   "certain", "estimate", "safe": [low, high], "limit", "lowest"}|null}`` (null outside
@@ -54,21 +81,33 @@ HTTP
 Websocket ``/ws/games/{id}``
 ============================
 
-The human (seat 0) connects; several tabs may watch the same game. An unknown id gets
-one ``error`` message and the socket is closed with code 4404.
+Anyone may connect; what they get depends on the first message, which must be
+``{"type": "hello", "token": "<seat token>"|null, "version": N|null}`` (within 10 s).
+With a token of a seat of this table the connection is that seat's for good (several
+tabs may hold the same seat); with ``null`` it is a spectator's. A token that holds no
+seat here (forged, of another table, a digest) gets an ``error`` and close code 4403;
+a first message that is not a hello gets an ``error`` and close code 1008. An unknown
+game id gets one ``error`` message and close code 4404. ``version`` is the last
+version the client saw: the missed events come first (see ``events``).
+Every message after the hello acts for the connection's seat only; a message naming
+another ``seat`` is refused. Spectators may only ``sync`` and ask for ``events``.
 
 Server → client:
 
-- ``{"type": "state", "version": N, "view": SeatView.to_json() of seat 0,
+- ``{"type": "state", "version": N, "seat": s|null, "view": SeatView.to_json() of seat s
+  (a spectator: a view without ``hand``, ``discard``, ``legal_actions``, ``seat`` null),
   "game": {...}, "last_trick": {"leader", "cards", "winner"}|null,
-  "meld_options": {"S": n, "H": n, "D": n, "C": n}|null}`` — on connect, on ``sync``
+  "meld_options": {"S": n, "H": n, "D": n, "C": n}|null, "refusals": {card: {"code", "params"}},
+  "contracts": {game: {"value": n|null, "whole_game": bool}}, "surrender": {"cost", "credit"}|null}``
+  — on connect, on ``sync``
   and after every accepted change. ``game`` is ``{"players": [names], "levels":
   [null, "medium", "hard"], "totals": [...], "deal_number": k (1-based), "rules": text,
   "changes": [{"name", "value", "standard"}...], "teams": [team of each seat]|null,
   "durch_games": [...]|null, "target": int, "over": bool, "winner": seat|team|null,
   "history": [{"dealer", "soloist", "bid", "game", "outcome", "scores": [...],
   "melds": [meld points per seat], "card_points": [...]} per finished deal],
-  "settings": {"language", "deck", "name"}}``.
+  "settings": {"language", "deck", "name" (of this seat), "grace", "lobby"},
+  "seats": [presence of each seat], "waiting": bool, "ready": [seats], "rematch": id|null}``.
   One entry per seat in ``players``, ``levels``, ``totals`` (3, 4 or 6 seats).
   ``changes`` are the options that differ from the ``standard`` rule set (as from
   ``GET /api/rules``). ``teams`` is ``rules.team_of(seat)`` per seat (0 or 1) when the
@@ -87,15 +126,40 @@ Server → client:
   soloist's hand, shown to everybody from the announcement on, else null.
   ``last_trick`` is the last completed trick of the deal shown. ``meld_options`` is
   what seat 0's melds would be worth with each trump, only while seat 0 is the soloist
-  in the ``game`` or ``surrender`` phase (else null).
+  in the ``game`` or ``surrender`` phase (else null). The page holds no rules; what it
+  shows that the rules decide comes from :func:`rule_facts`: ``refusals`` gives, while
+  seat 0 is to move in the play phase, each card of its hand that it may not play with
+  the engine's reason code and params (``must_follow_suit {card, suit}``, ``must_beat
+  {card, best, suit}``, ``must_trump {card, suit}``, ``must_overtrump {card, best}``;
+  cards and suits in canonical text), else ``{}``; ``contracts`` gives each game without
+  trump the rules offer (``durch``, ``open_durch``, ``bettel``, ``hand_durch``) with what
+  it is played for (``whole_game`` true and ``value`` null with ``durch_game=1``);
+  ``surrender``, once there is a bid, is what surrendering costs: the soloist scores
+  −``cost``, each opponent +``credit`` plus their melds.
   After a deal ends (and the game is not over) the view keeps showing that finished
   deal (``view.phase == "over"``, the score sheet) until a client sends ``next_deal``.
 - ``{"type": "hint", "action": "AS"}`` — what the ``hard`` computer opponent would do
   for seat 0, computed from seat 0's view only (a modest legal action — take the Tapp, pass, else
   any — should the bot fail, as for the computer opponents' own moves).
-- ``{"type": "rematch", "id": new_id}`` — answer to ``rematch``.
-- ``{"type": "error", "message": "...", "version": N}`` — to the sender only; nothing
-  changed.
+- ``{"type": "rematch", "id": new_id}`` — to every connection, once a person asked for a
+  rematch: the same people in the same seats (the same tokens), a fresh seed.
+- ``{"type": "events", "since": V, "version": N, "events": [{"version", "kind", ...}...],
+  "stand_in": seat|null}`` — the table driver's events (``binokel.table.Event.to_json``,
+  kinds ``deal hand action soloist tapp melds open_hand trick deal_over game_over``) after
+  version ``V`` that the connection's seat (or a spectator) may see: after every change
+  (before its ``state``; ``stand_in`` is the person's seat when a bot moved for them), on
+  hello with a version at most 500 behind, and on request. ``hand`` is the seat's own
+  dealt hand; another seat's discard is an ``action`` with ``"action": null``.
+- ``{"type": "presence", "seats": [{"kind": "person"|"open"|"bot", "name", "level",
+  "connected", "stand_in"}...], "waiting": bool, "spectators": n, "ready": [seats]}`` —
+  who sits where and who is connected, after every change of it.
+- ``{"type": "chat", "seat", "name", "at", "text"|"phrase"}`` — a chat line (text is never
+  HTML); ``{"type": "chat_log", "lines": [...]}`` — the recent lines, after hello.
+- ``{"type": "error", "message": "...", "code": "...", "params": {...}, "version": N}`` —
+  to the sender only; nothing changed. ``message`` is the English text; ``code`` and
+  ``params`` are the reason (``error.<code>`` of the catalogue), e.g. ``not_your_turn
+  {name}``, ``stale_version {version, current}``, or the engine's own (``must_follow_suit
+  {card, suit}``, ``not_legal {action, phase, legal}``...).
 
 Client → server:
 
@@ -106,18 +170,28 @@ Client → server:
   ``"open_durch"``/``"bettel"``, ``"surrender"``/``"play"``. ``version`` must be the
   version of the last state seen; a stale version gets an error (the client should
   then send ``sync``).
-- ``{"type": "hint"}`` — only while seat 0 is to move.
+- ``{"type": "hint"}`` — only while the connection's seat is to move.
 - ``{"type": "sync"}`` — the server resends the state.
-- ``{"type": "next_deal"}`` (optional ``"version"``) — deal the next deal once the
-  shown deal is over. The server never deals on its own, so the player can study the
-  score sheet as long as they like.
-- ``{"type": "rematch"}`` — a new game with the same settings.
+- ``{"type": "next_deal"}`` (optional ``"version"``) — this person is ready for the next
+  deal once the shown deal is over; it is dealt when every connected person is (or after
+  the table's ``next_deal_after`` seconds, if set), so everybody can study the score sheet.
+- ``{"type": "rematch"}`` — once the game is over: a new game with the same settings,
+  people and seats.
+- ``{"type": "chat", "text": "..."}`` or ``{"type": "chat", "phrase": "well_played"}`` —
+  people only; at most 200 characters, no control characters, 5 lines in 10 seconds.
+- ``{"type": "events", "since": V}`` — the events after version ``V`` (0: all), then every
+  change's events (see above). ``V`` above the current version gets an ``error``.
 
 Rules of the road: the server is authoritative; one table per game takes commands one
 at a time; every accepted change (an action, a deal) increments ``version`` and is
-written to SQLite before any client hears of it. Malformed JSON, binary frames,
-messages over 16 KiB, unknown types, out-of-turn, illegal or stale actions get an
-``error`` to the sender only and change nothing.
+written to SQLite before any client hears of it. ``version`` is the table driver's
+(``binokel.table.Table.version``): the number of steps taken, so a new game's first
+state (the first deal dealt) is version 1. Malformed JSON, binary frames,
+messages over 16 KiB, more than 20 messages a second (bursts of 60), unknown types,
+out-of-turn, illegal or stale actions, actions of spectators get an ``error`` to the
+sender only and change nothing. A person away on their turn for longer than the
+table's ``grace`` gets a stand-in bot of the table's ``stand_in`` level until they
+connect again.
 """
 
 from __future__ import annotations
@@ -128,12 +202,17 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from binokel.action import BETTEL, DURCH, GAME_WORDS, HAND_DURCH, OPEN_DURCH
 from binokel.error import BinokelError
+from binokel.i18n import LANGUAGES
+from binokel.meld import meld_values
 from binokel.rules import STANDARD, Rules
+from binokel.score import contract_worth
 from binokel.server.seat import ME, OPEN, is_well_formed
+from binokel.trick import NO_TRUMP, best_position, card_refusal
+from binokel.view import SeatView
 
 LEVELS = ("easy", "medium", "hard")
-LANGUAGES = ("de", "en", "fr", "it", "pt")
 DECKS = ("french", "german")
 MAX_MESSAGE = 16 * 1024
 """Largest client message accepted, in bytes of UTF-8."""
@@ -143,7 +222,7 @@ HUMAN = 0
 OPPONENT_NAMES = ("Karle", "Frieda", "Sepp", "Liesl", "Gustl")
 """Names of the computer opponents, seat 1 onwards (as many as the rules seat)."""
 NUMBER_WORDS = {2: "two", 3: "three", 5: "five"}
-CLIENT_TYPES = ("hello", "action", "hint", "sync", "next_deal", "rematch", "chat")
+CLIENT_TYPES = ("hello", "action", "hint", "sync", "next_deal", "rematch", "chat", "events")
 PHRASES = ("hello", "well_played", "good_luck", "thanks", "oops", "bye")
 """Quick chat phrases; each page shows them in its own language ("Gut gespielt!")."""
 MAX_CHAT = 200
@@ -153,8 +232,8 @@ DEFAULT_GRACE = 45.0
 MAX_GRACE = 3600.0
 
 
-class ProtocolError(ValueError):
-    """Bad input from a client: the message goes back to it, nothing changes."""
+class ProtocolError(BinokelError):
+    """Bad input from a client: the reason (code, params) goes back to it, nothing changes."""
 
 
 @dataclass(frozen=True)
@@ -228,29 +307,29 @@ def parse_settings(body: Any) -> Settings:
     binokel.server.protocol.ProtocolError: deck must be one of french, german, not 'tarot'
     """
     if not isinstance(body, dict):
-        raise ProtocolError("the body must be a JSON object")
+        raise ProtocolError("body_not_object")
     for key in body:
         if key not in NEW_GAME_KEYS:
-            raise ProtocolError(f"unknown field {key!r} (known: {', '.join(NEW_GAME_KEYS)})")
+            raise ProtocolError("unknown_field", name=repr(key), known=", ".join(NEW_GAME_KEYS))
     rules = parse_rules(body.get("rules", "standard"))
     seats = _parse_seats(body, rules.players)
     name = parse_name(body.get("name", "You"))
     language = body.get("language", "en")
     if language not in LANGUAGES:
-        raise ProtocolError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+        raise ProtocolError("bad_language", languages=", ".join(LANGUAGES), value=repr(language))
     deck = body.get("deck", "french")
     if deck not in DECKS:
-        raise ProtocolError(f"deck must be one of {', '.join(DECKS)}, not {deck!r}")
+        raise ProtocolError("bad_deck", decks=", ".join(DECKS), value=repr(deck))
     seed = body.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
-        raise ProtocolError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+        raise ProtocolError("bad_seed", value=repr(seed))
     grace = _seconds(body, "grace", DEFAULT_GRACE, MAX_GRACE)
     stand_in = body.get("stand_in", "medium")
     if stand_in not in LEVELS:
-        raise ProtocolError(f"stand_in must be one of {', '.join(LEVELS)}, not {stand_in!r}")
+        raise ProtocolError("bad_level", levels=", ".join(LEVELS), value=repr(stand_in))
     lobby = body.get("lobby", False)
     if not isinstance(lobby, bool):
-        raise ProtocolError(f"lobby must be true or false, not {lobby!r}")
+        raise ProtocolError("bad_lobby", value=repr(lobby))
     next_deal_after = _seconds(body, "next_deal_after", 0.0, MAX_GRACE)
     return Settings(rules, seats, name, language, deck, seed, grace, stand_in, lobby, next_deal_after)
 
@@ -259,32 +338,30 @@ def _parse_seats(body: dict[str, Any], players: int) -> tuple[str, ...]:
     if "seats" in body:
         seats = body["seats"]
         if "opponents" in body:
-            raise ProtocolError("give seats or opponents, not both")
+            raise ProtocolError("seats_or_opponents")
         if not isinstance(seats, list) or len(seats) != players:
-            raise ProtocolError(f"seats must be a list of {players} entries, one per seat: \"me\", \"open\" (a friend)"
-                                f" or a bot level ({', '.join(LEVELS)})")
+            raise ProtocolError("seats_list", count=players, levels=", ".join(LEVELS))
         for kind in seats:
             if kind not in (ME, OPEN, *LEVELS):
-                raise ProtocolError(f"a seat must be \"me\", \"open\" or one of {', '.join(LEVELS)}, not {kind!r}")
+                raise ProtocolError("bad_seat_kind", levels=", ".join(LEVELS), value=repr(kind))
         if seats.count(ME) > 1:
-            raise ProtocolError("only one seat can be \"me\"")
+            raise ProtocolError("one_me")
         return tuple(seats)
     count = players - 1
     opponents = body.get("opponents", ["medium"] * count)
     if not isinstance(opponents, list) or len(opponents) != count:
         example = ", ".join(['"medium"'] * (count - 1) + ['"hard"'])
-        raise ProtocolError(f"opponents must be a list of {NUMBER_WORDS[count]} levels, one per computer seat,"
-                            f" e.g. [{example}]")
+        raise ProtocolError("opponents_list", count=NUMBER_WORDS[count], example=example)
     for level in opponents:
         if level not in LEVELS:
-            raise ProtocolError(f"an opponent's level must be one of {', '.join(LEVELS)}, not {level!r}")
+            raise ProtocolError("bad_level", levels=", ".join(LEVELS), value=repr(level))
     return (ME, *opponents)
 
 
 def _seconds(body: dict[str, Any], key: str, default: float, most: float) -> float:
     value = body.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= most:
-        raise ProtocolError(f"{key} must be a number of seconds from 0 to {most:g}, not {value!r}")
+        raise ProtocolError("bad_seconds", name=key, max=f"{most:g}", value=repr(value))
     return float(value)
 
 
@@ -295,13 +372,13 @@ def parse_name(name: Any) -> str:
     'Anna Maria'
     """
     if not isinstance(name, str):
-        raise ProtocolError(f"name must be text, not {name!r}")
-    name = " ".join(name.split())
-    if not name or len(name) > MAX_NAME:
-        raise ProtocolError(f"name must have 1 to {MAX_NAME} characters")
-    if any(unicodedata.category(c).startswith("C") for c in name):
-        raise ProtocolError("name must not contain control characters")
-    return name
+        raise ProtocolError("name_not_text", value=repr(name))
+    squeezed = " ".join(name.split())
+    if not squeezed or len(squeezed) > MAX_NAME:
+        raise ProtocolError("name_length", max=MAX_NAME)
+    if any(unicodedata.category(c).startswith("C") for c in squeezed):
+        raise ProtocolError("name_control")
+    return squeezed
 
 
 def parse_rules(text: Any) -> Rules:
@@ -315,11 +392,11 @@ def parse_rules(text: Any) -> Rules:
     binokel.server.protocol.ProtocolError: sit_out=1 needs players=4 (the dealer sits out, three play)
     """
     if not isinstance(text, str):
-        raise ProtocolError(f"rules must be text like 'standard', not {text!r}")
+        raise ProtocolError("rules_not_text", value=repr(text))
     try:
         return Rules.parse(text)
     except BinokelError as error:
-        raise ProtocolError(str(error)) from None
+        raise ProtocolError(error.code, **error.params) from None
 
 
 def rule_changes(rules: Rules) -> list[dict[str, Any]]:
@@ -333,6 +410,54 @@ def rule_changes(rules: Rules) -> list[dict[str, Any]]:
             for name, value, standard in rules.differences(STANDARD)]
 
 
+def rule_facts(seen: SeatView, rules: Rules) -> dict[str, Any]:
+    """What the page shows that the rules decide, for the seat of ``seen`` (the keys
+    ``refusals``, ``contracts``, ``surrender`` and ``meld_options`` of the ``state``
+    message): the page holds no rules.
+
+    - ``refusals``: while the seat is to move in the play phase, each card of its hand it
+      may not play, with why (``{"code", "params"}``, as :class:`BinokelError` has them);
+      else ``{}``.
+    - ``contracts``: each game without trump the rules offer, with what it is played for:
+      ``{"durch": {"value": 1000, "whole_game": false}, ...}`` (``whole_game``: it wins or
+      loses the whole game, ``durch_game=1``; ``value`` is then null).
+    - ``surrender``: once there is a bid, ``{"cost": bid, "credit": n}``: the soloist who
+      surrenders scores −``cost``, each opponent +``credit`` plus their melds; else null.
+    - ``meld_options``: while the seat is the soloist naming the game or deciding to
+      surrender, what its hand melds with each trump; else null.
+
+    >>> import random
+    >>> from binokel.state import State
+    >>> from binokel.view import view
+    >>> state = State.new("standard", dealer=2).deal_random(random.Random(1))
+    >>> facts = rule_facts(view(state, 0), state.rules)
+    >>> facts["contracts"], facts["surrender"], facts["refusals"]
+    ({'durch': {'value': 1000, 'whole_game': False}}, None, {})
+    """
+    refusals: dict[str, dict[str, Any]] = {}
+    if seen.phase == "play" and seen.to_move == seen.seat and seen.trick.cards:
+        legal = {str(action) for action in seen.legal_actions}
+        trump = seen.trump.value if seen.trump is not None else NO_TRUMP
+        trick = [card.index for card in seen.trick.cards]
+        best = best_position(trick, trump)
+        have = sum({1 << card.index for card in seen.hand})  # one bit per kind held
+        for card in seen.hand:
+            if str(card) not in legal and str(card) not in refusals:
+                code, params = card_refusal(have, trick, best, trump, card.index)
+                refusals[str(card)] = {"code": code, "params": params}
+    offered = {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, BETTEL: rules.bettel, HAND_DURCH: rules.hand_durch}
+    contracts = {}
+    for game, value in offered.items():
+        if value:
+            worth = contract_worth(rules, game)
+            contracts[GAME_WORDS[game]] = {"value": worth, "whole_game": worth is None}
+    surrender = None if seen.bid is None else {"cost": seen.bid, "credit": rules.surrender_points(seen.bid)}
+    melds = None
+    if seen.soloist == seen.seat and seen.phase in ("game", "surrender"):
+        melds = {suit.letter: points for suit, points in meld_values(seen.hand, rules).items()}
+    return {"refusals": refusals, "contracts": contracts, "surrender": surrender, "meld_options": melds}
+
+
 def parse_message(text: str | bytes | None) -> dict[str, Any]:
     """Read one client message; raise ProtocolError if it is not one of the protocol's.
 
@@ -341,45 +466,47 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
     >>> parse_message('{"type": "dance"}')
     Traceback (most recent call last):
     ...
-    binokel.server.protocol.ProtocolError: unknown message type 'dance' (known: hello, action, hint, sync, next_deal, rematch, chat)
+    binokel.server.protocol.ProtocolError: unknown message type 'dance' (known: hello, action, hint, sync, next_deal, rematch, chat, events)
     """
     if not isinstance(text, str):
-        raise ProtocolError("messages must be JSON text, not binary")
+        raise ProtocolError("binary_message")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
-        raise ProtocolError(f"message too large (more than {MAX_MESSAGE} bytes)")
+        raise ProtocolError("message_too_large", max=MAX_MESSAGE)
     try:
         message = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as error:
-        raise ProtocolError(f"malformed JSON: {error}") from None
+        raise ProtocolError("malformed_json", reason=str(error)) from None
     if not isinstance(message, dict):
-        raise ProtocolError("a message must be a JSON object with a \"type\"")
+        raise ProtocolError("message_not_object")
     kind = message.get("type")
     if kind not in CLIENT_TYPES:
-        raise ProtocolError(f"unknown message type {kind!r} (known: {', '.join(CLIENT_TYPES)})")
+        raise ProtocolError("unknown_type", value=repr(kind), known=", ".join(CLIENT_TYPES))
     if kind == "action":
         if not isinstance(message.get("action"), str):
-            raise ProtocolError("an action message needs \"action\": text in record notation, e.g. \"AS\" or \"pass\"")
+            raise ProtocolError("action_needs_text")
         if not _is_version(message.get("version")):
-            raise ProtocolError("an action message needs \"version\": the version of the last state seen")
+            raise ProtocolError("action_needs_version")
+    if kind == "events" and not (_is_version(message.get("since")) and message["since"] >= 0):
+        raise ProtocolError("events_needs_since")
     if kind == "next_deal" and "version" in message and not _is_version(message["version"]):
-        raise ProtocolError("\"version\" must be a whole number")
+        raise ProtocolError("version_not_number")
     if kind == "hello":
         token = message.get("token")
         if token is not None and not is_well_formed(token):
-            raise ProtocolError("\"token\" must be the seat token this browser was given, or null to watch")
+            raise ProtocolError("bad_token")
         if message.get("version") is not None and not _is_version(message["version"]):
-            raise ProtocolError("\"version\" must be a whole number or null")
+            raise ProtocolError("version_not_number")
     if kind == "chat":
         text, phrase = message.get("text"), message.get("phrase")
         if phrase is not None:
             if phrase not in PHRASES:
-                raise ProtocolError(f"a quick phrase must be one of {', '.join(PHRASES)}, not {phrase!r}")
+                raise ProtocolError("bad_phrase", phrases=", ".join(PHRASES), value=repr(phrase))
         elif not isinstance(text, str) or not text.strip():
-            raise ProtocolError("a chat message needs \"text\" (or a quick \"phrase\")")
+            raise ProtocolError("chat_needs_text")
         elif len(text) > MAX_CHAT:
-            raise ProtocolError(f"a chat message has at most {MAX_CHAT} characters")
+            raise ProtocolError("chat_too_long", max=MAX_CHAT)
         elif any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in text):
-            raise ProtocolError("a chat message must not contain control characters")
+            raise ProtocolError("chat_control")
     return message
 
 
@@ -391,8 +518,14 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not JSON")
 
 
-def error_message(message: str, version: int) -> dict[str, Any]:
-    return {"type": "error", "message": message, "version": version}
+def error_message(error: BinokelError, version: int | None) -> dict[str, Any]:
+    """The ``error`` message: the English text, and the reason code and params the page
+    shows in the player's language.
+
+    >>> error_message(ProtocolError("stale_version", version=3, current=4), 4)["message"]
+    'stale version 3: the game is at version 4 (send sync)'
+    """
+    return {"type": "error", "message": error.message, "code": error.code, "params": error.params, "version": version}
 
 
 CARD_PATTERN = re.compile(r"^[ATKQJ97][SHDC]$")

@@ -21,10 +21,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from binokel.action import GAMES
 from binokel.ai import Bot, choose_safely, make_bot
 from binokel.error import BinokelError
-from binokel.meld import meld_values
 from binokel.record import game_record
 from binokel.server.limits import Bucket, Limits
 from binokel.server.protocol import (
@@ -33,6 +31,7 @@ from binokel.server.protocol import (
     bot_name,
     error_message,
     rule_changes,
+    rule_facts,
 )
 from binokel.server.seat import Seat, digest
 from binokel.server.store import SeatRow, Store
@@ -47,7 +46,7 @@ log = logging.getLogger("binokel.server")
 CATCH_UP = 500
 """A client that reconnects at most this many versions behind gets the missed events; further
 behind, the snapshot alone."""
-PRIVATE_FIELDS = {"hand": [], "discard": None, "legal_actions": []}
+PRIVATE_FIELDS: dict[str, Any] = {"hand": [], "discard": None, "legal_actions": []}
 """What a spectator's view leaves out of a seat's view (everything else in a view is public)."""
 
 
@@ -192,9 +191,15 @@ class Table:
         """The ``state`` snapshot for ``seat`` (None: a spectator), from that seat's view only."""
         driver = self.driver
         deal = driver.shown_deal
-        shown = view(deal, seat).to_json() if seat is not None else spectator_view(deal)
         game = driver.game
         rules = game.rules
+        if seat is not None:
+            seen = driver.view(seat)
+            shown = seen.to_json()
+            facts = rule_facts(seen, rules)
+        else:
+            shown = spectator_view(deal)
+            facts = {**rule_facts(view(deal, 0), rules), "refusals": {}, "meld_options": None}
         return {
             "type": "state",
             "version": driver.version,
@@ -214,7 +219,7 @@ class Table:
                 "target": rules.target,
                 "over": game.is_over(),
                 "winner": game.winner,
-                "history": [_history(d) for d in game.deals if d.is_over()],
+                "history": [_history(e) for e in driver.results],
                 "settings": {"language": self.settings.language, "deck": self.settings.deck,
                              "name": self.name(seat) if seat is not None else "", "grace": self.settings.grace,
                              "lobby": self.settings.lobby},
@@ -222,15 +227,15 @@ class Table:
                 "rematch": self.rematch_id,
             },
             "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
-            "meld_options": self._meld_options(deal, seat),
+            **facts,
         }
 
-    def _meld_options(self, deal: State, seat: int | None) -> dict[str, int] | None:
-        """What the soloist's own hand melds with each trump, for the soloist naming the game."""
-        if seat is None or deal.soloist != seat or deal.phase not in (Phase.GAME, Phase.SURRENDER):
-            return None
-        values = meld_values(view(deal, seat).hand, deal.rules)
-        return {suit.letter: points for suit, points in values.items()}
+    def events_since(self, connection: Connection, since: int) -> None:
+        """The events after version ``since`` that the connection's seat may see (a client that
+        asks for what it missed; events after every change come anyway)."""
+        if not 0 <= since <= self.version:
+            raise ProtocolError("bad_since", last=self.version, value=since)
+        connection.post(self.events_message(connection.seat, self.driver.events_for(connection.seat, since), since))
 
     def events_message(self, seat: int | None, events: list[Event], since: int,
                        stand_in: int | None = None) -> dict[str, Any]:
@@ -244,8 +249,7 @@ class Table:
         """A connection said hello: the missed events (if it knows a version not too long ago),
         the snapshot, who sits where, the recent chat."""
         if len(self.connections) >= self.limits.connections_per_table:
-            raise ProtocolError(f"this table has {self.limits.connections_per_table} connections already;"
-                                " try again later")
+            raise ProtocolError("too_many_connections", max=self.limits.connections_per_table)
         seat = connection.seat
         self.connections.add(connection)
         if seat is not None:
@@ -290,19 +294,19 @@ class Table:
             seat = self._player(connection)
             self._check_version(version)
             if self.waiting:
-                raise ProtocolError("waiting for friends to take their seats")
+                raise ProtocolError("waiting_for_friends")
             driver = self.driver
             if driver.is_over():
-                raise ProtocolError("the game is over")
+                raise ProtocolError("game_over")
             if driver.needs_deal():
-                raise ProtocolError("the deal is over: send next_deal to deal the next one")
+                raise ProtocolError("deal_over_next")
             try:
                 change = driver.propose(seat, text)
             except TurnError:
                 mover = driver.to_move
-                raise ProtocolError(f"it is not your turn: {self.name(mover or 0)} is to move") from None
+                raise ProtocolError("not_your_turn", name=self.name(mover or 0)) from None
             except BinokelError as error:
-                raise ProtocolError(str(error)) from None
+                raise ProtocolError(error.code, **error.params) from None
             self._commit(change)
 
     async def next_deal(self, connection: Connection, version: int | None) -> None:
@@ -312,9 +316,9 @@ class Table:
             if version is not None:
                 self._check_version(version)
             if self.driver.is_over():
-                raise ProtocolError("the game is over: start a rematch for a new game")
+                raise ProtocolError("game_over_rematch")
             if not self.driver.needs_deal():
-                raise ProtocolError("the deal is not over yet")
+                raise ProtocolError("deal_not_over")
             self.ready.add(seat)
             if self._everybody_ready():
                 self._deal()
@@ -335,7 +339,7 @@ class Table:
         async with self.lock:
             seat = self._player(connection)
             if self.waiting or self.driver.to_move != seat:
-                raise ProtocolError("a hint is only given when it is your turn")
+                raise ProtocolError("hint_not_your_turn")
             seen = self.driver.view(seat)
             rng = self.driver.rng(f"hint{seat}")
         adviser = make_bot("hard", seed=self.seed)  # one per request: hints may overlap, bots keep state
@@ -347,7 +351,7 @@ class Table:
         async with self.lock:
             self._player(connection)
             if not self.driver.is_over():
-                raise ProtocolError("a rematch can start when the game is over")
+                raise ProtocolError("rematch_not_over")
             if self.rematch_id is None:
                 assert self.on_rematch is not None
                 self.rematch_id = self.on_rematch(self).id
@@ -358,7 +362,7 @@ class Table:
         """A chat line from a person at the table (rate-limited; the text is never HTML)."""
         seat = self._player(connection)
         if not connection.chat.take():
-            raise ProtocolError(f"chat: at most {self.limits.chat_per_10_seconds} messages in 10 seconds")
+            raise ProtocolError("too_much_chat", max=self.limits.chat_per_10_seconds)
         line = {"type": "chat", "seat": seat, "name": self.name(seat), "at": time.time()}
         line.update({"phrase": message["phrase"]} if message.get("phrase") else {"text": " ".join(message["text"].split())})
         self.chat.append(line)
@@ -366,12 +370,12 @@ class Table:
 
     def _player(self, connection: Connection) -> int:
         if connection.seat is None:
-            raise ProtocolError("spectators cannot act: take a seat with an invite to play")
+            raise ProtocolError("spectator_cannot_act")
         return connection.seat
 
     def _check_version(self, version: int) -> None:
         if version != self.version:
-            raise ProtocolError(f"stale version {version}: the game is at version {self.version} (send sync)")
+            raise ProtocolError("stale_version", version=version, current=self.version)
 
     # ------------------------------------------------------------------ storing and telling
 
@@ -384,7 +388,7 @@ class Table:
                             totals=list(game.totals), deals=dealt, over=game.is_over())
         except Exception as error:
             log.exception("could not save game %s", self.id)
-            raise ProtocolError(f"the move could not be saved ({type(error).__name__}); nothing changed") from None
+            raise ProtocolError("save_failed", error=type(error).__name__) from None
         since = self.driver.version
         events = self.driver.commit(change)
         if self.driver.needs_deal():
@@ -398,8 +402,8 @@ class Table:
             connection.post(states[seat])
         self.kick()
 
-    def error(self, message: str) -> dict[str, Any]:
-        return error_message(message, self.version)
+    def error(self, problem: BinokelError) -> dict[str, Any]:
+        return error_message(problem, self.version)
 
     # ------------------------------------------------------------------ bots and stand-ins
 
@@ -491,15 +495,9 @@ def driver_seats(settings: Settings) -> list[DriverSeat]:
     return [DriverSeat(level) if (level := settings.level(seat)) else PERSON for seat in range(len(settings.seats))]
 
 
-def _history(deal: State) -> dict[str, Any]:
-    """One line of the score sheet: public results of a finished deal (no cards)."""
-    return {
-        "dealer": deal.dealer,
-        "soloist": deal.soloist,
-        "bid": deal.bid,
-        "game": None if deal.game is None else str(GAMES[deal.game]),
-        "outcome": deal.outcome.value if deal.outcome else None,
-        "scores": list(deal.scores or ()),
-        "melds": list(deal.meld_points),
-        "card_points": list(deal.card_points),
-    }
+def _history(event: Event) -> dict[str, Any]:
+    """One line of the score sheet, from a finished deal's public event (no cards)."""
+    data = event.data
+    return {"dealer": data["dealer"], "soloist": data["soloist"], "bid": data["bid"], "game": data["game"],
+            "outcome": data["outcome"], "scores": data["scores"], "melds": data["meld_points"],
+            "card_points": data["card_points"]}

@@ -13,17 +13,26 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from binokel.action import (
+    DURCH,
+    GAMES,
+    HAND_DURCH,
+    PLAY_ON,
+    SURRENDER,
+    TAKE,
+    Action,
+    ActionKind,
+)
 from binokel.ai import Bot, choose_safely, modest_action
-from binokel.action import (BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PLAY_ON, SURRENDER, TAKE, Action,
-                            ActionKind)
 from binokel.card import Card, Hand, Suit
 from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.meld import Meld, find_melds, meld_total, meld_values
 from binokel.record import actions_of, game_record
 from binokel.rules import Rules
-from binokel.score import contract_value
+from binokel.score import contract_worth
 from binokel.state import Phase, State
+from binokel.table import PERSON, Event, EventKind, Seat, Table
 from binokel.terminal.messages import Messages
 from binokel.terminal.parse import parse_input
 from binokel.terminal.ruleset import rules_lines
@@ -31,7 +40,7 @@ from binokel.terminal.style import Style, sort_hand, suit_order
 from binokel.view import SeatView, view
 
 HUMAN = 0
-NO_TRUMP_RULES = {DURCH: "durch_rules", OPEN_DURCH: "durch_rules", HAND_DURCH: "durch_rules", BETTEL: "bettel_rules"}
+NO_TRUMP_RULES = {"durch": "durch_rules", "open_durch": "durch_rules", "hand_durch": "durch_rules", "bettel": "bettel_rules"}
 """What the soloist of each game without trump must do, announced when it is named."""
 
 
@@ -46,7 +55,8 @@ class Session:
                  bots: Sequence[Bot | None], hint_bot: Callable[[], Bot | None], messages: Messages,
                  style: Style, save_path: str, save_at_end: bool, think: float, trace: bool = False,
                  read: Callable[[str], str] = input, write: Callable[[str], None] | None = None) -> None:
-        self.game = game
+        seats = [PERSON, *(Seat(level) for level in levels)]
+        self.table = Table.from_game(game, seats, seed)  # the driver: turns, deals, events
         self.seed = seed
         self.levels = list(levels)
         self.names = list(names)
@@ -60,6 +70,10 @@ class Session:
         self.trace = trace
         self.read = read
         self.write = write or (lambda text: print(text, flush=True))
+
+    @property
+    def game(self) -> Game:
+        return self.table.game
 
     # ------------------------------------------------------------------ running
 
@@ -109,47 +123,46 @@ class Session:
         return True
 
     def loop(self) -> None:
-        while not self.game.is_over():
-            if self.game.needs_deal():
-                if self.game.finished_deals:
+        """Ask the driver who is to move: deal, ask the player, or ask a bot; then show the events."""
+        table = self.table
+        while not table.is_over():
+            if table.needs_deal():
+                if table.deal_number:
                     self.ask_next()
                 self.deal()
                 continue
-            state = self.game.current
-            seat = state.to_move
-            actions = self.ask_human(state) if seat == HUMAN else [self.bot_action(state, seat)]
+            seat = table.to_move
+            assert seat is not None
+            actions = [self.bot_action(seat)] if table.is_bot(seat) else self.ask_human(self.game.current)
             for action in actions:
-                self.apply(action)
+                self.apply(seat, action)
 
     def deal(self) -> None:
-        index = len(self.game.deals) - 1
-        self.game = self.game.deal_seeded(self.seed)
+        self.table.deal()
         state = self.game.current
-        self.trace_point(index + 1, state)
+        self.trace_point(self.table.deal_number, state)
         self.say("")
-        seen = view(state, HUMAN)
-        self.say(self.style.bold(self.t("deal_header", number=index + 1, dealer=self.name(seen.dealer),
+        seen = self.table.view(HUMAN)
+        self.say(self.style.bold(self.t("deal_header", number=self.table.deal_number, dealer=self.name(seen.dealer),
                                         forehand=self.name((seen.dealer + 1) % seen.players))))
         if seen.sitting_out is not None:
             self.say(self.who(seen.sitting_out, "sits_out"))
         if seen.sitting_out != HUMAN:
             self.show_hand(seen)
 
-    def bot_action(self, state: State, seat: int) -> Action:
-        rng = random.Random(f"{self.seed}:{len(self.game.deals)}:{self.action_count(state)}:{seat}")
-        seen = view(state, seat)
+    def bot_action(self, seat: int) -> Action:
+        seen = self.table.view(seat)
         bot = self.bots[seat]
+        rng = self.table.rng("bot")
         return choose_safely(bot, seen, rng, self.think) if bot is not None else modest_action(seen, rng)
 
-    def apply(self, action: Action) -> None:
-        index = len(self.game.deals) - 1
-        before = self.game.current
-        self.game = self.game.apply(action)
-        after = self.game.deals[index]
-        self.trace_point(index + 1, after)
-        self.announce(before, action, after)
-        if after.is_over():
-            self.show_deal_over(after, index)
+    def apply(self, seat: int, action: Action) -> None:
+        """Take the action at the table and show the player the events it may see."""
+        earlier = self.table.view(HUMAN)
+        since = self.table.version
+        self.table.act(seat, action)
+        self.trace_point(self.table.deal_number, self.table.shown_deal)
+        self.announce(earlier, self.table.events_for(HUMAN, since))
 
     @staticmethod
     def action_count(state: State) -> int:
@@ -194,9 +207,8 @@ class Session:
 
     def game_value(self, game: int, rules: Rules) -> str:
         """What a game without trump is worth: "±1000", or a whole game with durch_game=1."""
-        if game in (DURCH, OPEN_DURCH, HAND_DURCH) and rules.durch_game:
-            return self.t("whole_game")
-        return f"±{contract_value(rules, game)}"
+        worth = contract_worth(rules, game)
+        return self.t("whole_game") if worth is None else f"±{worth}"
 
     def meld_text(self, meld: Meld) -> str:
         name = self.t("meld_" + meld.name)
@@ -308,45 +320,57 @@ class Session:
             if seen.sitting_out != HUMAN:
                 self.show_hand(seen)
 
-    def announce(self, before: State, action: Action, after: State) -> None:
-        earlier, seen = view(before, HUMAN), view(after, HUMAN)
-        seat = earlier.to_move
-        kind = action.kind
-        if kind is ActionKind.BID:
-            forced = not earlier.auction and before.rules.auction == "fixed"
-            self.say(self.who(seat, "opens" if forced else "bids", bid=action.value))
-        elif kind is ActionKind.PASS:
-            self.say(self.who(seat, "passes"))
-        elif kind is ActionKind.DISCARD:
+    def announce(self, earlier: SeatView, events: Sequence[Event]) -> None:
+        """Say what the player may see of one step, event by event (``earlier``: the view before it)."""
+        seen = self.table.view(HUMAN)
+        for event in events:
+            data = event.data
+            kind = event.kind
+            if kind is EventKind.ACTION:
+                self.announce_action(data["seat"], data["action"], earlier, seen)
+            elif kind is EventKind.SOLOIST:
+                forced = all(call == "pass" for call in seen.auction)  # Zwangsspiel: everybody passed
+                self.say(self.style.bold(self.who(data["seat"], "forced_soloist" if forced else "soloist",
+                                                  bid=data["bid"])))
+            elif kind is EventKind.TAPP:
+                self.say(self.t("tapp", cards=self.cards(seen.tapp or ())))
+            elif kind is EventKind.MELDS:
+                self.show_melds(seen)
+            elif kind is EventKind.OPEN_HAND:
+                self.show_open_hand(seen)
+            elif kind is EventKind.TRICK:
+                trick = seen.tricks[data["number"] - 1]
+                points = sum(c.points for c in trick.cards) + (10 if not any(seen.hand_sizes) else 0)
+                self.say(self.style.bold(self.who(data["winner"], "wins_trick", points=points)))
+            elif kind is EventKind.DEAL_OVER:
+                if data["outcome"] == "redeal":
+                    self.say(self.style.bold(self.t("all_passed")))
+                self.show_deal_over(self.table.shown_deal, data["number"] - 1)
+
+    def announce_action(self, seat: int, text: str | None, earlier: SeatView, seen: SeatView) -> None:
+        """One seat's action (``text`` is None for a card laid away by another seat)."""
+        if text is None or (earlier.phase == Phase.DISCARD.value and earlier.to_move == seat):
             if seen.phase != Phase.DISCARD.value:  # the discard is complete
                 if seat == HUMAN:
                     self.say(self.t("your_discard", cards=self.cards(seen.discard or ())))
                 else:
-                    self.say(self.t("lays_away", name=self.names[seat], count=after.rules.tapp_size))
-        elif kind is ActionKind.GAME:
-            self.say(self.style.bold(self.who(seat, "names_game", game=self.game_name(str(action)))))
-            if action.value in NO_TRUMP_RULES:
-                self.say(self.who(seat, NO_TRUMP_RULES[action.value]))
-            self.show_open_hand(seen)
-        elif kind is ActionKind.SURRENDER:
+                    self.say(self.t("lays_away", name=self.names[seat], count=self.game.rules.tapp_size))
+            return
+        if text == "pass":
+            self.say(self.who(seat, "passes"))
+        elif text.isdigit():
+            forced = not earlier.auction and self.game.rules.auction == "fixed"
+            self.say(self.who(seat, "opens" if forced else "bids", bid=int(text)))
+        elif earlier.phase == Phase.GAME.value or text == "hand_durch":
+            self.say(self.style.bold(self.who(seat, "names_game", game=self.game_name(text))))
+            if text in NO_TRUMP_RULES:
+                self.say(self.who(seat, NO_TRUMP_RULES[text]))
+        elif text == "surrender":
             self.say(self.style.bold(self.who(seat, "surrenders")))
-            self.show_melds(seen)
-        elif kind is ActionKind.PLAY_ON:
+        elif text == "play" and earlier.phase == Phase.SURRENDER.value:
             self.say(self.who(seat, "plays_on"))
-            self.show_melds(seen)
-        elif kind is ActionKind.PLAY:
-            self.say(self.who(seat, "plays", card=self.card(action.card)))
-            if len(seen.tricks) > len(earlier.tricks):
-                trick = seen.tricks[-1]
-                points = sum(c.points for c in trick.cards) + (10 if not any(seen.hand_sizes) else 0)
-                self.say(self.style.bold(self.who(trick.winner, "wins_trick", points=points)))
-        if earlier.soloist is None and seen.soloist is not None:
-            forced = all(call == "pass" for call in seen.auction)  # Zwangsspiel: everybody passed
-            self.say(self.style.bold(self.who(seen.soloist, "forced_soloist" if forced else "soloist", bid=seen.bid)))
-        if earlier.tapp is None and seen.tapp is not None:  # the Tapp is turned up
-            self.say(self.t("tapp", cards=self.cards(seen.tapp)))
-        if seen.outcome == "redeal":
-            self.say(self.style.bold(self.t("all_passed")))
+        elif earlier.phase == Phase.PLAY.value:
+            self.say(self.who(seat, "plays", card=self.card(Card.parse(text))))
 
     def show_open_hand(self, seen: SeatView) -> None:
         """Open Durch: the soloist's hand, public (the player's own hand is shown anyway)."""
@@ -513,8 +537,8 @@ class Session:
         return "".join(f" {self.t('or')} {action}" for action in choices if action.value >= DURCH)
 
     def explain(self, error: BinokelError, state: State) -> str:
-        """The core's reason, with "seat 0" put in the player's words."""
-        return str(error).replace(f"seat {HUMAN} does not hold", self.t("you_do_not_hold"))
+        """The core's reason in the player's language (second person where it names them)."""
+        return self.t.reason(error, HUMAN)
 
     def ask_next(self) -> None:
         self.prompt(self.game.current, "next", self.t("prompt_next"), ())

@@ -85,8 +85,9 @@ function onMessage(message) {
   switch (message.type) {
     case "state": {
       const expected = app.version == null ? null : app.version + 1;
-      if (!app.awaitingSync && expected != null && message.version !== expected) {
-        if (message.version <= app.version) return;
+      // The same version again is a fresh snapshot (a friend sat down): shown, not a gap.
+      if (!app.awaitingSync && expected != null && message.version !== expected && message.version !== app.version) {
+        if (message.version < app.version) return;
         app.awaitingSync = true;
         send({ type: "sync" });
       } else {
@@ -118,7 +119,7 @@ function onMessage(message) {
       chat.badge();
       break;
     case "error":
-      table.onError(message.message);
+      table.onError(message);
       app.awaitingSync = true;
       send({ type: "sync" });
       break;

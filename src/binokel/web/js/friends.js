@@ -2,7 +2,7 @@
 // the chat panel and who is at the table. Chat and names are always set as text
 // (textContent), never as HTML.
 
-import { t, ruleSetLabel } from "./i18n.js";
+import { t, ruleSetLabel, reason } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "binokel.seats";
@@ -124,7 +124,7 @@ export async function showJoin({ code, id }, onJoined) {
       ? await fetch("/api/invite", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }) })
       : await fetch("/api/lobby");
     const data = await response.json();
-    if (!response.ok) throw new Error(data.error || response.statusText);
+    if (!response.ok) throw new Error(data.code ? reason(data) : data.error || response.statusText);
     table = code ? data : (data.tables || []).find((x) => x.id === id);
     if (!table) throw new Error(t("join.gone"));
   } catch (e) {
@@ -157,7 +157,7 @@ export async function showJoin({ code, id }, onJoined) {
         body: JSON.stringify(code ? { code, name } : { id, name }),
       });
       const data = await response.json();
-      if (!response.ok) throw new Error(data.error || response.statusText);
+      if (!response.ok) throw new Error(data.code ? reason(data) : data.error || response.statusText);
       remember(data.id, { token: data.token, seat: data.seat });
       onJoined(data.id);
     } catch (e) {
