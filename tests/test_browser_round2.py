@@ -470,3 +470,25 @@ def test_phone_360x640_fits_without_scrolling(server: Server, browser: Browser) 
             checked.add(phase)
     assert "play" in checked, checked
     page.context.close()
+
+
+# ---------------------------------------------------------------------- history and statistics
+
+def test_statistics_count_a_finished_game(server: Server, page: Page) -> None:
+    goto(page, server.url)
+    expect(page.get_by_test_id("stats-line")).to_contain_text("0 games finished")
+    new_game(server, page, rules="standard(target=100)", name="Anna", seed=5)
+    play_until(page, deal_over)
+    expect(page.get_by_test_id("game-winner")).to_be_visible()  # a target of 100: one deal ends the game
+    goto(page, server.url)
+    expect(page.get_by_test_id("stats-line")).to_contain_text("1 games finished")
+    page.get_by_test_id("stats-button").click()
+    expect(page.get_by_test_id("stats-played")).to_have_text("1")
+    expect(page.get_by_test_id("stats-group")).to_have_count(1)
+    expect(page.get_by_test_id("stats-soloist")).to_contain_text("of 1")  # we never pass: we were the soloist
+    expect(page.get_by_test_id("stats-average-bid")).to_have_text(re.compile(r"^\d[\d,]*$"))
+    expect(page.get_by_test_id("stats-game")).to_have_count(1)
+    page.get_by_test_id("stats-sheet").click()
+    expect(page.locator("#stats-dialog [data-testid=sheet-row]")).to_have_count(1)
+    page.get_by_test_id("stats-review").first.click()
+    expect(page.get_by_test_id("review-position")).to_have_text("Trick 1 of 15")

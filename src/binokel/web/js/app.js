@@ -9,6 +9,7 @@ import { updateAdvice } from "./advice.js";
 import { bindSettings } from "./settings.js";
 import { bindKeyboard } from "./keyboard.js";
 import { soundsFor } from "./sound.js";
+import { recordState, renderStatsSummary } from "./stats.js";
 import { watchResults, bindUpload } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
@@ -98,6 +99,7 @@ function onMessage(message) {
       table.update(message);
       updateAdvice(message, app.gameId, app.deck);
       soundsFor(message);
+      recordState(message, app.gameId);
       break;
     }
     case "hint":
@@ -159,6 +161,7 @@ function showStart() {
   document.body.dataset.page = "start";
   document.title = "Binokel";
   start.loadResumeList();
+  renderStatsSummary(() => app.deck);
 }
 
 function showJoinPage(target) {
