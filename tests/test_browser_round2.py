@@ -492,3 +492,46 @@ def test_statistics_count_a_finished_game(server: Server, page: Page) -> None:
     expect(page.locator("#stats-dialog [data-testid=sheet-row]")).to_have_count(1)
     page.get_by_test_id("stats-review").first.click()
     expect(page.get_by_test_id("review-position")).to_have_text("Trick 1 of 15")
+
+
+# ---------------------------------------------------------------------- tutorial
+
+def test_tutorial_completed_and_reopened(server: Server, page: Page) -> None:
+    new_game(server, page, name="Anna", seed=5)
+    expect(page.get_by_test_id("tutorial-offer")).to_be_visible()
+    page.get_by_test_id("tutorial-start").click()
+    dialog = page.get_by_test_id("tutorial-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.get_by_test_id("tutorial-step")).to_have_text("Step 1 of 7")
+    expect(page.get_by_test_id("tutorial-text")).to_contain_text("highest bidder")
+    for step in range(2, 8):
+        page.get_by_test_id("tutorial-next").click()
+        expect(page.get_by_test_id("tutorial-step")).to_have_text(f"Step {step} of 7")
+    page.get_by_test_id("tutorial-back").click()
+    expect(page.get_by_test_id("tutorial-step")).to_have_text("Step 6 of 7")
+    expect(page.get_by_test_id("tutorial-text")).to_contain_text("follow the suit")
+    page.get_by_test_id("tutorial-next").click()
+    page.get_by_test_id("tutorial-done").click()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_test_id("tutorial-offer")).to_be_hidden()
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    expect(page.get_by_test_id("tutorial-offer")).to_have_count(0)  # answered once: not offered again
+    # Reopened from the table and from the start page; skipping closes it.
+    page.get_by_test_id("tutorial-button-table").click()
+    expect(page.get_by_test_id("tutorial-step")).to_have_text("Step 1 of 7")
+    page.get_by_test_id("tutorial-skip").click()
+    expect(dialog).to_be_hidden()
+    goto(page, server.url)
+    page.get_by_test_id("tutorial-button").click()
+    expect(page.get_by_test_id("tutorial-step")).to_have_text("Step 1 of 7")
+
+
+def test_level_descriptions_on_the_start_page(server: Server, page: Page) -> None:
+    goto(page, server.url)
+    levels = page.get_by_test_id("levels-about")
+    for word in ("easy", "medium", "hard"):
+        expect(levels.locator("dt", has_text=word)).to_have_count(1)
+    expect(levels).to_contain_text("never surrenders")
+    page.get_by_test_id("language-select").select_option("de")
+    expect(levels).to_contain_text("gibt nie auf")

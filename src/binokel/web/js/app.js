@@ -10,6 +10,7 @@ import { bindSettings } from "./settings.js";
 import { bindKeyboard } from "./keyboard.js";
 import { soundsFor } from "./sound.js";
 import { recordState, renderStatsSummary } from "./stats.js";
+import { bindTutorial, offerTutorial } from "./tutorial.js";
 import { watchResults, bindUpload } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
@@ -100,6 +101,7 @@ function onMessage(message) {
       updateAdvice(message, app.gameId, app.deck);
       soundsFor(message);
       recordState(message, app.gameId);
+      offerTutorial();
       break;
     }
     case "hint":
@@ -258,6 +260,7 @@ async function main() {
   watchResults(() => table);
   bindSettings();
   bindKeyboard(table);
+  bindTutorial();
   bindUpload();
   window.addEventListener("hashchange", route);
   document.addEventListener("keydown", (e) => {
