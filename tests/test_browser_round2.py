@@ -454,6 +454,8 @@ def test_phone_360x640_fits_without_scrolling(server: Server, browser: Browser) 
     page = open_page(browser, 360, 640, has_touch=True, is_mobile=True, reduced_motion="reduce")
     new_game(server, page, name="Anna", seed=5)
     page.wait_for_selector(MY_TURN + "[data-phase=auction]")
+    page.wait_for_selector("[data-testid=advice-certain]", state="attached")  # the bidding help is in
+    expect(page.get_by_test_id("tutorial-offer")).to_be_visible()
     assert not fits(page), fits(page)
     # A toast never covers the cards.
     page.locator("#hand .card").first.click(position={"x": 5, "y": 30}, force=True)

@@ -12,7 +12,8 @@ let asked = null;  // the auction state the shown help belongs to
 function box() {
   let el = $("bid-help");
   if (!el) {
-    el = Object.assign(document.createElement("details"), { id: "bid-help", className: "bid-help", open: true });
+    // Open on wide screens; on a phone one line that opens when tapped (the table must fit).
+    el = Object.assign(document.createElement("details"), { id: "bid-help", className: "bid-help", open: !matchMedia("(max-width: 640px)").matches });
     el.setAttribute("data-testid", "bid-help");
     $("controls").after(el);
   }
