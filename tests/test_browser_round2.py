@@ -537,3 +537,30 @@ def test_level_descriptions_on_the_start_page(server: Server, page: Page) -> Non
     expect(levels).to_contain_text("never surrenders")
     page.get_by_test_id("language-select").select_option("de")
     expect(levels).to_contain_text("gibt nie auf")
+
+
+# ---------------------------------------------------------------------- installable, offline
+
+def test_installable_and_says_when_the_server_is_away(server: Server, page: Page) -> None:
+    goto(page, server.url)
+    manifest = page.evaluate("async () => (await fetch(document.querySelector('link[rel=manifest]').href)).json()")
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512"} <= sizes
+    for icon in manifest["icons"]:
+        assert page.evaluate("async (src) => (await fetch(src)).ok", icon["src"]), icon
+    # The service worker takes the page; then its files are kept.
+    page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+    page.reload()
+    page.wait_for_selector("html[data-ready=true]", state="attached")
+    assert page.evaluate("() => Boolean(navigator.serviceWorker.controller)")
+    page.wait_for_function("async () => (await (await caches.open('binokel-static-v1')).keys()).length >= 6")
+    expect(page.get_by_test_id("offline")).to_be_hidden()
+    server.stop()
+    page.reload()
+    expect(page.get_by_test_id("offline")).to_be_visible()
+    expect(page.get_by_test_id("offline")).to_contain_text("cannot be reached")
+    expect(page.get_by_test_id("start-game")).to_be_visible()  # the page itself came from the kept files
+    server.start()
+    page.wait_for_selector("html[data-ready=true]:not([data-offline])", state="attached", timeout=15_000)
+    expect(page.get_by_test_id("offline")).to_be_hidden()

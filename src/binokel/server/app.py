@@ -183,6 +183,11 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
                                 status_code=503)
         return FileResponse(page, media_type="text/html")
 
+    @app.get("/sw.js", response_model=None)
+    async def service_worker() -> Response:
+        # Served from the root so that it may keep the page itself ("/") for when the server is away.
+        return FileResponse(web_dir() / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+
     @app.get("/i18n/{lang}.json")
     async def get_catalogue(lang: str) -> Response:
         """The one translation catalogue of a language, as the terminal reads it."""

@@ -11,6 +11,7 @@ import { bindKeyboard } from "./keyboard.js";
 import { soundsFor } from "./sound.js";
 import { recordState, renderStatsSummary } from "./stats.js";
 import { bindTutorial, offerTutorial } from "./tutorial.js";
+import { registerWorker, serverUnreachable } from "./offline.js";
 import { watchResults, bindUpload } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
@@ -236,13 +237,18 @@ async function main() {
   // Listen at once: a choice made while the page is still loading must not be lost.
   $("language-select").addEventListener("change", (e) => changeLanguage(e.target.value));
   $("deck-select").addEventListener("change", (e) => setDeck(e.target.value));
-  await setLanguage(preferredLanguage());
+  try {
+    await setLanguage(preferredLanguage());
+  } catch {
+    serverUnreachable();  // no catalogue: neither from the server nor kept by the service worker
+  }
   $("language-select").value = document.documentElement.lang;
   try {
     app.meta = await (await fetch("/api/meta")).json();
   } catch {
     app.meta = { rule_sets: [{ name: "standard", about: "", changes: [] }], options: [], levels: ["easy", "medium", "hard"],
       decks: DECKS, opponent_names: [] };
+    serverUnreachable();
   }
   table.options = app.meta.options;
   start = new StartPage({
@@ -261,6 +267,7 @@ async function main() {
   bindSettings();
   bindKeyboard(table);
   bindTutorial();
+  registerWorker();
   bindUpload();
   window.addEventListener("hashchange", route);
   document.addEventListener("keydown", (e) => {
