@@ -12,6 +12,7 @@ import { soundsFor } from "./sound.js";
 import { recordState, renderStatsSummary } from "./stats.js";
 import { bindTutorial, offerTutorial } from "./tutorial.js";
 import { registerWorker, serverUnreachable } from "./offline.js";
+import { feel } from "./feel.js";
 import { watchResults, bindUpload } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
@@ -103,6 +104,7 @@ function onMessage(message) {
       soundsFor(message);
       recordState(message, app.gameId);
       offerTutorial();
+      feel(message, app.gameId);
       break;
     }
     case "hint":
