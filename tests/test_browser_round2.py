@@ -564,3 +564,16 @@ def test_installable_and_says_when_the_server_is_away(server: Server, page: Page
     server.start()
     page.wait_for_selector("html[data-ready=true]:not([data-offline])", state="attached", timeout=15_000)
     expect(page.get_by_test_id("offline")).to_be_hidden()
+
+
+# ---------------------------------------------------------------------- table feel
+
+def test_deal_animation_marks_and_celebration(server: Server, page: Page) -> None:
+    new_game(server, page, rules="standard(target=100)", name="Anna", seed=5)
+    page.wait_for_selector("#hand.dealing", state="attached", timeout=5000)  # the cards are dealt in
+    play_until(page, lambda p, seen: my_turn(p, "play"))
+    expect(page.get_by_test_id("trump-marker")).to_contain_text("Anna")  # trump and soloist, always
+    expect(page.locator("#felt .seat.is-soloist, .me .seat.is-soloist")).to_have_count(1)
+    play_until(page, deal_over)
+    expect(page.get_by_test_id("game-winner")).to_contain_text("You win")
+    page.wait_for_selector("[data-testid=celebration]", state="attached", timeout=5000)
