@@ -441,7 +441,7 @@ def test_why_a_card_is_refused_comes_from_the_server_in_german(server: Server, p
     """The page holds no rules (no legal.js): the reason for a greyed card is the server's
     reason code, shown in the player's language."""
     game = server.new_game(name="Anna", seed=3)
-    goto(page, f"{server.url}#/game/{game}")
+    goto(page, server.seat_url(game))
     refused = "#hand.active .card.illegal"
     for _ in range(4):  # a few deals at most, until seat 0 holds a card it may not play
         play_until(page, lambda p, seen: my_turn(p, "play") and p.locator(refused).count() > 0)

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
@@ -200,6 +200,7 @@ class Change:
     step: Step
     game: Game
     events: tuple[Event, ...]
+    public: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # the shown deal's public fields
 
 
 class TurnError(IllegalActionError):
@@ -241,6 +242,7 @@ class Table:
         self._history: list[Step] = []
         self._events: list[Event] = []
         self._results: list[Event] = []
+        self._public: dict[str, Any] | None = None  # the public fields after the last step (saves a view per step)
 
     @classmethod
     def replay(cls, rules: Rules | str, seats: Sequence[Seat], seed: int, first_dealer: int,
@@ -402,6 +404,7 @@ class Table:
         self._history.append(change.step)
         self._events.extend(change.events)
         self._results.extend(e for e in change.events if e.kind is EventKind.DEAL_OVER)
+        self._public = change.public
         return list(change.events)
 
     def deal(self, rng: random.Random | None = None) -> list[Event]:
@@ -426,10 +429,10 @@ class Table:
     def _change(self, step: Step, game: Game) -> Change:
         version = self.version + 1
         if isinstance(step, Dealt):
-            events = self._deal_events(version, game)
+            events, public = self._deal_events(version, game), _public(view(game.current, 0))
         else:
-            events = self._action_events(version, step, self._game, game)
-        return Change(version, step, game, tuple(events))
+            events, public = self._action_events(version, step, self._game, game)
+        return Change(version, step, game, tuple(events), public)
 
     def _deal_events(self, version: int, game: Game) -> list[Event]:
         state = game.current
@@ -443,12 +446,14 @@ class Table:
                                     {"seat": seat, "cards": _texts(view(state, seat).hand)}))
         return events
 
-    def _action_events(self, version: int, step: Acted, before: Game, after: Game) -> list[Event]:
+    def _action_events(self, version: int, step: Acted, before: Game,
+                       after: Game) -> tuple[list[Event], dict[str, Any]]:
         players = self.players
         everyone = Visibility.everyone(players)
         deal = after.deals[len(before.deals) - 1]  # the deal the action was taken in
         # The public fields are the same in every seat's view: read them from one seat's.
-        was, now = _public(view(before.current, 0)), _public(view(deal, 0))
+        was = self._public if self._public is not None else _public(view(before.current, 0))
+        now = _public(view(deal, 0))
         to_move = None if after.is_over() else after.current.to_move
         seat, action = step.seat, step.action
         assert isinstance(action, Action)  # propose() parsed it
@@ -477,7 +482,7 @@ class Table:
         if after.is_over():
             tell(EventKind.GAME_OVER, {"winner": after.winner, "totals": list(after.totals),
                                        "durch_games": list(after.durch_games) if self.rules.durch_game else None})
-        return events
+        return events, now
 
 
 PUBLIC_FIELDS = ("auction", "soloist", "bid", "tapp", "melds", "open_hand", "tricks", "trick", "outcome", "scores")

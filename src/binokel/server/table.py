@@ -441,7 +441,10 @@ class Table:
                 self._wake.clear()
                 seat, wait = self._next_mover()
                 if seat is None and wait == 0 and self.driver.needs_deal():
-                    self._deal()  # the table's next-deal timeout has passed
+                    try:
+                        self._deal()  # the table's next-deal timeout has passed
+                    except ProtocolError:  # not stored (logged): try again in a moment
+                        self.deal_over_at = time.monotonic()
                     continue
                 if seat is not None:
                     version = self.version
