@@ -8,6 +8,7 @@ computer opponents think for 0 s; animations are shortened with ``reduced_motion
 from __future__ import annotations
 
 import json
+import os
 import re
 import urllib.request
 from collections.abc import Iterator
@@ -577,3 +578,32 @@ def test_deal_animation_marks_and_celebration(server: Server, page: Page) -> Non
     play_until(page, deal_over)
     expect(page.get_by_test_id("game-winner")).to_contain_text("You win")
     page.wait_for_selector("[data-testid=celebration]", state="attached", timeout=5000)
+
+
+# ---------------------------------------------------------------------- screenshots (only when asked)
+
+@pytest.mark.skipif(not os.environ.get("BINOKEL_SCREENSHOTS"), reason="set BINOKEL_SCREENSHOTS=1 to refresh docs/screenshots")
+def test_screenshots_round2(server: Server, browser: Browser) -> None:
+    shots = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+    page = open_page(browser, 1280, 800, reduced_motion="reduce")
+    new_game(server, page, name="Anna", seed=5)
+    page.wait_for_selector("[data-testid=advice-certain]")
+    page.screenshot(path=str(shots / "bidding-help.png"))
+    play_until(page, deal_over)
+    page.wait_for_selector("[data-testid=explain]")
+    page.get_by_test_id("result-dialog").screenshot(path=str(shots / "result-explained.png"))
+    page.get_by_test_id("review-button").click()
+    for _ in range(3):
+        page.get_by_test_id("review-next").click()
+    page.screenshot(path=str(shots / "deal-review.png"))
+    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+    goto(page, server.url)
+    page.get_by_test_id("stats-button").click()
+    page.screenshot(path=str(shots / "statistics.png"))
+    page.context.close()
+    page = open_page(browser, 360, 640, has_touch=True, is_mobile=True, reduced_motion="reduce")
+    new_game(server, page, name="Anna", seed=5)
+    play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play") and p.locator("#trick .card").count() >= 1)
+    page.screenshot(path=str(shots / "table-phone-360.png"))
+    page.context.close()
