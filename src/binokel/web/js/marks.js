@@ -30,11 +30,11 @@ export function renderMarks(table) {
 /** Why a card cannot be played now, when no rule of the trick is the reason (not my turn,
  *  or not the time for cards at all). */
 export function notNowText(view, names) {
-  if (view.phase === "play" && view.to_move !== view.seat) return t("why.wait", { name: names[view.to_move] ?? "" });
+  if (view.phase === "play" && view.to_move !== view.seat) return t("not_now.wait", { name: names[view.to_move] ?? "" });
   if (view.phase === "discard" && view.to_move === view.seat) return "";
   const key = `not_now.${view.phase}`;
   const text = t(key);
-  return text === key ? t("why.not_now") : text;
+  return text === key ? t("not_now.other") : text;
 }
 
 // ------------------------------------------------------------------ the "why not" tooltip
