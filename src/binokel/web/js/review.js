@@ -153,7 +153,7 @@ function reviewHtml(review, at, deck, names) {
   }));
   const trick = review.tricks[at];
   const trump = model.isSuit(review.explain.game) ? review.explain.game : null;
-  const seats = hands.map((hand, seat) => `<div class="review-seat${seat === review.seat ? " me" : ""}"><span class="name">${name(seat)}</span>` +
+  const seats = hands.map((hand, seat) => `<div class="review-seat${seat === review.seat ? " own" : ""}"><span class="name">${name(seat)}</span>` +
     `<span class="review-hand">${sortHand(hand, trump).map((c) => cardChip(c, deck)).join("")}</span></div>`).join("");
   const cards = trick.cards.map((card, i) => {
     const seat = seatOf(review, trick.leader, i);
