@@ -159,6 +159,7 @@ def hand(page: Page) -> list[str]:
 
 
 MY_TURN = "[data-testid=table][data-turn=me]"
+CARD_EDGE = {"x": 6, "y": 24}  # the left strip of a card in the hand: the next card never covers it
 
 
 def my_turn(page: Page, phase: str | None = None) -> bool:
@@ -195,7 +196,7 @@ def act(page: Page, seen: dict[str, int]) -> None:
         need = int(re.search(r"\d+", page.get_by_test_id("discard-info").inner_text()).group())
         cards = page.locator("#hand .card")
         for i in range(need):
-            cards.nth(cards.count() - 1 - i).click(**short)
+            cards.nth(cards.count() - 1 - i).click(position=CARD_EDGE, **short)
         expect(page.get_by_test_id("discard-info")).to_contain_text("banked")
         page.get_by_test_id("confirm-discard").click(**short)
         expect(page.get_by_test_id("confirm-discard")).to_have_count(0)
@@ -214,7 +215,7 @@ def act(page: Page, seen: dict[str, int]) -> None:
         for reason in why:  # the server's reason (the engine's own), rendered by the page
             assert re.search(r"does not follow suit|does not beat|is not a trump", reason), reason
         seen["reasons"] = seen.get("reasons", 0) + len(why)
-        page.locator("#hand.active .card.legal").first.click(**short)
+        page.locator("#hand.active .card.legal").first.click(position=CARD_EDGE, **short)
 
 
 def deal_over(page: Page, seen: dict[str, int]) -> bool:

@@ -52,6 +52,7 @@ from binokel.server.protocol import (
     rule_changes,
 )
 from binokel.server.storage import StorageUnavailable, Store, open_store
+from binokel.server.review_routes import add_review_routes
 from binokel.server.table import Connection, Table
 
 log = logging.getLogger("binokel.server")
@@ -211,6 +212,10 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     @app.get("/metrics")
     async def get_metrics() -> Response:
         return PlainTextResponse(metrics.exposition(), media_type=CONTENT_TYPE)
+    @app.get("/sw.js", response_model=None)
+    async def service_worker() -> Response:
+        # Served from the root so that it may keep the page itself ("/") for when the server is away.
+        return FileResponse(web_dir() / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
     @app.get("/i18n/{lang}.json")
     async def get_catalogue(lang: str) -> Response:
@@ -231,6 +236,14 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
             return JSONResponse(rules_answer(text))
         except ProtocolError as problem:
             return error(400, problem)
+
+    @app.get("/api/rules/check")
+    async def check_rules(text: str = "standard") -> JSONResponse:
+        # The start page's live check while a text is typed: a refusal is an answer, not an error.
+        try:
+            return JSONResponse({"ok": True, **rules_answer(text)})
+        except ProtocolError as problem:
+            return JSONResponse({"ok": False, "error": str(problem)})
 
     @app.post("/api/games")
     async def create_game(request: Request) -> JSONResponse:
@@ -293,6 +306,8 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     async def delete_game(game_id: str, request: Request) -> JSONResponse:
         await hall.delete(game_id, bearer(request))
         return JSONResponse({"deleted": game_id})
+
+    add_review_routes(app, hall.get, public_record)  # bidding help, deal review (server/review_routes.py)
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> JSONResponse:

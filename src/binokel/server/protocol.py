@@ -25,6 +25,9 @@ HTTP
   read them. ``changes`` lists every option whose value differs from the ``standard``
   rule set, in declaration order (the same list as ``game.changes`` below). A text the
   rules refuse → HTTP 400 ``{"error": "<the rules' own message>"}``.
+- ``GET /api/rules/check?text=...`` → the same answer with ``"ok": true``, or
+  ``{"ok": false, "error": "<the rules' own message>"}`` — always HTTP 200: the start
+  page checks the text while it is typed, and a refused text is no error of the page.
 - ``POST /api/games`` body ``{"rules": "standard(target=1000)", "seats": ["me", "open", "hard"],
   "name": "Anna", "language": "en", "deck": "french", "grace": 45, "stand_in": "medium",
   "lobby": false, "next_deal_after": 0}`` → ``{"id": "<opaque id>", "seat": 0|null,
@@ -64,6 +67,12 @@ HTTP
   lobby by their creator that have a free seat.
 - ``DELETE /api/games/{id}`` with ``Authorization: Bearer <creator's token>`` →
   ``{"deleted": id}``; no or another token → 403; unknown id → 404.
+- ``GET /api/games/{id}/advice`` (``Authorization: Bearer <seat token>``) → bidding help
+  for that seat from its own view: ``{"phase", "bidding": {"melds": {"S": n, ...},
+  "certain", "estimate", "safe": [low, high], "limit", "lowest"}|null}`` (null outside
+  the auction); ``GET /api/games/{id}/review?deal=k&seat=s`` and ``POST /api/review``
+  ``{"record": <binokel-game/1>, "seat": s, "deal": k}`` → the review of a finished deal
+  (see ``binokel.server.review.review_deal``); 400 when there is no such finished deal.
 - ``GET /api/games/{id}/record`` → the game record (RECORDS.md ``binokel-game/1``) as a
   download (``Content-Disposition: attachment``). While a deal is in progress its
   cards are hidden information, so that deal is left out until it is over; the record

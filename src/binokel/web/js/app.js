@@ -5,6 +5,15 @@ import { setLanguage, preferredLanguage, t, translatePage } from "./i18n.js";
 import { StartPage, bindRules, renderRules } from "./start.js";
 import { Table, toast } from "./table.js";
 import { Chat, forget, remember, seatOf, showInvite, showJoin } from "./friends.js";
+import { updateAdvice } from "./advice.js";
+import { bindSettings } from "./settings.js";
+import { bindKeyboard } from "./keyboard.js";
+import { soundsFor } from "./sound.js";
+import { recordState, renderStatsSummary } from "./stats.js";
+import { bindTutorial, offerTutorial } from "./tutorial.js";
+import { registerWorker, serverUnreachable } from "./offline.js";
+import { feel } from "./feel.js";
+import { watchResults, bindUpload } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 const DECKS = ["french", "german"];
@@ -91,6 +100,11 @@ function onMessage(message) {
       app.version = message.version;
       showTable();
       table.update(message);
+      updateAdvice(message, app.gameId, app.deck);
+      soundsFor(message);
+      recordState(message, app.gameId);
+      offerTutorial();
+      feel(message, app.gameId);
       break;
     }
     case "hint":
@@ -152,6 +166,7 @@ function showStart() {
   document.body.dataset.page = "start";
   document.title = "Binokel";
   start.loadResumeList();
+  renderStatsSummary(() => app.deck);
 }
 
 function showJoinPage(target) {
@@ -224,13 +239,18 @@ async function main() {
   // Listen at once: a choice made while the page is still loading must not be lost.
   $("language-select").addEventListener("change", (e) => changeLanguage(e.target.value));
   $("deck-select").addEventListener("change", (e) => setDeck(e.target.value));
-  await setLanguage(preferredLanguage());
+  try {
+    await setLanguage(preferredLanguage());
+  } catch {
+    serverUnreachable();  // no catalogue: neither from the server nor kept by the service worker
+  }
   $("language-select").value = document.documentElement.lang;
   try {
     app.meta = await (await fetch("/api/meta")).json();
   } catch {
     app.meta = { rule_sets: [{ name: "standard", about: "", changes: [] }], options: [], levels: ["easy", "medium", "hard"],
       decks: DECKS, opponent_names: [] };
+    serverUnreachable();
   }
   table.options = app.meta.options;
   start = new StartPage({
@@ -245,6 +265,12 @@ async function main() {
   start.render();
   setDeck(app.deck);
   bindRules();
+  watchResults(() => table);
+  bindSettings();
+  bindKeyboard(table);
+  bindTutorial();
+  registerWorker();
+  bindUpload();
   window.addEventListener("hashchange", route);
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && document.body.classList.contains("log-open")) document.body.classList.remove("log-open");

@@ -112,5 +112,6 @@ const has = (key) => (dict.strings?.[key] ?? english.strings?.[key]) != null;
 /** A meld's name ("Family", "Four aces"). */
 export const meldName = (name) => t(`meld.${name}`);
 
-/** Numbers in the language's format. */
-export const number = (n) => (n == null ? "" : new Intl.NumberFormat(current).format(n));
+/** Numbers in the language's format, negative ones with the one minus sign (U+2212) used
+ *  everywhere on the page (Intl gives a hyphen in most languages). */
+export const number = (n) => (n == null ? "" : new Intl.NumberFormat(current).format(n).replace(/^[-\u2212]/, "\u2212"));

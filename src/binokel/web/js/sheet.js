@@ -76,8 +76,10 @@ export function dealResult(msg, deck) {
   const title = tSeat("result." + view.outcome, view.soloist, view.seat, { name: escape(soloist), bid: number(view.bid) });
   const mine = view.soloist === view.seat || model.isPartner(game, view.seat, view.soloist);
   const good = view.outcome === "redeal" || ["made", "durch_made", "bettel_made"].includes(view.outcome) === mine;
-  const rows = names.map((name, seat) => `<tr${seat === view.soloist ? ` class="soloist"` : ""}><th>${escape(name)}</th>` +
-    `<td>${number(facts.melds[seat] ?? 0)}</td><td>${number(facts.cards[seat] ?? 0)}</td>` +
+  // One row per score column: a team's score is counted once, on its own row (its members' melds and cards summed).
+  const sum = (list, seats) => seats.reduce((total, seat) => total + (list[seat] ?? 0), 0);
+  const rows = model.scoreColumns(game).map(({ name, seat, seats }) => `<tr${seats.includes(view.soloist) ? ` class="soloist"` : ""}><th>${escape(name)}</th>` +
+    `<td>${number(sum(facts.melds, seats))}</td><td>${number(sum(facts.cards, seats))}</td>` +
     `<td class="${(facts.scores[seat] ?? 0) < 0 ? "minus" : "plus"}" data-testid="deal-score-${seat}">${signed(facts.scores[seat] ?? 0)}</td>` +
     `<td><b>${number(game.totals[seat])}</b></td></tr>`).join("");
   const contract = view.soloist == null ? "" :
@@ -146,7 +148,7 @@ export function renderLog(msg, deck) {
   });
   if (view.phase === "over") {
     add(tSeat("result." + view.outcome, view.soloist, view.seat, { name: escape(names[view.soloist] ?? ""), bid: number(view.bid) }) + " " +
-      (view.scores || []).map((s, seat) => `${escape(names[seat])} ${signed(s)}`).join(", "), "important");
+      model.scoreColumns(game).map(({ name, seat }) => `${escape(name)} ${t("points_signed", { points: signed((view.scores || [])[seat] ?? 0) })}`).join(", "), "important");
   }
   if (game.over) add(t("winner_is", { name: escape(winnerName(game)) }), "important");
   return lines.join("");

@@ -63,6 +63,7 @@ export class StartPage {
     for (const [name, value] of Object.entries(values)) { const el = more.querySelector(`[name="${name}"]`); if (el) el.value = value; }
     this.renderOpponents();
     this.renderDecks();
+    renderLevels(this.meta.levels);
     this.check();
   }
 
@@ -115,8 +116,9 @@ export class StartPage {
     const asked = ++this.asked;
     let answer;
     try {
-      const response = await fetch(`/api/rules?text=${encodeURIComponent(text)}`);
-      answer = { ok: response.ok, body: await response.json() };
+      // The check answers 200 either way: a text being typed is no error of the page (no 400 in the console).
+      const body = await (await fetch(`/api/rules/check?text=${encodeURIComponent(text)}`)).json();
+      answer = { ok: body.ok === true, body };
     } catch {
       return;  // offline: the server will say so on submit
     }
@@ -202,12 +204,19 @@ export class StartPage {
     list.innerHTML = open.map((g) => {
       const when = g.updated ? new Date(g.updated).toLocaleString(language(), { dateStyle: "short", timeStyle: "short" }) : "";
       const scores = g.players.map((p, i) => `${escape(p || "?")} ${number(g.totals[i])}`).join(" · ");
-      const turn = g.waiting ? t("presence.waiting") : g.to_move === g.seat ? t("your_turn") : g.to_move != null ? t("turn_of", { name: g.players[g.to_move] }) : "";
+      const options = ruleOptions(g.rules).map(([name, value]) => `${escape(optionLabel(name))}: ${escape(/^\d+$/.test(value) ? number(Number(value)) : choiceLabel(name, value))}`);
+      const opponents = (g.seats || []).map((s, seat) => (seat === g.seat ? null : `${escape(g.players[seat] || t("presence.open"))}${s.level ? ` (${escape(t("level." + s.level))})` : ""}`)).filter(Boolean);
+      const turn = g.waiting ? t("presence.waiting") : g.to_move === g.seat ? t("your_turn") : g.to_move != null ? t("turn_of", { name: escape(g.players[g.to_move]) }) : "";
       return `<li><a class="resume-item" href="#/game/${encodeURIComponent(g.id)}" data-testid="resume-${escape(g.id)}">` +
         `<span class="scores">${scores}</span><span class="meta">${escape(ruleSetLabel(String(g.rules).split("(")[0]))}` +
-        ` · ${t("deal_n", { n: g.deals })}${when ? " · " + escape(when) : ""}${turn ? " · " + escape(turn) : ""}</span><span class="go">${t("resume")}</span></a></li>`;
+        ` · ${t("deal_n", { n: g.deals })}${when ? " · " + escape(when) : ""}</span>` +
+        `<span class="options" data-testid="resume-options">${options.length ? options.join(" · ") : escape(t("resume_standard"))}</span>` +
+        (opponents.length ? `<span class="options">${t("opponents")}: ${opponents.join(", ")}</span>` : "") +
+        (turn ? `<span class="turn${g.to_move === g.seat ? " mine" : ""}">${turn}</span>` : "") +
+        `<span class="go">${t("resume")}</span></a></li>`;
     }).join("");
     $("resume-empty").hidden = open.length > 0;
+    $("start-view").classList.toggle("has-games", open.length > 0);  // phones show them first
     let tables = [];
     try {
       tables = (await (await fetch("/api/lobby")).json()).tables || [];
@@ -219,6 +228,20 @@ export class StartPage {
       `<span class="scores">${g.seats.map((s) => escape(s.kind === "open" ? t("presence.open") : s.name)).join(" · ")}</span>` +
       `<span class="meta">${escape(ruleSetLabel(String(g.rules).split("(")[0]))}</span><span class="go">${t("join_sit")}</span></a></li>`).join("");
   }
+}
+
+/** The options a rule text sets: "standard(target=1000,bettel=300)" → [["target", "1000"], ["bettel", "300"]]. */
+export function ruleOptions(text) {
+  const inside = /\((.*)\)\s*$/.exec(String(text ?? ""));
+  if (!inside) return [];
+  return inside[1].split(",").map((part) => part.split("=").map((s) => s.trim())).filter((p) => p.length === 2 && p[0]);
+}
+
+/** What each computer level does, for the start page. */
+export function renderLevels(levels) {
+  const box = $("levels-about");
+  if (!box) return;
+  box.innerHTML = levels.map((level) => `<dt>${escape(t("level." + level))}</dt><dd>${escape(t("level_about." + level))}</dd>`).join("");
 }
 
 /** The rules and glossary dialog, in the current language. */

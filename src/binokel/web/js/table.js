@@ -5,18 +5,28 @@ import { t, tSeat, number, cardText, suitName, meldName, optionLabel, optionMean
 import { cardElement, cardBack, sortHand, suitIcon, cardChip, points } from "./cards.js";
 import * as model from "./model.js";
 import { renderLog, renderSheet, dealResult, gameLabel } from "./sheet.js";
+import { renderMarks, notNowText } from "./marks.js";
+import { settings, scaled, botPause, animationsOff } from "./settings.js";
 import { presenceClass, presenceText } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function toast(text, ms = 2600) {
+/** A short message; ``kind`` names what it belongs to, so that it can go with it (hideToast). */
+export function toast(text, ms = 2600, kind = "") {
   const el = $("toast");
   el.textContent = text;
+  el.dataset.kind = kind;
   el.classList.add("show");
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => el.classList.remove("show"), ms);
+}
+
+/** Take away a toast of this kind (a hint once its moment has passed). */
+export function hideToast(kind) {
+  const el = $("toast");
+  if (el.dataset.kind === kind) { el.classList.remove("show"); el.dataset.kind = ""; }
 }
 
 export class Table {
@@ -33,6 +43,12 @@ export class Table {
     $("controls").addEventListener("click", (e) => this.onControl(e));
     $("result").addEventListener("click", (e) => this.onControl(e));
     $("centre").addEventListener("click", () => this.skip());
+    $("meld-reveal").addEventListener("click", (e) => {
+      if (!e.target.closest("[data-testid=meld-reveal-close]")) return;
+      e.stopPropagation();
+      this.meldsClosed = `${this.gameId}:${this.msg.game.deal_number}`;
+      this.renderMeldReveal();
+    });
     $("hint-button").addEventListener("click", () => this.askHint());
     $("last-trick-button").addEventListener("click", () => this.showLastTrick());
     $("sheet-button").addEventListener("click", () => this.showSheet());
@@ -96,6 +112,7 @@ export class Table {
     this.seats = msg.game.seats;
     this.busy = false;
     this.hint = null;
+    hideToast("hint");  // a hint belongs to the state it was asked in
     const view = msg.view;
     const samePhase = previous && previous.view.phase === view.phase && previous.game.deal_number === msg.game.deal_number;
     if (!samePhase) { this.selected.clear(); this.bidChoice = null; }
@@ -192,7 +209,7 @@ export class Table {
       target.classList.add("hinted");
       target.focus({ preventScroll: false });
     }
-    toast(t("hint_says", { action: this.actionText(action) }));
+    toast(t("hint_says", { action: this.actionText(action) }), 6000, "hint");
   }
 
   actionText(action) {
@@ -226,7 +243,7 @@ export class Table {
       if (this.act(card)) button.classList.add("leaving");
       return;
     }
-    const why = button.dataset.why;
+    const why = button.dataset.why || notNowText(view, this.names);  // never a click without an answer
     if (why) toast(why);
   }
 
@@ -257,7 +274,8 @@ export class Table {
       this.hint = null;
       this.renderControls();
     } else if (command === "surrender") {
-      this.confirmSurrender();
+      if (settings().confirmSurrender) this.confirmSurrender();
+      else this.act("surrender");
     } else if (command === "next-deal") {
       $("result-dialog").close();
       this.send({ type: "next_deal" });
@@ -288,8 +306,10 @@ export class Table {
 
   // ------------------------------------------------------------------ animation
 
-  pause(ms) {
-    if (this.skipping) return Promise.resolve();
+  /** Wait ``ms`` at the chosen animation speed (``raw``: as given, e.g. the bot pause). */
+  pause(ms, raw = false) {
+    if (!raw) ms = scaled(ms);
+    if (this.skipping || ms <= 0) return Promise.resolve();
     if (reducedMotion.matches) ms = Math.min(ms, 450);
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
@@ -313,14 +333,13 @@ export class Table {
     if (from === plays.length) return;
     this.animating = true;
     this.skipping = false;
-    $("meld-reveal").hidden = true;
     try {
       for (let i = from; i < plays.length; i++) {
         const play = plays[i];
         if (play.position === 0) this.clearTrick();
         this.placeCard(play.seat, play.card, true);
         const last = i === plays.length - 1;
-        if (!last || play.complete) await this.pause(play.seat === view.seat ? 250 : 600);
+        if (!last || play.complete) await this.pause(play.seat === view.seat ? 250 : botPause(), play.seat !== view.seat);
         if (play.complete) {
           this.markWinner(play.winner);
           if (view.phase === "over" && last) break;
@@ -349,7 +368,7 @@ export class Table {
   placeCard(seat, card, animate) {
     const el = cardElement(card, this.deck);
     el.classList.add("played", `from-${this.seatSide(seat)}`);
-    if (animate && !reducedMotion.matches) el.classList.add("enter");
+    if (animate && !reducedMotion.matches && !animationsOff()) el.classList.add("enter");
     el.dataset.seat = seat;
     el.dataset.testid = "trick-card";
     el.setAttribute("data-testid", "trick-card");
@@ -388,6 +407,7 @@ export class Table {
     this.renderHand();
     this.renderControls();
     this.renderMeldReveal();
+    renderMarks(this);
     $("log").innerHTML = renderLog(this.msg, this.deck);
     const log = $("log");
     log.scrollTop = log.scrollHeight;
@@ -504,8 +524,10 @@ export class Table {
       play: mine ? "status.play_me" : "status.play",
       over: "status.over",
     }[view.phase];
-    const next = view.legal_actions.find((a) => /^\d+$/.test(a));
-    let text = t(key, { name: mover, bid: number(next), n: this.discardsNeeded() });
+    const bids = view.legal_actions.filter((a) => /^\d+$/.test(a));
+    const next = bids[0];
+    const open = view.phase === "auction" && mine && bids.length > 1;  // the open auction: any raise
+    let text = t(open ? "status.auction_open_me" : key, { name: mover, bid: number(next), n: this.discardsNeeded() });
     if (view.phase === "play" && view.trick.cards.length) {
       text += " " + t("status.led", { suit: suitName(view.trick.cards[0][1], this.deck) });
     }
@@ -517,7 +539,7 @@ export class Table {
       contract = `<span class="contract" data-testid="contract">${tSeat("contract", view.soloist, view.seat, { name: escape(names[view.soloist]), bid: number(view.bid) })}${game ? " · " + game : ""}</span>`;
     } else if (view.auction.length) {
       const high = [...view.auction].reverse().find((c) => c !== "pass");
-      contract = `<span class="contract">${t("highest_bid", { bid: number(high) })}</span>`;
+      contract = `<span class="contract">${high ? t("highest_bid", { bid: number(high) }) : t("no_bid_yet")}</span>`;
     }
     $("status").innerHTML = `<span class="turn${mine ? " mine" : ""}" data-testid="turn">${escape(text)}</span>${contract}`;
   }
@@ -581,7 +603,12 @@ export class Table {
         button.setAttribute("aria-pressed", "true");
       } else if (discarding) button.setAttribute("aria-pressed", "false");
       const tappIndex = fromTapp.indexOf(card);
-      if (tappIndex >= 0) { fromTapp.splice(tappIndex, 1); button.classList.add("from-tapp"); }
+      if (tappIndex >= 0) {
+        fromTapp.splice(tappIndex, 1);
+        button.classList.add("from-tapp");
+        button.append(Object.assign(document.createElement("span"), { className: "tapp-mark", title: t("from_tapp") }));
+      }
+      if (model.isSuit(view.game) && card[1] === view.game) button.classList.add("trump");
       if (this.hint === card && !hinted) { button.classList.add("hinted"); hinted = true; }
       el.append(button);
     });
@@ -669,10 +696,13 @@ export class Table {
   renderMeldReveal() {
     const view = this.view;
     const el = $("meld-reveal");
-    const show = view.phase === "play" && model.isSuit(view.game) && view.melds && !view.tricks.length && !view.trick.cards.length && !this.animating;
+    // Shown through the first two tricks (people read it while the cards fall), or until closed.
+    const key = `${this.gameId}:${this.msg.game.deal_number}`;
+    const show = view.phase === "play" && model.isSuit(view.game) && view.melds && view.tricks.length < 2 && this.meldsClosed !== key;
     el.hidden = !show;
     if (!show) return;
-    el.innerHTML = `<h3>${t("melds")}</h3>` + view.melds.map((melds, seat) => {
+    el.classList.toggle("compact", view.trick.cards.length > 0 || view.tricks.length > 0);
+    el.innerHTML = `<div class="dialog-head"><h3>${t("melds")}</h3><button type="button" class="close" data-testid="meld-reveal-close" aria-label="${escape(t("close"))}">×</button></div>` + view.melds.map((melds, seat) => {
       const total = model.meldTotal(melds);
       const cards = melds.map((m) => `<span class="meld-line">${meldName(m.name)} ${m.suit ? suitIcon(m.suit, this.deck) : ""} ` +
         `<span class="meld-cards">${m.cards.map((c) => cardChip(c, this.deck)).join("")}</span> <b>${number(m.points)}</b></span>`).join("");

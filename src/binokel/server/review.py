@@ -1,0 +1,260 @@
+"""Help for a person at the table: bidding help, the explanation of a deal's numbers and
+the review of a finished deal with the strong (``hard``) bot's opinion.
+
+Pure functions of a :class:`~binokel.view.SeatView` (bidding help: what the seat may know)
+or of a *finished* deal (explanation, review: the whole deal is public once it is over,
+RULES.md section 10). Nothing here ever sees a deal in progress beyond one seat's view.
+
+>>> import random
+>>> from binokel.state import State
+>>> state = State.new("standard", dealer=2).deal_random(random.Random(1))
+>>> help = bidding_help(state.view(0), seed=1, worlds=8)
+>>> sorted(help)
+['certain', 'estimate', 'limit', 'lowest', 'melds', 'safe']
+>>> sorted(help["melds"]) == ["C", "D", "H", "S"]
+True
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from binokel.action import DURCH, GAMES, Action, ActionKind
+from binokel.ai.bots import DEFENDER_UTILITY, HardBot, _contract_utility
+from binokel.ai.knowledge import Knowledge
+from binokel.ai.sample import world_position
+from binokel.ai.search import playout, position_value, solve
+from binokel.card import CARDS, POINTS, Hand, Suit
+from binokel.meld import find_melds, meld_total
+from binokel.record import actions_of, replay_game
+from binokel.score import LAST_TRICK_BONUS, contract_made
+from binokel.state import Phase, State
+from binokel.view import SeatView
+
+SUITS = ("S", "H", "D", "C")
+
+
+# ---------------------------------------------------------------------- bidding help
+
+def meld_values(hand: Hand, rules: Any) -> dict[str, int]:
+    """What ``hand`` melds with each trump (before the Tapp)."""
+    return {letter: meld_total(find_melds(hand, Suit.parse(letter), rules)) for letter in SUITS}
+
+
+def bidding_help(seen: SeatView, *, seed: int = 0, worlds: int = 24, seconds: float = 2.0) -> dict[str, Any]:
+    """What the hand in ``seen`` is worth in the auction, from that seat's view only.
+
+    ``melds``: the melds in hand per trump; ``certain``: the best of them (they count once
+    the soloist wins a trick); ``estimate``: the hard bot's median total (melds + card
+    points, with a sampled Tapp and its best plan) over ``worlds`` simulated deals;
+    ``safe``: [low, high], the lower quartile and the median rounded down to 10 (a bid in
+    this range is made in most / half of the simulated deals); ``limit``: the highest bid
+    the hard bot would still make with this hand (None: it would pass at ``lowest``).
+    """
+    rules = Knowledge.from_view(seen).rules
+    hand = Hand(seen.hand)
+    melds = meld_values(hand, rules)
+    bot = HardBot(seed=seed)
+    knowledge = Knowledge.from_view(seen)
+    rng = random.Random(seed)
+    deadline = time.perf_counter() + seconds
+    results = bot._soloist_results(seen, knowledge, rng, worlds, deadline)
+    lowest = _lowest(seen, rules.min_bid)
+    totals = sorted(p.soloist_total() for p in results if not p.is_durch)
+    if totals:
+        low, mid = totals[len(totals) // 4], totals[len(totals) // 2]
+        safe: list[int] | None = [max(0, low // 10 * 10), max(0, mid // 10 * 10)]
+        estimate: int | None = mid
+    else:
+        safe, estimate = None, None
+    limit = None
+    if results:
+        bid = lowest
+        while bid <= lowest + 600 and _contract_utility(results, bid, knowledge) > DEFENDER_UTILITY:
+            limit = bid
+            bid += 10
+    return {"melds": melds, "certain": max(melds.values()), "estimate": estimate, "safe": safe,
+            "limit": limit, "lowest": lowest}
+
+
+def _lowest(seen: SeatView, minimum: int) -> int:
+    bids = [a.value for a in seen.legal_actions if a.kind is ActionKind.BID]
+    return min(bids) if bids else minimum
+
+
+# ---------------------------------------------------------------------- explaining a deal
+
+def explain_deal(state: State) -> dict[str, Any]:
+    """Every number of a finished deal, so that the page can say how each score came about.
+
+    Per seat: ``melds`` shown and whether they ``count`` (a trick is needed), ``tricks``
+    won, ``trick_points`` (cards in tricks), ``last_trick`` (the 10 for the last trick),
+    ``discard`` (the soloist's laid-away cards, counted for the soloist). Per scoring unit
+    (a team with partners, else a seat): ``raw`` (the sum before rounding), ``score``
+    (after rounding), and how it was reached (``rule``: ``sum``, ``doubled`` (a failed
+    bid counts twice against), ``surrender``, ``credit`` or ``contract``). The Tapp and the
+    discard are shown to everyone once the deal is over (RULES.md section 10).
+
+    >>> import random
+    >>> from binokel.state import State
+    >>> state = State.new("standard", dealer=2).deal_random(random.Random(5))
+    >>> for text in ["150", "pass", "pass"]:
+    ...     state = state.apply_text(text)
+    >>> explain_deal(state)["units"]
+    Traceback (most recent call last):
+    ...
+    ValueError: only a finished deal is explained
+    """
+    if not state.is_over():
+        raise ValueError("only a finished deal is explained")
+    rules = state.rules
+    players = state.players
+    last = state.played[-1][2] if state.played else None
+    discard = sum(POINTS[k] for k in state.discard)
+    melds = state.meld_points
+    out = state.sitting_out
+    seats = []
+    for seat in range(players):
+        own = state.trick_points[seat] - (LAST_TRICK_BONUS if seat == last else 0)
+        soloist_side = state.soloist is not None and _same_side(rules, seat, state.soloist)
+        won = state.won[seat] > 0
+        counts = bool(melds[seat]) and (won or (not soloist_side and rules.defender_melds == "always"))
+        seats.append({"seat": seat, "melds": melds[seat], "counts": counts, "tricks": state.won[seat],
+                      "trick_points": own, "last_trick": LAST_TRICK_BONUS if seat == last else 0,
+                      "discard": discard if seat == state.soloist else 0})
+    units = []
+    scores = state.scores or (0,) * players
+    bid = state.bid or 0
+    teams = [[s for s in range(players) if s != out and s % 2 == t] for t in (0, 1)] if rules.teams != "none" \
+        else [[s] for s in range(players) if s != out]
+    made = None
+    if state.game is not None and state.soloist is not None and state.game < DURCH and not state.surrendered:
+        made = contract_made(rules, state.soloist, bid, state.card_points, melds, state.won)
+    for team in teams:
+        soloist_side = state.soloist in team
+        own = sum(seats[s]["trick_points"] + seats[s]["last_trick"] + seats[s]["discard"] +
+                  (seats[s]["melds"] if seats[s]["counts"] else 0) for s in team)
+        if state.soloist is None:
+            rule, raw = "redeal", 0
+        elif state.game is not None and state.game >= DURCH:
+            rule, raw = "contract", scores[team[0]]
+        elif state.surrendered:
+            rule = "surrender"
+            raw = -bid if soloist_side else rules.surrender_points(bid) + sum(melds[s] for s in team)
+        elif soloist_side and not made:
+            rule, raw = "doubled", -2 * bid
+        elif not soloist_side and not made and rules.failed_credit:
+            rule, raw = "credit", own + rules.failed_credit
+        else:
+            rule, raw = "sum", own
+        units.append({"seats": team, "rule": rule, "raw": raw, "score": scores[team[0]],
+                      "points": own, "credit": rules.failed_credit if rule == "credit" else
+                      rules.surrender_points(bid) if rule == "surrender" and not soloist_side else 0})
+    return {"seats": seats, "units": units, "made": made, "bid": state.bid, "soloist": state.soloist,
+            "game": None if state.game is None else str(GAMES[state.game]),
+            "tapp": [str(CARDS[k]) for k in state.tapp], "discard": [str(CARDS[k]) for k in state.discard],
+            "rounding": rules.rounding, "surrendered": bool(state.surrendered)}
+
+
+def _same_side(rules: Any, seat: int, soloist: int) -> bool:
+    return seat == soloist or (rules.teams != "none" and seat % 2 == soloist % 2)
+
+
+# ---------------------------------------------------------------------- reviewing a finished deal
+
+def card_values(seen: SeatView, *, seed: int = 0, worlds: int = 16, seconds: float = 1.5) -> dict[str, float]:
+    """The hard bot's estimate of each legal card in ``seen`` (its utility: own score minus
+    the opponents' mean, averaged over worlds sampled from the view; exact in the endgame)."""
+    bot = HardBot(seed=seed)
+    knowledge = Knowledge.from_view(seen)
+    legal = [a.value for a in seen.legal_actions]
+    totals = dict.fromkeys(legal, 0.0)
+    count = 0
+    endgame = sum(seen.hand_sizes) <= HardBot.ENDGAME_CARDS
+    for world in bot.worlds(knowledge, random.Random(seed), worlds, time.perf_counter() + seconds):
+        position = world_position(seen, knowledge, world)
+        values = solve(position, seen.seat, 4000) if endgame else None
+        if values is None:
+            values = {}
+            for kind in legal:
+                child = position.copy()
+                child.play(kind)
+                values[kind] = position_value(playout(child), seen.seat)
+        for kind in legal:
+            totals[kind] += values[kind]
+        count += 1
+    return {str(CARDS[k]): round(v / max(count, 1), 1) for k, v in totals.items()}
+
+
+def review_deal(state: State, seat: int, *, seed: int = 0, worlds: int = 16, budget: float = 0.05) -> dict[str, Any]:
+    """Step through a finished deal with every hand open; at each decision of ``seat`` the
+    hard bot's choice from that seat's view, and for the cards played its estimated cost
+    (``cost``: how much better, in points on average, the bot values its card than the
+    one played; 0 when they agree).
+
+    >>> import random
+    >>> from binokel.ai import make_bot
+    >>> state = State.new("standard", dealer=2).deal_random(random.Random(3))
+    >>> bots = [make_bot("easy", seed=s) for s in range(3)]
+    >>> while not state.is_over():
+    ...     state = state.apply(bots[state.to_move].choose(state.view(state.to_move), budget=0.01))
+    >>> review = review_deal(state, 0, worlds=4)
+    >>> len(review["tricks"]), len(review["hands"]), all(d["seat"] == 0 for d in review["decisions"])
+    (15, 3, True)
+    """
+    if not state.is_over():
+        raise ValueError("only a finished deal is reviewed: its cards are hidden until it is over")
+    rules = state.rules
+    now = State.new(rules, state.dealer).deal([[CARDS[k] for k in h] for h in state.dealt],
+                                                 [CARDS[k] for k in state.tapp])
+    bot = HardBot(seed=seed)
+    decisions = []
+    play_hands: list[list[str]] | None = None
+    for step, action in enumerate(actions_of(state)):
+        mover = now.to_move
+        if now.phase is Phase.PLAY and play_hands is None:
+            play_hands = [[str(c) for c in now.hand(s)] for s in range(now.players)]
+        if mover == seat:
+            seen = now.view(seat)
+            entry: dict[str, Any] = {"step": step, "seat": seat, "phase": now.phase.value, "played": str(action),
+                                     "trick": len(now.played), "position": len(now.trick)}
+            if now.phase is Phase.PLAY and len(seen.legal_actions) > 1:
+                values = card_values(seen, seed=seed + step, worlds=worlds)
+                best = max(values, key=lambda c: (values[c], -POINTS[_index(c)]))
+                entry.update(best=best, values=values, cost=round(values[best] - values[str(action)], 1))
+            elif len(seen.legal_actions) > 1:
+                choice: Action = bot.choose(seen, random.Random(seed + step), budget)
+                entry.update(best=str(choice), cost=None)
+            else:
+                entry.update(best=str(action), cost=0.0)
+            decisions.append(entry)
+        now = now.apply(action)
+    tricks = [{"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner} for t in state.tricks]
+    return {"seat": seat, "dealer": state.dealer, "hands": [[str(CARDS[k]) for k in h] for h in state.dealt],
+            "play_hands": play_hands, "tricks": tricks, "decisions": decisions, "explain": explain_deal(state),
+            "auction": [str(a) for a in state.calls], "callers": list(state.callers)}
+
+
+def _index(card: str) -> int:
+    return next(i for i, c in enumerate(CARDS) if str(c) == card)
+
+
+def review_record(record: Any, seat: int, deal: int | None = None, *, seed: int = 0,
+                  worlds: int = 16) -> dict[str, Any]:
+    """Review deal ``deal`` (0-based; default the last finished one) of a ``binokel-game/1``
+    record (RecordError for a bad record, ValueError for a deal that does not exist)."""
+    game = replay_game(record)
+    finished = [d for d in game.deals if d.is_over()]
+    if not finished:
+        raise ValueError("the record has no finished deal")
+    index = len(finished) - 1 if deal is None else deal
+    if not 0 <= index < len(finished):
+        raise ValueError(f"deal must be from 0 to {len(finished) - 1}, not {deal!r}")
+    if not 0 <= seat < game.rules.players:
+        raise ValueError(f"seat must be from 0 to {game.rules.players - 1}, not {seat!r}")
+    names = record.get("players") if isinstance(record, dict) else None
+    return {**review_deal(finished[index], seat, seed=seed, worlds=worlds), "deal": index, "deals": len(finished),
+            "players": names if isinstance(names, list) else [f"{s + 1}" for s in range(game.rules.players)],
+            "rules": game.rules.text}

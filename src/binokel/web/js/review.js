@@ -1,0 +1,206 @@
+// After a deal: every number explained (appended to the result dialog), and the deal
+// review — step through the tricks with all hands open and see where the hard bot would
+// have played differently, with its estimated cost. Also for uploaded record files.
+// The server computes it all from finished deals only (GET /api/games/{id}/review).
+
+import { t, number, cardText } from "./i18n.js";
+import { cardElement, cardChip, points, sortHand } from "./cards.js";
+import { tokenOf } from "./seats.js";
+import * as model from "./model.js";
+
+const $ = (id) => document.getElementById(id);
+const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "") + number(Math.abs(n));
+const chips = (cards, deck) => cards.map((c) => cardChip(c, deck)).join("");
+
+const cache = new Map();  // "id:deal:seat" -> review
+
+async function fetchReview(gameId, deal, seat) {
+  const key = `${gameId}:${deal}:${seat ?? ""}`;
+  if (!cache.has(key)) {
+    cache.set(key, (async () => {
+      const query = new URLSearchParams({ deal: String(deal) });
+      if (seat != null) query.set("seat", String(seat));
+      const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?${query}`, {
+        headers: { Authorization: `Bearer ${tokenOf(gameId) ?? ""}` },
+      });
+      const body = await response.json();
+      if (!response.ok) throw new Error(body.error || response.statusText);
+      return body;
+    })());
+    cache.get(key).catch(() => cache.delete(key));
+  }
+  return cache.get(key);
+}
+
+// ------------------------------------------------------------------ explaining the numbers
+
+/** The lines that say how each score of a finished deal came about. */
+export function explainHtml(explain, names, deck, columns) {
+  const seatLine = (s) => {
+    const parts = [];
+    if (s.melds) parts.push(s.counts ? t("explain_melds", { points: number(s.melds) }) : `<span class="void">${t("explain_melds_void", { points: number(s.melds) })}</span>`);
+    parts.push(t("explain_cards", { tricks: number(s.tricks), points: number(s.trick_points) }));
+    if (s.last_trick) parts.push(t("explain_last", { points: number(s.last_trick) }));
+    if (s.discard) parts.push(t("explain_discard", { points: number(s.discard) }));
+    return `<li><b>${escape(names[s.seat])}</b>: ${parts.join(" · ")}</li>`;
+  };
+  const unitLine = (u) => {
+    const name = columns.find((c) => c.seats.includes(u.seats[0]))?.name ?? names[u.seats[0]];
+    const have = explain.units.find((x) => x.seats.includes(explain.soloist))?.points ?? 0;
+    const how = {
+      sum: t("explain_sum", { points: signed(u.raw) }),
+      doubled: t("explain_doubled", { bid: number(explain.bid), have: number(have), points: signed(u.raw) }),
+      surrender: u.seats.includes(explain.soloist) ? t("explain_surrender_solo", { points: signed(u.raw) })
+        : t("explain_surrender_def", { credit: number(u.credit), points: signed(u.raw) }),
+      credit: t("explain_credit", { credit: number(u.credit), points: signed(u.raw) }),
+      contract: t("explain_contract", { points: signed(u.raw) }),
+      redeal: t("explain_sum", { points: signed(0) }),
+    }[u.rule];
+    const rounded = u.raw !== u.score ? ` ${t("explain_rounded", { points: signed(u.score) })}` : "";
+    return `<li class="unit" data-testid="explain-unit"><b>${escape(name)}</b>${u.seats.length > 1 ? ` (${t("explain_team")})` : ""}: ${how}${rounded}</li>`;
+  };
+  const reveal = [];
+  if (explain.tapp?.length) reveal.push(`<li data-testid="explain-tapp">${t("explain_tapp")} ${chips(explain.tapp, deck)}</li>`);
+  if (explain.discard?.length) reveal.push(`<li data-testid="explain-discarded">${t("explain_discarded", { points: number(points(explain.discard)) })} ${chips(explain.discard, deck)}</li>`);
+  return `<details class="explain" data-testid="explain" open><summary>${t("explain_title")}</summary>` +
+    `<ul>${explain.seats.filter((s) => explain.units.some((u) => u.seats.includes(s.seat))).map(seatLine).join("")}</ul>` +
+    `<ul>${explain.units.map(unitLine).join("")}</ul>` + (reveal.length ? `<ul>${reveal.join("")}</ul>` : "") + `</details>`;
+}
+
+/** Watch the result dialog: when a finished deal is shown, add its explanation and a review button. */
+export function watchResults(getTable) {
+  const result = $("result");
+  let busy = false;
+  new MutationObserver(async () => {
+    if (busy || result.querySelector(".explain-slot")) return;
+    const table = getTable();
+    const msg = table.msg;
+    if (!msg || msg.view.phase !== "over" || msg.view.soloist == null) return;
+    busy = true;
+    const slot = Object.assign(document.createElement("div"), { className: "explain-slot" });
+    const row = result.querySelector(".row");
+    result.insertBefore(slot, row);
+    const button = Object.assign(document.createElement("button"), { type: "button", className: "secondary" });
+    button.textContent = t("review_button");
+    button.setAttribute("data-testid", "review-button");
+    const deal = msg.game.deal_number - 1;
+    const gameId = table.gameId;
+    button.addEventListener("click", () => openReview(() => fetchReview(gameId, deal, msg.view.seat), table.deck));
+    row?.append(button);
+    busy = false;
+    try {
+      const review = await fetchReview(gameId, deal, msg.view.seat);
+      slot.innerHTML = explainHtml(review.explain, msg.game.players, table.deck, model.scoreColumns(msg.game));
+    } catch { slot.remove(); }
+  }).observe(result, { childList: true });
+}
+
+// ------------------------------------------------------------------ the review dialog
+
+function dialog() {
+  let el = $("review-dialog");
+  if (!el) {
+    el = Object.assign(document.createElement("dialog"), { id: "review-dialog", className: "wide review" });
+    el.setAttribute("data-testid", "review-dialog");
+    el.innerHTML = `<div class="dialog-head"><h2>${t("review_title")}</h2><form method="dialog"><button class="close" aria-label="${escape(t("close"))}">×</button></form></div>` +
+      `<div id="review-body" data-testid="review-body"></div>`;
+    document.body.append(el);
+  }
+  return el;
+}
+
+/** Open the review of one deal; ``load`` gives the server's review. */
+export async function openReview(load, deck) {
+  const el = dialog();
+  const body = el.querySelector("#review-body");
+  body.innerHTML = `<p class="hint-text">${t("review_loading")}</p>`;
+  if (!el.open) el.showModal();
+  let review;
+  try { review = await load(); } catch (e) { body.innerHTML = `<p class="error">${escape(e.message)}</p>`; return; }
+  let at = 0;  // the trick shown
+  const names = review.players ?? review.names ?? [];
+  const draw = () => { body.innerHTML = reviewHtml(review, at, deck, names); };
+  body.onclick = (e) => {
+    const step = e.target.closest("[data-step]")?.dataset.step;
+    if (step == null) return;
+    at = Math.max(0, Math.min(review.tricks.length - 1, at + Number(step)));
+    draw();
+  };
+  el.onkeydown = (e) => {
+    if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
+      at = Math.max(0, Math.min(review.tricks.length - 1, at + (e.key === "ArrowRight" ? 1 : -1)));
+      draw();
+      e.preventDefault();
+    }
+  };
+  draw();
+}
+
+function reviewHtml(review, at, deck, names) {
+  const name = (seat) => escape(names[seat] ?? String(seat + 1));
+  const plays = review.decisions.filter((d) => d.phase === "play");
+  const differ = plays.filter((d) => d.cost != null && d.best !== d.played);
+  const cost = differ.reduce((sum, d) => sum + d.cost, 0);
+  const summary = `<p class="review-summary" data-testid="review-summary">${t("review_summary", { n: number(differ.length), total: number(plays.length), cost: number(Math.round(cost)) })}</p>`;
+  if (!review.tricks.length) return summary + `<p>${t("review_no_tricks")}</p>`;
+  // The hands at the start of trick ``at``: the hands at the first trick minus the cards played since.
+  const hands = review.play_hands.map((h) => [...h]);
+  review.tricks.slice(0, at).forEach((trick) => trick.cards.forEach((card, i) => {
+    const seat = seatOf(review, trick.leader, i);
+    const k = hands[seat].indexOf(card);
+    if (k >= 0) hands[seat].splice(k, 1);
+  }));
+  const trick = review.tricks[at];
+  const trump = model.isSuit(review.explain.game) ? review.explain.game : null;
+  const seats = hands.map((hand, seat) => `<div class="review-seat${seat === review.seat ? " own" : ""}"><span class="name">${name(seat)}</span>` +
+    `<span class="review-hand">${sortHand(hand, trump).map((c) => cardChip(c, deck)).join("")}</span></div>`).join("");
+  const cards = trick.cards.map((card, i) => {
+    const seat = seatOf(review, trick.leader, i);
+    return `<figure class="${seat === trick.winner ? "winner" : ""}">${cardElement(card, deck).outerHTML}<figcaption>${name(seat)}${seat === trick.winner ? " ★" : ""}</figcaption></figure>`;
+  }).join("");
+  const mine = plays.find((d) => d.trick === at);
+  let note = "";
+  if (mine) {
+    const card = escape(cardText(mine.played, deck).name);
+    note = mine.best === mine.played || mine.cost == null
+      ? `<p class="review-note agree" data-testid="review-note">${t("review_agree", { card })}</p>`
+      : `<p class="review-note differ" data-testid="review-note">${t("review_differ", { card, best: escape(cardText(mine.best, deck).name), cost: number(mine.cost) })}</p>`;
+  }
+  const marks = plays.map((d) => `<span class="dot${d.cost > 0 && d.best !== d.played ? " bad" : ""}${d.trick === at ? " here" : ""}" title="${t("review_trick", { n: d.trick + 1, total: review.tricks.length })}"></span>`).join("");
+  return summary + `<div class="review-nav"><button type="button" class="secondary" data-step="-1" data-testid="review-prev" ${at === 0 ? "disabled" : ""}>${t("review_prev")}</button>` +
+    `<span data-testid="review-position">${t("review_trick", { n: at + 1, total: review.tricks.length })}</span>` +
+    `<button type="button" class="secondary" data-step="1" data-testid="review-next" ${at === review.tricks.length - 1 ? "disabled" : ""}>${t("review_next")}</button></div>` +
+    `<div class="review-dots">${marks}</div><div class="review-hands">${seats}</div><div class="last-trick-cards">${cards}</div>` + note;
+}
+
+/** The seat that played the card at ``position`` of a trick led by ``leader`` (no seat sits out in a review's trick order but the one given). */
+function seatOf(review, leader, position) {
+  const players = review.hands.length;
+  const out = review.hands.findIndex((h) => h.length === 0);
+  let seat = leader;
+  for (let i = 0; i < position; i++) { do seat = (seat + 1) % players; while (seat === out); }
+  return seat;
+}
+
+// ------------------------------------------------------------------ an uploaded record
+
+/** The start page's "review a saved game": a binokel-game/1 file, reviewed for seat 0. */
+export function bindUpload() {
+  const input = $("review-upload");
+  if (!input) return;
+  input.addEventListener("change", async () => {
+    const file = input.files?.[0];
+    if (!file) return;
+    const deck = document.body.dataset.deck || "french";
+    openReview(async () => {
+      const record = JSON.parse(await file.text());
+      const response = await fetch("/api/review", { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ record, seat: 0 }) });
+      const body = await response.json();
+      if (!response.ok) throw new Error(body.error || response.statusText);
+      return body;
+    }, deck);
+    input.value = "";
+  });
+}
