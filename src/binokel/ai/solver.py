@@ -53,14 +53,20 @@ from binokel.ai.fast import Position
 _SHIFT = 56  # bits of one hand mask in the transposition key
 
 
+class SolveAborted(Exception):
+    """The search needed more nodes than its limit (the solver can be asked again with more)."""
+
+
 class Solver:
     """Exact search of one open-card position (the hands of ``position`` are all known).
 
     The position is not changed. A solver keeps its transposition table, so asking for
     :meth:`value` and then :meth:`move_values` of the same position is cheap."""
 
-    def __init__(self, position: Position, table: dict[int, tuple[int, int, int]] | None = None) -> None:
+    def __init__(self, position: Position, table: dict[int, tuple[int, int, int]] | None = None,
+                 node_limit: int | None = None) -> None:
         p = position
+        self.node_limit = node_limit if node_limit is not None else 1 << 62
         self.position = p
         self.rules = p.rules
         soloist_team = p.rules.team_of(p.soloist)
@@ -165,6 +171,7 @@ class Solver:
         beat_led = p.beat_led
         exemption = bool(p.rules.partner_exemption)
         table = self.table
+        limit = self.node_limit
         players = len(orders[leader])
         shift = _SHIFT
         points = POINTS
@@ -177,6 +184,8 @@ class Solver:
 
         def search(trick: list[int], leader: int, best: int, t: int) -> int:
             self.nodes += 1
+            if self.nodes > limit:
+                raise SolveAborted(f"more than {limit} nodes")
             if t <= 0:
                 return 0
             order = orders[leader]
@@ -341,4 +350,4 @@ def _tricks_left(p: Position) -> int:
     return -(-cards // max(1, len(p.orders[p.leader])))
 
 
-__all__ = ["Solver"]
+__all__ = ["Solver", "SolveAborted"]
