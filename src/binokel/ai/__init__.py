@@ -1,4 +1,4 @@
-"""Computer opponents: ``make_bot("easy" | "medium" | "hard")``, plus the all-seeing
+"""Computer opponents: ``make_bot("easy" | "medium" | "hard" | "expert")``, plus the all-seeing
 ``"oracle"`` for measurement (it needs the full state: ``OracleBot.choose_with_state``).
 
 Bots receive only a :class:`~binokel.view.SeatView` and return one of its legal actions.
@@ -13,7 +13,7 @@ True
 >>> make_bot("grand")
 Traceback (most recent call last):
 ...
-ValueError: unknown bot level 'grand' (known: easy, medium, hard, oracle)
+ValueError: unknown bot level 'grand' (known: easy, medium, hard, expert, oracle)
 """
 
 from __future__ import annotations
@@ -26,11 +26,16 @@ from binokel.action import PASS, TAKE, Action
 from binokel.view import SeatView
 
 from binokel.ai.bots import EasyBot, HardBot, MediumBot, OracleBot
+from binokel.ai.expert import ExpertBot
 
-LEVELS = ("easy", "medium", "hard")
-"""The levels offered to players; ``"oracle"`` exists for measurement only."""
+LEVELS = ("easy", "medium", "hard", "expert")
+"""The levels offered to players, weakest first (the browser, the terminal and the server
+read this one list); ``"oracle"`` exists for measurement only."""
 
-BOT_CLASSES = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot, "oracle": OracleBot}
+HINT_LEVEL = LEVELS[-1]
+"""The level that gives hints: the strongest."""
+
+BOT_CLASSES = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot, "oracle": OracleBot}
 
 
 class Bot(Protocol):
@@ -97,4 +102,4 @@ def _name(bot: object) -> str:
     return getattr(bot, "name", type(bot).__name__)
 
 
-__all__ = ["LEVELS", "Bot", "make_bot", "choose_safely", "modest_action", "EasyBot", "MediumBot", "HardBot", "OracleBot", "BOT_CLASSES"]
+__all__ = ["LEVELS", "HINT_LEVEL", "ExpertBot", "Bot", "make_bot", "choose_safely", "modest_action", "EasyBot", "MediumBot", "HardBot", "OracleBot", "BOT_CLASSES"]

@@ -220,10 +220,9 @@ class Solver:
                 legal = (hand | hand >> COPY) & KIND_MASK
             mine = side[seat]
             moves = _ordered(legal, hands, trick, top, best, order, n, gainer, mine, trump, mode)
-            if len(moves) > 1:
-                if n == 0 and first in moves:
-                    moves.remove(first)
-                    moves.insert(0, first)
+            if n == 0 and len(moves) > 1 and first in moves:
+                moves.remove(first)
+                moves.insert(0, first)
             result = -1 if mine else 1 << 20
             chosen = -1
             last_card = n + 1 == len(order)
