@@ -17,7 +17,7 @@ BUDGET = 0.002
 
 
 @pytest.mark.parametrize("rules", AI_RULES)
-@pytest.mark.parametrize("level,deals", [("easy", 3), ("medium", 2), ("hard", 1)])
+@pytest.mark.parametrize("level,deals", [("easy", 3), ("medium", 2), ("hard", 1), ("expert", 1)])
 def test_bots_return_legal_actions_on_random_views(rules: str, level: str, deals: int) -> None:
     rng = random.Random(f"{rules}-{level}")
     bot = make_bot(level, seed=1)
@@ -81,7 +81,7 @@ def test_bots_get_views_never_states() -> None:
 
 
 def test_unknown_level() -> None:
-    with pytest.raises(ValueError, match="unknown bot level 'x' \\(known: easy, medium, hard, oracle\\)"):
+    with pytest.raises(ValueError, match="unknown bot level 'x' \\(known: easy, medium, hard, expert, oracle\\)"):
         make_bot("x")
 
 

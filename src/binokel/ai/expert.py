@@ -136,7 +136,7 @@ class ExpertBot(HardBot):
     """Giving up must beat playing on by this much (utility) to surrender."""
     SOLVER_TRICKS = 4
     """Tricks left from which every sampled world is solved exactly."""
-    SOLVER_NODES = 20000
+    SOLVER_NODES = 5000
     TRUMP_WINDOW = 40
     """Trump plans whose estimate is within this many points of the best are simulated."""
 

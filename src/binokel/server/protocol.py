@@ -10,7 +10,7 @@ HTTP
 - ``GET /api/meta`` →
   ``{"rule_sets": [{"name", "text", "about", "players", "changes"}...],
   "options": [{"name", "standard", "meaning", "choices"|null, "minimum"|null, "step"|null}...],
-  "levels": ["easy", "medium", "hard"], "languages": ["de", "en", "fr", "it", "pt"],
+  "levels": ["easy", "medium", "hard", "expert"], "languages": ["de", "en", "fr", "it", "pt"],
   "decks": ["french", "german"], "opponent_names": ["Karle", ...]}``. Every rule set of
   ``binokel.rules.RULE_SETS`` is offered; ``options`` are every option of ``Rules``
   (``standard`` is the value of the ``standard`` rule set; a number option has
@@ -119,10 +119,10 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from binokel.ai import LEVELS
 from binokel.error import BinokelError
 from binokel.rules import STANDARD, Rules
 
-LEVELS = ("easy", "medium", "hard")
 LANGUAGES = ("de", "en", "fr", "it", "pt")
 DECKS = ("french", "german")
 MAX_MESSAGE = 16 * 1024

@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from binokel.action import GAMES
-from binokel.ai import Bot, choose_safely, make_bot
+from binokel.ai import HINT_LEVEL, Bot, choose_safely, make_bot
 from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.meld import meld_values
@@ -154,14 +154,14 @@ class Table:
         return game.deal_seeded(self.seed)
 
     async def hint(self) -> str:
-        """What the hard bot would do for seat 0, from seat 0's view only."""
+        """What the strongest level would do for seat 0, from seat 0's view only."""
         async with self.lock:
             state = self.game.current
             if self.game.is_over() or self.game.needs_deal() or state.to_move != HUMAN:
                 raise ProtocolError("a hint is only given when it is your turn")
             seen = view(state, HUMAN)
             rng = random.Random(f"{self.seed}:hint:{self.version}")
-        adviser = make_bot("hard", seed=self.seed)  # one per request: hints may overlap, bots keep state
+        adviser = make_bot(HINT_LEVEL, seed=self.seed)  # one per request: hints may overlap, bots keep state
         action = await asyncio.to_thread(choose_safely, adviser, seen, rng, self.budget)
         return str(action)
 

@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="rule set, e.g. kreuz or 'standard(target=1000)' (default: chosen at the start, "
                              "standard when the input is not a terminal)")
     parser.add_argument("--opponents", default=None, metavar="LEVEL[,LEVEL...]",
-                        help="the computer opponents' levels, easy, medium or hard: one for all, or one per "
+                        help="the computer opponents' levels, easy, medium, hard or expert: one for all, or one per "
                              f"opponent seat (default: {DEFAULT_LEVEL})")
     parser.add_argument("--seed", type=int, default=None, help="random seed: same seed, same deals")
     parser.add_argument("--lang", default="en", choices=("de", "en", "fr", "it", "pt"), help="language (default: en)")
@@ -48,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a game; 0 when it ends or is saved, 2 on bad options."""
     from binokel.terminal.messages import Messages
-    from binokel.ai import LEVELS, make_bot
+    from binokel.ai import HINT_LEVEL, LEVELS, make_bot
     from binokel.terminal.players import NAMES
     from binokel.terminal.ruleset import choose_rules
     from binokel.terminal.session import Session
@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
     def hint_bot() -> Any:
         if not hint:
-            hint.append(make_bot("hard", seed=seed))
+            hint.append(make_bot(HINT_LEVEL, seed=seed))
         return hint[0]
 
     session = Session(

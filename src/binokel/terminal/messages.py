@@ -30,7 +30,7 @@ EN: dict[str, Any] = {
     "meld_eight_obers": "eight obers", "meld_eight_unters": "eight unters", "meld_eight_tens": "eight tens",
     "meld_eight_sevens": "eight sevens", "meld_binokel": "binokel", "meld_double_binokel": "double binokel",
     "meld_dissle": "dissle",
-    "hint": "Hint (hard computer player): {advice}",
+    "hint": "Hint (strongest computer player): {advice}",
     "no_hint": "No hint here.",
     "hint_pass": "pass", "hint_bid": "bid {bid}", "hint_discard": "lay away {cards}",
     "hint_game": "name {game}", "hint_surrender": "surrender", "hint_play_on": "play on",
@@ -125,7 +125,7 @@ EN: dict[str, Any] = {
     "allowed_step": "a multiple of {step}", "allowed_text": "text",
     "err_option": "{text!r} is not an option: type name=value, ? for the list of options, or Enter to start.",
     "help": """Commands at any prompt:
-  ?  hint: what the hard computer player would do
+  ?  hint: what the strongest computer player would do
   s  score sheet          r  rules in force
   l  last trick           h  this help
   q  save and quit (Ctrl-C and Ctrl-D save too)
