@@ -98,7 +98,18 @@ class Solver:
     def value(self, guess: int | None = None) -> int:
         """The exact gain of the soloist's side from here with best play by everyone."""
         p = self.position
+        if guess is None and not self.mode:
+            guess = self.playout_gain()
         return self._mtd(list(p.hands), list(p.trick), p.leader, p.best, guess)
+
+    def playout_gain(self) -> int:
+        """The side's gain when the heuristic card rule plays the rest: a first guess."""
+        from binokel.ai.search import playout  # the search module imports this one's users
+
+        p = self.position
+        before = sum(p.points[s] for s in range(p.players) if self.gainer[s])
+        done = playout(p.copy())
+        return sum(done.points[s] for s in range(p.players) if self.gainer[s]) - before
 
     def move_values(self) -> dict[int, int]:
         """For each legal card of the seat to move, the side's exact gain after playing it
@@ -140,21 +151,27 @@ class Solver:
         return 1
 
     def _mtd(self, hands: list[int], trick: list[int], leader: int, best: int, guess: int | None) -> int:
-        """MTD(f): zero-window searches closing in on the exact value."""
+        """Zero-window searches closing in on the exact value: the first at ``guess``, then
+        bisection of the interval still open (the fail-soft bounds of a point game are
+        weak, so MTD(f)'s steps from the last bound would crawl a point at a time)."""
         low = 0
         if self.mode:
             high = sum(h.bit_count() for h in hands) + len(trick)
             high = -(-high // max(1, len(self.position.orders[leader])))
         else:
             high = (sum(_mask_points(h) for h in hands) + sum(POINTS[k] for k in trick) + LAST_TRICK_BONUS)
-        g = high // 2 if guess is None else min(max(guess, low), high)
+        probe = (low + high + 1) // 2 if guess is None else min(max(guess, low + 1), high)
+        step = 0 if guess is None else 1  # gallop away from a guess by 1, 2, 4...; then bisect
         while low < high:
-            beta = g + 1 if g == low else g
-            g = self._search(hands, trick, leader, best, beta)
-            if g < beta:
-                high = g
+            g = self._search(hands, trick, leader, best, probe)
+            if g >= probe:
+                low = max(probe, min(g, high))
+                probe = low + step if step else (low + high + 1) // 2
             else:
-                low = g
+                high = min(probe - 1, max(g, low))
+                probe = high - step + 1 if step else (low + high + 1) // 2
+            step *= 2
+            probe = min(max(probe, low + 1), high)
         return low
 
     # ------------------------------------------------------------------ search
