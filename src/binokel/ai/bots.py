@@ -167,6 +167,28 @@ def choose_plan(cards: int, rules: Rules, bid: int, banked: int = 0) -> Contract
     return best
 
 
+def trumps_kept(cards: int, plan: Contract) -> int:
+    """How many trumps the soloist keeps with ``plan`` (0 for a game without trump)."""
+    if plan.game >= DURCH:
+        return 0
+    kept = _kept(cards, plan)
+    return sum(1 for k in range(2 * COPY) if kept >> k & 1 and (k % COPY) // 7 == plan.game)
+
+
+def undominated(plans: list[Contract], cards: int) -> list[Contract]:
+    """The trump plans not dominated by another with at least the same melds and two
+    trumps more: a suit of 2 trumps is never named when another gives 4 and the same melds.
+
+    >>> from binokel.rules import Rules
+    >>> hand = Hand.parse("AS 9S AH TH KH JH 9H AD TD JD 9D AC TC JC 9C").mask  # melds alike in every suit
+    >>> [p.game for p in undominated([plan_contract(hand, t, Rules.parse("standard")) for t in range(4)], hand)]
+    [1, 2, 3]
+    """
+    counts = [trumps_kept(cards, p) for p in plans]
+    return [p for i, p in enumerate(plans)
+            if not any(q.melds >= p.melds and counts[j] >= counts[i] + 2 for j, q in enumerate(plans) if j != i)]
+
+
 def heuristic_card(view: SeatView, knowledge: Knowledge, gone: int) -> int:
     """The heuristic card rule applied to a view; ``gone`` is what the bot remembers."""
     legal = 0
@@ -324,8 +346,9 @@ class HardBot(MediumBot):
         trump that are sure or nearly so."""
         rules = rules_of(view.rules)
         hand = Hand(view.hand).mask
-        trumps = sorted((plan_contract(hand, trump, rules) for trump in range(4)), key=lambda c: -c.total)[:2]
-        if trumps[0].total - trumps[1].total > 60:
+        trumps = sorted(undominated([plan_contract(hand, trump, rules) for trump in range(4)], hand),
+                        key=lambda c: -c.total)[:2]
+        if len(trumps) > 1 and trumps[0].total - trumps[1].total > 60:
             trumps = trumps[:1]
         out = rules.sitting_out(view.dealer)
         opponents = opponents_of(rules, view.seat, out)

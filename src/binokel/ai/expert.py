@@ -38,7 +38,8 @@ from binokel.card import POINTS, Hand, mask_points
 from binokel.score import surrender_scores, trump_scores
 from binokel.view import SeatView
 
-from binokel.ai.bots import DEFENDER_UTILITY, NEAR_NO_TRUMP, HardBot, _kept, _lowest_bid, new_position, no_trump_games
+from binokel.ai.bots import (DEFENDER_UTILITY, NEAR_NO_TRUMP, HardBot, _kept, _lowest_bid, new_position, no_trump_games,
+                             trumps_kept, undominated)
 from binokel.ai.fast import Position
 from binokel.ai.knowledge import Knowledge, rules_of
 from binokel.ai.policy import Contract, best_contract, no_trump_gaps, plan_contract, plan_no_trump
@@ -204,11 +205,11 @@ class ExpertBot(HardBot):
     def plan(self, view: SeatView, rng: random.Random, budget: float) -> Contract:
         rules = rules_of(view.rules)
         hand = Hand(view.hand).mask
-        plans = [plan_contract(hand, trump, rules) for trump in range(4)]
+        plans = undominated([plan_contract(hand, trump, rules) for trump in range(4)], hand)
         top = max(c.total for c in plans)
         trumps = [c for c in plans if c.total >= top - self.TRUMP_WINDOW]
         # Among plans of equal estimate, more trumps kept first (the simulation breaks near-ties by this order).
-        trumps.sort(key=lambda c: (-c.total, -_trumps(_kept(hand, c), c.game)))
+        trumps.sort(key=lambda c: (-c.total, -trumps_kept(hand, c)))
         out = rules.sitting_out(view.dealer)
         opponents = opponents_of(rules, view.seat, out)
         candidates: list[Contract] = list(trumps)
@@ -291,10 +292,6 @@ class ExpertBot(HardBot):
         if not worlds:
             return super().play(view, rng, budget)
         return PLAYS[max(legal, key=lambda k: (totals[k], -POINTS[k]))]
-
-
-def _trumps(hand: int, suit: int) -> int:
-    return sum(1 for k in range(56) if hand >> k & 1 and (k % 28) // 7 == suit)
 
 
 def _partner_points(p: Position) -> int:
