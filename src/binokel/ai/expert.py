@@ -41,8 +41,8 @@ from binokel.view import SeatView
 from binokel.ai.bots import (DEFENDER_UTILITY, NEAR_NO_TRUMP, HardBot, _kept, _lowest_bid, new_position, no_trump_games,
                              trumps_kept, undominated)
 from binokel.ai.fast import Position
-from binokel.ai.knowledge import Knowledge, rules_of
-from binokel.ai.policy import Contract, best_contract, no_trump_gaps, plan_contract, plan_no_trump
+from binokel.ai.knowledge import Knowledge, add_masks, rules_of
+from binokel.ai.policy import Contract, best_contract, choose_card, no_trump_gaps, plan_contract, plan_no_trump
 from binokel.ai.sample import World, dealt_hands, world_position
 from binokel.ai.search import contract_worth, opponents_of, playout, position_value, utility
 from binokel.ai.solver import SolveAborted, Solver
@@ -91,6 +91,35 @@ def auction_weight(dealt: list[list[int]], calls: dict[int, tuple[int | None, in
     return weight
 
 
+POLICY_TRUST = 0.6
+"""The play model: another seat plays the heuristic card rule's choice with this probability,
+any other legal card with the rest, evenly."""
+
+
+def play_weight(view: SeatView, knowledge: Knowledge, world: World) -> float:
+    """How likely the other seats' card plays so far are in ``world`` under the play model:
+    the deal is replayed from the first trick with the world's hands."""
+    tricks = list(view.tricks) + ([view.trick] if view.trick.cards else [])
+    if not tricks or knowledge.game is None or knowledge.soloist is None:
+        return 1.0
+    hands = [add_masks(hand, played) for hand, played in zip(world.hands, knowledge.played)]
+    p = new_position(knowledge.rules, view.dealer, hands, knowledge.soloist, view.bid or 0, knowledge.game,
+                     world.discard)
+    teams = knowledge.rules.teams != "none"
+    weight = 1.0
+    for trick in tricks:
+        for card in trick.cards:
+            seat = p.to_move
+            legal = p.legal_mask()
+            if seat != view.seat and legal & (legal - 1):
+                choice = choose_card(p.hands[seat], legal, p.trick, p.best, p.orders[p.leader], seat, p.game,
+                                     p.soloist, teams, p.played, None)
+                options = legal.bit_count()
+                weight *= POLICY_TRUST if choice == card.index else (1 - POLICY_TRUST) / (options - 1)
+            p.play(card.index)
+    return weight
+
+
 def _sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
 
@@ -115,10 +144,10 @@ def side_utility(p: Position, seat: int, gain: int) -> float:
     if gain:
         won[p.soloist] += 1
     rest = left - gain
-    for s in others:
-        points[s] += rest // len(others)
+    for i, s in enumerate(others):
+        points[s] += rest // len(others) + (i < rest % len(others))
         if rest:
-            won[s] += 1
+            won[s] += 1  # an approximation: every seat of the other side is taken to win a trick
     scores = trump_scores(rules, p.soloist, p.bid, points, p.melds, won, p.out)
     return utility(scores, seat, opponents)
 
@@ -129,6 +158,8 @@ class ExpertBot(HardBot):
 
     name = "expert"
     PLAYOUTS_PER_SECOND = 2500
+    PLAY_MODEL = 1
+    """1: weigh worlds by the other seats' card plays too (0: by the auction only)."""
     OVERSAMPLE = 3
     """Worlds sampled per world kept, for the resampling by the auction's likelihood."""
     MADE_SHARE = 0.55
@@ -145,17 +176,20 @@ class ExpertBot(HardBot):
 
     def worlds(self, knowledge: Knowledge, rng: random.Random, count: int, deadline: float,
                *, skip_failures: bool = False) -> Iterator[World]:
-        """Worlds resampled by the likelihood of the other seats' auction."""
+        """Worlds resampled by the likelihood of the other seats' auction and card plays."""
         view = self._view
         calls = auction_calls(view) if view is not None else {}
-        if not calls:
+        if view is None or not calls and not view.tricks:
             yield from super().worlds(knowledge, rng, count, deadline, skip_failures=skip_failures)
             return
         pool: list[World] = []
         weights: list[float] = []
         for world in super().worlds(knowledge, rng, count * self.OVERSAMPLE, deadline, skip_failures=True):
             pool.append(world)
-            weights.append(auction_weight(dealt_hands(knowledge, world), calls, knowledge))
+            weight = auction_weight(dealt_hands(knowledge, world), calls, knowledge) if calls else 1.0
+            if self.PLAY_MODEL and view.phase == "play":
+                weight *= play_weight(view, knowledge, world)
+            weights.append(weight)
         if not pool:
             return
         if sum(weights) <= 0:
