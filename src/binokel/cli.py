@@ -147,13 +147,13 @@ def _load_json(name: str) -> Any:
             with open(name, encoding="utf-8") as file:
                 text = file.read()
     except OSError as error:
-        raise RecordError(f"cannot read {name}: {error.strerror}") from None
+        raise RecordError("cannot_read", name=name, reason=str(error.strerror)) from None
     except UnicodeDecodeError:
-        raise RecordError(f"{name} is not UTF-8 text") from None
+        raise RecordError("not_utf8", name=name) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise RecordError(f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise RecordError("not_json", reason=error.msg, line=error.lineno, column=error.colno) from None
 
 
 def _describe(name: str, subject: State | Game, outcome: dict) -> str:
