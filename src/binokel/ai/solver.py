@@ -10,14 +10,17 @@ known. The side's *gain* is
   is every trick left);
 - in a Bettel: the number of tricks the *other* side wins (made when that is every trick).
 
-:func:`solve_value` returns the exact minimax gain; :func:`move_values` the gain after
-each legal card. Both run zero-window alpha-beta searches (MTD(f) with a fail-soft
-search) sharing one transposition table of bounds, keyed by the hands and the leader at
-every trick start (the gain of the remaining tricks depends on nothing else). Cards that
-are equivalent for the rest of the deal (the same suit, no card still in play between
-them, and the same points: copies, 9/7 pairs and the like) are searched once. Moves are
-ordered cheaply: a card that wins the trick for its side first, high points to a trick
-one's own side wins, low points otherwise.
+:meth:`Solver.value` returns the exact minimax gain, :meth:`Solver.move_values` the
+gain after each legal card, :meth:`Solver.makes` whether the side reaches a threshold.
+They run fail-soft zero-window alpha-beta searches (for a value: the first at a
+heuristic playout's gain, then galloping and bisection) sharing one transposition table
+of bounds, keyed by the hands and the leader at every trick start (the gain of the remaining tricks depends on nothing else). The two
+copies of a card are one move. Cards of adjacent rank (no card still in play between
+them) are equivalent for taking tricks, but merging them is exact only when they score
+alike, and no Binokel deck has two ranks of equal points (A 11, 10 10, K 4, O 3, U 2,
+9 or 7 0): so nothing more is merged. Moves are ordered cheaply: a card that wins the
+trick for its side first, high points to a trick one's own side takes, low points
+otherwise; the best lead found before first.
 
 It is checked against brute force over the reference engine (``tests/test_ai_solver.py``)
 and timed by ``bench/solve.py``.
@@ -44,7 +47,7 @@ True
 from __future__ import annotations
 
 from binokel.action import BETTEL
-from binokel.card import COPY, HIGHER, KIND_MASK, POINTS
+from binokel.card import COPY, KIND_MASK, POINTS
 from binokel.score import LAST_TRICK_BONUS
 from binokel.trick import NO_TRUMP, beats, legal_cards
 
@@ -236,7 +239,7 @@ class Solver:
                 top = -1
                 legal = (hand | hand >> COPY) & KIND_MASK
             mine = side[seat]
-            moves = _ordered(legal, hands, trick, top, best, order, n, gainer, mine, trump, mode)
+            moves = _ordered(legal, top, best, order, n, gainer, mine, trump, mode)
             if n == 0 and len(moves) > 1 and first in moves:
                 moves.remove(first)
                 moves.insert(0, first)
@@ -283,17 +286,18 @@ class Solver:
         return search(trick, leader, best, threshold)
 
 
-def _ordered(legal: int, hands: list[int], trick: list[int], top: int, best: int, order: tuple[int, ...],
-             n: int, gainer: tuple[bool, ...], mine: bool, trump: int, mode: int) -> list[int]:
-    """The distinct moves among ``legal`` (equivalent cards merged), likely best first."""
+def _ordered(legal: int, top: int, best: int, order: tuple[int, ...], n: int, gainer: tuple[bool, ...],
+             mine: bool, trump: int, mode: int) -> list[int]:
+    """The moves among ``legal``, likely best first."""
+    if n == 0:
+        # Lead: high cards first (aces before tens...): they take tricks or draw out the rest.
+        lead = _LEADS.get(legal)
+        if lead is None:
+            lead = _LEADS[legal] = tuple(sorted(_kinds(legal), key=lambda k: (k % 7, -POINTS[k])))
+        return list(lead)
     kinds = _kinds(legal)
-    if len(kinds) > 1:
-        kinds = _merge(kinds, hands, trick)
     if len(kinds) < 2:
         return kinds
-    if n == 0:
-        # Lead: high cards first (aces, trumps): they take tricks or draw out the rest.
-        return sorted(kinds, key=lambda k: (k % 7, -POINTS[k]))
     seat = order[n]
     holder = order[best]
     scored = []
@@ -309,34 +313,21 @@ def _ordered(legal: int, hands: list[int], trick: list[int], top: int, best: int
     return [k for _, _, k in scored]
 
 
-def _merge(kinds: list[int], hands: list[int], trick: list[int]) -> list[int]:
-    """Keep one card of each run of equivalent cards: the same suit and points, with no
-    card still in play (in a hand or the trick) ranked between them."""
-    in_play = 0
-    for h in hands:
-        in_play |= h
-    in_play = (in_play | in_play >> COPY) & KIND_MASK
-    for k in trick:
-        in_play |= 1 << k
-    kept = [kinds[0]]
-    for k in kinds[1:]:
-        prev = kept[-1]
-        # prev < k: same suit, prev ranks higher; the kinds between them: above k but not prev or above
-        if prev // 7 == k // 7 and POINTS[prev] == POINTS[k]:
-            between = HIGHER[k] & ~HIGHER[prev] & ~(1 << prev)
-            if not between & in_play:
-                continue
-        kept.append(k)
-    return kept
+_LEADS: dict[int, tuple[int, ...]] = {}
+_KINDS: dict[int, tuple[int, ...]] = {}
 
 
 def _kinds(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    kinds = _KINDS.get(mask)
+    if kinds is None:
+        out = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            out.append(low.bit_length() - 1)
+            rest ^= low
+        kinds = _KINDS[mask] = tuple(out)
+    return list(kinds)
 
 
 def _remove(mask: int, kind: int) -> int:
