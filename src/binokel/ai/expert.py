@@ -158,6 +158,8 @@ class ExpertBot(HardBot):
 
     name = "expert"
     PLAYOUTS_PER_SECOND = 2500
+    INFERENCE = 1
+    """1: resample the worlds by the auction (and play) model; 0: plain sampling as hard."""
     PLAY_MODEL = 1
     """1: weigh worlds by the other seats' card plays too (0: by the auction only)."""
     OVERSAMPLE = 3
@@ -179,7 +181,7 @@ class ExpertBot(HardBot):
         """Worlds resampled by the likelihood of the other seats' auction and card plays."""
         view = self._view
         calls = auction_calls(view) if view is not None else {}
-        if view is None or not calls and not view.tricks:
+        if view is None or not self.INFERENCE or not calls and not view.tricks:
             yield from super().worlds(knowledge, rng, count, deadline, skip_failures=skip_failures)
             return
         pool: list[World] = []
