@@ -23,6 +23,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
+from binokel.ai import LEVELS
 from binokel.action import HAND_DURCH, OPEN_DURCH
 from binokel.card import CARDS, Card
 from binokel.error import IllegalActionError, NotationError
@@ -198,7 +199,7 @@ def play_deal(ws: Any, log: list[Message], rng: random.Random, state: Message | 
 
 def test_meta(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
-    assert meta["levels"] == ["easy", "medium", "hard"]
+    assert meta["levels"] == list(LEVELS) == ["easy", "medium", "hard", "expert"]  # the one registry
     assert meta["languages"] == ["de", "en", "fr", "it", "pt"]
     assert meta["decks"] == ["french", "german"]
     assert {"name": "standard", "text": "standard", "players": 3}.items() <= meta["rule_sets"][0].items()
