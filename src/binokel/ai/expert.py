@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Iterator
 
 from binokel.action import DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action
@@ -186,7 +187,10 @@ class ExpertBot(HardBot):
             return
         pool: list[World] = []
         weights: list[float] = []
-        for world in super().worlds(knowledge, rng, count * self.OVERSAMPLE, deadline, skip_failures=True):
+        # The pool may take 40% of the time left: the worlds still have to be played out.
+        start = time.perf_counter()
+        pool_deadline = start + 0.4 * max(0.0, deadline - start)
+        for world in super().worlds(knowledge, rng, count * self.OVERSAMPLE, pool_deadline, skip_failures=True):
             pool.append(world)
             weight = auction_weight(dealt_hands(knowledge, world), calls, knowledge) if calls else 1.0
             if self.PLAY_MODEL and view.phase == "play":
@@ -196,7 +200,10 @@ class ExpertBot(HardBot):
             return
         if sum(weights) <= 0:
             weights = [1.0] * len(pool)
-        yield from rng.choices(pool, weights, k=min(count, len(pool)))
+        for world in rng.choices(pool, weights, k=min(count, len(pool))):
+            if time.perf_counter() > deadline:
+                return
+            yield world
 
     _view: SeatView | None = None  # the view being decided, for the auction model of ``worlds``
 
