@@ -12,7 +12,10 @@ Per bot (the ``players`` names of the records):
   exceeds what the hand could reach with the best Tapp, estimated as the best plan's
   total (melds + the policy's expected card points, ``best_contract``) over
   :data:`TAPPS` random Tapps drawn from the cards not in the hand. Forehand's forced
-  opening bid is not counted as a choice.
+  opening bid is not counted as a choice;
+- far above the melds (the issue's measure against another program): the share of the
+  bot's contracts bid at least :data:`FAR` above the best melds of the hand as dealt,
+  and how often those fail (surrendered ones count as failed).
 
 Numbers only; nothing here is a test.
 """
@@ -26,7 +29,8 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from binokel.card import Card, add_card
+from binokel.card import Card, Hand, Suit, add_card
+from binokel.meld import find_melds, meld_total
 from binokel.record import replay
 from binokel.state import Outcome, State
 from binokel.view import view
@@ -35,6 +39,12 @@ from binokel.ai.knowledge import counts_of
 from binokel.ai.policy import best_contract
 
 TAPPS = 200
+FAR = 150
+
+
+def hand_melds(hand: list[Card], state: State) -> int:
+    """The best meld total of a dealt hand over the four trump suits."""
+    return max(meld_total(find_melds(Hand(hand), Suit(s), state.rules)) for s in range(4))
 
 
 def reach(hand: list[Card], state: State, rng: random.Random) -> float:
@@ -83,6 +93,11 @@ def analyse(paths: list[Path]) -> dict[str, dict[str, Any]]:
         s.setdefault("contracts", []).append(1.0)
         s.setdefault("made", []).append(float(outcome in (Outcome.MADE, Outcome.DURCH_MADE, Outcome.BETTEL_MADE)))
         s.setdefault("surrendered", []).append(float(outcome is Outcome.SURRENDERED))
+        if state.bid - hand_melds([Card.parse(c) for c in data["hands"][soloist]], state) >= FAR:
+            s.setdefault("far", []).append(1.0)
+            s.setdefault("far_failed", []).append(float(outcome in (Outcome.FAILED, Outcome.SURRENDERED)))
+        else:
+            s.setdefault("far", []).append(0.0)
         if outcome is Outcome.FAILED:
             total = state.card_points[soloist] + state.meld_points[soloist]
             s.setdefault("overbid", []).append(float(state.bid - total))
@@ -93,7 +108,8 @@ def analyse(paths: list[Path]) -> dict[str, dict[str, Any]]:
         result[name] = {"contracts": len(s.get("contracts", [])), "success_rate": mean("made"),
                         "surrender_rate": mean("surrendered"), "failed": len(s.get("overbid", [])),
                         "mean_overbid_failed": mean("overbid"), "bidding_seats": len(s.get("past_reach", [])),
-                        "bid_past_reach": mean("past_reach")}
+                        "bid_past_reach": mean("past_reach"), "far_share": mean("far"),
+                        "far_contracts": len(s.get("far_failed", [])), "far_failed": mean("far_failed")}
     return result
 
 
@@ -111,7 +127,8 @@ def main() -> None:
     for name, r in result.items():
         print(f"  {name:<18} contracts {r['contracts']:4}  success {r['success_rate']}  surrender {r['surrender_rate']}"
               f"  overbid on failed {r['mean_overbid_failed']} (n={r['failed']})"
-              f"  bid past reach {r['bid_past_reach']} (n={r['bidding_seats']})")
+              f"  bid past reach {r['bid_past_reach']} (n={r['bidding_seats']})"
+              f"  bid >= melds+{FAR}: {r['far_share']} of contracts, failed {r['far_failed']} (n={r['far_contracts']})")
 
 
 if __name__ == "__main__":
