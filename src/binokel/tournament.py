@@ -74,6 +74,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sprt", type=float, metavar="DELTA", default=None,
                         help="sequential test of the first two bots' paired difference per deal: mean 0 against "
                              "mean DELTA points; stops when clear (alpha = beta = 0.05) or after --deals")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="run the seatings on Ray: ray://HOST:PORT, or 'local' to start Ray here with --jobs "
+                             "CPUs (needs binokel[cluster]; same results as a local run)")
 
 
 class OptionError(ValueError):
@@ -286,18 +289,22 @@ def _task(job: tuple[Settings, int, tuple[int, ...]]) -> Played:
     return (play_game if settings.match else play_deal)(settings, index, seating)
 
 
-def play_all(settings: Settings, progress: bool = True, indices: Sequence[int] | None = None) -> list[Played]:
-    """Every deal (or game) in every seating, on ``settings.jobs`` processes; with
+def play_all(settings: Settings, progress: bool = True, mapper: Any = None,
+             indices: Sequence[int] | None = None) -> list[Played]:
+    """Every deal (or game) in every seating, on ``settings.jobs`` processes, or with
+    ``mapper(function, jobs)`` (e.g. :func:`binokel.cluster.ray_mapper`) when given; with
     ``settings.sprt``, in batches until the sequential test decides."""
     if settings.sprt is not None and indices is None:
-        return play_sequential(settings, progress)
+        return play_sequential(settings, progress, mapper)
     jobs = [(settings, index, seating) for index in (range(settings.count) if indices is None else indices)
             for seating in seatings(len(settings.bots), settings.rules)]
     results: list[Played] = []
     bar = Progress(len(jobs)) if progress else None
-    if settings.jobs == 1:
-        stream: Iterable[Played] = map(_task, jobs)
-        pool = None
+    pool = None
+    if mapper is not None:
+        stream: Iterable[Played] = mapper(_task, jobs)
+    elif settings.jobs == 1:
+        stream = map(_task, jobs)
     else:
         pool = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn").Pool(settings.jobs)
         stream = pool.imap_unordered(_task, jobs, chunksize=1)
@@ -353,14 +360,14 @@ def paired_diffs(settings: Settings, results: list[Played], a: int = 0, b: int =
     return [statistics.fmean(s[a]) - statistics.fmean(s[b]) for _, s in sorted(per_deal.items()) if s[a] and s[b]]
 
 
-def play_sequential(settings: Settings, progress: bool = True) -> list[Played]:
+def play_sequential(settings: Settings, progress: bool = True, mapper: Any = None) -> list[Played]:
     """Deals in batches (of ``2 x jobs``, at least 8) until the SPRT decides or --deals are played."""
     assert settings.sprt is not None
     results: list[Played] = []
     batch = max(8, 2 * settings.jobs)
     start = 0
     while start < settings.count:
-        results += play_all(settings, progress, range(start, min(settings.count, start + batch)))
+        results += play_all(settings, progress, mapper, range(start, min(settings.count, start + batch)))
         start += batch
         if sprt_decision(paired_diffs(settings, results), settings.sprt)[0] is not None:
             break
@@ -534,7 +541,17 @@ def run(args: argparse.Namespace) -> int:
     except OptionError as error:
         print(f"binokel tournament: error: {error}", file=sys.stderr)
         return 2
-    results = play_all(settings, progress=not getattr(args, "quiet", False))
+    mapper = None
+    if getattr(args, "cluster", None):
+        from binokel.cluster import ClusterError, ray_mapper
+        try:
+            mapper = ray_mapper(args.cluster, settings.jobs)
+            results = play_all(settings, progress=not getattr(args, "quiet", False), mapper=mapper)
+        except ClusterError as error:
+            print(f"binokel tournament: error: {error}", file=sys.stderr)
+            return 2
+    else:
+        results = play_all(settings, progress=not getattr(args, "quiet", False))
     data = report(settings, results)
     print(json.dumps(data) if args.json else format_report(data))
     return 0
