@@ -29,14 +29,13 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from binokel.ai.knowledge import counts_of
+from binokel.ai.policy import best_contract
 from binokel.card import Card, Hand, Suit, add_card
 from binokel.meld import find_melds, meld_total
 from binokel.record import replay
 from binokel.state import Outcome, State
 from binokel.view import view
-
-from binokel.ai.knowledge import counts_of
-from binokel.ai.policy import best_contract
 
 TAPPS = 200
 FAR = 150
@@ -102,9 +101,12 @@ def analyse(paths: list[Path]) -> dict[str, dict[str, Any]]:
             total = state.card_points[soloist] + state.meld_points[soloist]
             s.setdefault("overbid", []).append(float(state.bid - total))
     result = {}
+    def mean_of(s: dict[str, list[float]], key: str) -> float | None:
+        return round(statistics.fmean(s[key]), 3) if s.get(key) else None
+
     for name, s in sorted(stats.items()):
-        def mean(key: str) -> float | None:
-            return round(statistics.fmean(s[key]), 3) if s.get(key) else None
+        def mean(key: str, s: dict[str, list[float]] = s) -> float | None:
+            return mean_of(s, key)
         result[name] = {"contracts": len(s.get("contracts", [])), "success_rate": mean("made"),
                         "surrender_rate": mean("surrendered"), "failed": len(s.get("overbid", [])),
                         "mean_overbid_failed": mean("overbid"), "bidding_seats": len(s.get("past_reach", [])),

@@ -21,15 +21,14 @@ import statistics
 import time
 from typing import Any
 
-from binokel.rules import Rules
-from binokel.state import Phase, State
-from binokel.view import view
-
 from binokel.ai import make_bot
 from binokel.ai.fast import Position
 from binokel.ai.policy import choose_card
 from binokel.ai.search import solve
 from binokel.ai.solver import SolveAborted, Solver
+from binokel.rules import Rules
+from binokel.state import Phase, State
+from binokel.view import view
 
 RULE_SETS = ("standard", "classic40", "kreuz", "standard(bettel=300)")
 

@@ -6,19 +6,17 @@ from __future__ import annotations
 import random
 
 import pytest
+from ai_support import random_states
 
 from binokel.action import DURCH
-from binokel.state import Phase
-from binokel.view import view
-
 from binokel.ai.expert import auction_calls, auction_weight, play_weight, side_utility
 from binokel.ai.fast import Position
 from binokel.ai.knowledge import Knowledge
 from binokel.ai.sample import World, dealt_hands, sample_world
 from binokel.ai.search import playout, position_value
 from binokel.ai.solver import Solver
-
-from ai_support import random_states
+from binokel.state import Phase
+from binokel.view import view
 
 
 @pytest.mark.parametrize("rules", ["standard", "kreuz", "classic40", "four-sitout"])

@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
+from ai_support import AI_RULES, random_states
 
 from binokel.action import BETTEL, DURCH, PLAYS, ActionKind
-from binokel.rules import Rules
-from binokel.state import Phase, State
-
 from binokel.ai.fast import Position
 from binokel.ai.search import solve
 from binokel.ai.solver import Solver
-
-from ai_support import AI_RULES, random_states
+from binokel.rules import Rules
+from binokel.state import Phase, State
 
 
 def brute_force(state: State, since: State | None = None) -> int:
@@ -28,7 +26,7 @@ def brute_force(state: State, since: State | None = None) -> int:
     start = (since or state).trick_points
     no_trump = state.game >= DURCH
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(s: State) -> int:
         if s.is_over():
             if no_trump:

@@ -35,18 +35,39 @@ import time
 from collections.abc import Iterator
 
 from binokel.action import DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action
+from binokel.ai.bots import (
+    DEFENDER_UTILITY,
+    NEAR_NO_TRUMP,
+    HardBot,
+    _kept,
+    _lowest_bid,
+    new_position,
+    no_trump_games,
+    trumps_kept,
+    undominated,
+)
+from binokel.ai.fast import Position
+from binokel.ai.knowledge import Knowledge, add_masks, rules_of
+from binokel.ai.policy import (
+    Contract,
+    best_contract,
+    choose_card,
+    no_trump_gaps,
+    plan_contract,
+    plan_no_trump,
+)
+from binokel.ai.sample import World, dealt_hands, world_position
+from binokel.ai.search import (
+    contract_worth,
+    opponents_of,
+    playout,
+    position_value,
+    utility,
+)
+from binokel.ai.solver import SolveAborted, Solver
 from binokel.card import POINTS, Hand, mask_points
 from binokel.score import surrender_scores, trump_scores
 from binokel.view import SeatView
-
-from binokel.ai.bots import (DEFENDER_UTILITY, NEAR_NO_TRUMP, HardBot, _kept, _lowest_bid, new_position, no_trump_games,
-                             trumps_kept, undominated)
-from binokel.ai.fast import Position
-from binokel.ai.knowledge import Knowledge, add_masks, rules_of
-from binokel.ai.policy import Contract, best_contract, choose_card, no_trump_gaps, plan_contract, plan_no_trump
-from binokel.ai.sample import World, dealt_hands, world_position
-from binokel.ai.search import contract_worth, opponents_of, playout, position_value, utility
-from binokel.ai.solver import SolveAborted, Solver
 
 BID_SPREAD = 30.0
 """How far (in points) a bid may stray from the hand's estimated value in the bidding model."""
@@ -346,5 +367,5 @@ def _partner_points(p: Position) -> int:
     return sum(p.points[s] + p.melds[s] for s in range(p.players) if s != p.soloist and rules.team_of(s) == team)
 
 
-__all__ = ["ExpertBot", "auction_weight", "auction_calls", "side_utility", "hand_estimate"]
+__all__ = ["ExpertBot", "auction_calls", "auction_weight", "hand_estimate", "side_utility"]
 

@@ -47,11 +47,10 @@ True
 from __future__ import annotations
 
 from binokel.action import BETTEL
+from binokel.ai.fast import Position
 from binokel.card import COPY, KIND_MASK, POINTS
 from binokel.score import LAST_TRICK_BONUS
 from binokel.trick import NO_TRUMP, beats, legal_cards
-
-from binokel.ai.fast import Position
 
 _SHIFT = 56  # bits of one hand mask in the transposition key
 
@@ -107,7 +106,9 @@ class Solver:
 
     def playout_gain(self) -> int:
         """The side's gain when the heuristic card rule plays the rest: a first guess."""
-        from binokel.ai.search import playout  # the search module imports this one's users
+        from binokel.ai.search import (
+            playout,  # the search module imports this one's users
+        )
 
         p = self.position
         before = sum(p.points[s] for s in range(p.players) if self.gainer[s])
@@ -357,4 +358,4 @@ def _tricks_left(p: Position) -> int:
     return -(-cards // max(1, len(p.orders[p.leader])))
 
 
-__all__ = ["Solver", "SolveAborted"]
+__all__ = ["SolveAborted", "Solver"]
