@@ -297,9 +297,12 @@ def test_open_auction_legal_bids() -> None:
     assert legal == sorted(set(legal))
     state = state.apply_text("200")
     assert [a.value for a in state.legal_actions()[1:3]] == [210, 220]
-    for bad in ("200", "205", str(210 + OPEN_BID_SPAN + 10)):
+    for bad in ("200", "205", "10"):
         with pytest.raises(IllegalActionError):
             state.apply_text(bad)
+    # RULES.md section 10: no upper limit. Beyond the offered list any multiple of 10 is legal.
+    far = str(210 + OPEN_BID_SPAN + 10)
+    assert Action.bid(int(far)) not in state.legal_actions() and state.apply_text(far).high == int(far)
     state = state.apply_text("300").apply_text("pass")  # seat 1 jumps to 300, seat 2 passes (out)
     assert state.to_move == 0 and state.passed == (2,)
     state = state.apply_text("pass")  # only the high bidder is left

@@ -163,7 +163,7 @@ def _describe(name: str, subject: State | Game, outcome: dict) -> str:
             lines.append(f"  deal {number}: " + _deal_line(deal))
         winner = outcome["winner"]
         won = f"winner: seat {winner}" if winner is not None else "no winner yet"
-        if subject.rules.teams != "none" and winner is not None:  # with teams the winner is the team number
+        if subject.rules.has_teams and winner is not None:  # with teams the winner is the team number
             won = f"winner: team {winner} (seats {', '.join(str(s) for s in range(winner, subject.players, 2))})"
         lines.append(f"  totals: {' '.join(map(str, outcome['totals']))}; {won}")
         if "durch_games" in outcome:

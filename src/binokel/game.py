@@ -102,7 +102,7 @@ class Game:
             game = replace(game, durch_games=tuple(
                 count + (won if self.rules.team_of(seat) == side else 0) for seat, count in enumerate(self.durch_games)))
         if winner is None:
-            next_dealer = (state.dealer + 1) % self.players  # the old forehand deals next
+            next_dealer = self.rules.next_dealer(state.dealer)
             game = replace(game, deals=game.deals + (State.new(self.rules, next_dealer),))
         return game
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from binokel.card import CARDS, COPY, KIND_MASK, Card, Hand, Rank, Suit
-from binokel.rules import STANDARD, Rules
+from binokel.rules import STANDARD, DoubleMelds, Rules
 
 FAMILY = (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J)
 FOUR_NAMES = {Rank.A: "aces", Rank.K: "kings", Rank.Q: "obers", Rank.J: "unters"}
@@ -65,7 +65,7 @@ def melds_of_mask(mask: int, trump: int, rules: Rules = STANDARD) -> list[Meld]:
     """
     low, high = mask & KIND_MASK, mask >> COPY
     melds: list[Meld] = []
-    plain = rules.double_melds == "plain"
+    plain = rules.double_melds is DoubleMelds.PLAIN
 
     for suit, family_cards, family_mask, king, queen in _SUITS:
         is_trump = suit == trump

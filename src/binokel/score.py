@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from binokel.action import BETTEL, DURCH, HAND_DURCH, OPEN_DURCH
-from binokel.rules import Rules
+from binokel.rules import DefenderMelds, End, Rules
 
 LAST_TRICK_BONUS = 10
 
@@ -24,21 +24,13 @@ def is_made(bid: int, card_points: int, meld_points: int, tricks: int) -> bool:
     return tricks > 0 and card_points + meld_points >= bid
 
 
-def _teams(rules: Rules, out: int | None) -> list[list[int]]:
-    """The scoring units: each team (seat % 2 with teams), else each seat; never the seat sitting out."""
-    seats = [seat for seat in range(rules.players) if seat != out]
-    if rules.teams == "none":
-        return [[seat] for seat in seats]
-    return [[seat for seat in seats if seat % 2 == team] for team in (0, 1)]
-
-
 def _own_points(rules: Rules, declarer_side: bool, cards: int, melds: int, won: int) -> int:
     """One seat's card points and counting melds: melds need an own trick (for defenders
     unless ``defender_melds=always``); a defender without a trick has no card points
     (the soloist's card points include the discard)."""
     if declarer_side:
         return cards + (melds if won else 0)
-    return (cards if won else 0) + (melds if won or rules.defender_melds == "always" else 0)
+    return (cards if won else 0) + (melds if won or rules.defender_melds is DefenderMelds.ALWAYS else 0)
 
 
 def contract_made(rules: Rules, soloist: int, bid: int, card_points: Sequence[int],
@@ -47,15 +39,15 @@ def contract_made(rules: Rules, soloist: int, bid: int, card_points: Sequence[in
     soloist's team needs a trick and its points together (each partner's melds counting
     only with an own trick) reach the bid.
 
-    >>> from binokel.rules import Rules
+    >>> from binokel.rules import DefenderMelds, End, Rules
     >>> contract_made(Rules.parse("kreuz"), 0, 190, (60, 20, 70, 100), (40, 0, 20, 0), (3, 1, 2, 4))
     True
     >>> contract_made(Rules.parse("kreuz"), 0, 200, (60, 20, 70, 100), (40, 0, 20, 0), (3, 1, 2, 4))
     False
     """
-    if rules.teams == "none":
+    if not rules.has_teams:
         return is_made(bid, card_points[soloist], meld_points[soloist], tricks[soloist])
-    team = [seat for seat in range(rules.players) if seat % 2 == soloist % 2]
+    team = rules.team_seats(rules.team_of(soloist))
     total = sum(_own_points(rules, True, card_points[s], meld_points[s], tricks[s]) for s in team)
     return any(tricks[s] for s in team) and total >= bid
 
@@ -67,7 +59,7 @@ def trump_scores(rules: Rules, soloist: int, bid: int, card_points: Sequence[int
     scores the team's total; ``out`` (the seat sitting out) scores 0."""
     made = contract_made(rules, soloist, bid, card_points, meld_points, tricks)
     scores = [0] * rules.players
-    for team in _teams(rules, out):
+    for team in rules.sides(out):
         declarer_side = soloist in team
         if declarer_side and not made:
             score = -2 * bid
@@ -86,7 +78,7 @@ def surrender_scores(rules: Rules, soloist: int, bid: int, meld_points: Sequence
     credit plus own melds."""
     credit = rules.surrender_points(bid)
     scores = [0] * rules.players
-    for team in _teams(rules, out):
+    for team in rules.sides(out):
         score = -bid if soloist in team else credit + sum(meld_points[s] for s in team)
         for seat in team:
             scores[seat] = rules.round_score(score)
@@ -103,7 +95,7 @@ def durch_scores(rules: Rules, soloist: int, made: bool, out: int | None = None,
     opponents get nothing, or ``durch_fail_credit`` each (once per team) when a Durch fails.
     With ``durch_game=1`` a Durch scores no points at all (it counts as a whole game).
 
-    >>> from binokel.rules import Rules
+    >>> from binokel.rules import DefenderMelds, End, Rules
     >>> durch_scores(Rules.parse("standard(durch_fail_credit=300)"), 1, made=False)
     (300, -1000, 300)
     >>> durch_scores(Rules.parse("standard(bettel=300)"), 1, made=True, game=BETTEL)
@@ -115,7 +107,7 @@ def durch_scores(rules: Rules, soloist: int, made: bool, out: int | None = None,
     value = contract_value(rules, game)
     credit = rules.durch_fail_credit if is_durch and not made else 0
     scores = [0] * rules.players
-    for team in _teams(rules, out):
+    for team in rules.sides(out):
         for seat in team:
             scores[seat] = (value if made else -value) if soloist in team else credit
     return tuple(scores)
@@ -134,13 +126,13 @@ def decide_winner(rules: Rules, totals: Sequence[int], soloist: int | None, deal
 
     With teams the winner is the team number, which is also its lowest seat:
 
-    >>> from binokel.rules import Rules
+    >>> from binokel.rules import DefenderMelds, End, Rules
     >>> decide_winner(Rules.parse("kreuz"), (420, 530, 420, 530), soloist=0, deals_played=4)
     1
     """
-    if rules.teams != "none":  # partners share their totals: decide between the teams (seat % 2)
+    if rules.has_teams:  # partners share their totals: decide between the teams (by the team's lowest seat)
         totals = [totals[team] for team in (0, 1)]
-        soloist = None if soloist is None else soloist % 2
+        soloist = None if soloist is None else rules.team_of(soloist)
     if rules.deals:
         if deals_played < rules.deals:
             return None
@@ -149,7 +141,7 @@ def decide_winner(rules: Rules, totals: Sequence[int], soloist: int | None, deal
         contenders = [seat for seat, total in enumerate(totals) if total >= rules.target]
         if not contenders:
             return None
-        if soloist in contenders and rules.end == "soloist":
+        if soloist in contenders and rules.end is End.SOLOIST:
             return soloist
     best = max(totals[seat] for seat in contenders)
     leaders = [seat for seat in contenders if totals[seat] == best]

@@ -19,15 +19,15 @@ import random
 from functools import lru_cache
 from operator import itemgetter
 from collections.abc import Sequence
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
-                            TAKE, Action, ActionKind)
-from binokel.card import CARDS, COPY, POINTS, SUIT_MASK, Card, Hand, Suit, add_card, present, remove_card
+                            TAKE, Action, ActionKind, Contract)
+from binokel.card import CARDS, COPY, POINTS, SUIT_MASK, Card, Hand, Suit, add_card, mask_of, present, remove_card
 from binokel.error import IllegalActionError, NotationError
 from binokel.meld import Meld, meld_total, melds_of_mask
-from binokel.rules import Rules
+from binokel.rules import AllPass, Auction, FirstLead, MustBeat, Rules, Seating
 from binokel.score import LAST_TRICK_BONUS, contract_made, durch_scores, surrender_scores, trump_scores
 from binokel.trick import Trick, legal_cards
 
@@ -35,10 +35,11 @@ CHANCE = -1
 """``to_move`` while the cards are being dealt."""
 
 OPEN_BID_SPAN = 500
-"""In the open auction the legal bids run from the lowest allowed bid up to this much more."""
+"""How far above the lowest bid the open auction's offered bids reach (:meth:`State.legal_actions`).
+Any higher multiple of 10 is legal as well (RULES.md section 10): ``apply`` accepts it."""
 
 
-class Phase(Enum):
+class Phase(StrEnum):
     DEAL = "deal"
     AUCTION = "auction"
     TAPP = "tapp"  # hand_durch only: the soloist takes the Tapp or plays open Durch from the hand
@@ -49,7 +50,7 @@ class Phase(Enum):
     OVER = "over"
 
 
-class Outcome(Enum):
+class Outcome(StrEnum):
     MADE = "made"
     FAILED = "failed"
     SURRENDERED = "surrendered"
@@ -79,13 +80,14 @@ class State:
     soloist: int | None
     bid: int | None
     discard: tuple[int, ...]
-    game: int | None  # trump suit 0..3, or DURCH
+    game: Contract | None
     surrendered: bool | None
     melds: tuple[tuple[Meld, ...], ...] | None
     leader: int
     trick: tuple[int, ...]  # kinds in the current trick
     best: int  # position of the currently winning card in the trick
     played: tuple[tuple[int, tuple[int, ...], int], ...]  # completed tricks: (leader, kinds, winner)
+    seating: Seating  # who sits where this deal (from the rules and the dealer)
     won: tuple[int, ...]  # tricks won per seat
     trick_points: tuple[int, ...]  # card points from tricks (and last-trick bonus) per seat
     scores: tuple[int, ...] | None
@@ -109,12 +111,13 @@ class State:
             raise NotationError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
         state = cls.__new__(cls)
         n = rules.players
+        seating = rules.seating(dealer)
         state.__dict__.update(
             rules=rules, dealer=dealer, phase=Phase.DEAL, to_move=CHANCE, hands=(0,) * n, dealt=((),) * n,
             tapp=(), calls=(), callers=(), holder=None, high=0, challengers=(), passed=(), soloist=None, bid=None,
-            discard=(), game=None, surrendered=None, melds=None, leader=(dealer + 1) % n, trick=(), best=0, played=(),
-            won=(0,) * n, trick_points=(0,) * n, scores=None, outcome=None, _legal=None,
-            _order=seat_orders(n, rules.sit_out, dealer))
+            discard=(), game=None, surrendered=None, melds=None, leader=seating.forehand, trick=(), best=0, played=(),
+            won=(0,) * n, trick_points=(0,) * n, scores=None, outcome=None, _legal=None, seating=seating,
+            _order=seating.orders)
         return state
 
     @property
@@ -123,7 +126,7 @@ class State:
 
     @property
     def forehand(self) -> int:
-        return (self.dealer + 1) % self.rules.players
+        return self.seating.forehand
 
     @property
     def tapp_in_centre(self) -> bool:
@@ -134,12 +137,12 @@ class State:
     @property
     def sitting_out(self) -> int | None:
         """The seat that sits out this deal (the dealer, with ``sit_out=1``), else None."""
-        return self.rules.sitting_out(self.dealer)
+        return self.seating.sitting_out
 
     @property
     def active_seats(self) -> tuple[int, ...]:
         """The seats playing this deal, in order of play from forehand."""
-        return self._order[self.forehand]
+        return self.seating.order
 
     def hand_size_of(self, seat: int) -> int:
         """How many cards ``seat`` is dealt (none for the seat sitting out)."""
@@ -168,7 +171,7 @@ class State:
         d = new.__dict__
         d["dealt"] = hands
         d["tapp"] = tapp
-        d["hands"] = tuple(_mask(hand) for hand in hands)
+        d["hands"] = tuple(mask_of(hand) for hand in hands)
         d["phase"] = Phase.AUCTION
         d["to_move"] = self.forehand
         return new
@@ -192,16 +195,25 @@ class State:
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
-        """The completed tricks, in order."""
-        return tuple(Trick(leader, tuple(CARDS[k] for k in kinds), winner) for leader, kinds, winner in self.played)
+        """The completed tricks, in order, each card with the seat that played it."""
+        orders = self._order
+        return tuple(Trick(leader, tuple(zip(orders[leader], (CARDS[k] for k in kinds))), winner)
+                     for leader, kinds, winner in self.played)
 
     @property
     def current_trick(self) -> Trick:
-        winner = self._order[self.leader][self.best] if self.trick else None
-        return Trick(self.leader, tuple(CARDS[k] for k in self.trick), winner)
+        """The trick being played (its ``winner`` is the seat winning it so far, None when empty)."""
+        order = self._order[self.leader]
+        winner = order[self.best] if self.trick else None
+        return Trick(self.leader, tuple(zip(order, (CARDS[k] for k in self.trick))), winner)
 
     def legal_actions(self) -> list[Action]:
-        """The legal actions of the seat to move, sorted; the two copies of a card are one action."""
+        """The legal actions of the seat to move, sorted; the two copies of a card are one action.
+
+        In the open auction the bids have no upper limit: this lists the *offered* bids,
+        pass and the lowest bid up to :data:`OPEN_BID_SPAN` more; ``apply`` accepts any
+        higher multiple of 10 as well (see :meth:`is_legal`).
+        """
         phase = self.phase
         if phase is _PLAY:
             mask = self._legal
@@ -210,8 +222,8 @@ class State:
             return [*_PLAYS_S[mask & 0x7F], *_PLAYS_H[mask >> 7 & 0x7F], *_PLAYS_D[mask >> 14 & 0x7F],
                     *_PLAYS_C[mask >> 21]]
         if phase is Phase.AUCTION:
-            if self.rules.auction == "open":
-                low = self._lowest_bid()
+            if self.rules.auction is Auction.OPEN:
+                low = self.lowest_bid()
                 return [PASS] + [Action.bid(v) for v in range(low, low + OPEN_BID_SPAN + 1, 10)]
             if self.holder is None:
                 return [Action.bid(self.rules.min_bid)]
@@ -226,8 +238,8 @@ class State:
             return [SURRENDER, PLAY_ON]
         return []
 
-    def _lowest_bid(self) -> int:
-        """The open auction's lowest bid now: the minimum, or 10 over the highest bid."""
+    def lowest_bid(self) -> int:
+        """The lowest bid allowed now: the minimum, or 10 over the highest bid."""
         return self.rules.min_bid if self.holder is None else self.high + 10
 
     def _legal_mask(self) -> int:
@@ -241,22 +253,28 @@ class State:
         game = self.game
         exempt = self.rules.partner_exemption and bool(self.trick) and self._partner_wins()
         return legal_cards(self.hands[self.to_move], self.trick, self.best, game if game < DURCH else -1,
-                           self.rules.must_beat == "led", exempt)
+                           self.rules.must_beat is MustBeat.LED, exempt)
 
     def _partner_wins(self) -> bool:
-        """Is the trick being won by a partner of the seat to move? (Partners share seat % 2.)"""
-        return (self._order[self.leader][self.best] - self.to_move) % 2 == 0
+        """Is the trick being won by a partner of the seat to move?"""
+        return self.rules.partners(self._order[self.leader][self.best], self.to_move)
 
-    def _is_legal(self, action: Action) -> bool:
-        """Is ``action`` legal? (The same answer as ``action in legal_actions()``, quicker.)"""
+    def is_legal(self, action: Action) -> bool:
+        """Is ``action`` legal now? The same answer as ``action in legal_actions()``, quicker,
+        except in the open auction, where any multiple of 10 from the lowest bid up is
+        legal, not only the offered ones.
+
+        >>> state = State.new("club", dealer=2).deal_random(random.Random(1))
+        >>> state.is_legal(Action.bid(5000)), Action.bid(5000) in state.legal_actions(), state.is_legal(Action.bid(5005))
+        (True, False, False)
+        """
         phase, kind = self.phase, action.kind
         if phase is Phase.AUCTION:
-            if self.rules.auction == "open":
+            if self.rules.auction is Auction.OPEN:
                 if kind is ActionKind.PASS:
                     return True
-                low = self._lowest_bid()
-                return (kind is ActionKind.BID and low <= action.value <= low + OPEN_BID_SPAN
-                        and action.value % 10 == 0)
+                # RULES.md section 10: no upper limit, any multiple of 10 from the lowest bid up.
+                return kind is ActionKind.BID and action.value >= self.lowest_bid() and action.value % 10 == 0
             if self.holder is None:
                 return kind is ActionKind.BID and action.value == self.rules.min_bid
             return kind is ActionKind.PASS or (kind is ActionKind.BID and action.value == self.high + 10)
@@ -278,9 +296,9 @@ class State:
             return "the deal is over"
         if self.phase is Phase.DEAL:
             return "the cards have not been dealt yet"
-        legal = self.legal_actions()
-        if action in legal:
+        if self.is_legal(action):
             return ""
+        legal = self.legal_actions()
         if self.phase is Phase.PLAY and action.kind is ActionKind.PLAY:
             return self._why_card_illegal(action.value)
         if action.kind is ActionKind.DISCARD and self.phase is Phase.DISCARD:
@@ -311,36 +329,7 @@ class State:
 
     def parse_action(self, text: str) -> Action:
         """Read an action in record notation, interpreted in the current phase."""
-        if not isinstance(text, str):
-            raise NotationError(f"an action must be text, not {text!r}")
-        word = text.strip().lower()
-        phase = self.phase
-        if phase is Phase.AUCTION:
-            if word == "pass":
-                return PASS
-            if word.isdigit():
-                return Action.bid(int(word))
-            raise NotationError(f"a call is a bid like '160' or 'pass', not {text!r}")
-        if phase is Phase.DISCARD:
-            return Action.discard(Card.parse(text))
-        if phase is Phase.GAME:
-            try:
-                return Action.game(text)
-            except NotationError:
-                raise NotationError(f"the game is a trump suit S, H, D, C or 'durch', not {text!r}") from None
-        if phase is Phase.TAPP:
-            if word == "take":
-                return TAKE
-            if word == "hand_durch":
-                return GAMES[HAND_DURCH]
-            raise NotationError(f"answer 'take' (the Tapp) or 'hand_durch', not {text!r}")
-        if phase is Phase.SURRENDER:
-            if word in ("surrender", "play"):
-                return SURRENDER if word == "surrender" else PLAY_ON
-            raise NotationError(f"answer 'surrender' or 'play', not {text!r}")
-        if phase is Phase.PLAY:
-            return Action.play(Card.parse(text))
-        raise IllegalActionError("the deal is over" if phase is Phase.OVER else "the cards have not been dealt yet")
+        return parse_action(self.phase, text)
 
     def apply(self, action: Action) -> State:
         """The state after the seat to move takes ``action``; raises IllegalActionError
@@ -354,7 +343,7 @@ class State:
             if not mask >> action.value & 1:
                 raise IllegalActionError(self._why_card_illegal(action.value))
             return self._play(action.value)
-        if not self._is_legal(action):
+        if not self.is_legal(action):
             raise IllegalActionError(self.why_illegal(action) or f"{action} is not legal now")
         phase = self.phase
         if phase is Phase.AUCTION:
@@ -372,7 +361,7 @@ class State:
         d = new.__dict__
         d["calls"] = self.calls + (action,)
         d["callers"] = self.callers + (self.to_move,)
-        if self.rules.auction == "open":
+        if self.rules.auction is Auction.OPEN:
             return new._open_call(action)
         order = self.active_seats
         if self.holder is None:  # forehand's forced opening
@@ -404,7 +393,7 @@ class State:
         if self.holder is not None and remaining == [self.holder]:
             return self._auction_won(self.holder, self.high)
         if not remaining:
-            if self.rules.all_pass == "forced":  # Zwangsspiel: the dealer (the last to call) plays the minimum
+            if self.rules.all_pass is AllPass.FORCED:  # Zwangsspiel: the dealer (the last to call) plays the minimum
                 return self._auction_won(order[-1], self.rules.min_bid)
             d["phase"], d["to_move"], d["outcome"] = Phase.OVER, None, Outcome.REDEAL
             d["scores"] = (0,) * self.players
@@ -446,7 +435,7 @@ class State:
     def _name_game(self, game: int) -> State:
         new = self._copy()
         d = new.__dict__
-        d["game"] = game
+        d["game"] = game = Contract(game)
         if game >= DURCH:  # Durch, open Durch, Bettel: no trump, no melds, the soloist leads
             d["surrendered"] = False
             d["melds"] = ((),) * self.players
@@ -468,7 +457,7 @@ class State:
                                            self.sitting_out)
             d["outcome"], d["phase"], d["to_move"] = Outcome.SURRENDERED, Phase.OVER, None
             return new
-        leader = self.soloist if self.rules.first_lead == "soloist" else self.forehand
+        leader = self.soloist if self.rules.first_lead is FirstLead.SOLOIST else self.forehand
         d["phase"], d["leader"], d["to_move"] = Phase.PLAY, leader, leader
         return new
 
@@ -550,13 +539,46 @@ class State:
             return (0,) * self.players
         return tuple(meld_total(m) for m in self.melds)
 
-    def view(self, seat: int) -> Any:
-        """What ``seat`` may know of this deal (see :func:`binokel.view.view`)."""
-        from binokel.view import view
-        return view(self, seat)
-
     def __repr__(self) -> str:
         return f"<State {self.rules.text} dealer={self.dealer} phase={self.phase.value} to_move={self.to_move}>"
+
+
+def parse_action(phase: Phase, text: str) -> Action:
+    """Read an action in record notation, interpreted in ``phase`` (a card is a discard
+    in the discard phase and a card play in the play phase).
+
+    >>> parse_action(Phase.AUCTION, "160"), parse_action(Phase.PLAY, "10h")
+    (<Action bid 160>, <Action play TH>)
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"an action must be text, not {text!r}")
+    word = text.strip().lower()
+    if phase is Phase.AUCTION:
+        if word == "pass":
+            return PASS
+        if word.isdigit():
+            return Action.bid(int(word))
+        raise NotationError(f"a call is a bid like '160' or 'pass', not {text!r}")
+    if phase is Phase.DISCARD:
+        return Action.discard(Card.parse(text))
+    if phase is Phase.GAME:
+        try:
+            return Action.game(text)
+        except NotationError:
+            raise NotationError(f"the game is a trump suit S, H, D, C or 'durch', not {text!r}") from None
+    if phase is Phase.TAPP:
+        if word == "take":
+            return TAKE
+        if word == "hand_durch":
+            return GAMES[HAND_DURCH]
+        raise NotationError(f"answer 'take' (the Tapp) or 'hand_durch', not {text!r}")
+    if phase is Phase.SURRENDER:
+        if word in ("surrender", "play"):
+            return SURRENDER if word == "surrender" else PLAY_ON
+        raise NotationError(f"answer 'surrender' or 'play', not {text!r}")
+    if phase is Phase.PLAY:
+        return Action.play(Card.parse(text))
+    raise IllegalActionError("the deal is over" if phase is Phase.OVER else "the cards have not been dealt yet")
 
 
 _PLAY, _PLAY_KIND = Phase.PLAY, ActionKind.PLAY
@@ -585,15 +607,6 @@ def _replace(values: tuple, index: int, value: Any) -> tuple:
 
 def _kind(card: Card | str) -> int:
     return (Card.parse(card) if isinstance(card, str) else card).index
-
-
-def _mask(kinds: Sequence[int]) -> int:
-    """The hand mask of some card kinds (at most two copies each, checked by the caller)."""
-    mask = 0
-    for kind in kinds:
-        bit = 1 << kind
-        mask |= bit << COPY if mask & bit else bit
-    return mask
 
 
 def check_deck(rules: Rules, piles: Sequence[Sequence[int]]) -> None:
@@ -629,26 +642,11 @@ def game_actions(rules: Rules) -> tuple[Action, ...]:
     return tuple(GAMES[:4]) + tuple(GAMES[g] for g, value in allowed.items() if value)
 
 
-@lru_cache(maxsize=256)
-def seat_orders(players: int, sit_out: int, dealer: int) -> tuple[tuple[int, ...], ...]:
-    """For each seat, the seats playing this deal in order of play starting from it
-    (empty for the seat sitting out).
-
-    >>> seat_orders(3, 0, 2)
-    ((0, 1, 2), (1, 2, 0), (2, 0, 1))
-    >>> seat_orders(4, 1, 3)
-    ((0, 1, 2), (1, 2, 0), (2, 0, 1), ())
-    """
-    active = [s for s in range(players) if not (sit_out and s == dealer)]
-    return tuple(tuple(active[(active.index(seat) + i) % len(active)] for i in range(len(active)))
-                 if seat in active else () for seat in range(players))
-
-
 @lru_cache(maxsize=64)
 def _deal_plan(rules: Rules, forehand: int) -> tuple[tuple[Any, ...], Any]:
     """Which deck positions each seat and the Tapp receive (computed once per rules and forehand)."""
     n = rules.players
-    order = seat_orders(n, rules.sit_out, (forehand - 1) % n)[forehand]
+    order = rules.seating((forehand - 1) % n).order
     positions: list[list[int]] = [[] for _ in range(n)]
     tapp: list[int] = []
     part = rules.tapp_size // rules.tapp_rounds

@@ -106,7 +106,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
         rules = Rules.parse(args.rules)
     except BinokelError as error:
         raise OptionError(str(error)) from None
-    if rules.teams != "none" and len(bots) != 2:
+    if rules.has_teams and len(bots) != 2:
         raise OptionError(f"{rules.text} is played by two teams: --bots needs 2 levels, one per team")
     save = Path(args.save) if args.save else None
     if save is not None and save.exists() and not save.is_dir():
@@ -125,7 +125,7 @@ def seatings(bot_count: int, rules: Rules = STANDARD) -> list[tuple[int, ...]]:
     >>> seatings(2, Rules.parse("kreuz"))
     [(0, 1, 0, 1), (1, 0, 1, 0)]
     """
-    if rules.teams != "none":
+    if rules.has_teams:
         return [tuple((rules.team_of(seat) + swap) % 2 for seat in range(rules.players)) for swap in (0, 1)]
     return [s for s in itertools.product(range(bot_count), repeat=rules.players) if len(set(s)) == bot_count]
 

@@ -22,16 +22,16 @@ from collections.abc import Callable, Iterator
 
 from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
                             TAKE, Action, ActionKind)
-from binokel.card import COPY, POINTS, Hand, Suit, add_card, remove_card
+from binokel.card import POINTS, Hand, Suit, add_card, both_copies, count_of, counts_of, remove_card
 from binokel.meld import find_melds, meld_total
-from binokel.rules import Rules
+from binokel.rules import FirstLead, MustBeat, Rules
 from binokel.score import surrender_scores, trump_scores
-from binokel.state import State, game_actions, seat_orders
+from binokel.state import Phase, State, game_actions
 from binokel.view import SeatView, view as view_of
 
 from binokel.ai.fast import NO_TRUMP, Position
-from binokel.ai.knowledge import Knowledge, counts_of, rules_of, winning_position
-from binokel.ai.policy import (Contract, best_contract, choose_card, expected_card_points, no_trump_gaps,
+from binokel.ai.knowledge import Knowledge, winning_position
+from binokel.ai.policy import (Plan, best_contract, choose_card, expected_card_points, no_trump_gaps,
                                partner_share, plan_contract, plan_no_trump)
 from binokel.ai.sample import SamplingError, World, sample_world, world_position
 from binokel.ai.search import contract_worth, opponents_of, playout, position_value, solve, utility
@@ -62,9 +62,9 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         rng = rng if rng is not None else self._rng
-        decide: dict[str, Callable[[SeatView, random.Random, float], Action]] = {
-            "auction": self.bid, "tapp": self.take_or_hand_durch, "discard": self.discard, "game": self.name_game,
-            "surrender": self.surrender, "play": self.play,
+        decide: dict[Phase, Callable[[SeatView, random.Random, float], Action]] = {
+            Phase.AUCTION: self.bid, Phase.TAPP: self.take_or_hand_durch, Phase.DISCARD: self.discard,
+            Phase.GAME: self.name_game, Phase.SURRENDER: self.surrender, Phase.PLAY: self.play,
         }
         action = decide[view.phase](view, rng, budget)
         return action if action in legal else legal[0]
@@ -83,7 +83,7 @@ class HeuristicBot:
 
     def take_or_hand_durch(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         """Open Durch from the hand only when the hand alone is a sure Durch worth at least a Durch after the Tapp."""
-        rules = rules_of(view.rules)
+        rules = view.rules
         if is_sure(Hand(view.hand).mask, HAND_DURCH, rules) and worth(rules, HAND_DURCH) >= max(
                 [worth(rules, g) for g in (DURCH, OPEN_DURCH) if allowed(rules, g)], default=0):
             return GAMES[HAND_DURCH]
@@ -95,9 +95,9 @@ class HeuristicBot:
     def name_game(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         return GAMES[self.plan(view, rng, budget).game]
 
-    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Contract:
+    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
         """What to lay away and which game to name, for the soloist's hand now."""
-        rules = rules_of(view.rules)
+        rules = view.rules
         return choose_plan(Hand(view.hand).mask, rules, view.bid, _banked(view))
 
     def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
@@ -136,7 +136,7 @@ def no_trump_games(rules: Rules) -> tuple[int, ...]:
     return tuple(g for g in (DURCH, OPEN_DURCH, BETTEL) if allowed(rules, g))
 
 
-def trump_worth(plan: Contract, rules: Rules, bid: int, banked: int = 0) -> float:
+def trump_worth(plan: Plan, rules: Rules, bid: int, banked: int = 0) -> float:
     """The soloist's expected score with a trump plan (its team's, with partners): made
     with a probability that grows with the margin."""
     return expected_score(plan.total + banked + partner_share(rules, plan.card_points + banked), bid)
@@ -149,14 +149,14 @@ def expected_score(total: float, bid: int) -> float:
     return made * total - (1 - made) * 2 * bid
 
 
-def choose_plan(cards: int, rules: Rules, bid: int, banked: int = 0) -> Contract:
+def choose_plan(cards: int, rules: Rules, bid: int, banked: int = 0) -> Plan:
     """The best plan by simple estimates: the best trump plan, unless a game without trump
     is sure with the cards kept and worth more.
 
     >>> from binokel.rules import Rules
     >>> low = Hand.parse("9S 9S JS JS 9H 9H JH JH 9D 9D JD JD 9C 9C JC").mask
     >>> choose_plan(low, Rules.parse("standard(bettel=300)"), 150).game, choose_plan(low, Rules.parse("standard"), 150).game
-    (6, 0)
+    (<Contract.BETTEL: 6>, <Contract.S: 0>)
     """
     best = best_contract(cards, rules)
     value = trump_worth(best, rules, bid, banked)
@@ -177,7 +177,7 @@ def heuristic_card(view: SeatView, knowledge: Knowledge, gone: int) -> int:
     rules = knowledge.rules
     open_hand = Hand(view.open_hand).mask if view.open_hand is not None else None
     return choose_card(knowledge.hand, legal, trick, best, knowledge.orders[view.trick.leader], view.seat,
-                       knowledge.game, knowledge.soloist, rules.teams != "none", gone, open_hand)
+                       knowledge.game, knowledge.soloist, rules, gone, open_hand)
 
 
 class EasyBot(HeuristicBot):
@@ -187,7 +187,7 @@ class EasyBot(HeuristicBot):
     MISTAKES = 0.15
 
     def hand_value(self, view: SeatView, rng: random.Random) -> float:
-        rules = rules_of(view.rules)
+        rules = view.rules
         hand = Hand(view.hand)
         melds = max(meld_total(find_melds(hand, Suit(s), rules)) for s in Suit)
         return melds + 80
@@ -208,9 +208,9 @@ class MediumBot(HeuristicBot):
     MARGIN = 10
 
     def hand_value(self, view: SeatView, rng: random.Random) -> float:
-        rules = rules_of(view.rules)
+        rules = view.rules
         hand = Hand(view.hand).mask
-        unseen = [k for k, n in enumerate(counts_of(_deck(rules))) for _ in range(n - _count(hand, k))]
+        unseen = [k for k, n in enumerate(counts_of(both_copies(rules.kind_mask))) for _ in range(n - count_of(hand, k))]
         games = {BETTEL if g == BETTEL else DURCH for g in no_trump_games(rules)}  # every Durch has the same gaps
         totals = []
         for _ in range(self.TAPP_SAMPLES):
@@ -226,26 +226,18 @@ class MediumBot(HeuristicBot):
         return totals[len(totals) // 3] - self.MARGIN  # a cautious estimate: the lower third
 
     def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
-        rules = rules_of(view.rules)
+        rules = view.rules
         hand = Hand(view.hand).mask
-        trump = Suit.parse(view.game)
+        trump = view.trump
         card_points = expected_card_points(hand, trump, rules) + _banked(view)
         expected = meld_total(find_melds(Hand(mask=hand), trump, rules)) + card_points + partner_share(rules, card_points)
         return SURRENDER if -view.bid > expected_score(expected, view.bid) + 60 else PLAY_ON
 
 
-def _kept(cards: int, plan: Contract) -> int:
+def _kept(cards: int, plan: Plan) -> int:
     for kind in plan.discard:
         cards = remove_card(cards, kind)
     return cards
-
-
-def _deck(rules: Rules) -> int:
-    return rules.kind_mask | rules.kind_mask << COPY
-
-
-def _count(mask: int, kind: int) -> int:
-    return (mask >> kind & 1) + (mask >> (kind + COPY) & 1)
 
 
 class HardBot(MediumBot):
@@ -319,10 +311,10 @@ class HardBot(MediumBot):
 
     # ---------------------------------------------------------------- discard, game, surrender
 
-    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Contract:
+    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
         """The plan chosen by simulation among the best trump plans and the games without
         trump that are sure or nearly so."""
-        rules = rules_of(view.rules)
+        rules = view.rules
         hand = Hand(view.hand).mask
         trumps = sorted((plan_contract(hand, trump, rules) for trump in range(4)), key=lambda c: -c.total)[:2]
         if trumps[0].total - trumps[1].total > 60:
@@ -446,8 +438,9 @@ def new_position(rules: Rules, dealer: int, hands: list[int], soloist: int, bid:
     p = Position.__new__(Position)
     n = rules.players
     p.rules, p.players, p.hands = rules, n, hands
-    p.orders = seat_orders(n, rules.sit_out, dealer)
-    p.out = rules.sitting_out(dealer)
+    seating = rules.seating(dealer)
+    p.orders = seating.orders
+    p.out = seating.sitting_out
     p.game = game
     p.trump = NO_TRUMP if game >= DURCH else game
     p.soloist, p.bid = soloist, bid
@@ -456,12 +449,11 @@ def new_position(rules: Rules, dealer: int, hands: list[int], soloist: int, bid:
     else:
         p.melds = tuple(meld_total(find_melds(Hand(mask=h), Suit(game), rules)) for h in hands)
     p.discard_points = sum(POINTS[k] for k in discard)
-    forehand = (dealer + 1) % n
-    p.leader = p.to_move = soloist if game >= DURCH or rules.first_lead == "soloist" else forehand
+    p.leader = p.to_move = soloist if game >= DURCH or rules.first_lead is FirstLead.SOLOIST else seating.forehand
     p.trick, p.best = [], 0
     p.points, p.won = [0] * n, [0] * n
     p.played, p.over, p.broken = 0, False, False
-    p.beat_led = rules.must_beat == "led"
+    p.beat_led = rules.must_beat is MustBeat.LED
     return p
 
 

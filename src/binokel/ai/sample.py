@@ -23,13 +23,14 @@ import random
 from dataclasses import dataclass
 
 from binokel.action import DISCARDS, DURCH, GAMES, HAND_DURCH, PLAY_ON, PLAYS, SURRENDER, TAKE
-from binokel.card import CARDS, Hand, Suit
+from binokel.card import CARDS, Hand, Suit, add_masks, both_copies, counts_of, mask_of
 from binokel.meld import find_melds
-from binokel.state import Phase, State
+from binokel.rules import MustBeat
+from binokel.state import Outcome, Phase, State
 from binokel.view import SeatView
 
 from binokel.ai.fast import POINTS, Position
-from binokel.ai.knowledge import Knowledge, add_masks, counts_of, winning_position
+from binokel.ai.knowledge import Knowledge, winning_position
 
 MAX_TRIES = 400
 
@@ -52,7 +53,7 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
     k = knowledge
     rules = k.rules
     me, soloist = k.seat, k.soloist
-    deck = counts_of(_full_deck_mask(rules.kind_mask))
+    deck = counts_of(both_copies(rules.kind_mask))
     free = deck[:]
     _subtract(free, k.hand)
     _subtract(free, k.played_all)
@@ -66,12 +67,12 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
             places.append("tapp")
             capacity["tapp"] = rules.tapp_size
     elif me == soloist:
-        _subtract(free, _mask_of_kinds(k.discard or ()))
+        _subtract(free, mask_of(k.discard or ()))
     else:
         if k.discarded:
             places.append("discard")
             capacity["discard"] = k.discarded
-        tapp_left = counts_of(_mask_of_kinds(k.tapp or ()))
+        tapp_left = counts_of(mask_of(k.tapp or ()))
         _subtract(tapp_left, k.played[soloist])
         _subtract(tapp_left, k.shown[soloist])
         for kind, n in enumerate(tapp_left):
@@ -121,7 +122,7 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
             elif place == "discard":
                 discard = kinds
             else:
-                hands[place] = add_masks(hands[place], _mask_of_kinds(kinds))
+                hands[place] = add_masks(hands[place], mask_of(kinds))
         return World(tuple(hands), tuple(tapp), tuple(discard))
     raise SamplingError(f"no world reproduces the shown melds in {max_tries} tries")
 
@@ -140,7 +141,7 @@ def _repair(placed: list[list[tuple[int, int]]], places: list[str | int], checke
 
     def excess(seat: int) -> int:
         pile = placed[index[seat]]
-        hand = add_masks(add_masks(k.shown[seat], k.played[seat]), _mask_of_kinds([kind for kind, _ in pile]))
+        hand = add_masks(add_masks(k.shown[seat], k.played[seat]), mask_of([kind for kind, _ in pile]))
         return sum(m.points for m in find_melds(Hand(mask=hand), trump, k.rules)) - targets[seat]
 
     errors = {seat: excess(seat) for seat in checked}
@@ -169,7 +170,7 @@ def _repair(placed: list[list[tuple[int, int]]], places: list[str | int], checke
 
 def _shows(shown: int, seat: int, k: Knowledge, trump: Suit, pile: list[tuple[int, int]]) -> bool:
     """Would ``seat`` holding ``shown`` and ``pile`` (plus its played cards) show exactly its melds?"""
-    hand = add_masks(add_masks(shown, k.played[seat]), _mask_of_kinds([kind for kind, _ in pile]))
+    hand = add_masks(add_masks(shown, k.played[seat]), mask_of([kind for kind, _ in pile]))
     return tuple(find_melds(Hand(mask=hand), trump, k.rules)) == k.melds[seat]
 
 
@@ -222,20 +223,9 @@ def _feasible(groups: dict[int, int], room: list[int], places: int) -> bool:
     return True
 
 
-def _full_deck_mask(kind_mask: int) -> int:
-    return kind_mask | kind_mask << 28
-
-
 def _subtract(counts: list[int], mask: int) -> None:
     for kind, n in enumerate(counts_of(mask)):
         counts[kind] -= n
-
-
-def _mask_of_kinds(kinds: tuple[int, ...] | list[int]) -> int:
-    mask = 0
-    for kind in kinds:
-        mask = add_masks(mask, 1 << kind)
-    return mask
 
 
 def dealt_hands(knowledge: Knowledge, world: World) -> list[list[int]]:
@@ -260,7 +250,7 @@ def build_state(view: SeatView, world: World) -> State:
     state = State.new(rules, view.dealer).deal([[CARDS[k] for k in h] for h in hands],
                                                [CARDS[k] for k in world.tapp])
     for call in view.auction:
-        state = state.apply(state.parse_action(call))
+        state = state.apply(call)
     if state.phase is Phase.TAPP and (knowledge.game == HAND_DURCH or knowledge.tapp is not None):
         state = state.apply(GAMES[HAND_DURCH] if knowledge.game == HAND_DURCH else TAKE)
     for kind in world.discard:
@@ -297,9 +287,9 @@ def world_position(view: SeatView, knowledge: Knowledge, world: World) -> Positi
     p.points = list(view.trick_points)
     p.won = list(view.tricks_won)
     p.played = knowledge.played_all
-    p.over = view.phase == "over"
-    p.broken = p.over and view.outcome in ("durch_failed", "bettel_failed")
-    p.beat_led = rules.must_beat == "led"
+    p.over = view.phase is Phase.OVER
+    p.broken = p.over and view.outcome in (Outcome.DURCH_FAILED, Outcome.BETTEL_FAILED)
+    p.beat_led = rules.must_beat is MustBeat.LED
     return p
 
 

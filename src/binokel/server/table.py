@@ -85,7 +85,7 @@ class Table:
                 "deal_number": sum(1 for d in game.deals if d.phase is not Phase.DEAL),
                 "rules": rules.text,
                 "changes": rule_changes(rules),
-                "teams": [rules.team_of(seat) for seat in range(rules.players)] if rules.teams != "none" else None,
+                "teams": [rules.team_of(seat) for seat in range(rules.players)] if rules.has_teams else None,
                 "durch_games": list(game.durch_games) if rules.durch_game else None,
                 "target": rules.target,
                 "over": game.is_over(),

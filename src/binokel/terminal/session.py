@@ -15,7 +15,7 @@ from typing import Any
 
 from binokel.ai import Bot, choose_safely, modest_action
 from binokel.action import (BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PLAY_ON, SURRENDER, TAKE, Action,
-                            ActionKind)
+                            ActionKind, Contract)
 from binokel.card import Card, Hand, Suit
 from binokel.error import BinokelError
 from binokel.game import Game
@@ -129,7 +129,7 @@ class Session:
         self.say("")
         seen = view(state, HUMAN)
         self.say(self.style.bold(self.t("deal_header", number=index + 1, dealer=self.name(seen.dealer),
-                                        forehand=self.name((seen.dealer + 1) % seen.players))))
+                                        forehand=self.name(seen.seating.forehand))))
         if seen.sitting_out is not None:
             self.say(self.who(seen.sitting_out, "sits_out"))
         if seen.sitting_out != HUMAN:
@@ -184,13 +184,13 @@ class Session:
     def suit(self, suit: Suit) -> str:
         return f"{self.style.suit(suit)} {self.t('suit_' + suit.letter)}"
 
-    def game_name(self, game: str | None) -> str:
-        """A game as the record writes it ("H", "durch", "open_durch", "bettel", "hand_durch") in words."""
+    def game_name(self, game: Contract | None) -> str:
+        """A game ("H", "durch", "open_durch", "bettel", "hand_durch") in words."""
         if game is None:
             return "-"
-        if game in ("S", "H", "D", "C"):
-            return self.suit(Suit.parse(game))
-        return self.t(game)
+        if game.trump is not None:
+            return self.suit(game.trump)
+        return self.t(game.word)
 
     def game_value(self, game: int, rules: Rules) -> str:
         """What a game without trump is worth: "±1000", or a whole game with durch_game=1."""
@@ -214,7 +214,7 @@ class Session:
         if kind is ActionKind.DISCARD:
             return self.t("hint_discard", cards=self.card(action.card))
         if kind is ActionKind.GAME:
-            return self.t("hint_game", game=self.game_name(str(action)))
+            return self.t("hint_game", game=self.game_name(action.contract))
         if kind is ActionKind.SURRENDER:
             return self.t("hint_surrender")
         if kind is ActionKind.PLAY_ON:
@@ -255,8 +255,7 @@ class Session:
         trick = seen.trick
         number = len(seen.tricks) + 1
         if trick.cards:
-            played = ", ".join(f"{self.name(trick.seat_of(i, seen.players))} {self.card(c)}"
-                               for i, c in enumerate(trick.cards))
+            played = ", ".join(f"{self.name(seat)} {self.card(c)}" for seat, c in trick.plays)
             self.say(self.t("trick_so_far", number=number, played=played))
         else:
             self.say(self.t("trick_lead", number=number))
@@ -280,11 +279,11 @@ class Session:
         """After --resume: everything public so far in the current deal."""
         seen = view(self.game.current, HUMAN)
         index = len(self.game.deals)
-        forehand = (seen.dealer + 1) % seen.players
+        forehand = seen.seating.forehand
         self.say(self.style.bold(self.t("deal_header", number=index, dealer=self.name(seen.dealer),
                                         forehand=self.name(forehand))))
         if seen.auction:
-            calls = [f"{self.name(seat)} {self.t('pass_word') if call == 'pass' else call}"
+            calls = [f"{self.name(seat)} {self.t('pass_word') if call.kind is ActionKind.PASS else call}"
                      for seat, call in zip(seen.callers, seen.auction)]
             self.say(self.t("auction_so_far", calls=", ".join(calls)))
         if seen.sitting_out is not None:
@@ -324,7 +323,7 @@ class Session:
                 else:
                     self.say(self.t("lays_away", name=self.names[seat], count=after.rules.tapp_size))
         elif kind is ActionKind.GAME:
-            self.say(self.style.bold(self.who(seat, "names_game", game=self.game_name(str(action)))))
+            self.say(self.style.bold(self.who(seat, "names_game", game=self.game_name(action.contract))))
             if action.value in NO_TRUMP_RULES:
                 self.say(self.who(seat, NO_TRUMP_RULES[action.value]))
             self.show_open_hand(seen)
@@ -341,7 +340,7 @@ class Session:
                 points = sum(c.points for c in trick.cards) + (10 if not any(seen.hand_sizes) else 0)
                 self.say(self.style.bold(self.who(trick.winner, "wins_trick", points=points)))
         if earlier.soloist is None and seen.soloist is not None:
-            forced = all(call == "pass" for call in seen.auction)  # Zwangsspiel: everybody passed
+            forced = all(call.kind is ActionKind.PASS for call in seen.auction)  # Zwangsspiel: everybody passed
             self.say(self.style.bold(self.who(seen.soloist, "forced_soloist" if forced else "soloist", bid=seen.bid)))
         if earlier.tapp is None and seen.tapp is not None:  # the Tapp is turned up
             self.say(self.t("tapp", cards=self.cards(seen.tapp)))
@@ -359,7 +358,7 @@ class Session:
             self.say(self.t("no_last"))
             return
         trick = seen.tricks[-1]
-        played = ", ".join(f"{self.name(trick.seat_of(i, seen.players))} {self.card(c)}" for i, c in enumerate(trick.cards))
+        played = ", ".join(f"{self.name(seat)} {self.card(c)}" for seat, c in trick.plays)
         self.say(self.t("last_trick", number=len(seen.tricks), played=played, winner=self.name(trick.winner)))
 
     def show_deal_over(self, state: State, index: int) -> None:
@@ -398,9 +397,9 @@ class Session:
         winner = self.game.winner
         total = self.game.totals[winner]
         self.say("")
-        if self.game.rules.teams != "none":  # the winner is a team: its number is its lowest seat
+        if self.game.rules.has_teams:  # the winner is a team: its number is its lowest seat
             names = ", ".join(self.name(seat) for seat in self.team(winner))
-            self.say(self.style.bold(self.t("wins_game_team_you" if winner == HUMAN % 2 else "wins_game_team",
+            self.say(self.style.bold(self.t("wins_game_team_you" if winner == self.game.rules.team_of(HUMAN) else "wins_game_team",
                                             names=names, total=total)))
         else:
             self.say(self.style.bold(self.who(winner, "wins_game", total=total)))
@@ -414,12 +413,12 @@ class Session:
             self.say(self.t("durch_games", counts=counts))
 
     def team(self, team: int) -> list[int]:
-        """The seats of a team (partners share ``seat % 2``)."""
-        return [seat for seat in range(self.game.players) if self.game.rules.team_of(seat) == team]
+        """The seats of a team."""
+        return self.game.rules.team_seats(team)
 
     def show_teams(self) -> None:
         """Who plays with whom (only with partners)."""
-        if self.game.rules.teams != "none":
+        if self.game.rules.has_teams:
             ours, theirs = (", ".join(self.name(seat) for seat in self.team(team)) for team in (0, 1))
             self.say(self.t("teams", ours=ours, theirs=theirs))
 
@@ -460,7 +459,7 @@ class Session:
             self.say(self.t("choose_game"))
             for i, action in enumerate(choices, 1):
                 if action.value >= DURCH:
-                    self.say(f"  [{i}] {self.game_name(str(action))} ({self.game_value(action.value, state.rules)})")
+                    self.say(f"  [{i}] {self.game_name(action.contract)} ({self.game_value(action.value, state.rules)})")
                 else:
                     total = values[Suit(action.value)]
                     self.say(f"  [{i}] {self.suit(Suit(action.value))}: {self.t('meld_value', points=total)}")
@@ -590,7 +589,7 @@ class Session:
 
     def totals_text(self) -> str:
         """Each seat's total; with partners each team's (partners share their total)."""
-        if self.game.rules.teams != "none":
+        if self.game.rules.has_teams:
             return ", ".join(f"{'+'.join(self.names[seat] for seat in self.team(team))} {self.game.totals[team]}"
                              for team in (0, 1))
         return ", ".join(f"{self.names[seat]} {total}" for seat, total in enumerate(self.game.totals))
@@ -615,5 +614,5 @@ class Session:
 
 def auction_high(seen: SeatView) -> tuple[int, int] | None:
     """The highest bid so far and the seat holding it, from the public calls (None: no bid yet)."""
-    bids = [(int(c), s) for s, c in zip(seen.callers, seen.auction) if c != "pass"]
+    bids = [(c.value, s) for s, c in zip(seen.callers, seen.auction) if c.kind is ActionKind.BID]
     return bids[-1] if bids else None

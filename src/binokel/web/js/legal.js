@@ -3,7 +3,6 @@
 
 import { t, cardText, suitName } from "./i18n.js";
 import { RANKS, rankOf, suitOf } from "./cards.js";
-import { trickSeat } from "./model.js";
 
 const beats = (card, best) => RANKS.indexOf(rankOf(card)) < RANKS.indexOf(rankOf(best));
 
@@ -16,7 +15,7 @@ export function whyIllegal(view, card, deck, names) {
   if (!trick.cards.length) return t("why.not_now");
   const led = suitOf(trick.cards[0]);
   const trump = ["S", "H", "D", "C"].includes(view.game) ? view.game : null;
-  const best = trick.cards[trick.cards.findIndex((_, i) => trickSeat(view, trick.leader, i) === trick.winner)];
+  const best = trick.cards[trick.seats.indexOf(trick.winner)];
   const hand = view.hand;
   const name = (c) => cardText(c, deck).name;
   if (hand.some((c) => suitOf(c) === led)) {
