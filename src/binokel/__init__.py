@@ -10,12 +10,32 @@ from binokel.card import CARDS, Card, Hand, Rank, Suit
 from binokel.error import BinokelError, IllegalActionError, NotationError, RecordError
 from binokel.meld import Meld, find_melds, meld_total
 from binokel.rules import RULE_SETS, Rules
-from binokel.state import Outcome, Phase, State, Trick
+from binokel.state import Outcome, Phase, State
+from binokel.trick import Trick
 from binokel.view import SeatView, view
 
 __all__ = [
-    "Action", "ActionKind", "CARDS", "Card", "Hand", "Rank", "Suit", "BinokelError", "IllegalActionError",
-    "NotationError", "RecordError", "Meld", "find_melds", "meld_total", "RULE_SETS", "Rules", "Outcome",
-    "Phase", "State", "Trick", "SeatView", "view",
+    "CARDS",
+    "RULE_SETS",
+    "Action",
+    "ActionKind",
+    "BinokelError",
+    "Card",
+    "Hand",
+    "IllegalActionError",
+    "Meld",
+    "NotationError",
+    "Outcome",
+    "Phase",
+    "Rank",
+    "RecordError",
+    "Rules",
+    "SeatView",
+    "State",
+    "Suit",
+    "Trick",
+    "find_melds",
+    "meld_total",
+    "view",
 ]
 __version__ = "0.1.0"

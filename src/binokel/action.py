@@ -15,6 +15,7 @@ from enum import IntEnum
 
 from binokel.card import CARDS, Card, Suit
 
+
 class Contract(IntEnum):
     """The game the soloist plays: a trump suit (the suit's value 0..3) or a game without
     trump (every value >= DURCH). An IntEnum: the engine's hot paths compare it with
@@ -35,7 +36,8 @@ class Contract(IntEnum):
 
     @property
     def word(self) -> str:
-        """The record's text: ``"S"``, ``"H"``, ``"D"``, ``"C"``, ``"durch"``, ``"open_durch"``, ``"bettel"`` or ``"hand_durch"``."""
+        """The record's text: ``"S"``, ``"H"``, ``"D"``, ``"C"``, ``"durch"``, ``"open_durch"``,
+        ``"bettel"`` or ``"hand_durch"``."""
         return self.name if self < 4 else self.name.lower()
 
     @property
@@ -91,10 +93,11 @@ class ActionKind(IntEnum):
 class Action:
     """One decision: its kind and a value (bid, card kind, or game)."""
 
-    __slots__ = ("kind", "value", "_key")
+    __slots__ = ("_key", "kind", "value")
 
     kind: ActionKind
     value: int
+    _key: tuple[int, int]
 
     def __init__(self, kind: ActionKind, value: int = 0) -> None:
         object.__setattr__(self, "kind", kind)
@@ -158,7 +161,8 @@ class Action:
         return hash(self._key)
 
 
-_WORDS = {ActionKind.PASS: "pass", ActionKind.SURRENDER: "surrender", ActionKind.PLAY_ON: "play", ActionKind.TAKE: "take"}
+_WORDS = {ActionKind.PASS: "pass", ActionKind.SURRENDER: "surrender", ActionKind.PLAY_ON: "play",
+          ActionKind.TAKE: "take"}
 
 PASS = Action(ActionKind.PASS)
 SURRENDER = Action(ActionKind.SURRENDER)

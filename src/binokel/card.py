@@ -9,7 +9,7 @@ handful of integer operations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import IntEnum
 
 from binokel.error import NotationError
@@ -94,12 +94,13 @@ class Card:
     (Card('TH'), 'QS', True)
     """
 
-    __slots__ = ("index", "suit", "rank", "points", "_text")
+    __slots__ = ("_text", "index", "points", "rank", "suit")
 
     index: int
     suit: Suit
     rank: Rank
     points: int
+    _text: str
 
     def __new__(cls, text: str) -> Card:
         return cls.parse(text)
@@ -144,7 +145,7 @@ class Card:
     def __eq__(self, other: object) -> bool:
         return self is other
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[str], Card], tuple[str]]:
         return (Card.parse, (self._text,))
 
 
@@ -281,6 +282,8 @@ class Hand:
     """
 
     __slots__ = ("mask",)
+
+    mask: int
 
     def __init__(self, cards: Iterable[Card | str] = (), *, mask: int | None = None) -> None:
         if mask is None:

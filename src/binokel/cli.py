@@ -156,7 +156,7 @@ def _load_json(name: str) -> Any:
         raise RecordError(f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
 
 
-def _describe(name: str, subject: State | Game, outcome: dict) -> str:
+def _describe(name: str, subject: State | Game, outcome: dict[str, Any]) -> str:
     if isinstance(subject, Game):
         lines = [f"{name}: game of {len(outcome['deals'])} deals ({subject.rules.text})"]
         for number, deal in enumerate(outcome["deals"], 1):
@@ -177,7 +177,7 @@ def _describe(name: str, subject: State | Game, outcome: dict) -> str:
     return "\n".join(lines)
 
 
-def _deal_line(deal: dict) -> str:
+def _deal_line(deal: dict[str, Any]) -> str:
     if deal["outcome"] == "redeal":
         return "everybody passed: redeal, no score"
     if deal["soloist"] is None:
@@ -186,7 +186,8 @@ def _deal_line(deal: dict) -> str:
             "hand_durch": "open Durch from the hand"}.get(
         deal["game"], f"trump {deal['game']}")
     scores = " ".join(f"{s['score']:+d}" for s in deal["seats"])
-    return f"soloist seat {deal['soloist']}, bid {deal['bid']}, {game}: {deal['outcome'].replace('_', ' ')}; scores {scores}"
+    outcome = deal["outcome"].replace("_", " ")
+    return f"soloist seat {deal['soloist']}, bid {deal['bid']}, {game}: {outcome}; scores {scores}"
 
 
 # ---------------------------------------------------------------------- melds

@@ -120,7 +120,7 @@ def _at(path: str) -> Iterator[None]:
         raise RecordError(str(error), path) from None
 
 
-def _rules_of(data: dict) -> Rules:
+def _rules_of(data: dict[str, Any]) -> Rules:
     if "rules" not in data:
         raise RecordError("the record names no rules", "rules")
     with _at("rules"):
@@ -288,7 +288,7 @@ def _not_now(state: State, key: str) -> str:
     return f"{key} is given, but the deal is in the {state.phase.value} phase"
 
 
-def _list(data: dict, key: str, prefix: str) -> list:
+def _list(data: dict[str, Any], key: str, prefix: str) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
         raise RecordError(f"{key} must be a list", f"{prefix}{key}")
@@ -333,7 +333,6 @@ def _check_copies(rules: Rules, hands: list[list[Card]], tapp: list[Card], prefi
 
 def deal_result(state: State) -> dict[str, Any]:
     """The ``binokel replay --json`` object of one deal (RECORDS.md)."""
-    over = state.is_over()
     game = None if state.game is None else str(GAMES[state.game])
     melds = state.melds or ((),) * state.players
     cards = state.card_points
@@ -343,7 +342,7 @@ def deal_result(state: State) -> dict[str, Any]:
             "meld_points": sum(m.points for m in melds[seat]),
             "card_points": cards[seat],
             "tricks": state.won[seat],
-            "score": state.scores[seat] if over else 0,
+            "score": state.scores[seat] if state.scores is not None else 0,
         }
         for seat in range(state.players)
     ]
@@ -351,7 +350,7 @@ def deal_result(state: State) -> dict[str, Any]:
         "soloist": state.soloist,
         "bid": state.bid,
         "game": game,
-        "outcome": state.outcome.value if over else "in_progress",
+        "outcome": state.outcome.value if state.outcome is not None else "in_progress",
         "seats": seats,
     }
 

@@ -21,7 +21,6 @@ from typing import Any
 from binokel.card import CARDS, Card, Rank, Suit
 from binokel.error import NotationError
 
-
 # The options with a fixed set of words. StrEnum members are their text, so the
 # canonical rule text, records and JSON read exactly as before.
 
@@ -165,37 +164,58 @@ class Rules:
     """Every rule option; the defaults are the ``standard`` rule set."""
 
     name: str = field(default="standard", compare=False)
-    deck: Deck = _opt(Deck.NINES, "cards: 'nines' (48 with 9s), 'sevens' (48 with 7s, Dissle is the trump 7), 'forty' (40, no low card)", choices=tuple(Deck))
-    players: int = _opt(3, "seats at the table (with sit_out=1 the dealer sits out, so one fewer play)", choices=(3, 4, 6))
+    deck: Deck = _opt(Deck.NINES, "cards: 'nines' (48 with 9s), 'sevens' (48 with 7s, Dissle is the trump 7), 'forty' "
+                      "(40, no low card)", choices=tuple(Deck))
+    players: int = _opt(3, "seats at the table (with sit_out=1 the dealer sits out, so one fewer play)",
+                        choices=(3, 4, 6))
     hand_size: int = _opt(15, "cards dealt to each player", minimum=1)
-    tapp_size: int = _opt(3, "cards dealt to the Tapp (the soloist discards as many; 0: no Tapp, the soloist names the game at once)", minimum=0)
+    tapp_size: int = _opt(3, "cards dealt to the Tapp (the soloist discards as many; 0: no Tapp, the soloist names "
+                          "the game at once)", minimum=0)
     packet: int = _opt(3, "cards per packet when dealing", minimum=1)
     tapp_rounds: int = _opt(1, "the Tapp is dealt in equal parts after each of the first this many rounds", minimum=1)
     target: int = _opt(1500, "the game ends after a deal in which somebody reaches this total", minimum=10)
     deals: int = _opt(0, "play this many deals instead of to the target (0: play to the target)", minimum=0)
     min_bid: int = _opt(150, "forehand's forced opening bid", minimum=10, step=10)
-    first_lead: FirstLead = _opt(FirstLead.FOREHAND, "who leads the first trick of a trump game: 'forehand' or 'soloist'", choices=tuple(FirstLead))
-    surrender_credit: SurrenderCredit = _opt(SurrenderCredit.FIFTY, "each opponent's credit (plus own melds) when the soloist surrenders: a number or 'half' (half the bid)", choices=tuple(SurrenderCredit))
-    double_melds: DoubleMelds = _opt(DoubleMelds.SPECIAL, "double melds: 'special' (1500/1000/1000/300) or 'plain' (twice the single value; double binokel stays 300)", choices=tuple(DoubleMelds))
+    first_lead: FirstLead = _opt(FirstLead.FOREHAND, "who leads the first trick of a trump game: 'forehand' or "
+                                 "'soloist'", choices=tuple(FirstLead))
+    surrender_credit: SurrenderCredit = _opt(SurrenderCredit.FIFTY, "each opponent's credit (plus own melds) when the "
+                                             "soloist surrenders: a number or 'half' (half the bid)",
+                                             choices=tuple(SurrenderCredit))
+    double_melds: DoubleMelds = _opt(DoubleMelds.SPECIAL, "double melds: 'special' (1500/1000/1000/300) or 'plain' "
+                                     "(twice the single value; double binokel stays 300)", choices=tuple(DoubleMelds))
     eight_tens: int = _opt(0, "value of eight tens (0: no meld)", choices=(0, 1000))
     eight_sevens: int = _opt(0, "value of eight 7s with the sevens deck (0: no meld)", choices=(0, 1000))
     durch: int = _opt(1000, "value of Durch won or lost (0: Durch is not allowed)", minimum=0, step=10)
     failed_credit: int = _opt(0, "extra points to each defender when the contract fails", choices=(0, 30))
-    defender_melds: DefenderMelds = _opt(DefenderMelds.TRICK, "defenders' melds count: 'trick' (only with an own trick) or 'always'", choices=tuple(DefenderMelds))
-    rounding: int = _opt(0, "round each deal score to the nearest multiple (halves up); 0: no rounding", choices=(0, 10))
-    must_beat: MustBeat = _opt(MustBeat.WINNER, "following suit you must beat 'winner' (the card winning the trick, standard) or 'led' (the highest card of the led suit, even after a trump)", choices=tuple(MustBeat))
-    sit_out: int = _opt(0, "1: four at the table, the dealer sits out each deal (gets no cards, scores 0 for it)", choices=(0, 1))
+    defender_melds: DefenderMelds = _opt(DefenderMelds.TRICK, "defenders' melds count: 'trick' (only with an own "
+                                         "trick) or 'always'", choices=tuple(DefenderMelds))
+    rounding: int = _opt(0, "round each deal score to the nearest multiple (halves up); 0: no rounding",
+                         choices=(0, 10))
+    must_beat: MustBeat = _opt(MustBeat.WINNER, "following suit you must beat 'winner' (the card winning the trick, "
+                               "standard) or 'led' (the highest card of the led suit, even after a trump)",
+                               choices=tuple(MustBeat))
+    sit_out: int = _opt(0, "1: four at the table, the dealer sits out each deal (gets no cards, scores 0 for it)",
+                        choices=(0, 1))
     packets: str = _opt("", "packet sizes of the dealing rounds, e.g. '4-3-3' (empty: 'packet' cards every round)")
-    teams: Teams = _opt(Teams.NONE, "partnerships: 'none', 'opposite' (4 players, partners opposite) or 'alternate' (6 players, two teams of three)", choices=tuple(Teams))
-    partner_exemption: int = _opt(0, "1: while your partner wins the trick you must follow suit but need not beat or trump", choices=(0, 1))
-    auction: Auction = _opt(Auction.FIXED, "'fixed' (forced opening, exact +10, duels in seat order) or 'open' (each in turn passes or raises by any multiple of 10)", choices=tuple(Auction))
-    all_pass: AllPass = _opt(AllPass.REDEAL, "open auction, everybody passes: 'redeal' (no score, the deal passes on) or 'forced' (Zwangsspiel: the dealer plays the minimum bid)", choices=tuple(AllPass))
-    open_durch: int = _opt(0, "value of open Durch after the Tapp, the soloist's hand shown (0: not allowed; the sources: 1500)", minimum=0, step=10)
-    hand_durch: int = _opt(0, "value of open Durch from the hand, announced instead of taking the Tapp (0: not allowed; the sources: 2000)", minimum=0, step=10)
+    teams: Teams = _opt(Teams.NONE, "partnerships: 'none', 'opposite' (4 players, partners opposite) or 'alternate' "
+                        "(6 players, two teams of three)", choices=tuple(Teams))
+    partner_exemption: int = _opt(0, "1: while your partner wins the trick you must follow suit but need not beat or "
+                                  "trump", choices=(0, 1))
+    auction: Auction = _opt(Auction.FIXED, "'fixed' (forced opening, exact +10, duels in seat order) or 'open' (each "
+                            "in turn passes or raises by any multiple of 10)", choices=tuple(Auction))
+    all_pass: AllPass = _opt(AllPass.REDEAL, "open auction, everybody passes: 'redeal' (no score, the deal passes on) "
+                             "or 'forced' (Zwangsspiel: the dealer plays the minimum bid)", choices=tuple(AllPass))
+    open_durch: int = _opt(0, "value of open Durch after the Tapp, the soloist's hand shown (0: not allowed; the "
+                           "sources: 1500)", minimum=0, step=10)
+    hand_durch: int = _opt(0, "value of open Durch from the hand, announced instead of taking the Tapp (0: not "
+                           "allowed; the sources: 2000)", minimum=0, step=10)
     durch_fail_credit: int = _opt(0, "points to each opponent (team) when a Durch fails", choices=(0, 300, 400))
-    durch_game: int = _opt(0, "1: a Durch won or lost counts as a whole game won or lost instead of points", choices=(0, 1))
-    bettel: int = _opt(0, "value of Bettel, the soloist wins no trick (0: not allowed; 300 is our suggestion)", minimum=0, step=10)
-    end: End = _opt(End.SOLOIST, "several reach the target: 'soloist' (the deal's soloist wins if among them) or 'highest' (the highest total wins)", choices=tuple(End))
+    durch_game: int = _opt(0, "1: a Durch won or lost counts as a whole game won or lost instead of points",
+                           choices=(0, 1))
+    bettel: int = _opt(0, "value of Bettel, the soloist wins no trick (0: not allowed; 300 is our suggestion)",
+                       minimum=0, step=10)
+    end: End = _opt(End.SOLOIST, "several reach the target: 'soloist' (the deal's soloist wins if among them) or "
+                    "'highest' (the highest total wins)", choices=tuple(End))
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -231,7 +251,8 @@ class Rules:
             raise NotationError("hand_durch needs a Tapp to leave unused (tapp_size at least 1)")
         rounds = len(self.packet_sizes)
         if self.tapp_rounds > rounds or self.tapp_size % self.tapp_rounds:
-            raise NotationError(f"a Tapp of {self.tapp_size} cannot be dealt in {self.tapp_rounds} equal parts within {rounds} rounds")
+            raise NotationError(f"a Tapp of {self.tapp_size} cannot be dealt in {self.tapp_rounds} equal parts "
+                                f"within {rounds} rounds")
 
     @property
     def active(self) -> int:
@@ -285,8 +306,10 @@ class Rules:
     def partners(self, seat: int, other: int) -> bool:
         """Do ``seat`` and ``other`` play on one side (a seat is its own partner)?
 
-        >>> Rules.parse("sechser").partners(1, 5), Rules.parse("kreuz").partners(0, 1), Rules.parse("standard").partners(0, 2)
-        (True, False, False)
+        >>> Rules.parse("sechser").partners(1, 5), Rules.parse("kreuz").partners(0, 1)
+        (True, False)
+        >>> Rules.parse("standard").partners(0, 2)
+        False
         """
         return seat == other or (self.teams is not Teams.NONE and (seat - other) % 2 == 0)
 
@@ -335,7 +358,7 @@ class Rules:
         return ranks[-1] if len(ranks) == 6 else None
 
     @property
-    def deck_cards(self) -> list:
+    def deck_cards(self) -> list[Card]:
         """The full deck, two copies of every card, in canonical order."""
         return [CARDS[s * 7 + r] for s in Suit for r in self.ranks for _ in range(2)]
 
@@ -505,7 +528,8 @@ RULE_SETS: dict[str, Rules] = {
                   "the soloist leads, deal scores rounded to 10, +30 to each defender on failure, target 1000, "
                   "the highest total wins", deck="sevens", target=1000, first_lead="soloist", failed_credit=30,
                   rounding=10, auction="open", all_pass="forced", end="highest"),
-        _rule_set("four-solo", "4 players, one against three: 40 cards, 9 each dealt 3-3-3, Tapp 4 dealt 2 + 2 (seed 001)",
+        _rule_set("four-solo", "4 players, one against three: 40 cards, 9 each dealt 3-3-3, Tapp 4 dealt 2 + 2 "
+                  "(seed 001)",
                   deck="forty", players=4, hand_size=9, tapp_size=4, tapp_rounds=2),
         _rule_set("four-sitout", "4 at the table, the dealer sits out each deal: the standard game for the other three",
                   players=4, sit_out=1),
@@ -522,6 +546,7 @@ RULE_SETS: dict[str, Rules] = {
                   players=6, hand_size=7, tapp_size=6, packets="4-3", teams="alternate", target=1000),
     )
 }
-ALIASES = {"default": "standard", "foursolo": "four-solo", "kreuzbinokel": "kreuz", "sechserbinokel": "sechser", "48": "standard", "40": "classic40", "classic": "classic40", "online": "classic40", "7s": "sevens"}
+ALIASES = {"default": "standard", "foursolo": "four-solo", "kreuzbinokel": "kreuz", "sechserbinokel": "sechser",
+           "48": "standard", "40": "classic40", "classic": "classic40", "online": "classic40", "7s": "sevens"}
 STANDARD = RULE_SETS["standard"]
 

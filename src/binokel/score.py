@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from binokel.action import BETTEL, DURCH, HAND_DURCH, OPEN_DURCH
+from binokel.action import BETTEL, DURCH, HAND_DURCH, OPEN_DURCH, Contract
 from binokel.rules import DefenderMelds, End, Rules
 
 LAST_TRICK_BONUS = 10
@@ -87,7 +87,8 @@ def surrender_scores(rules: Rules, soloist: int, bid: int, meld_points: Sequence
 
 def contract_value(rules: Rules, game: int) -> int:
     """The value of a game without trump: Durch, open Durch or Bettel."""
-    return {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, BETTEL: rules.bettel, HAND_DURCH: rules.hand_durch}[game]
+    values = {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, BETTEL: rules.bettel, HAND_DURCH: rules.hand_durch}
+    return values[Contract(game)]
 
 
 def durch_scores(rules: Rules, soloist: int, made: bool, out: int | None = None, game: int = DURCH) -> tuple[int, ...]:

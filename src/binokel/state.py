@@ -16,14 +16,28 @@ one of :meth:`State.legal_actions` and :meth:`State.apply` returns the next stat
 from __future__ import annotations
 
 import random
-from functools import lru_cache
-from operator import itemgetter
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any
+from functools import lru_cache
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
-from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
-                            TAKE, Action, ActionKind, Contract)
+from binokel.action import (
+    BETTEL,
+    DISCARDS,
+    DURCH,
+    GAMES,
+    HAND_DURCH,
+    OPEN_DURCH,
+    PASS,
+    PLAY_ON,
+    PLAYS,
+    SURRENDER,
+    TAKE,
+    Action,
+    ActionKind,
+    Contract,
+)
 from binokel.card import CARDS, COPY, POINTS, SUIT_MASK, Card, Hand, Suit, add_card, mask_of, present, remove_card
 from binokel.error import IllegalActionError, NotationError
 from binokel.meld import Meld, meld_total, melds_of_mask
@@ -92,6 +106,9 @@ class State:
     trick_points: tuple[int, ...]  # card points from tricks (and last-trick bonus) per seat
     scores: tuple[int, ...] | None
     outcome: Outcome | None
+    if TYPE_CHECKING:  # caches kept out of __annotations__ (the public attributes)
+        _order: tuple[tuple[int, ...], ...]  # seating.orders, read on the hot path
+        _legal: int | None  # the legal card kinds in the play phase, computed once
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("State is immutable: use apply()")
@@ -229,7 +246,7 @@ class State:
                 return [Action.bid(self.rules.min_bid)]
             return [PASS, Action.bid(self.high + 10)]
         if phase is Phase.DISCARD:
-            return _actions_of(_SUIT_DISCARDS, present(self.hands[self.to_move]))
+            return _actions_of(_SUIT_DISCARDS, present(self.hands[self._mover]))
         if phase is Phase.GAME:
             return list(game_actions(self.rules))
         if phase is Phase.TAPP:
@@ -238,26 +255,48 @@ class State:
             return [SURRENDER, PLAY_ON]
         return []
 
+    @property
+    def _mover(self) -> int:
+        """The seat to move, where the phase says a seat is to move."""
+        seat = self.to_move
+        assert seat is not None and seat >= 0, "no seat is to move"
+        return seat
+
+    @property
+    def _declarer(self) -> int:
+        """The soloist, once the auction is won."""
+        seat = self.soloist
+        assert seat is not None, "no soloist yet"
+        return seat
+
+    @property
+    def _contract(self) -> tuple[int, Contract]:
+        """The bid and the game, once the game is named."""
+        bid, game = self.bid, self.game
+        assert bid is not None and game is not None, "no game named yet"
+        return bid, game
+
     def lowest_bid(self) -> int:
         """The lowest bid allowed now: the minimum, or 10 over the highest bid."""
         return self.rules.min_bid if self.holder is None else self.high + 10
 
     def _legal_mask(self) -> int:
         """The legal card kinds of the seat to move, computed once per state."""
-        mask = self.__dict__["_legal"]
+        mask = self._legal
         if mask is None:
             mask = self.__dict__["_legal"] = self._legal_play_mask()
         return mask
 
     def _legal_play_mask(self) -> int:
-        game = self.game
-        exempt = self.rules.partner_exemption and bool(self.trick) and self._partner_wins()
-        return legal_cards(self.hands[self.to_move], self.trick, self.best, game if game < DURCH else -1,
+        seat, game = self.to_move, self.game  # on the hot path: narrowed by asserts, not properties
+        assert seat is not None and game is not None
+        exempt = bool(self.rules.partner_exemption and self.trick and self._partner_wins())
+        return legal_cards(self.hands[seat], self.trick, self.best, game if game < DURCH else -1,
                            self.rules.must_beat is MustBeat.LED, exempt)
 
     def _partner_wins(self) -> bool:
         """Is the trick being won by a partner of the seat to move?"""
-        return self.rules.partners(self._order[self.leader][self.best], self.to_move)
+        return self.rules.partners(self._order[self.leader][self.best], self._mover)
 
     def is_legal(self, action: Action) -> bool:
         """Is ``action`` legal now? The same answer as ``action in legal_actions()``, quicker,
@@ -265,8 +304,10 @@ class State:
         legal, not only the offered ones.
 
         >>> state = State.new("club", dealer=2).deal_random(random.Random(1))
-        >>> state.is_legal(Action.bid(5000)), Action.bid(5000) in state.legal_actions(), state.is_legal(Action.bid(5005))
-        (True, False, False)
+        >>> state.is_legal(Action.bid(5000)), Action.bid(5000) in state.legal_actions()
+        (True, False)
+        >>> state.is_legal(Action.bid(5005))
+        False
         """
         phase, kind = self.phase, action.kind
         if phase is Phase.AUCTION:
@@ -279,7 +320,7 @@ class State:
                 return kind is ActionKind.BID and action.value == self.rules.min_bid
             return kind is ActionKind.PASS or (kind is ActionKind.BID and action.value == self.high + 10)
         if phase is Phase.DISCARD:
-            return kind is ActionKind.DISCARD and bool(self.hands[self.to_move] >> action.value & 1)
+            return kind is ActionKind.DISCARD and bool(self.hands[self._mover] >> action.value & 1)
         if phase is Phase.GAME:
             return kind is ActionKind.GAME and action in game_actions(self.rules)
         if phase is Phase.SURRENDER:
@@ -308,11 +349,11 @@ class State:
 
     def _why_card_illegal(self, kind: int) -> str:
         card = CARDS[kind]
-        if not self.hands[self.to_move] >> kind & 1:
+        if not self.hands[self._mover] >> kind & 1:
             return f"seat {self.to_move} does not hold {card}"
         led = self.trick[0] // 7
         best = CARDS[self.trick[self.best]]
-        have = present(self.hands[self.to_move])
+        have = present(self.hands[self._mover])
         if kind // 7 != led and have & SUIT_MASK[led]:
             return f"{card} does not follow suit: {Suit(led).letter} was led and must be followed"
         if kind // 7 == led:
@@ -415,7 +456,7 @@ class State:
         """The soloist turns the Tapp face up and takes it into hand."""
         new = self._copy() if copy else self
         d = new.__dict__
-        survivor = self.soloist
+        survivor = self._declarer
         d["phase"] = Phase.DISCARD if self.tapp else Phase.GAME  # no Tapp: nothing to take or lay away
         hand = self.hands[survivor]
         for kind in self.tapp:
@@ -426,7 +467,8 @@ class State:
     def _discard(self, kind: int) -> State:
         new = self._copy()
         d = new.__dict__
-        d["hands"] = _replace(self.hands, self.soloist, remove_card(self.hands[self.soloist], kind))
+        soloist = self._declarer
+        d["hands"] = _replace(self.hands, soloist, remove_card(self.hands[soloist], kind))
         d["discard"] = self.discard + (kind,)
         if len(d["discard"]) == self.rules.tapp_size:
             d["phase"] = Phase.GAME
@@ -448,12 +490,13 @@ class State:
         new = self._copy()
         d = new.__dict__
         d["surrendered"] = surrender
+        soloist, (bid, game) = self._declarer, self._contract
         melds = tuple(
-            () if surrender and seat == self.soloist else tuple(melds_of_mask(hand, self.game, self.rules))
+            () if surrender and seat == soloist else tuple(melds_of_mask(hand, game, self.rules))
             for seat, hand in enumerate(self.hands))
         d["melds"] = melds
         if surrender:
-            d["scores"] = surrender_scores(self.rules, self.soloist, self.bid, [meld_total(m) for m in melds],
+            d["scores"] = surrender_scores(self.rules, soloist, bid, [meld_total(m) for m in melds],
                                            self.sitting_out)
             d["outcome"], d["phase"], d["to_move"] = Outcome.SURRENDERED, Phase.OVER, None
             return new
@@ -468,6 +511,7 @@ class State:
         d.update(self.__dict__)
         d["_legal"] = None
         seat = self.to_move
+        assert seat is not None
         hands = self.hands
         hand = hands[seat]
         bit = 1 << (kind + COPY)
@@ -502,6 +546,7 @@ class State:
         d["won"], d["trick_points"] = tuple(won), tuple(trick_points)
         d["trick"], d["best"], d["leader"], d["to_move"] = (), 0, winner, winner
         game = self.game
+        assert game is not None
         if game >= DURCH and (winner == self.soloist) is (game == BETTEL):  # the contract is broken
             return new._finish(Outcome.BETTEL_FAILED if game == BETTEL else Outcome.DURCH_FAILED)
         if last:
@@ -512,15 +557,16 @@ class State:
         d = self.__dict__
         rules = self.rules
         d["phase"], d["to_move"] = Phase.OVER, None
-        if self.game >= DURCH:
-            outcome = outcome or (Outcome.BETTEL_MADE if self.game == BETTEL else Outcome.DURCH_MADE)
+        soloist, (bid, game) = self._declarer, self._contract
+        if game >= DURCH:
+            outcome = outcome or (Outcome.BETTEL_MADE if game == BETTEL else Outcome.DURCH_MADE)
             made = outcome in (Outcome.DURCH_MADE, Outcome.BETTEL_MADE)
-            d["scores"] = durch_scores(rules, self.soloist, made, self.sitting_out, self.game)
+            d["scores"] = durch_scores(rules, soloist, made, self.sitting_out, game)
         else:
             cards, melds = self.card_points, self.meld_points
-            made = contract_made(rules, self.soloist, self.bid, cards, melds, self.won)
+            made = contract_made(rules, soloist, bid, cards, melds, self.won)
             outcome = Outcome.MADE if made else Outcome.FAILED
-            d["scores"] = trump_scores(rules, self.soloist, self.bid, cards, melds, self.won, self.sitting_out)
+            d["scores"] = trump_scores(rules, soloist, bid, cards, melds, self.won, self.sitting_out)
         d["outcome"] = outcome
         return self
 
@@ -595,13 +641,13 @@ _PLAYS_S, _PLAYS_H, _PLAYS_D, _PLAYS_C = _SUIT_PLAYS
 _SUIT_DISCARDS = _suit_tables(DISCARDS)
 
 
-def _actions_of(tables: tuple, mask: int) -> list[Action]:
+def _actions_of(tables: tuple[tuple[tuple[Action, ...], ...], ...], mask: int) -> list[Action]:
     """The actions of the card kinds in ``mask``, in card order."""
     return [*tables[0][mask & 0x7F], *tables[1][mask >> 7 & 0x7F], *tables[2][mask >> 14 & 0x7F],
             *tables[3][mask >> 21]]
 
 
-def _replace(values: tuple, index: int, value: Any) -> tuple:
+def _replace(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     return values[:index] + (value,) + values[index + 1:]
 
 
@@ -622,7 +668,8 @@ def check_deck(rules: Rules, piles: Sequence[Sequence[int]]) -> None:
                 raise NotationError(f"three copies of {CARDS[kind]}: the deck holds two of each card")
 
 
-def deal_packets(rules: Rules, forehand: int, deck: Sequence[int]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+def deal_packets(rules: Rules, forehand: int,
+                 deck: Sequence[int]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Deal a shuffled deck in packets starting with forehand; after each of the first
     ``tapp_rounds`` rounds, an equal part of the Tapp goes to the centre.
 

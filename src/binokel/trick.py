@@ -49,7 +49,8 @@ class Trick:
         return tuple(seat for seat, _ in self.plays)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Trick) and (self.leader, self.plays, self.winner) == (other.leader, other.plays, other.winner)
+        return (isinstance(other, Trick)
+                and (self.leader, self.plays, self.winner) == (other.leader, other.plays, other.winner))
 
     def __hash__(self) -> int:
         return hash((self.leader, self.plays, self.winner))

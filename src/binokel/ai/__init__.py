@@ -23,9 +23,8 @@ import random
 from typing import Protocol
 
 from binokel.action import PASS, TAKE, Action
-from binokel.view import SeatView
-
 from binokel.ai.bots import EasyBot, HardBot, MediumBot, OracleBot
+from binokel.view import SeatView
 
 LEVELS = ("easy", "medium", "hard")
 """The levels offered to players; ``"oracle"`` exists for measurement only."""
@@ -75,7 +74,7 @@ def choose_safely(bot: Bot, view: SeatView, rng: random.Random, budget: float = 
     """
     try:
         action = bot.choose(view, rng, budget)
-    except Exception:  # noqa: BLE001 - any bot failure is logged and survived
+    except Exception:
         log.exception("the %s bot failed; it plays a modest legal action instead", _name(bot))
     else:
         if action in view.legal_actions:
@@ -97,4 +96,5 @@ def _name(bot: object) -> str:
     return getattr(bot, "name", type(bot).__name__)
 
 
-__all__ = ["LEVELS", "Bot", "make_bot", "choose_safely", "modest_action", "EasyBot", "MediumBot", "HardBot", "OracleBot", "BOT_CLASSES"]
+__all__ = ["BOT_CLASSES", "LEVELS", "Bot", "EasyBot", "HardBot", "MediumBot", "OracleBot", "choose_safely", "make_bot",
+           "modest_action"]

@@ -20,21 +20,42 @@ import random
 import time
 from collections.abc import Callable, Iterator
 
-from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
-                            TAKE, Action, ActionKind)
+from binokel.action import (
+    BETTEL,
+    DISCARDS,
+    DURCH,
+    GAMES,
+    HAND_DURCH,
+    OPEN_DURCH,
+    PASS,
+    PLAY_ON,
+    PLAYS,
+    SURRENDER,
+    TAKE,
+    Action,
+    ActionKind,
+)
+from binokel.ai.fast import NO_TRUMP, Position
+from binokel.ai.knowledge import Knowledge, winning_position
+from binokel.ai.policy import (
+    Plan,
+    best_contract,
+    choose_card,
+    expected_card_points,
+    no_trump_gaps,
+    partner_share,
+    plan_contract,
+    plan_no_trump,
+)
+from binokel.ai.sample import SamplingError, World, sample_world, world_position
+from binokel.ai.search import contract_worth, opponents_of, playout, position_value, solve, utility
 from binokel.card import POINTS, Hand, Suit, add_card, both_copies, count_of, counts_of, remove_card
 from binokel.meld import find_melds, meld_total
 from binokel.rules import FirstLead, MustBeat, Rules
 from binokel.score import surrender_scores, trump_scores
 from binokel.state import Phase, State, game_actions
-from binokel.view import SeatView, view as view_of
-
-from binokel.ai.fast import NO_TRUMP, Position
-from binokel.ai.knowledge import Knowledge, winning_position
-from binokel.ai.policy import (Plan, best_contract, choose_card, expected_card_points, no_trump_gaps,
-                               partner_share, plan_contract, plan_no_trump)
-from binokel.ai.sample import SamplingError, World, sample_world, world_position
-from binokel.ai.search import contract_worth, opponents_of, playout, position_value, solve, utility
+from binokel.view import SeatView
+from binokel.view import view as view_of
 
 DEFENDER_UTILITY = -30.0
 """A defender's typical result relative to the others (the soloist usually makes it)."""
@@ -98,7 +119,7 @@ class HeuristicBot:
     def plan(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
         """What to lay away and which game to name, for the soloist's hand now."""
         rules = view.rules
-        return choose_plan(Hand(view.hand).mask, rules, view.bid, _banked(view))
+        return choose_plan(Hand(view.hand).mask, rules, _bid(view), _banked(view))
 
     def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         return PLAY_ON
@@ -110,6 +131,12 @@ class HeuristicBot:
 
 def _lowest_bid(view: SeatView) -> Action:
     return next(a for a in view.legal_actions if a.kind is ActionKind.BID)
+
+
+def _bid(view: SeatView) -> int:
+    """The bid to play (the soloist's decisions come after the auction)."""
+    assert view.bid is not None, "the auction is not over"
+    return view.bid
 
 
 def _banked(view: SeatView) -> int:
@@ -155,8 +182,10 @@ def choose_plan(cards: int, rules: Rules, bid: int, banked: int = 0) -> Plan:
 
     >>> from binokel.rules import Rules
     >>> low = Hand.parse("9S 9S JS JS 9H 9H JH JH 9D 9D JD JD 9C 9C JC").mask
-    >>> choose_plan(low, Rules.parse("standard(bettel=300)"), 150).game, choose_plan(low, Rules.parse("standard"), 150).game
-    (<Contract.BETTEL: 6>, <Contract.S: 0>)
+    >>> choose_plan(low, Rules.parse("standard(bettel=300)"), 150).game
+    <Contract.BETTEL: 6>
+    >>> choose_plan(low, Rules.parse("standard"), 150).game
+    <Contract.S: 0>
     """
     best = best_contract(cards, rules)
     value = trump_worth(best, rules, bid, banked)
@@ -176,8 +205,10 @@ def heuristic_card(view: SeatView, knowledge: Knowledge, gone: int) -> int:
     best = winning_position(trick, knowledge.trump)
     rules = knowledge.rules
     open_hand = Hand(view.open_hand).mask if view.open_hand is not None else None
+    game, soloist = knowledge.game, knowledge.soloist
+    assert game is not None and soloist is not None  # cards are played once the game is named
     return choose_card(knowledge.hand, legal, trick, best, knowledge.orders[view.trick.leader], view.seat,
-                       knowledge.game, knowledge.soloist, rules, gone, open_hand)
+                       game, soloist, rules, gone, open_hand)
 
 
 class EasyBot(HeuristicBot):
@@ -210,7 +241,8 @@ class MediumBot(HeuristicBot):
     def hand_value(self, view: SeatView, rng: random.Random) -> float:
         rules = view.rules
         hand = Hand(view.hand).mask
-        unseen = [k for k, n in enumerate(counts_of(both_copies(rules.kind_mask))) for _ in range(n - count_of(hand, k))]
+        deck = counts_of(both_copies(rules.kind_mask))
+        unseen = [k for k, n in enumerate(deck) for _ in range(n - count_of(hand, k))]
         games = {BETTEL if g == BETTEL else DURCH for g in no_trump_games(rules)}  # every Durch has the same gaps
         totals = []
         for _ in range(self.TAPP_SAMPLES):
@@ -228,10 +260,12 @@ class MediumBot(HeuristicBot):
     def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         rules = view.rules
         hand = Hand(view.hand).mask
-        trump = view.trump
+        trump, bid = view.trump, _bid(view)
+        assert trump is not None  # the surrender decision follows naming trump
         card_points = expected_card_points(hand, trump, rules) + _banked(view)
-        expected = meld_total(find_melds(Hand(mask=hand), trump, rules)) + card_points + partner_share(rules, card_points)
-        return SURRENDER if -view.bid > expected_score(expected, view.bid) + 60 else PLAY_ON
+        melds = meld_total(find_melds(Hand(mask=hand), trump, rules))
+        expected = melds + card_points + partner_share(rules, card_points)
+        return SURRENDER if -bid > expected_score(expected, bid) + 60 else PLAY_ON
 
 
 def _kept(cards: int, plan: Plan) -> int:
@@ -343,10 +377,10 @@ class HardBot(MediumBot):
             for i, plan in enumerate(candidates):
                 hands = list(world.hands)
                 hands[view.seat] = _kept(hand, plan)
-                position = new_position(rules, view.dealer, hands, view.seat, view.bid, plan.game,
+                position = new_position(rules, view.dealer, hands, view.seat, _bid(view), plan.game,
                                         banked + plan.discard)
                 if plan.game < DURCH:
-                    given_up[i] += utility(surrender_scores(rules, view.seat, view.bid, position.melds, out),
+                    given_up[i] += utility(surrender_scores(rules, view.seat, _bid(view), position.melds, out),
                                            view.seat, opponents)
                 totals[i] += position_value(playout(position), view.seat)
             count += 1
@@ -366,9 +400,10 @@ class HardBot(MediumBot):
         play_on = give_up = 0.0
         count = 0
         for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
-            position = new_position(rules, view.dealer, list(world.hands), view.seat, view.bid, trump,
+            position = new_position(rules, view.dealer, list(world.hands), view.seat, _bid(view), trump,
                                     tuple(c.index for c in view.discard or ()))
-            give_up += utility(surrender_scores(rules, view.seat, view.bid, position.melds, out), view.seat, opponents)
+            surrendered = surrender_scores(rules, view.seat, _bid(view), position.melds, out)
+            give_up += utility(surrendered, view.seat, opponents)
             play_on += position_value(playout(position), view.seat)
             count += 1
         if not count:
@@ -412,7 +447,10 @@ class OracleBot(HardBot):
 
     def choose_with_state(self, state: State, rng: random.Random | None = None, budget: float = 1.0) -> Action:
         """The oracle's action for the seat to move in ``state``."""
-        seen = view_of(state, state.to_move)
+        seat = state.to_move
+        if seat is None or seat < 0:
+            raise ValueError("no seat is to move")
+        seen = view_of(state, seat)
         truth = World(tuple(state.hands), tuple(state.tapp), tuple(state.discard))
         oracle = _Clairvoyant(truth, self._rng if rng is None else rng)
         return HardBot.choose(oracle, seen, rng, budget)

@@ -23,7 +23,7 @@ True
 from __future__ import annotations
 
 from binokel.action import BETTEL, DURCH
-from binokel.card import POINTS, add_copy, full_kinds, remove_card
+from binokel.card import POINTS, add_copy, remove_card
 from binokel.rules import MustBeat, Rules
 from binokel.score import LAST_TRICK_BONUS, durch_scores, trump_scores
 from binokel.state import Phase, State
@@ -33,9 +33,29 @@ from binokel.trick import NO_TRUMP, beats, legal_cards
 class Position:
     """The play phase of one deal with every hand known; mutable and cheap to copy."""
 
-    __slots__ = ("rules", "players", "orders", "out", "hands", "game", "trump", "soloist", "bid", "melds",
-                 "discard_points", "leader", "to_move", "trick", "best", "points", "won", "played", "over",
-                 "broken", "beat_led")
+    __slots__ = (
+        "beat_led",
+        "best",
+        "bid",
+        "broken",
+        "discard_points",
+        "game",
+        "hands",
+        "leader",
+        "melds",
+        "orders",
+        "out",
+        "over",
+        "played",
+        "players",
+        "points",
+        "rules",
+        "soloist",
+        "to_move",
+        "trick",
+        "trump",
+        "won",
+    )
 
     rules: Rules
     players: int
@@ -64,20 +84,22 @@ class Position:
         """The play phase of ``state`` (which must be in the play phase)."""
         if state.phase is not Phase.PLAY:
             raise ValueError(f"a Position needs the play phase, not {state.phase.value}")
+        game, soloist, bid, to_move = state.game, state.soloist, state.bid, state.to_move
+        assert game is not None and soloist is not None and bid is not None and to_move is not None
         p = cls.__new__(cls)
         p.rules = state.rules
         p.players = state.players
         p.orders = state.seating.orders
         p.out = state.sitting_out
         p.hands = list(state.hands)
-        p.game = state.game
-        p.trump = NO_TRUMP if state.game >= DURCH else state.game
-        p.soloist = state.soloist
-        p.bid = state.bid
+        p.game = game
+        p.trump = NO_TRUMP if game >= DURCH else game
+        p.soloist = soloist
+        p.bid = bid
         p.melds = state.meld_points
         p.discard_points = sum(POINTS[k] for k in state.discard)
         p.leader = state.leader
-        p.to_move = state.to_move
+        p.to_move = to_move
         p.trick = list(state.trick)
         p.best = state.best
         p.points = list(state.trick_points)
@@ -135,7 +157,8 @@ class Position:
             self.to_move = order[len(trick)]
             return
         winner = order[self.best]
-        points = POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] if len(trick) == 3 else sum(POINTS[k] for k in trick)
+        points = (POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] if len(trick) == 3
+                  else sum(POINTS[k] for k in trick))
         last = not hands[winner]
         if last:
             points += LAST_TRICK_BONUS
@@ -165,4 +188,4 @@ class Position:
         return self.points[self.soloist] + self.discard_points + self.melds[self.soloist]
 
 
-__all__ = ["Position", "beats", "NO_TRUMP", "POINTS"]
+__all__ = ["NO_TRUMP", "POINTS", "Position", "beats"]

@@ -27,13 +27,23 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from binokel.action import DURCH, Contract
-from binokel.card import (COPY, HIGHER, KIND_MASK, SUIT_MASK, Hand, Suit, add_card, add_masks, counts_of, kinds_of,
-                          mask_of_counts)
+from binokel.ai.fast import NO_TRUMP, beats
+from binokel.card import (
+    COPY,
+    HIGHER,
+    KIND_MASK,
+    SUIT_MASK,
+    Hand,
+    Suit,
+    add_card,
+    add_masks,
+    counts_of,
+    kinds_of,
+    mask_of_counts,
+)
 from binokel.meld import Meld, find_melds, meld_cards, meld_total
 from binokel.rules import MustBeat, Rules
 from binokel.view import SeatView
-
-from binokel.ai.fast import NO_TRUMP, beats
 
 
 @dataclass(frozen=True)
@@ -127,7 +137,7 @@ class Knowledge:
                 excluded[seat] |= extra
         hand = Hand(view.hand).mask
         soloist = view.soloist
-        if view.open_hand is not None:  # open Durch: the soloist's hand is known card by card
+        if view.open_hand is not None and soloist is not None:  # open Durch: the soloist's hand is public
             shown[soloist] = Hand(view.open_hand).mask
             excluded[soloist] = KIND_MASK
         discarded = 0

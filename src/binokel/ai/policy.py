@@ -4,22 +4,35 @@ Everything works on integer masks (the engine's hand layout) so that the same ca
 rule drives the medium bot and the playouts of the hard bot.
 
 >>> from binokel.card import Hand
->>> plan = best_contract(Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D QD KD 9C").mask, Rules.parse("standard"))
+>>> cards = Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D QD KD 9C").mask
+>>> plan = best_contract(cards, Rules.parse("standard"))
 >>> plan.game, len(plan.discard)
 (<Contract.H: 1>, 3)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from binokel.action import BETTEL, DURCH, Contract
-from binokel.card import COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Hand, Suit, full_kinds, kinds_of, present, remove_card
+from binokel.ai.fast import NO_TRUMP, beats
+from binokel.card import (
+    COPY,
+    HIGHER,
+    KIND_MASK,
+    POINTS,
+    SUIT_MASK,
+    Hand,
+    Suit,
+    full_kinds,
+    kinds_of,
+    present,
+    remove_card,
+)
 from binokel.meld import find_melds, meld_cards, meld_total
 from binokel.rules import Rules
-
-from binokel.ai.fast import NO_TRUMP, beats
 
 RANK_STRENGTH = (11, 8, 5, 4, 3, 1, 1)
 """How much a card of each rank (A T K Q J 9 7) helps to take tricks, roughly."""
@@ -51,7 +64,8 @@ def cheapest(kinds: list[int], trump: int) -> int:
 def expected_card_points(hand: int, trump: int, rules: Rules) -> int:
     """A rough estimate of the card points the soloist takes in tricks with ``hand``.
 
-    >>> expected_card_points(Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D").mask, 1, Rules.parse("standard")) > 120
+    >>> hand = Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D").mask
+    >>> expected_card_points(hand, 1, Rules.parse("standard")) > 120
     True
     """
     low, high = hand & KIND_MASK, hand >> COPY
@@ -92,8 +106,8 @@ def plan_contract(cards: int, trump: int, rules: Rules) -> Plan:
         spare = remove_card(spare, kind)
     for kind in kinds_of(keep_melds >> COPY):
         spare = remove_card(spare, kind)
-    for kind in Hand(mask=spare):
-        k = kind.index
+    for card in Hand(mask=spare):
+        k = card.index
         suit_cards = cards & (SUIT_MASK[k // 7] | SUIT_MASK[k // 7] << COPY)
         has_ace = suit_cards >> (k - k % 7) & 1
         value = RANK_STRENGTH[k % 7] * 2 + (30 if k // 7 == trump else 0)
@@ -176,7 +190,8 @@ def plan_no_trump(cards: int, game: int, rules: Rules) -> Plan:
 def _plan_no_trump(cards: int, bettel: bool, rules: Rules) -> Plan:
     game = BETTEL if bettel else DURCH  # every Durch has the same gaps
     extra = cards.bit_count() - rules.hand_size
-    kept, discard = cards, ()
+    kept = cards
+    discard: tuple[int, ...] = ()
     for _ in range(extra):
         kind = min(kinds_of(present(kept)),
                    key=lambda k: (no_trump_gaps(remove_card(kept, k), game, rules), -POINTS[k]))
@@ -235,7 +250,8 @@ def choose_card(hand: int, legal: int, trick: list[int], best: int, order: tuple
 
 
 def _no_trump_card(kinds: list[int], trick: list[int], best: int, order: tuple[int, ...], seat: int, game: int,
-                   soloist: int, rules: Rules, is_master, out: int, soloist_hand: int | None) -> int:
+                   soloist: int, rules: Rules, is_master: Callable[[int], bool], out: int,
+                   soloist_hand: int | None) -> int:
     """Durch: the soloist must take every trick, everybody else (a partner too) breaks it by
     taking one, and keeps the cards that can still beat one of the soloist's (when it knows
     them). Bettel: the soloist must take none; the opponents play under it, and the
@@ -268,7 +284,10 @@ def _no_trump_card(kinds: list[int], trick: list[int], best: int, order: tuple[i
             return min(winning, key=lambda k: k % 7)
         if soloist_hand is not None and not bettel:
             held = present(soloist_hand)
-            guards = lambda k: bool(held & SUIT_MASK[k // 7] & ~HIGHER[k] & ~(1 << k))  # noqa: E731
+
+            def guards(k: int) -> bool:
+                return bool(held & SUIT_MASK[k // 7] & ~HIGHER[k] & ~(1 << k))
+
             return max(kinds, key=lambda k: (not guards(k), k % 7))  # let go of a card that beats nothing
         return max(kinds, key=lowest)
     # Bettel opponents, and the Durch soloist's partner: stay under, shed high cards when safe.
@@ -281,7 +300,7 @@ def _no_trump_card(kinds: list[int], trick: list[int], best: int, order: tuple[i
     return min(under or kinds, key=lambda k: k % 7)
 
 
-def _lead(hand: int, kinds: list[int], declarer: bool, trump: int, gone: int, is_master) -> int:
+def _lead(hand: int, kinds: list[int], declarer: bool, trump: int, gone: int, is_master: Callable[[int], bool]) -> int:
     trumps = [k for k in kinds if k // 7 == trump]
     side = [k for k in kinds if k // 7 != trump]
     if declarer and trumps:
@@ -299,7 +318,18 @@ def _lead(hand: int, kinds: list[int], declarer: bool, trump: int, gone: int, is
     return cheapest(pool, trump)
 
 
-__all__ = ["Plan", "best_contract", "plan_contract", "plan_no_trump", "no_trump_gaps", "expected_card_points",
-           "partner_share",
-           "is_sure_durch", "choose_card", "is_declarer",
-           "cheapest", "card_key", "DURCH", "NO_TRUMP"]
+__all__ = [
+    "DURCH",
+    "NO_TRUMP",
+    "Plan",
+    "best_contract",
+    "card_key",
+    "cheapest",
+    "choose_card",
+    "expected_card_points",
+    "is_sure_durch",
+    "no_trump_gaps",
+    "partner_share",
+    "plan_contract",
+    "plan_no_trump",
+]

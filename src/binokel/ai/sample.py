@@ -23,14 +23,13 @@ import random
 from dataclasses import dataclass
 
 from binokel.action import DISCARDS, DURCH, GAMES, HAND_DURCH, PLAY_ON, PLAYS, SURRENDER, TAKE
+from binokel.ai.fast import POINTS, Position
+from binokel.ai.knowledge import Knowledge, winning_position
 from binokel.card import CARDS, Hand, Suit, add_masks, both_copies, counts_of, mask_of
 from binokel.meld import find_melds
 from binokel.rules import MustBeat
 from binokel.state import Outcome, Phase, State
 from binokel.view import SeatView
-
-from binokel.ai.fast import POINTS, Position
-from binokel.ai.knowledge import Knowledge, winning_position
 
 MAX_TRIES = 400
 
@@ -57,9 +56,10 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
     free = deck[:]
     _subtract(free, k.hand)
     _subtract(free, k.played_all)
-    places: list[str | int] = [seat for seat in range(k.players) if seat not in (me, k.sitting_out)]
-    capacity = {seat: k.hand_sizes[seat] - k.shown[seat].bit_count() for seat in places}
-    for seat in places:
+    seats = [seat for seat in range(k.players) if seat not in (me, k.sitting_out)]
+    places: list[str | int] = list(seats)  # the other seats, then "tapp" or "discard" where cards may hide
+    capacity: dict[str | int, int] = {seat: k.hand_sizes[seat] - k.shown[seat].bit_count() for seat in seats}
+    for seat in seats:
         _subtract(free, k.shown[seat])
     reserved: list[int] = []  # Tapp cards still with the soloist: in hand or discard
     if k.tapp is None:  # face down: before the soloist takes it, or for good after a hand Durch
@@ -69,6 +69,7 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
     elif me == soloist:
         _subtract(free, mask_of(k.discard or ()))
     else:
+        assert soloist is not None  # the Tapp is shown once the auction is won
         if k.discarded:
             places.append("discard")
             capacity["discard"] = k.discarded
@@ -104,13 +105,16 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
     loose_pieces = [p for p in pieces if p[1] == everywhere]
     if any(bits == 0 for _, bits in constrained):
         raise SamplingError("a card fits nowhere")
-    checked = [seat for seat in places if isinstance(seat, int) and k.meld_constrained(seat)]
-    trump = Suit(k.game) if checked else None
+    checked = [seat for seat in seats if k.meld_constrained(seat)]
+    trump = None
+    if checked:  # melds are shown in trump games only
+        assert k.game is not None and k.game.trump is not None
+        trump = k.game.trump
     for _ in range(max_tries):
         placed = _place(constrained, loose_pieces, [capacity[p] for p in places], rng)
         if placed is None:
             raise SamplingError("the hidden cards cannot be placed")
-        if checked and not _repair(placed, places, checked, k, trump, rng):
+        if trump is not None and not _repair(placed, places, checked, k, trump, rng):
             continue
         hands = [k.hand if seat == me else k.shown[seat] for seat in range(k.players)]
         tapp: list[int] = list(k.tapp or ())
@@ -122,6 +126,7 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
             elif place == "discard":
                 discard = kinds
             else:
+                assert isinstance(place, int)
                 hands[place] = add_masks(hands[place], mask_of(kinds))
         return World(tuple(hands), tuple(tapp), tuple(discard))
     raise SamplingError(f"no world reproduces the shown melds in {max_tries} tries")
@@ -137,7 +142,9 @@ def _repair(placed: list[list[tuple[int, int]]], places: list[str | int], checke
     A hand holds at least its shown meld cards, so its best total is at least the shown
     total; the excess is the error to drive to zero."""
     index = {place: i for i, place in enumerate(places)}
-    targets = {seat: sum(m.points for m in k.melds[seat]) for seat in checked}
+    melds = k.melds
+    assert melds is not None  # checked seats have shown melds
+    targets = {seat: sum(m.points for m in melds[seat]) for seat in checked}
 
     def excess(seat: int) -> int:
         pile = placed[index[seat]]
@@ -171,7 +178,7 @@ def _repair(placed: list[list[tuple[int, int]]], places: list[str | int], checke
 def _shows(shown: int, seat: int, k: Knowledge, trump: Suit, pile: list[tuple[int, int]]) -> bool:
     """Would ``seat`` holding ``shown`` and ``pile`` (plus its played cards) show exactly its melds?"""
     hand = add_masks(add_masks(shown, k.played[seat]), mask_of([kind for kind, _ in pile]))
-    return tuple(find_melds(Hand(mask=hand), trump, k.rules)) == k.melds[seat]
+    return k.melds is not None and tuple(find_melds(Hand(mask=hand), trump, k.rules)) == k.melds[seat]
 
 
 def _place(constrained: list[tuple[int, int]], loose: list[tuple[int, int]], capacity: list[int],
@@ -267,6 +274,8 @@ def build_state(view: SeatView, world: World) -> State:
 
 def world_position(view: SeatView, knowledge: Knowledge, world: World) -> Position:
     """The play phase of ``world`` as a fast :class:`Position` (no replay needed)."""
+    game, soloist, bid, to_move = knowledge.game, knowledge.soloist, view.bid, view.to_move
+    assert game is not None and soloist is not None and bid is not None and to_move is not None  # the play phase
     p = Position.__new__(Position)
     rules = knowledge.rules
     p.rules = rules
@@ -274,14 +283,14 @@ def world_position(view: SeatView, knowledge: Knowledge, world: World) -> Positi
     p.orders = knowledge.orders
     p.out = knowledge.sitting_out
     p.hands = list(world.hands)
-    p.game = knowledge.game
+    p.game = game
     p.trump = knowledge.trump
-    p.soloist = knowledge.soloist
-    p.bid = view.bid
+    p.soloist = soloist
+    p.bid = bid
     p.melds = tuple(sum(m.points for m in seat) for seat in view.melds) if view.melds else (0,) * p.players
     p.discard_points = sum(POINTS[k] for k in world.discard)
     p.leader = view.trick.leader
-    p.to_move = view.to_move
+    p.to_move = to_move
     p.trick = [c.index for c in view.trick.cards]
     p.best = winning_position(p.trick, p.trump)
     p.points = list(view.trick_points)
@@ -293,4 +302,4 @@ def world_position(view: SeatView, knowledge: Knowledge, world: World) -> Positi
     return p
 
 
-__all__ = ["World", "SamplingError", "sample_world", "build_state", "world_position", "dealt_hands"]
+__all__ = ["SamplingError", "World", "build_state", "dealt_hands", "sample_world", "world_position"]

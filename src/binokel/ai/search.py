@@ -21,12 +21,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from binokel.action import BETTEL
+from binokel.ai.fast import Position
+from binokel.ai.policy import choose_card
 from binokel.card import POINTS, kinds_of
 from binokel.rules import Rules
 from binokel.score import durch_scores
-
-from binokel.ai.fast import Position
-from binokel.ai.policy import choose_card
 
 
 @lru_cache(maxsize=512)
@@ -160,4 +159,4 @@ class _Abort(Exception):
     pass
 
 
-__all__ = ["utility", "opponents_of", "contract_worth", "position_value", "playout", "solve", "cards_left"]
+__all__ = ["cards_left", "contract_worth", "opponents_of", "playout", "position_value", "solve", "utility"]

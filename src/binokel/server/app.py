@@ -25,8 +25,17 @@ from fastapi.staticfiles import StaticFiles
 from binokel.record import game_record
 from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
 from binokel.server.hall import Hall
-from binokel.server.protocol import (DECKS, LANGUAGES, LEVELS, OPPONENT_NAMES, ProtocolError, parse_message,
-                                     parse_rules, parse_settings, rule_changes)
+from binokel.server.protocol import (
+    DECKS,
+    LANGUAGES,
+    LEVELS,
+    OPPONENT_NAMES,
+    ProtocolError,
+    parse_message,
+    parse_rules,
+    parse_settings,
+    rule_changes,
+)
 from binokel.server.store import Store
 from binokel.server.table import Client, Table
 
@@ -183,7 +192,7 @@ async def _send(websocket: WebSocket, client: Client) -> None:
             return
         try:
             await websocket.send_text(json.dumps(message))
-        except Exception:  # the socket is gone: stop sending
+        except Exception:  # noqa: BLE001 - the socket is gone: stop sending
             return
 
 

@@ -875,7 +875,7 @@ class Messages:
         self.words: dict[str, list[str]] = words
 
     def __call__(self, key: str, **args: Any) -> str:
-        text = self.table.get(key, EN.get(key, key))
+        text: str = self.table.get(key, EN.get(key, key))
         return text.format(**args) if args else text
 
     def option(self, name: str, meaning: str) -> str:

@@ -13,9 +13,20 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from binokel.action import (
+    BETTEL,
+    DURCH,
+    GAMES,
+    HAND_DURCH,
+    OPEN_DURCH,
+    PLAY_ON,
+    SURRENDER,
+    TAKE,
+    Action,
+    ActionKind,
+    Contract,
+)
 from binokel.ai import Bot, choose_safely, modest_action
-from binokel.action import (BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PLAY_ON, SURRENDER, TAKE, Action,
-                            ActionKind, Contract)
 from binokel.card import Card, Hand, Suit
 from binokel.error import BinokelError
 from binokel.game import Game
@@ -117,6 +128,7 @@ class Session:
                 continue
             state = self.game.current
             seat = state.to_move
+            assert seat is not None  # a dealt deal that is not over has a seat to move
             actions = self.ask_human(state) if seat == HUMAN else [self.bot_action(state, seat)]
             for action in actions:
                 self.apply(action)
@@ -230,7 +242,8 @@ class Session:
         number = {a.card: i for i, a in enumerate(numbered, 1)}
         hand = sort_hand(seen.hand, seen.trump)
         label = self.t("trump") if seen.trump is not None else self.t("game_label")
-        self.say(self.t("your_hand", count=len(hand)) + (f"  ({label}: {self.game_name(seen.game)})" if seen.game else ""))
+        game = f"  ({label}: {self.game_name(seen.game)})" if seen.game is not None else ""
+        self.say(self.t("your_hand", count=len(hand)) + game)
         for suit in suit_order(seen.trump):
             cards = [c for c in hand if c.suit is suit]
             if not cards:
@@ -294,7 +307,7 @@ class Session:
             self.say(self.t("tapp", cards=self.cards(seen.tapp)))
         if seen.discard:
             self.say(self.t("your_discard", cards=self.cards(seen.discard)))
-        if seen.game is not None:
+        if seen.game is not None and seen.soloist is not None:
             self.say(self.who(seen.soloist, "names_game", game=self.game_name(seen.game)))
         self.show_melds(seen)
         if seen.tricks:
@@ -310,6 +323,7 @@ class Session:
     def announce(self, before: State, action: Action, after: State) -> None:
         earlier, seen = view(before, HUMAN), view(after, HUMAN)
         seat = earlier.to_move
+        assert seat is not None
         kind = action.kind
         if kind is ActionKind.BID:
             forced = not earlier.auction and before.rules.auction == "fixed"
@@ -324,8 +338,8 @@ class Session:
                     self.say(self.t("lays_away", name=self.names[seat], count=after.rules.tapp_size))
         elif kind is ActionKind.GAME:
             self.say(self.style.bold(self.who(seat, "names_game", game=self.game_name(action.contract))))
-            if action.value in NO_TRUMP_RULES:
-                self.say(self.who(seat, NO_TRUMP_RULES[action.value]))
+            if action.contract in NO_TRUMP_RULES:
+                self.say(self.who(seat, NO_TRUMP_RULES[action.contract]))
             self.show_open_hand(seen)
         elif kind is ActionKind.SURRENDER:
             self.say(self.style.bold(self.who(seat, "surrenders")))
@@ -337,6 +351,7 @@ class Session:
             self.say(self.who(seat, "plays", card=self.card(action.card)))
             if len(seen.tricks) > len(earlier.tricks):
                 trick = seen.tricks[-1]
+                assert trick.winner is not None  # a completed trick
                 points = sum(c.points for c in trick.cards) + (10 if not any(seen.hand_sizes) else 0)
                 self.say(self.style.bold(self.who(trick.winner, "wins_trick", points=points)))
         if earlier.soloist is None and seen.soloist is not None:
@@ -349,7 +364,8 @@ class Session:
 
     def show_open_hand(self, seen: SeatView) -> None:
         """Open Durch: the soloist's hand, public (the player's own hand is shown anyway)."""
-        if seen.open_hand is not None and seen.soloist != HUMAN and seen.phase == "play":
+        if seen.open_hand is not None and seen.soloist not in (None, HUMAN) and seen.phase == "play":
+            assert seen.soloist is not None
             self.say(self.t("open_hand", name=self.names[seen.soloist],
                             cards=self.cards(sort_hand(seen.open_hand, None))))
 
@@ -358,6 +374,7 @@ class Session:
             self.say(self.t("no_last"))
             return
         trick = seen.tricks[-1]
+        assert trick.winner is not None  # a completed trick
         played = ", ".join(f"{self.name(seat)} {self.card(c)}" for seat, c in trick.plays)
         self.say(self.t("last_trick", number=len(seen.tricks), played=played, winner=self.name(trick.winner)))
 
@@ -395,11 +412,13 @@ class Session:
 
     def show_game_over(self) -> None:
         winner = self.game.winner
+        assert winner is not None  # the game is over
         total = self.game.totals[winner]
         self.say("")
         if self.game.rules.has_teams:  # the winner is a team: its number is its lowest seat
             names = ", ".join(self.name(seat) for seat in self.team(winner))
-            self.say(self.style.bold(self.t("wins_game_team_you" if winner == self.game.rules.team_of(HUMAN) else "wins_game_team",
+            ours = winner == self.game.rules.team_of(HUMAN)
+            self.say(self.style.bold(self.t("wins_game_team_you" if ours else "wins_game_team",
                                             names=names, total=total)))
         else:
             self.say(self.style.bold(self.who(winner, "wins_game", total=total)))
@@ -459,19 +478,21 @@ class Session:
             self.say(self.t("choose_game"))
             for i, action in enumerate(choices, 1):
                 if action.value >= DURCH:
-                    self.say(f"  [{i}] {self.game_name(action.contract)} ({self.game_value(action.value, state.rules)})")
+                    value = self.game_value(action.value, state.rules)
+                    self.say(f"  [{i}] {self.game_name(action.contract)} ({value})")
                 else:
                     total = values[Suit(action.value)]
                     self.say(f"  [{i}] {self.suit(Suit(action.value))}: {self.t('meld_value', points=total)}")
             prompt = self.t("prompt_game", count=len(choices), games=self.game_words(choices))
         elif phase is Phase.SURRENDER:
             choices = [PLAY_ON, SURRENDER]
-            trump = seen.trump
+            trump, stake = seen.trump, seen.bid
+            assert trump is not None and stake is not None  # trump is named
             melds = find_melds(Hand(seen.hand), trump, state.rules)
             text = ", ".join(self.meld_text(m) for m in melds) or "-"
             self.say(self.t("your_melds_with", game=self.suit(trump), melds=text, total=meld_total(melds)))
             self.say(f"  [1] {self.t('choice_play_on', bid=seen.bid)}")
-            self.say(f"  [2] {self.t('choice_surrender', bid=seen.bid, credit=state.rules.surrender_points(seen.bid))}")
+            self.say(f"  [2] {self.t('choice_surrender', bid=seen.bid, credit=state.rules.surrender_points(stake))}")
             prompt = self.t("prompt_surrender")
         else:
             choices = self.numbered_cards(seen)
@@ -547,7 +568,7 @@ class Session:
         steps = state.rules.tapp_size - len(seen.discard or ()) if seen.phase == "discard" else 1
         advice: list[Action] = []
         trial = state
-        for step in range(steps):
+        for _step in range(steps):
             seen = view(trial, HUMAN)
             try:
                 action = bot.choose(seen, random.Random(f"{self.seed}:hint:{self.action_count(trial)}"), self.think)
