@@ -58,7 +58,7 @@ class Phase(StrEnum):
     AUCTION = "auction"
     TAPP = "tapp"  # hand_durch only: the soloist takes the Tapp or plays open Durch from the hand
     DISCARD = "discard"
-    GAME = "game"  # the soloist names trump or Durch
+    GAME = "game"  # the soloist names the contract: a trump suit, Durch, open Durch or Bettel
     SURRENDER = "surrender"  # the soloist surrenders or plays on
     PLAY = "play"
     OVER = "over"
@@ -611,7 +611,8 @@ def parse_action(phase: Phase, text: str) -> Action:
         try:
             return Action.game(text)
         except NotationError:
-            raise NotationError(f"the game is a trump suit S, H, D, C or 'durch', not {text!r}") from None
+            raise NotationError(f"the game is a trump suit S, H, D, C or 'durch', 'open_durch', 'bettel' (as the rules "
+                                f"allow), not {text!r}") from None
     if phase is Phase.TAPP:
         if word == "take":
             return TAKE

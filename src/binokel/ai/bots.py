@@ -1,9 +1,12 @@
 """The computer opponents: easy, medium, hard, and the all-seeing oracle.
 
-Every bot answers a :class:`SeatView` with one of its ``legal_actions``. Randomness
-comes only from the ``rng`` passed in (or the bot's own, seeded at creation), and the
-search effort follows from ``budget`` by a fixed rate, never from the clock, so the
-same seed gives the same decisions.
+Every bot answers a :class:`SeatView` with one of its ``legal_actions`` (anything else
+raises :class:`BotError`). Randomness comes only from the ``rng`` passed in (or the bot's
+own, seeded at creation), and the search effort follows from ``budget`` by a fixed rate.
+The hard bot also stops sampling at a wall-clock deadline (a latency cap, see
+:meth:`HardBot.deadline`): when that cap cuts a search short, for example on a loaded
+machine, the same seed can give a different decision. With a generous cap the effort
+alone decides, and the same seed gives the same decisions.
 
 >>> import random
 >>> from binokel.state import State
@@ -65,6 +68,10 @@ NEAR_NO_TRUMP = 2
 """The hard bot simulates a game without trump whose hand lacks at most this many cards (see no_trump_gaps)."""
 
 
+class BotError(RuntimeError):
+    """A bot failed, or answered an action that is not one of its view's legal actions."""
+
+
 class HeuristicBot:
     """Base of all bots: dispatches on the phase; subclasses override the decisions."""
 
@@ -74,7 +81,8 @@ class HeuristicBot:
         self._rng = random.Random(seed)
 
     def choose(self, view: SeatView, rng: random.Random | None = None, budget: float = 1.0) -> Action:
-        """One of ``view.legal_actions`` (raises ValueError if the seat is not to move)."""
+        """One of ``view.legal_actions`` (raises ValueError if the seat is not to move, and
+        BotError if a decision answers anything else)."""
         if not isinstance(view, SeatView):
             raise TypeError(f"a bot receives a SeatView, never {type(view).__name__}")
         legal = view.legal_actions
@@ -88,7 +96,9 @@ class HeuristicBot:
             Phase.GAME: self.name_game, Phase.SURRENDER: self.surrender, Phase.PLAY: self.play,
         }
         action = decide[view.phase](view, rng, budget)
-        return action if action in legal else legal[0]
+        if action not in legal:  # a bug in a decision: never hide it behind another move
+            raise BotError(f"the {self.name} bot chose {action}, not one of {', '.join(map(str, legal))}")
+        return action
 
     # Decisions; the defaults are the medium bot's rules.
 
@@ -281,7 +291,7 @@ class HardBot(MediumBot):
 
     name = "hard"
     PLAYOUTS_PER_SECOND = 1500
-    """Fixed effort rate: the budget sets the number of playouts, so results are reproducible."""
+    """Fixed effort rate: the budget sets the number of playouts (reproducible unless the deadline cuts in)."""
     ENDGAME_CARDS = 12
     RISKY_WORLDS = 24
     """At least this many worlds weigh a game without trump that is not sure."""

@@ -62,7 +62,7 @@ class Position:
     orders: tuple[tuple[int, ...], ...]  # per seat: the playing seats in order from it (see Rules.seating)
     out: int | None  # the seat sitting out, if any
     hands: list[int]
-    game: int  # trump suit 0..3 or a game without trump (DURCH, OPEN_DURCH, BETTEL, HAND_DURCH)
+    game: int  # a Contract: trump suit 0..3 or a game without trump (DURCH, OPEN_DURCH, BETTEL, HAND_DURCH)
     trump: int
     soloist: int
     bid: int

@@ -160,9 +160,10 @@ class Table:
             if self.game.is_over() or self.game.needs_deal() or state.to_move != HUMAN:
                 raise ProtocolError("a hint is only given when it is your turn")
             seen = view(state, HUMAN)
-            rng = random.Random(f"{self.seed}:hint:{self.version}")
+            seed = f"{self.seed}:hint:{self.version}"
+            rng = random.Random(seed)
         adviser = make_bot("hard", seed=self.seed)  # one per request: hints may overlap, bots keep state
-        action = await asyncio.to_thread(choose_safely, adviser, seen, rng, self.budget)
+        action = await asyncio.to_thread(choose_safely, adviser, seen, rng, self.budget, seed=seed)
         return str(action)
 
     def _check_version(self, version: int) -> None:
@@ -213,9 +214,10 @@ class Table:
                         return
                     version = self.version
                     seen = view(self.game.current, seat)
-                    rng = random.Random(f"{self.seed}:bot:{version}")
+                    seed = f"{self.seed}:bot:{version}"
+                    rng = random.Random(seed)
                 started = time.monotonic()
-                action = await asyncio.to_thread(choose_safely, self.bots[seat], seen, rng, self.budget)
+                action = await asyncio.to_thread(choose_safely, self.bots[seat], seen, rng, self.budget, seed=seed)
                 pause = self.think - (time.monotonic() - started)  # thinking counts towards the pause
                 if pause > 0:
                     await asyncio.sleep(pause)

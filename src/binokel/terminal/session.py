@@ -148,10 +148,11 @@ class Session:
             self.show_hand(seen)
 
     def bot_action(self, state: State, seat: int) -> Action:
-        rng = random.Random(f"{self.seed}:{len(self.game.deals)}:{self.action_count(state)}:{seat}")
+        seed = f"{self.seed}:{len(self.game.deals)}:{self.action_count(state)}:{seat}"
+        rng = random.Random(seed)
         seen = view(state, seat)
         bot = self.bots[seat]
-        return choose_safely(bot, seen, rng, self.think) if bot is not None else modest_action(seen, rng)
+        return choose_safely(bot, seen, rng, self.think, seed=seed) if bot is not None else modest_action(seen, rng)
 
     def apply(self, action: Action) -> None:
         index = len(self.game.deals) - 1
