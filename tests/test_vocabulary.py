@@ -78,10 +78,10 @@ def test_partners_and_sides() -> None:
     kreuz, sechser, standard = Rules.parse("kreuz"), Rules.parse("sechser"), Rules.parse("standard")
     assert [[kreuz.partners(a, b) for b in range(4)] for a in range(4)] == [
         [True, False, True, False], [False, True, False, True]] * 2
-    assert kreuz.sides() == [[0, 2], [1, 3]] and sechser.sides() == [[0, 2, 4], [1, 3, 5]]
-    assert standard.sides() == [[0], [1], [2]] and not standard.partners(0, 2)
-    assert Rules.parse("four-sitout").sides(out=2) == [[0], [1], [3]]
-    assert kreuz.team_seats(kreuz.team_of(3)) == [1, 3] and standard.team_seats(1) == [1]
+    assert kreuz.sides() == ((0, 2), (1, 3)) and sechser.sides() == ((0, 2, 4), (1, 3, 5))
+    assert standard.sides() == ((0,), (1,), (2,)) and not standard.partners(0, 2)
+    assert Rules.parse("four-sitout").sides(out=2) == ((0,), (1,), (3,))
+    assert kreuz.team_seats(kreuz.team_of(3)) == (1, 3) and standard.team_seats(1) == (1,)
 
 
 @pytest.mark.parametrize("name", ["four-sitout", "kreuz", "sechser", "standard"])

@@ -129,6 +129,21 @@ class Seating:
         return order[1 % len(order)]
 
 
+# Topology is asked for on every deal (scoring, the bots' searches): worked out once per shape.
+
+@lru_cache(maxsize=64)
+def _team_seats(players: int, teams: bool, team: int) -> tuple[int, ...]:
+    return tuple(seat for seat in range(players) if (seat % 2 if teams else seat) == team)
+
+
+@lru_cache(maxsize=64)
+def _sides(players: int, teams: bool, out: int | None) -> tuple[tuple[int, ...], ...]:
+    seats = [seat for seat in range(players) if seat != out]
+    if not teams:
+        return tuple((seat,) for seat in seats)
+    return tuple(tuple(seat for seat in seats if seat % 2 == team) for team in (0, 1))
+
+
 @lru_cache(maxsize=256)
 def _seating(players: int, sit_out: bool, dealer: int) -> Seating:
     out = dealer if sit_out else None
@@ -218,14 +233,11 @@ class Rules:
                     "'highest' (the highest total wins)", choices=tuple(End))
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            option = f.metadata.get("option")
-            if option is not None:
-                value = getattr(self, f.name)
-                _check_value(f.name, value, option)
-                words = option.words
-                if words is not None and type(value) is not words:  # e.g. deck="forty" given as text
-                    object.__setattr__(self, f.name, words(value))
+        for name, option, words in _CHECKS:
+            value = getattr(self, name)
+            _check_value(name, value, option)
+            if words is not None and type(value) is not words:  # e.g. deck="forty" given as text
+                object.__setattr__(self, name, words(value))
         if self.sit_out and self.players != 4:
             raise NotationError("sit_out=1 needs players=4 (the dealer sits out, three play)")
         if self.teams is Teams.OPPOSITE and (self.players != 4 or self.sit_out):
@@ -274,7 +286,7 @@ class Rules:
     # The table's topology: the one place that knows seat order, forehand, who sits
     # out and who plays with whom.
 
-    @property
+    @cached_property
     def has_teams(self) -> bool:
         """Do partners play together (``teams`` other than ``none``)?"""
         return self.teams is not Teams.NONE
@@ -313,25 +325,22 @@ class Rules:
         """
         return seat == other or (self.teams is not Teams.NONE and (seat - other) % 2 == 0)
 
-    def team_seats(self, team: int) -> list[int]:
+    def team_seats(self, team: int) -> tuple[int, ...]:
         """The seats of a team (with teams: 0 or 1; else the seat itself).
 
         >>> Rules.parse("kreuz").team_seats(1), Rules.parse("standard").team_seats(1)
-        ([1, 3], [1])
+        ((1, 3), (1,))
         """
-        return [seat for seat in range(self.players) if self.team_of(seat) == team]
+        return _team_seats(self.players, self.has_teams, team)
 
-    def sides(self, out: int | None = None) -> list[list[int]]:
+    def sides(self, out: int | None = None) -> tuple[tuple[int, ...], ...]:
         """The scoring units: each team's seats with teams, else each seat alone; never
         the seat ``out`` sitting out.
 
         >>> Rules.parse("kreuz").sides(), Rules.parse("four-sitout").sides(out=0)
-        ([[0, 2], [1, 3]], [[1], [2], [3]])
+        (((0, 2), (1, 3)), ((1,), (2,), (3,)))
         """
-        seats = [seat for seat in range(self.players) if seat != out]
-        if self.teams is Teams.NONE:
-            return [[seat] for seat in seats]
-        return [[seat for seat in seats if seat % 2 == team] for team in (0, 1)]
+        return _sides(self.players, self.has_teams, out)
 
     def __hash__(self) -> int:
         # Rules key the engine's caches on hot paths: hash the compared fields only once.
@@ -435,7 +444,8 @@ class Rules:
         name = ALIASES.get(match.group(1).lower(), match.group(1).lower())
         if name not in RULE_SETS:
             raise NotationError(f"unknown rule set {match.group(1)!r} (known: {', '.join(RULE_SETS)})")
-        return RULE_SETS[name].replace(**parse_options(match.group(2) or ""))
+        changes = parse_options(match.group(2) or "")
+        return RULE_SETS[name].replace(**changes) if changes else RULE_SETS[name]  # immutable: share it
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -503,6 +513,8 @@ def _check_value(key: str, value: Any, option: Option) -> None:
 OPTIONS: dict[str, tuple[Any, Option]] = {
     f.name: (f.default, f.metadata["option"]) for f in fields(Rules) if "option" in f.metadata}
 """Every rule option by name: its standard value and how it is documented, in declaration order."""
+_CHECKS = tuple((name, option, option.words) for name, (_, option) in OPTIONS.items())
+"""What Rules.__post_init__ checks, worked out once: (name, option, its word enum or None)."""
 
 
 def options() -> list[tuple[str, Any, str]]:

@@ -17,6 +17,7 @@ from binokel.action import BETTEL, DURCH, HAND_DURCH, OPEN_DURCH, Contract
 from binokel.rules import DefenderMelds, End, Rules
 
 LAST_TRICK_BONUS = 10
+_ALWAYS, _SOLOIST = DefenderMelds.ALWAYS, End.SOLOIST  # bound once: read for every deal
 
 
 def is_made(bid: int, card_points: int, meld_points: int, tricks: int) -> bool:
@@ -30,7 +31,7 @@ def _own_points(rules: Rules, declarer_side: bool, cards: int, melds: int, won: 
     (the soloist's card points include the discard)."""
     if declarer_side:
         return cards + (melds if won else 0)
-    return (cards if won else 0) + (melds if won or rules.defender_melds is DefenderMelds.ALWAYS else 0)
+    return (cards if won else 0) + (melds if won or rules.defender_melds is _ALWAYS else 0)
 
 
 def contract_made(rules: Rules, soloist: int, bid: int, card_points: Sequence[int],
@@ -39,7 +40,7 @@ def contract_made(rules: Rules, soloist: int, bid: int, card_points: Sequence[in
     soloist's team needs a trick and its points together (each partner's melds counting
     only with an own trick) reach the bid.
 
-    >>> from binokel.rules import DefenderMelds, End, Rules
+    >>> from binokel.rules import Rules
     >>> contract_made(Rules.parse("kreuz"), 0, 190, (60, 20, 70, 100), (40, 0, 20, 0), (3, 1, 2, 4))
     True
     >>> contract_made(Rules.parse("kreuz"), 0, 200, (60, 20, 70, 100), (40, 0, 20, 0), (3, 1, 2, 4))
@@ -96,7 +97,7 @@ def durch_scores(rules: Rules, soloist: int, made: bool, out: int | None = None,
     opponents get nothing, or ``durch_fail_credit`` each (once per team) when a Durch fails.
     With ``durch_game=1`` a Durch scores no points at all (it counts as a whole game).
 
-    >>> from binokel.rules import DefenderMelds, End, Rules
+    >>> from binokel.rules import Rules
     >>> durch_scores(Rules.parse("standard(durch_fail_credit=300)"), 1, made=False)
     (300, -1000, 300)
     >>> durch_scores(Rules.parse("standard(bettel=300)"), 1, made=True, game=BETTEL)
@@ -127,7 +128,7 @@ def decide_winner(rules: Rules, totals: Sequence[int], soloist: int | None, deal
 
     With teams the winner is the team number, which is also its lowest seat:
 
-    >>> from binokel.rules import DefenderMelds, End, Rules
+    >>> from binokel.rules import Rules
     >>> decide_winner(Rules.parse("kreuz"), (420, 530, 420, 530), soloist=0, deals_played=4)
     1
     """
@@ -142,7 +143,7 @@ def decide_winner(rules: Rules, totals: Sequence[int], soloist: int | None, deal
         contenders = [seat for seat, total in enumerate(totals) if total >= rules.target]
         if not contenders:
             return None
-        if soloist in contenders and rules.end is End.SOLOIST:
+        if soloist in contenders and rules.end is _SOLOIST:
             return soloist
     best = max(totals[seat] for seat in contenders)
     leaders = [seat for seat in contenders if totals[seat] == best]

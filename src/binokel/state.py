@@ -239,14 +239,17 @@ class State:
             return [*_PLAYS_S[mask & 0x7F], *_PLAYS_H[mask >> 7 & 0x7F], *_PLAYS_D[mask >> 14 & 0x7F],
                     *_PLAYS_C[mask >> 21]]
         if phase is Phase.AUCTION:
-            if self.rules.auction is Auction.OPEN:
+            if self.rules.auction is _OPEN:
                 low = self.lowest_bid()
                 return [PASS] + [Action.bid(v) for v in range(low, low + OPEN_BID_SPAN + 1, 10)]
             if self.holder is None:
                 return [Action.bid(self.rules.min_bid)]
             return [PASS, Action.bid(self.high + 10)]
         if phase is Phase.DISCARD:
-            return _actions_of(_SUIT_DISCARDS, present(self.hands[self._mover]))
+            seat = self.to_move
+            if TYPE_CHECKING:  # the discard phase has a seat to move (no runtime check in playouts)
+                assert seat is not None
+            return _actions_of(_SUIT_DISCARDS, present(self.hands[seat]))
         if phase is Phase.GAME:
             return list(game_actions(self.rules))
         if phase is Phase.TAPP:
@@ -262,20 +265,6 @@ class State:
         assert seat is not None and seat >= 0, "no seat is to move"
         return seat
 
-    @property
-    def _declarer(self) -> int:
-        """The soloist, once the auction is won."""
-        seat = self.soloist
-        assert seat is not None, "no soloist yet"
-        return seat
-
-    @property
-    def _contract(self) -> tuple[int, Contract]:
-        """The bid and the game, once the game is named."""
-        bid, game = self.bid, self.game
-        assert bid is not None and game is not None, "no game named yet"
-        return bid, game
-
     def lowest_bid(self) -> int:
         """The lowest bid allowed now: the minimum, or 10 over the highest bid."""
         return self.rules.min_bid if self.holder is None else self.high + 10
@@ -288,11 +277,12 @@ class State:
         return mask
 
     def _legal_play_mask(self) -> int:
-        seat, game = self.to_move, self.game  # on the hot path: narrowed by asserts, not properties
-        assert seat is not None and game is not None
-        exempt = bool(self.rules.partner_exemption and self.trick and self._partner_wins())
+        seat, game = self.to_move, self.game
+        if TYPE_CHECKING:  # the play phase has a seat to move and a contract; no runtime check on the hot path
+            assert seat is not None and game is not None
+        exempt = self.rules.partner_exemption != 0 and bool(self.trick) and self._partner_wins()
         return legal_cards(self.hands[seat], self.trick, self.best, game if game < DURCH else -1,
-                           self.rules.must_beat is MustBeat.LED, exempt)
+                           self.rules.must_beat is _LED, exempt)
 
     def _partner_wins(self) -> bool:
         """Is the trick being won by a partner of the seat to move?"""
@@ -311,7 +301,7 @@ class State:
         """
         phase, kind = self.phase, action.kind
         if phase is Phase.AUCTION:
-            if self.rules.auction is Auction.OPEN:
+            if self.rules.auction is _OPEN:
                 if kind is ActionKind.PASS:
                     return True
                 # RULES.md section 10: no upper limit, any multiple of 10 from the lowest bid up.
@@ -320,7 +310,10 @@ class State:
                 return kind is ActionKind.BID and action.value == self.rules.min_bid
             return kind is ActionKind.PASS or (kind is ActionKind.BID and action.value == self.high + 10)
         if phase is Phase.DISCARD:
-            return kind is ActionKind.DISCARD and bool(self.hands[self._mover] >> action.value & 1)
+            seat = self.to_move
+            if TYPE_CHECKING:
+                assert seat is not None
+            return kind is ActionKind.DISCARD and bool(self.hands[seat] >> action.value & 1)
         if phase is Phase.GAME:
             return kind is ActionKind.GAME and action in game_actions(self.rules)
         if phase is Phase.SURRENDER:
@@ -402,7 +395,7 @@ class State:
         d = new.__dict__
         d["calls"] = self.calls + (action,)
         d["callers"] = self.callers + (self.to_move,)
-        if self.rules.auction is Auction.OPEN:
+        if self.rules.auction is _OPEN:
             return new._open_call(action)
         order = self.active_seats
         if self.holder is None:  # forehand's forced opening
@@ -456,7 +449,9 @@ class State:
         """The soloist turns the Tapp face up and takes it into hand."""
         new = self._copy() if copy else self
         d = new.__dict__
-        survivor = self._declarer
+        survivor = self.soloist
+        if TYPE_CHECKING:  # called once the auction is won
+            assert survivor is not None
         d["phase"] = Phase.DISCARD if self.tapp else Phase.GAME  # no Tapp: nothing to take or lay away
         hand = self.hands[survivor]
         for kind in self.tapp:
@@ -467,7 +462,9 @@ class State:
     def _discard(self, kind: int) -> State:
         new = self._copy()
         d = new.__dict__
-        soloist = self._declarer
+        soloist = self.soloist
+        if TYPE_CHECKING:  # the discard phase has a soloist
+            assert soloist is not None
         d["hands"] = _replace(self.hands, soloist, remove_card(self.hands[soloist], kind))
         d["discard"] = self.discard + (kind,)
         if len(d["discard"]) == self.rules.tapp_size:
@@ -477,7 +474,7 @@ class State:
     def _name_game(self, game: int) -> State:
         new = self._copy()
         d = new.__dict__
-        d["game"] = game = Contract(game)
+        d["game"] = game = _CONTRACTS[game]  # the member, without Contract()'s slower lookup
         if game >= DURCH:  # Durch, open Durch, Bettel: no trump, no melds, the soloist leads
             d["surrendered"] = False
             d["melds"] = ((),) * self.players
@@ -490,7 +487,8 @@ class State:
         new = self._copy()
         d = new.__dict__
         d["surrendered"] = surrender
-        soloist, (bid, game) = self._declarer, self._contract
+        soloist, bid, game = self.soloist, self.bid, self.game
+        assert soloist is not None and bid is not None and game is not None
         melds = tuple(
             () if surrender and seat == soloist else tuple(melds_of_mask(hand, game, self.rules))
             for seat, hand in enumerate(self.hands))
@@ -500,7 +498,7 @@ class State:
                                            self.sitting_out)
             d["outcome"], d["phase"], d["to_move"] = Outcome.SURRENDERED, Phase.OVER, None
             return new
-        leader = self.soloist if self.rules.first_lead is FirstLead.SOLOIST else self.forehand
+        leader = self.soloist if self.rules.first_lead is _SOLOIST else self.forehand
         d["phase"], d["leader"], d["to_move"] = Phase.PLAY, leader, leader
         return new
 
@@ -511,7 +509,8 @@ class State:
         d.update(self.__dict__)
         d["_legal"] = None
         seat = self.to_move
-        assert seat is not None
+        if TYPE_CHECKING:  # as in _legal_play_mask: the play phase has a seat to move
+            assert seat is not None
         hands = self.hands
         hand = hands[seat]
         bit = 1 << (kind + COPY)
@@ -546,7 +545,8 @@ class State:
         d["won"], d["trick_points"] = tuple(won), tuple(trick_points)
         d["trick"], d["best"], d["leader"], d["to_move"] = (), 0, winner, winner
         game = self.game
-        assert game is not None
+        if TYPE_CHECKING:
+            assert game is not None
         if game >= DURCH and (winner == self.soloist) is (game == BETTEL):  # the contract is broken
             return new._finish(Outcome.BETTEL_FAILED if game == BETTEL else Outcome.DURCH_FAILED)
         if last:
@@ -557,7 +557,8 @@ class State:
         d = self.__dict__
         rules = self.rules
         d["phase"], d["to_move"] = Phase.OVER, None
-        soloist, (bid, game) = self._declarer, self._contract
+        soloist, bid, game = self.soloist, self.bid, self.game
+        assert soloist is not None and bid is not None and game is not None
         if game >= DURCH:
             outcome = outcome or (Outcome.BETTEL_MADE if game == BETTEL else Outcome.DURCH_MADE)
             made = outcome in (Outcome.DURCH_MADE, Outcome.BETTEL_MADE)
@@ -628,7 +629,11 @@ def parse_action(phase: Phase, text: str) -> Action:
     raise IllegalActionError("the deal is over" if phase is Phase.OVER else "the cards have not been dealt yet")
 
 
+# Enum members read on hot paths, bound once (a module global is quicker than Enum.MEMBER).
 _PLAY, _PLAY_KIND = Phase.PLAY, ActionKind.PLAY
+_OPEN, _LED = Auction.OPEN, MustBeat.LED
+_CONTRACTS = tuple(Contract)
+_SOLOIST = FirstLead.SOLOIST
 
 
 def _suit_tables(actions: tuple[Action, ...]) -> tuple[tuple[tuple[Action, ...], ...], ...]:

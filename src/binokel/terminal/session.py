@@ -434,7 +434,7 @@ class Session:
 
     def team(self, team: int) -> list[int]:
         """The seats of a team."""
-        return self.game.rules.team_seats(team)
+        return list(self.game.rules.team_seats(team))
 
     def show_teams(self) -> None:
         """Who plays with whom (only with partners)."""
