@@ -15,27 +15,8 @@ from binokel.trick import Trick
 from binokel.view import SeatView, view
 
 __all__ = [
-    "CARDS",
-    "RULE_SETS",
-    "Action",
-    "ActionKind",
-    "BinokelError",
-    "Card",
-    "Hand",
-    "IllegalActionError",
-    "Meld",
-    "NotationError",
-    "Outcome",
-    "Phase",
-    "Rank",
-    "RecordError",
-    "Rules",
-    "SeatView",
-    "State",
-    "Suit",
-    "Trick",
-    "find_melds",
-    "meld_total",
-    "view",
+    "Action", "ActionKind", "CARDS", "Card", "Hand", "Rank", "Suit", "BinokelError", "IllegalActionError",
+    "NotationError", "RecordError", "Meld", "find_melds", "meld_total", "RULE_SETS", "Rules", "Outcome",
+    "Phase", "State", "Trick", "SeatView", "view",
 ]
 __version__ = "0.1.0"

@@ -93,7 +93,7 @@ class ActionKind(IntEnum):
 class Action:
     """One decision: its kind and a value (bid, card kind, or game)."""
 
-    __slots__ = ("_key", "kind", "value")
+    __slots__ = ("kind", "value", "_key")
 
     kind: ActionKind
     value: int

@@ -94,7 +94,7 @@ class Card:
     (Card('TH'), 'QS', True)
     """
 
-    __slots__ = ("_text", "index", "points", "rank", "suit")
+    __slots__ = ("index", "suit", "rank", "points", "_text")
 
     index: int
     suit: Suit

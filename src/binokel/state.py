@@ -16,28 +16,14 @@ one of :meth:`State.legal_actions` and :meth:`State.apply` returns the next stat
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from enum import StrEnum
 from functools import lru_cache
 from operator import itemgetter
+from collections.abc import Sequence
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from binokel.action import (
-    BETTEL,
-    DISCARDS,
-    DURCH,
-    GAMES,
-    HAND_DURCH,
-    OPEN_DURCH,
-    PASS,
-    PLAY_ON,
-    PLAYS,
-    SURRENDER,
-    TAKE,
-    Action,
-    ActionKind,
-    Contract,
-)
+from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
+                            TAKE, Action, ActionKind, Contract)
 from binokel.card import CARDS, COPY, POINTS, SUIT_MASK, Card, Hand, Suit, add_card, mask_of, present, remove_card
 from binokel.error import IllegalActionError, NotationError
 from binokel.meld import Meld, meld_total, melds_of_mask

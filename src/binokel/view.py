@@ -183,4 +183,4 @@ def view(state: State, seat: int) -> SeatView:
     )
 
 
-__all__ = ["Phase", "SeatView", "view"]
+__all__ = ["SeatView", "view", "Phase"]

@@ -131,5 +131,5 @@ def _name(bot: object) -> str:
     return getattr(bot, "name", type(bot).__name__)
 
 
-__all__ = ["BOT_CLASSES", "LEVELS", "STRICT_ENV", "Bot", "BotError", "EasyBot", "HardBot", "MediumBot", "OracleBot",
-           "choose_safely", "make_bot", "modest_action", "strict"]
+__all__ = ["LEVELS", "Bot", "make_bot", "choose_safely", "modest_action", "EasyBot", "MediumBot", "HardBot",
+           "OracleBot", "BOT_CLASSES", "STRICT_ENV", "BotError", "strict"]

@@ -23,42 +23,21 @@ import random
 import time
 from collections.abc import Callable, Iterator
 
-from binokel.action import (
-    BETTEL,
-    DISCARDS,
-    DURCH,
-    GAMES,
-    HAND_DURCH,
-    OPEN_DURCH,
-    PASS,
-    PLAY_ON,
-    PLAYS,
-    SURRENDER,
-    TAKE,
-    Action,
-    ActionKind,
-)
-from binokel.ai.fast import NO_TRUMP, Position
-from binokel.ai.knowledge import Knowledge, winning_position
-from binokel.ai.policy import (
-    Plan,
-    best_contract,
-    choose_card,
-    expected_card_points,
-    no_trump_gaps,
-    partner_share,
-    plan_contract,
-    plan_no_trump,
-)
-from binokel.ai.sample import SamplingError, World, sample_world, world_position
-from binokel.ai.search import contract_worth, opponents_of, playout, position_value, solve, utility
+from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
+                            TAKE, Action, ActionKind)
 from binokel.card import POINTS, Hand, Suit, add_card, both_copies, count_of, counts_of, remove_card
 from binokel.meld import find_melds, meld_total
 from binokel.rules import FirstLead, MustBeat, Rules
 from binokel.score import surrender_scores, trump_scores
 from binokel.state import Phase, State, game_actions
-from binokel.view import SeatView
-from binokel.view import view as view_of
+from binokel.view import SeatView, view as view_of
+
+from binokel.ai.fast import NO_TRUMP, Position
+from binokel.ai.knowledge import Knowledge, winning_position
+from binokel.ai.policy import (Plan, best_contract, choose_card, expected_card_points, no_trump_gaps, partner_share,
+                               plan_contract, plan_no_trump)
+from binokel.ai.sample import SamplingError, World, sample_world, world_position
+from binokel.ai.search import contract_worth, opponents_of, playout, position_value, solve, utility
 
 DEFENDER_UTILITY = -30.0
 """A defender's typical result relative to the others (the soloist usually makes it)."""

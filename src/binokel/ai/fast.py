@@ -33,29 +33,9 @@ from binokel.trick import NO_TRUMP, beats, legal_cards
 class Position:
     """The play phase of one deal with every hand known; mutable and cheap to copy."""
 
-    __slots__ = (
-        "beat_led",
-        "best",
-        "bid",
-        "broken",
-        "discard_points",
-        "game",
-        "hands",
-        "leader",
-        "melds",
-        "orders",
-        "out",
-        "over",
-        "played",
-        "players",
-        "points",
-        "rules",
-        "soloist",
-        "to_move",
-        "trick",
-        "trump",
-        "won",
-    )
+    __slots__ = ("rules", "players", "orders", "out", "hands", "game", "trump", "soloist", "bid", "melds",
+                 "discard_points", "leader", "to_move", "trick", "best", "points", "won", "played", "over",
+                 "broken", "beat_led")
 
     rules: Rules
     players: int
@@ -188,4 +168,4 @@ class Position:
         return self.points[self.soloist] + self.discard_points + self.melds[self.soloist]
 
 
-__all__ = ["NO_TRUMP", "POINTS", "Position", "beats"]
+__all__ = ["Position", "beats", "NO_TRUMP", "POINTS"]

@@ -27,23 +27,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from binokel.action import DURCH, Contract
-from binokel.ai.fast import NO_TRUMP, beats
-from binokel.card import (
-    COPY,
-    HIGHER,
-    KIND_MASK,
-    SUIT_MASK,
-    Hand,
-    Suit,
-    add_card,
-    add_masks,
-    counts_of,
-    kinds_of,
-    mask_of_counts,
-)
+from binokel.card import (COPY, HIGHER, KIND_MASK, SUIT_MASK, Hand, Suit, add_card, add_masks, counts_of, kinds_of,
+                          mask_of_counts)
 from binokel.meld import Meld, find_melds, meld_cards, meld_total
 from binokel.rules import MustBeat, Rules
 from binokel.view import SeatView
+
+from binokel.ai.fast import NO_TRUMP, beats
 
 
 @dataclass(frozen=True)

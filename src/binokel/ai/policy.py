@@ -17,22 +17,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from binokel.action import BETTEL, DURCH, Contract
-from binokel.ai.fast import NO_TRUMP, beats
-from binokel.card import (
-    COPY,
-    HIGHER,
-    KIND_MASK,
-    POINTS,
-    SUIT_MASK,
-    Hand,
-    Suit,
-    full_kinds,
-    kinds_of,
-    present,
-    remove_card,
-)
+from binokel.card import (COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Hand, Suit, full_kinds, kinds_of, present,
+                          remove_card)
 from binokel.meld import find_melds, meld_cards, meld_total
 from binokel.rules import Rules
+
+from binokel.ai.fast import NO_TRUMP, beats
 
 RANK_STRENGTH = (11, 8, 5, 4, 3, 1, 1)
 """How much a card of each rank (A T K Q J 9 7) helps to take tricks, roughly."""
@@ -318,18 +308,5 @@ def _lead(hand: int, kinds: list[int], declarer: bool, trump: int, gone: int, is
     return cheapest(pool, trump)
 
 
-__all__ = [
-    "DURCH",
-    "NO_TRUMP",
-    "Plan",
-    "best_contract",
-    "card_key",
-    "cheapest",
-    "choose_card",
-    "expected_card_points",
-    "is_sure_durch",
-    "no_trump_gaps",
-    "partner_share",
-    "plan_contract",
-    "plan_no_trump",
-]
+__all__ = ["best_contract", "plan_contract", "plan_no_trump", "no_trump_gaps", "expected_card_points", "partner_share",
+           "is_sure_durch", "choose_card", "cheapest", "card_key", "DURCH", "NO_TRUMP", "Plan"]

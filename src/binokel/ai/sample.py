@@ -23,13 +23,14 @@ import random
 from dataclasses import dataclass
 
 from binokel.action import DISCARDS, DURCH, GAMES, HAND_DURCH, PLAY_ON, PLAYS, SURRENDER, TAKE
-from binokel.ai.fast import POINTS, Position
-from binokel.ai.knowledge import Knowledge, winning_position
 from binokel.card import CARDS, Hand, Suit, add_masks, both_copies, counts_of, mask_of
 from binokel.meld import find_melds
 from binokel.rules import MustBeat
 from binokel.state import Outcome, Phase, State
 from binokel.view import SeatView
+
+from binokel.ai.fast import POINTS, Position
+from binokel.ai.knowledge import Knowledge, winning_position
 
 MAX_TRIES = 400
 
@@ -302,4 +303,4 @@ def world_position(view: SeatView, knowledge: Knowledge, world: World) -> Positi
     return p
 
 
-__all__ = ["SamplingError", "World", "build_state", "dealt_hands", "sample_world", "world_position"]
+__all__ = ["World", "SamplingError", "sample_world", "build_state", "world_position", "dealt_hands"]

@@ -159,4 +159,4 @@ class _Abort(Exception):
     pass
 
 
-__all__ = ["cards_left", "contract_worth", "opponents_of", "playout", "position_value", "solve", "utility"]
+__all__ = ["utility", "opponents_of", "contract_worth", "position_value", "playout", "solve", "cards_left"]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from binokel.server.store import default_db_path
 
-__all__ = ["add_arguments", "default_db_path", "run"]
+__all__ = ["add_arguments", "run", "default_db_path"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -25,17 +25,8 @@ from fastapi.staticfiles import StaticFiles
 from binokel.record import game_record
 from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
 from binokel.server.hall import Hall
-from binokel.server.protocol import (
-    DECKS,
-    LANGUAGES,
-    LEVELS,
-    OPPONENT_NAMES,
-    ProtocolError,
-    parse_message,
-    parse_rules,
-    parse_settings,
-    rule_changes,
-)
+from binokel.server.protocol import (DECKS, LANGUAGES, LEVELS, OPPONENT_NAMES, ProtocolError, parse_message,
+                                     parse_rules, parse_settings, rule_changes)
 from binokel.server.store import Store
 from binokel.server.table import Client, Table
 

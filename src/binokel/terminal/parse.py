@@ -20,19 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from binokel.action import (
-    BETTEL,
-    DURCH,
-    GAMES,
-    HAND_DURCH,
-    OPEN_DURCH,
-    PASS,
-    PLAY_ON,
-    SURRENDER,
-    TAKE,
-    Action,
-    ActionKind,
-)
+from binokel.action import (BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, SURRENDER, TAKE, Action,
+                            ActionKind)
 from binokel.card import Card, Suit
 from binokel.error import NotationError
 

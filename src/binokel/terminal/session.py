@@ -13,19 +13,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from binokel.action import (
-    BETTEL,
-    DURCH,
-    GAMES,
-    HAND_DURCH,
-    OPEN_DURCH,
-    PLAY_ON,
-    SURRENDER,
-    TAKE,
-    Action,
-    ActionKind,
-    Contract,
-)
+from binokel.action import (BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PLAY_ON, SURRENDER, TAKE, Action, ActionKind,
+                            Contract)
 from binokel.ai import Bot, choose_safely, modest_action
 from binokel.card import Card, Hand, Suit
 from binokel.error import BinokelError
