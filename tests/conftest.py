@@ -86,3 +86,7 @@ def card_counter(cards) -> Counter:
 
 def kinds_to_cards(kinds) -> list[Card]:
     return [CARDS[k] for k in kinds]
+
+
+# PostgreSQL for the tests that run against both databases (storage_support.py).
+from storage_support import postgres_database, postgres_url, pytest_terminal_summary  # noqa: F401

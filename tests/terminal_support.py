@@ -43,6 +43,9 @@ def spawn(*args: str, seed: int = 5, opponents: str = "easy", rules: str | None 
     environment = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     environment.pop("NO_COLOR", None)
     environment.update(env or {})
+    # PYTHONPATH=src is relative: keep it pointing at this tree from another working directory.
+    paths = environment.get("PYTHONPATH", "").split(os.pathsep)
+    environment["PYTHONPATH"] = os.pathsep.join(os.path.abspath(path) for path in paths if path)
     child = pexpect.spawn(sys.executable, argv, encoding="utf-8", timeout=30, env=environment,
                           dimensions=(60, 200), cwd=cwd)
     child.transcript = io.StringIO()

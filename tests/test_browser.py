@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -199,8 +200,8 @@ def act(page: Page, seen: dict[str, int]) -> None:
     elif page.locator("#hand.active .card.legal").count():
         seen["cards"] = seen.get("cards", 0) + 1
         why = page.locator("#hand.active .card.illegal").evaluate_all("cards => cards.map(c => c.dataset.why)")
-        for reason in why:
-            assert reason.startswith("You must"), reason
+        for reason in why:  # the server's reason (the engine's own), rendered by the page
+            assert re.search(r"does not follow suit|does not beat|is not a trump", reason), reason
         seen["reasons"] = seen.get("reasons", 0) + len(why)
         page.locator("#hand.active .card.legal").first.click(**short)
 
@@ -421,6 +422,32 @@ def test_the_tapp_choice_and_the_contracts_without_trump(server: Server, browser
     assert {"trump", "cards"} <= set(seen), seen
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_why_a_card_is_refused_comes_from_the_server_in_german(server: Server, page: Page) -> None:
+    """The page holds no rules (no legal.js): the reason for a greyed card is the server's
+    reason code, shown in the player's language."""
+    game = server.new_game(name="Anna", seed=3)
+    goto(page, f"{server.url}#/game/{game}")
+    refused = "#hand.active .card.illegal"
+    for _ in range(4):  # a few deals at most, until seat 0 holds a card it may not play
+        play_until(page, lambda p, seen: my_turn(p, "play") and p.locator(refused).count() > 0)
+        if my_turn(page, "play") and page.locator(refused).count():
+            break
+        page.get_by_test_id("result-next-deal").click()
+    else:
+        pytest.fail("no refused card in four deals")
+    english = page.locator(refused).first.get_attribute("data-why")
+    assert re.search(r"does not follow suit|does not beat|is not a trump", english), english
+    page.get_by_test_id("language-select").select_option("de")
+    page.wait_for_function(f"() => !/does not/.test(document.querySelector('{refused}').dataset.why)")
+    german = page.locator(refused).first.get_attribute("data-why")
+    assert re.search(r"bedient nicht|sticht .+ nicht|ist kein Trumpf", german), german
+    scripts = page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+    assert any(name.endswith("/js/table.js") for name in scripts) and not any("legal.js" in name for name in scripts)
+    with pytest.raises(urllib.error.HTTPError) as missing:
+        urllib.request.urlopen(server.url + "static/js/legal.js", timeout=5)
+    assert missing.value.code == 404
 
 
 @pytest.mark.skipif(not os.environ.get("BINOKEL_SCREENSHOTS"), reason="set BINOKEL_SCREENSHOTS=1 to refresh docs/screenshots")

@@ -25,8 +25,9 @@ with warnings.catch_warnings():
 
 from binokel.action import HAND_DURCH, OPEN_DURCH
 from binokel.card import CARDS, Card
-from binokel.error import NotationError
+from binokel.error import IllegalActionError, NotationError
 from binokel.game import Game
+from binokel.i18n import render
 from binokel.meld import meld_cards
 from binokel.record import actions_of, replay, replay_deal
 from binokel.rules import RULE_SETS, STANDARD, Rules, options
@@ -159,13 +160,29 @@ def check_no_leak(db: Path, game_id: str, log: list[Message], sent: set[Card] = 
         if message["type"] == "state":
             expected = json.loads(json.dumps(view(deal, 0).to_json()))
             assert message["view"] == expected, f"version {version}: the view is not view(state, 0)"
-            assert set(message) == {"type", "version", "view", "game", "last_trick", "meld_options"}
+            assert set(message) == {"type", "version", "view", "game", "last_trick", "meld_options", "refusals",
+                                    "contracts", "surrender"}
+            check_refusals(deal, message)
             checked += 1
         if message["type"] == "error":
             allowed = allowed | set(sent)
         leaked = cards_in(message) - allowed
         assert not leaked, f"version {version}: {message['type']} message shows hidden cards {sorted(map(str, leaked))}"
     return checked
+
+
+def check_refusals(deal: State, message: Message) -> None:
+    """The reasons the server gives for seat 0's unplayable cards are the engine's own."""
+    seen = message["view"]
+    refusals = message["refusals"]
+    if seen["phase"] != "play" or seen["to_move"] != 0 or deal.phase is not Phase.PLAY:
+        assert refusals == {}
+        return
+    assert set(refusals) == set(seen["hand"]) - set(seen["legal_actions"])
+    for card, why in refusals.items():
+        with pytest.raises(IllegalActionError) as refused:
+            deal.apply_text(card)
+        assert {"code": refused.value.code, "params": refused.value.params} == why
 
 
 def play_deal(ws: Any, log: list[Message], rng: random.Random, state: Message | None = None) -> Message:
@@ -226,9 +243,10 @@ def test_bad_rules_get_the_rules_own_message_and_nothing_is_stored(client: TestC
     with pytest.raises(NotationError) as refused:
         Rules.parse(text)
     answer = client.get("/api/rules", params={"text": text})
-    assert answer.status_code == 400 and answer.json() == {"error": str(refused.value)}
+    expected = {"error": str(refused.value), **refused.value.to_json()}
+    assert answer.status_code == 400 and answer.json() == expected
     response = client.post("/api/games", json={"rules": text})
-    assert response.status_code == 400 and response.json() == {"error": str(refused.value)}
+    assert response.status_code == 400 and response.json() == expected
     assert client.get("/api/games").json() == {"games": []}
 
 
@@ -263,8 +281,10 @@ def test_every_language_has_every_string() -> None:
     from binokel.server.protocol import DECKS, LANGUAGES, LEVELS
     from binokel.state import Outcome
 
+    from binokel.i18n import catalogue
+
     web = web_dir()
-    strings = {lang: json.loads((web / "i18n" / f"{lang}.json").read_text("utf-8"))["strings"] for lang in LANGUAGES}
+    strings = {lang: catalogue(lang)["strings"] for lang in LANGUAGES}
     script = "".join(path.read_text("utf-8") for path in (web / "js").glob("*.js"))
     page = (web / "index.html").read_text("utf-8")
     needed = set(re.findall(r'\bt\("([\w.]*\w)"', script)) | set(re.findall(r'data-i18n[\w-]*="([\w.]+)"', page))
@@ -289,7 +309,8 @@ def test_every_language_has_every_string() -> None:
 
 def test_body_that_is_not_json(client: TestClient) -> None:
     response = client.post("/api/games", content=b"{nope", headers={"content-type": "application/json"})
-    assert response.status_code == 400 and response.json() == {"error": "the body must be a JSON object"}
+    assert response.status_code == 400
+    assert response.json() == {"error": "the body must be a JSON object", "code": "body_not_object", "params": {}}
 
 
 def test_game_list_unfinished_first(client: TestClient) -> None:
@@ -509,6 +530,9 @@ def test_illegal_actions_get_errors_and_change_nothing(client: TestClient, db: P
                 answer = ws.receive_json()
                 log.append(answer)
                 assert answer["type"] == "error" and answer["version"] == state["version"], (action, answer)
+                # The reason as a code the page renders in the player's language, and the English text of it.
+                assert answer["message"] == render(f"error.{answer['code']}", answer["params"], "en"), answer
+                assert render(f"error.{answer['code']}", answer["params"], "de") != answer["message"], answer
                 assert stored(db, game_id) == before
                 tried += 1
             send_action(ws, state, rng.choice(seen["legal_actions"]))

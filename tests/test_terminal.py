@@ -323,3 +323,60 @@ def test_bad_options_are_one_line_errors(tmp_path):
         child.expect(message)
         assert finish(child) == 2
         assert "Traceback" not in text_of(child)
+
+
+def german_prompt(key: str) -> str:
+    """The regex of a terminal prompt in German, from the one catalogue (its params as groups)."""
+    from binokel.i18n import catalogue
+
+    template = catalogue("de")["strings"][f"terminal.{key}"]
+    seen: set[str] = set()
+
+    def group(match: re.Match[str]) -> str:  # a param used twice matches the same text twice
+        name = match.group(1)
+        first = name not in seen
+        seen.add(name)
+        return f"(?P<{name}>[^\\r\\n]*?)" if first else f"(?P={name})"
+
+    return re.sub(r"\\\{(\w+)\\\}", group, re.escape(template)) + " "
+
+
+def test_an_illegal_card_is_refused_in_german(tmp_path):
+    """``binokel play --lang de``: the core's reason for a refused card, from the same catalogue
+    as the page's, in German; and a card the player does not hold, in the second person."""
+    prompts = {kind: german_prompt(f"prompt_{kind}") for kind in
+               ("auction", "open_auction", "tapp", "discard", "game", "surrender", "play", "next")}
+    kinds = list(prompts)
+    child = spawn("--lang", "de", "--save", "de.json", cwd=str(tmp_path))
+    refused = absent = False
+    for _ in range(400):
+        index = child.expect([prompts[k] for k in kinds] + [pexpect.EOF])
+        assert index < len(kinds), f"the game ended early: {text_of(child)[-1500:]}"
+        kind, screen = kinds[index], child.before.split("Deine Karten")[-1]
+        if kind == "play":
+            held = {r + s for r, s in CARD.findall(screen)}
+            legal = set(re.findall(r"\[\d+\]([ATKQJ9][SHDC])", screen))
+            if not absent:
+                card = next(str(c) for c in CARDS if str(c) not in held and str(c)[0] in "ATKQJ9")
+                child.sendline(card)
+                expect_reason(child, rf"^Nicht erlaubt: Du hast {card} nicht auf der Hand\.$", prompts["play"])
+                absent = True
+            illegal = held - legal
+            if illegal:
+                card = sorted(illegal)[0]
+                child.sendline(card)
+                expect_reason(child, rf"^Nicht erlaubt: {card} (bedient nicht: [SHDC] wurde ausgespielt"
+                                     rf"|sticht [ATKQJ9][SHDC] nicht|ist kein Trumpf)", prompts["play"])
+                refused = True
+                break
+            child.sendline("1")
+        elif kind == "discard":
+            child.sendline(" ".join(str(n) for n in range(1, int(child.match.group("count")) + 1)))
+        else:
+            child.sendline({"auction": "b", "open_auction": "p", "tapp": "1", "game": "H", "surrender": "1",
+                            "next": ""}[kind])
+    assert refused and absent
+    child.sendline("q")
+    child.expect_exact("gespeichert")
+    assert finish(child) == 0
+    assert "Traceback" not in text_of(child)

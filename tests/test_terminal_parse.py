@@ -9,7 +9,8 @@ import pytest
 from binokel.action import BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, SURRENDER, TAKE, Action
 from binokel.card import Card, Suit
 from binokel.rules import DESCRIPTIONS, RULE_SETS, options
-from binokel.terminal.messages import CATALOGUE, EN, LANGUAGES, OPTION_MEANINGS, RULE_SET_DESCRIPTIONS, Messages
+from binokel.i18n import catalogue
+from binokel.terminal.messages import LANGUAGES, Messages
 from binokel.terminal.parse import parse_input
 from binokel.terminal.style import Style, sort_hand, suit_order
 
@@ -129,18 +130,23 @@ def fields(text: str) -> set[str]:
     return {f[1] for f in string.Formatter().parse(text) if f[1]}
 
 
+def terminal(lang: str) -> dict[str, str]:
+    """The terminal's sentences of one language in the one catalogue."""
+    return {k: v for k, v in catalogue(lang)["strings"].items() if k.startswith("terminal.")}
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_language_has_every_message_with_the_same_placeholders(lang):
-    table = CATALOGUE[lang]
-    assert set(table) == set(EN)
-    for key, text in EN.items():
-        if key != "words":
-            assert fields(table[key]) == fields(text), (lang, key)
-    assert set(table["words"]) <= set(EN["words"]) | {f"cmd_{c}" for c in ("hint", "sheet", "rules", "last", "help", "quit")}
+    table, english = terminal(lang), terminal("en")
+    assert len(english) > 150 and set(table) == set(english)
+    for key, text in english.items():
+        assert fields(table[key]) == fields(text), (lang, key)
+    words = catalogue(lang)["words"]
+    assert set(words) <= set(catalogue("en")["words"]) | {f"cmd_{c}" for c in ("hint", "sheet", "rules", "last", "help", "quit")}
 
 
 def test_german_uses_german_terms():
-    text = " ".join(v for v in CATALOGUE["de"].values() if isinstance(v, str))
+    text = " ".join(terminal("de").values())
     for word in ("Trumpf", "reizt", "passe", "Stich", "meldet", "Dapp", "drück"):
         assert word in text
 
@@ -161,7 +167,7 @@ def test_hand_sorted_trump_first_and_cards_rendered():
 
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
 def test_every_option_meaning_is_translated(lang):
-    assert [name for name, _, _ in options()] == list(OPTION_MEANINGS[lang])
+    assert all(f"meaning.{name}" in catalogue(lang)["strings"] for name, _, _ in options())
     assert all(Messages(lang).option(name, meaning) != meaning for name, _, meaning in options())
 
 
@@ -181,5 +187,5 @@ def test_the_tapp_choice_and_the_games_without_trump():
 
 @pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
 def test_every_rule_set_description_is_translated(lang):
-    assert list(RULE_SET_DESCRIPTIONS[lang]) == list(RULE_SETS)
+    assert all(f"ruleset_about.{name}" in catalogue(lang)["strings"] for name in RULE_SETS)
     assert all(Messages(lang).rule_set(name, about) != about for name, about in DESCRIPTIONS.items())

@@ -179,7 +179,8 @@ def test_an_open_hand_is_shown_only_once_it_is_public(tmp_path, game):
 def test_choosing_the_rules_and_changing_an_option(tmp_path):
     child = spawn("--save", "menu.json", rules=None, cwd=str(tmp_path))
     child.expect_exact("Rule sets:")
-    child.expect_exact(f"[{list(DESCRIPTIONS).index('kreuz') + 1}] kreuz: {DESCRIPTIONS['kreuz']}")
+    about = "Kreuzbinokel: partners sit opposite, 48 cards with sevens, 10 each, a Tapp of 8, play to 500."
+    child.expect_exact(f"[{list(DESCRIPTIONS).index('kreuz') + 1}] kreuz: {about}")  # the catalogue's, as on the page
     prompt = rf"Rule set \[1-{len(DESCRIPTIONS)}, a name or a rule text; Enter: standard\]: "
     child.expect(prompt)
     child.sendline("nonsense")
@@ -193,16 +194,17 @@ def test_choosing_the_rules_and_changing_an_option(tmp_path):
     child.expect_exact("option target must be at least 10, not 7")
     child.expect(option)
     child.sendline("teams")
-    child.expect_exact("  teams=opposite: partnerships: 'none', 'opposite' (4 players, partners opposite) or "
-                       "'alternate' (6 players, two teams of three) (values: none, opposite, alternate)")
+    child.expect_exact("  teams=opposite: Partnerships: none, partners opposite (4 players) or two teams of three "
+                       "on alternate seats (6 players). (values: none, opposite, alternate)")
     child.expect(option)
     child.sendline("?")
-    child.expect_exact("  min_bid=150: forehand's forced opening bid (at least 10, a multiple of 10)")
+    child.expect_exact("  min_bid=150: The lowest bid; in the fixed auction forehand must open with it. "
+                       "(at least 10, a multiple of 10)")
     child.expect(option)
     child.sendline("partner_exemption=1, target=300")
     child.expect_exact("Rules in force: kreuz(target=300,partner_exemption=1)")
-    child.expect_exact("  partner_exemption=1: 1: while your partner wins the trick you must follow suit but "
-                       "need not beat or trump")
+    child.expect_exact("  partner_exemption=1: While your partner wins the trick you must follow suit but "
+                       "need not beat or trump.")
     child.expect(option)
     child.sendline("")
     child.expect_exact("Partners: You, Cleo against Ben, Dora.")
@@ -229,9 +231,10 @@ def test_enter_twice_plays_the_standard_rules(tmp_path):
 
 @pytest.mark.parametrize("lang, heading, meaning", [
     ("en", "Rules in force: kreuz(partner_exemption=1)",
-     "  partner_exemption=1: 1: while your partner wins the trick you must follow suit but need not beat or trump"),
-    ("de", "Geltende Regeln: kreuz(partner_exemption=1)", "  partner_exemption=1: 1: solange dein Partner den Stich "),
-    ("fr", "Règles en vigueur : kreuz(partner_exemption=1)", "  partner_exemption=1: 1 : tant que votre partenaire "),
+     "  partner_exemption=1: While your partner wins the trick you must follow suit but need not beat or trump."),
+    # The meanings are the catalogue's, the same the page shows (binokel.i18n, meaning.*).
+    ("de", "Geltende Regeln: kreuz(partner_exemption=1)", "  partner_exemption=1: Solange der Partner den Stich hat"),
+    ("fr", "Règles en vigueur : kreuz(partner_exemption=1)", "  partner_exemption=1: Tant que votre partenaire est maître"),
 ])
 def test_the_rules_in_force_at_the_start_and_on_request(tmp_path, lang, heading, meaning):
     child = spawn("--lang", lang, "--save", "r.json", rules="kreuz(partner_exemption=1)", cwd=str(tmp_path))

@@ -46,7 +46,7 @@ class Suit(IntEnum):
         """
         suit = _SUIT_TEXT.get(text.strip().upper())
         if suit is None:
-            raise NotationError(f"unknown suit {text!r} (expected S, H, D or C)")
+            raise NotationError("unknown_suit", text=repr(text))
         return suit
 
 
@@ -119,11 +119,11 @@ class Card:
     def parse(cls, text: str) -> Card:
         """Read ``AS``, ``10S``, ``TS``, ``a♠``, ``OS`` (Ober) or ``US`` (Unter)."""
         if not isinstance(text, str):
-            raise NotationError(f"a card must be text like 'AS', not {text!r}")
+            raise NotationError("card_not_text", value=repr(text))
         clean = text.strip().upper()
         card = _CARD_TEXT.get(clean)
         if card is None:
-            raise NotationError(f"unknown card {text!r} (expected rank A T K Q J 9 7 then suit S H D C, e.g. 'TH')")
+            raise NotationError("unknown_card", text=repr(text))
         return card
 
     @classmethod
@@ -294,7 +294,7 @@ class Hand:
                 try:
                     mask = add_card(mask, card.index)
                 except ValueError:
-                    raise NotationError(f"three copies of {card}: the deck holds two of each card") from None
+                    raise NotationError("third_copy", card=str(card)) from None
         object.__setattr__(self, "mask", mask)
 
     def __setattr__(self, name: str, value: object) -> None:

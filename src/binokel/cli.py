@@ -29,6 +29,7 @@ PLUGINS = {
     "play": ("binokel.terminal", "play a game in the terminal against computer opponents", ""),
     "serve": ("binokel.server", "serve the game in your browser", "serve"),
     "tournament": ("binokel.tournament", "measure computer opponents against each other on paired deals", ""),
+    "selfplay": ("binokel.selfplay", "write self-play deals with per-decision features for training", ""),
 }
 
 
@@ -147,13 +148,13 @@ def _load_json(name: str) -> Any:
             with open(name, encoding="utf-8") as file:
                 text = file.read()
     except OSError as error:
-        raise RecordError(f"cannot read {name}: {error.strerror}") from None
+        raise RecordError("cannot_read", name=name, reason=str(error.strerror)) from None
     except UnicodeDecodeError:
-        raise RecordError(f"{name} is not UTF-8 text") from None
+        raise RecordError("not_utf8", name=name) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        raise RecordError(f"not JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
+        raise RecordError("not_json", reason=error.msg, line=error.lineno, column=error.colno) from None
 
 
 def _describe(name: str, subject: State | Game, outcome: dict[str, Any]) -> str:

@@ -4,13 +4,59 @@
 - :class:`IllegalActionError` — a well-formed action that is not legal here.
 - :class:`RecordError` — a record that is malformed or breaks the rules; ``at`` names
   the first offending entry, e.g. ``"tricks[3][1]"``.
+
+Every error is a reason ``code`` with ``params`` (plain JSON values); its text, in any
+of the five languages, comes from the one catalogue :mod:`binokel.i18n`, and
+``str(error)`` is the English text.
+
+>>> error = IllegalActionError("must_follow_suit", card="AH", suit="S")
+>>> error.code, error.params
+('must_follow_suit', {'card': 'AH', 'suit': 'S'})
+>>> str(error)
+'AH does not follow suit: S was led and must be followed'
+>>> error.render("de")
+'AH bedient nicht: S wurde ausgespielt und muss bedient werden'
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from binokel.i18n import render
+
 
 class BinokelError(ValueError):
-    """Base class of every error this library raises on bad input."""
+    """Base class of every error this library raises on bad input: a reason ``code``
+    (a key of the catalogue's ``error.*`` strings) and its ``params``."""
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """The English reason, without the place (``at``) of a record error."""
+        return render(f"error.{self.code}", self.params, "en")
+
+    def render(self, lang: str) -> str:
+        """The reason in ``lang`` (English where the catalogue lacks it)."""
+        return render(f"error.{self.code}", self.params, lang)
+
+    def to_json(self) -> dict[str, Any]:
+        """The code and params, as sent to the browser."""
+        return {"code": self.code, "params": self.params}
+
+    def __reduce__(self) -> Any:
+        # Errors cross process boundaries (tournament workers): rebuild from code + params.
+        return (_rebuild, (type(self), self.code, self.params, getattr(self, "at", None)))
+
+
+def _rebuild(cls: type[BinokelError], code: str, params: dict[str, Any], at: str | None) -> BinokelError:
+    error = cls(code, **params)
+    if at is not None:
+        error.at = at  # type: ignore[attr-defined]
+    return error
 
 
 class NotationError(BinokelError):
@@ -24,10 +70,9 @@ class IllegalActionError(BinokelError):
 class RecordError(BinokelError):
     """A record that cannot be replayed; ``at`` is the path of the offending entry."""
 
-    def __init__(self, message: str, at: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, code: str, at: str | None = None, /, **params: Any) -> None:
         self.at = at
+        super().__init__(code, **params)
 
     def __str__(self) -> str:
         return f"{self.at}: {self.message}" if self.at else self.message

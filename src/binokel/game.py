@@ -79,16 +79,16 @@ class Game:
     def _next_state(self) -> State:
         """The undealt state the next chance step applies to."""
         if self.is_over():
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("game_over")
         if self.current.to_move != -1:
-            raise IllegalActionError("the current deal is not finished")
+            raise IllegalActionError("deal_not_finished")
         return self.current
 
     def apply(self, action: Action) -> Game:
         """Apply an action to the current deal; a finished deal updates the totals and
         either decides the game or sets up the next deal (to be dealt)."""
         if self.is_over():
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("game_over")
         state = self.current.apply(action)
         game = self._with_current(state)
         if not state.is_over():
@@ -111,7 +111,7 @@ class Game:
 
     def apply_text(self, text: str) -> Game:
         if self.is_over():
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError("game_over")
         return self.apply(self.current.parse_action(text))
 
     @property

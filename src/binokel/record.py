@@ -39,7 +39,7 @@ GAME_KEYS = ("format", "rules", "deals", "durch_games")  # "players" (names) sta
 def deal_record(state: State, *, with_header: bool = True) -> dict[str, Any]:
     """The record of a deal (stopping early if it is in progress)."""
     if state.phase is Phase.DEAL:
-        raise BinokelError("a deal has no record before the cards are dealt")
+        raise BinokelError("no_record_before_deal")
     data: dict[str, Any] = {}
     if with_header:
         data["format"] = DEAL_FORMAT
@@ -100,13 +100,13 @@ class Record:
 def replay(data: Any) -> State | Game:
     """Check a deal or game record against the rules and return the replayed deal or game."""
     if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object", None)
+        raise RecordError("record_not_object")
     fmt = data.get("format")
     if fmt == DEAL_FORMAT:
         return replay_deal(data)
     if fmt == GAME_FORMAT:
         return replay_game(data)
-    raise RecordError(f"unknown format {fmt!r} (expected {DEAL_FORMAT!r} or {GAME_FORMAT!r})", "format")
+    raise RecordError("unknown_format", "format", value=repr(fmt), deal=repr(DEAL_FORMAT), game=repr(GAME_FORMAT))
 
 
 @contextmanager
@@ -117,12 +117,12 @@ def _at(path: str) -> Iterator[None]:
     except RecordError:
         raise
     except BinokelError as error:
-        raise RecordError(str(error), path) from None
+        raise RecordError(error.code, path, **error.params) from None
 
 
 def _rules_of(data: dict[str, Any]) -> Rules:
     if "rules" not in data:
-        raise RecordError("the record names no rules", "rules")
+        raise RecordError("no_rules", "rules")
     with _at("rules"):
         return Rules.parse(data["rules"])
 
@@ -130,19 +130,19 @@ def _rules_of(data: dict[str, Any]) -> Rules:
 def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer: int | None = None) -> State:
     """Replay one deal record; ``rules`` and ``prefix`` are given for deals inside a game."""
     if not isinstance(data, dict):
-        raise RecordError("a deal must be a JSON object", prefix or None)
+        raise RecordError("deal_not_object", prefix or None)
     if rules is None:
         if data.get("format") != DEAL_FORMAT:
-            raise RecordError(f"format must be {DEAL_FORMAT!r}", "format")
+            raise RecordError("wrong_format", "format", expected=repr(DEAL_FORMAT))
         rules = _rules_of(data)
     p = prefix
     if "dealer" not in data:
-        raise RecordError("the deal names no dealer", f"{p}dealer")
+        raise RecordError("no_dealer", f"{p}dealer")
     seat = data["dealer"]
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < rules.players:
-        raise RecordError(f"dealer must be a seat from 0 to {rules.players - 1}, not {seat!r}", f"{p}dealer")
+        raise RecordError("bad_dealer", f"{p}dealer", last=rules.players - 1, value=repr(seat))
     if dealer is not None and seat != dealer:
-        raise RecordError(f"dealer must be {dealer}: the previous forehand deals next", f"{p}dealer")
+        raise RecordError("wrong_dealer", f"{p}dealer", dealer=dealer)
     state = State.new(rules, seat)
     sizes = [state.hand_size_of(s) for s in range(rules.players)]
     hands = _card_lists(data.get("hands"), f"{p}hands", rules.players, sizes, "hands")
@@ -155,11 +155,11 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
     for i, call in enumerate(auction):
         path = f"{p}auction[{i}]"
         if state.phase is not Phase.AUCTION:
-            raise RecordError("the auction is over", path)
+            raise RecordError("auction_over", path)
         if isinstance(call, int) and not isinstance(call, bool):
             call = str(call)
         if not isinstance(call, str):
-            raise RecordError(f"a call is a bid like \"160\" or \"pass\", not {call!r}", path)
+            raise RecordError("bad_call", path, text=repr(call))
         state = _apply(state, call, path)
 
     hand_game = False
@@ -171,49 +171,50 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
             state = state.apply(TAKE)
     discard = _list(data, "discard", p)
     if discard and state.phase is not Phase.DISCARD:
-        raise RecordError(_not_now(state, "discard"), f"{p}discard")
+        raise RecordError("not_now", f"{p}discard", key="discard", phase=state.phase.value)
     for i, card in enumerate(discard):
         path = f"{p}discard[{i}]"
         if state.phase is not Phase.DISCARD:
-            raise RecordError(f"the soloist discards {rules.tapp_size} cards, not more", path)
+            raise RecordError("too_many_discards", path, count=rules.tapp_size)
         if not isinstance(card, str):
-            raise RecordError(f"a card must be text like \"AS\", not {card!r}", path)
+            raise RecordError("card_not_text", path, value=repr(card))
         state = _apply(state, card, path)
 
     if "game" in data and not hand_game:
         if state.phase is not Phase.GAME:
-            raise RecordError(_not_now(state, "game"), f"{p}game")
+            raise RecordError("not_now", f"{p}game", key="game", phase=state.phase.value)
         game = data["game"]
         if not isinstance(game, str):
-            raise RecordError(f"the game is a trump suit S, H, D, C or \"durch\", not {game!r}", f"{p}game")
+            raise RecordError("bad_game", f"{p}game", text=repr(game))
         state = _apply(state, game, f"{p}game")
 
     if "surrender" in data:
         surrender = data["surrender"]
         if not isinstance(surrender, bool):
-            raise RecordError(f"surrender must be true or false, not {surrender!r}", f"{p}surrender")
+            raise RecordError("bad_surrender", f"{p}surrender", value=repr(surrender))
         if state.phase is Phase.SURRENDER:
             state = state.apply(SURRENDER if surrender else PLAY_ON)
         elif not (surrender is False and _no_trump(state) and state.phase is Phase.PLAY and not state.tricks):
-            raise RecordError(_not_now(state, "surrender") if not surrender or not _no_trump(state)
-                              else "a Durch cannot be surrendered", f"{p}surrender")
+            if not surrender or not _no_trump(state):
+                raise RecordError("not_now", f"{p}surrender", key="surrender", phase=state.phase.value)
+            raise RecordError("durch_no_surrender", f"{p}surrender")
 
     tricks = _list(data, "tricks", p)
     if tricks and state.phase is not Phase.PLAY:
-        raise RecordError(_not_now(state, "tricks"), f"{p}tricks")
+        raise RecordError("not_now", f"{p}tricks", key="tricks", phase=state.phase.value)
     for i, trick in enumerate(tricks):
         if not isinstance(trick, list):
-            raise RecordError("a trick must be a list of cards", f"{p}tricks[{i}]")
+            raise RecordError("trick_not_list", f"{p}tricks[{i}]")
         if state.phase is not Phase.PLAY:
-            raise RecordError("the deal is over", f"{p}tricks[{i}]")
+            raise RecordError("deal_over", f"{p}tricks[{i}]")
         if len(trick) != rules.active and i != len(tricks) - 1:
-            raise RecordError(f"a trick has {rules.active} cards, not {len(trick)}", f"{p}tricks[{i}]")
+            raise RecordError("trick_size", f"{p}tricks[{i}]", count=rules.active, given=len(trick))
         for j, card in enumerate(trick):
             path = f"{p}tricks[{i}][{j}]"
             if state.phase is not Phase.PLAY:
-                raise RecordError("the deal is over", path)
+                raise RecordError("deal_over", path)
             if not isinstance(card, str):
-                raise RecordError(f"a card must be text like \"AS\", not {card!r}", path)
+                raise RecordError("card_not_text", path, value=repr(card))
             state = _apply(state, card, path)
     return state
 
@@ -221,35 +222,34 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
 def replay_game(data: Any) -> Game:
     """Replay a game record: every deal, the dealer rotation, totals and the winner."""
     if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object", None)
+        raise RecordError("record_not_object")
     if data.get("format") != GAME_FORMAT:
-        raise RecordError(f"format must be {GAME_FORMAT!r}", "format")
+        raise RecordError("wrong_format", "format", expected=repr(GAME_FORMAT))
     rules = _rules_of(data)
     names = data.get("players")
     if names is not None and (not isinstance(names, list) or len(names) != rules.players):
-        raise RecordError(f"players must list {rules.players} names", "players")
+        raise RecordError("player_names", "players", count=rules.players)
     deals = data.get("deals")
     if not isinstance(deals, list):
-        raise RecordError("deals must be a list of deal records", "deals")
+        raise RecordError("deals_not_list", "deals")
     if not deals:
         return Game.new(rules)
     first = deals[0].get("dealer") if isinstance(deals[0], dict) else None
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < rules.players:
-        raise RecordError(f"dealer must be a seat from 0 to {rules.players - 1}, not {first!r}", "deals[0].dealer")
+        raise RecordError("bad_dealer", "deals[0].dealer", last=rules.players - 1, value=repr(first))
     game = Game.new(rules, first)
     for i, deal in enumerate(deals):
         prefix = f"deals[{i}]."
         if game.is_over():
-            raise RecordError("the game is over: no more deals", f"deals[{i}]")
+            raise RecordError("no_more_deals", f"deals[{i}]")
         if not game.needs_deal():
-            raise RecordError("the previous deal is not finished", f"deals[{i}]")
+            raise RecordError("previous_deal_unfinished", f"deals[{i}]")
         state = replay_deal(deal, rules, prefix, dealer=game.current.dealer)
         game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
         for action in actions_of(state):
             game = game.apply(action)
     if "durch_games" in data and data["durch_games"] != list(game.durch_games):
-        raise RecordError(f"durch_games must be {list(game.durch_games)}, the Durch games won (+) and lost (-)",
-                          "durch_games")
+        raise RecordError("durch_games_mismatch", "durch_games", expected=str(list(game.durch_games)))
     return game
 
 
@@ -284,34 +284,30 @@ def _apply(state: State, text: str, path: str) -> State:
         return state.apply(state.parse_action(text))
 
 
-def _not_now(state: State, key: str) -> str:
-    return f"{key} is given, but the deal is in the {state.phase.value} phase"
-
-
 def _list(data: dict[str, Any], key: str, prefix: str) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
-        raise RecordError(f"{key} must be a list", f"{prefix}{key}")
+        raise RecordError("not_a_list", f"{prefix}{key}", key=key)
     return value
 
 
 def _cards(value: Any, path: str, size: int) -> list[Card]:
     if not isinstance(value, list):
-        raise RecordError(f"must be a list of {size} cards", path)
+        raise RecordError("cards_not_list", path, count=size)
     cards = []
     for i, text in enumerate(value):
         if not isinstance(text, str):
-            raise RecordError(f"a card must be text like \"AS\", not {text!r}", f"{path}[{i}]")
+            raise RecordError("card_not_text", f"{path}[{i}]", value=repr(text))
         with _at(f"{path}[{i}]"):
             cards.append(Card.parse(text))
     if len(cards) != size:
-        raise RecordError(f"has {len(cards)} cards, not {size}", path)
+        raise RecordError("card_count", path, given=len(cards), count=size)
     return cards
 
 
 def _card_lists(value: Any, path: str, count: int, sizes: list[int], what: str) -> list[list[Card]]:
     if not isinstance(value, list) or len(value) != count:
-        raise RecordError(f"{what} must be a list of {count} hands", path)
+        raise RecordError("hands_not_list", path, what=what, count=count)
     return [_cards(hand, f"{path}[{i}]", size) for i, (hand, size) in enumerate(zip(value, sizes))]
 
 
@@ -323,10 +319,10 @@ def _check_copies(rules: Rules, hands: list[list[Card]], tapp: list[Card], prefi
     for path, pile in piles:
         for j, card in enumerate(pile):
             if not in_deck >> card.index & 1:
-                raise RecordError(f"{card} is not in the {rules.deck} deck of {rules.text}", f"{path}[{j}]")
+                raise RecordError("not_in_deck_of", f"{path}[{j}]", card=str(card), deck=rules.deck, rules=rules.text)
             count[card.index] += 1
             if count[card.index] > 2:
-                raise RecordError(f"three copies of {card}: the deck holds two of each card", f"{path}[{j}]")
+                raise RecordError("third_copy", f"{path}[{j}]", card=str(card))
 
 
 # ---------------------------------------------------------------------- results

@@ -239,32 +239,30 @@ class Rules:
             if words is not None and type(value) is not words:  # e.g. deck="forty" given as text
                 object.__setattr__(self, name, words(value))
         if self.sit_out and self.players != 4:
-            raise NotationError("sit_out=1 needs players=4 (the dealer sits out, three play)")
+            raise NotationError("sit_out_needs_four")
         if self.teams is Teams.OPPOSITE and (self.players != 4 or self.sit_out):
-            raise NotationError("teams=opposite needs players=4 (and sit_out=0)")
+            raise NotationError("opposite_needs_four")
         if self.teams is Teams.ALTERNATE and self.players != 6:
-            raise NotationError("teams=alternate needs players=6")
+            raise NotationError("alternate_needs_six")
         if self.players == 6 and self.teams is not Teams.ALTERNATE:
-            raise NotationError("six players play in two teams: teams=alternate")
+            raise NotationError("six_need_teams")
         if self.partner_exemption and self.teams is Teams.NONE:
-            raise NotationError("partner_exemption=1 needs teams")
+            raise NotationError("exemption_needs_teams")
         deck = len(self.ranks) * 8
         if self.active * self.hand_size + self.tapp_size != deck:
-            raise NotationError(
-                f"active players x hand_size + tapp_size must be the deck size {deck}, "
-                f"not {self.active} x {self.hand_size} + {self.tapp_size}")
+            raise NotationError("deck_size", deck=deck, active=self.active, hand_size=self.hand_size,
+                                tapp_size=self.tapp_size)
         if self.packets:
             if not re.fullmatch(r"[1-9][0-9]*(-[1-9][0-9]*)*", self.packets):
-                raise NotationError(f"option packets must look like '4-3-3', not {self.packets!r}")
+                raise NotationError("bad_packets", value=repr(self.packets))
             if sum(self.packet_sizes) != self.hand_size:
-                raise NotationError(f"packets {self.packets} must add up to hand_size {self.hand_size} "
-                                    f"(change packets too, e.g. packets={_even_packets(self.hand_size)})")
+                raise NotationError("packets_sum", packets=self.packets, hand_size=self.hand_size,
+                                    example=_even_packets(self.hand_size))
         if self.hand_durch and not self.tapp_size:
-            raise NotationError("hand_durch needs a Tapp to leave unused (tapp_size at least 1)")
+            raise NotationError("hand_durch_needs_tapp")
         rounds = len(self.packet_sizes)
         if self.tapp_rounds > rounds or self.tapp_size % self.tapp_rounds:
-            raise NotationError(f"a Tapp of {self.tapp_size} cannot be dealt in {self.tapp_rounds} equal parts "
-                                f"within {rounds} rounds")
+            raise NotationError("tapp_rounds", size=self.tapp_size, parts=self.tapp_rounds, rounds=rounds)
 
     @property
     def active(self) -> int:
@@ -426,7 +424,7 @@ class Rules:
         converted = {}
         for key, value in options.items():
             if key not in OPTIONS:
-                raise NotationError(f"unknown option {key!r} (options: {', '.join(OPTIONS)})")
+                raise NotationError("unknown_option", name=repr(key), known=", ".join(OPTIONS))
             standard, option = OPTIONS[key]
             converted[key] = _convert(key, value, standard, option)
         return dataclasses.replace(self, **converted)
@@ -437,13 +435,13 @@ class Rules:
         if isinstance(text, Rules):
             return text
         if not isinstance(text, str):
-            raise NotationError(f"rules must be text like 'standard', not {text!r}")
+            raise NotationError("rules_not_text", value=repr(text))
         match = re.fullmatch(r"\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*", text)
         if not match:
-            raise NotationError(f"cannot read rules {text!r} (expected e.g. 'standard' or 'standard(target=1000)')")
+            raise NotationError("unreadable_rules", text=repr(text))
         name = ALIASES.get(match.group(1).lower(), match.group(1).lower())
         if name not in RULE_SETS:
-            raise NotationError(f"unknown rule set {match.group(1)!r} (known: {', '.join(RULE_SETS)})")
+            raise NotationError("unknown_rule_set", name=repr(match.group(1)), known=", ".join(RULE_SETS))
         changes = parse_options(match.group(2) or "")
         return RULE_SETS[name].replace(**changes) if changes else RULE_SETS[name]  # immutable: share it
 
@@ -464,9 +462,9 @@ def parse_options(text: str) -> dict[str, str]:
         key, sep, value = part.partition("=")
         key = key.strip()
         if not sep:
-            raise NotationError(f"option {part!r} needs a value, e.g. {part}=...")
+            raise NotationError("option_needs_value", name=repr(part), example=part)
         if key in options:
-            raise NotationError(f"option {key!r} is given twice")
+            raise NotationError("option_twice", name=repr(key))
         options[key] = value.strip()
     return options
 
@@ -487,13 +485,13 @@ def _even_packets(hand_size: int) -> str:
 def _convert(key: str, value: Any, standard: Any, option: Option) -> Any:
     if isinstance(standard, int):
         if isinstance(value, bool):
-            raise NotationError(f"option {key} must be a whole number, not {value!r}")
+            raise NotationError("option_not_number", name=key, value=repr(value))
         if isinstance(value, int):
             return value
         try:
             return int(str(value).strip())
         except ValueError:
-            raise NotationError(f"option {key} must be a whole number, not {value!r}") from None
+            raise NotationError("option_not_number", name=key, value=repr(value)) from None
     text = str(value).strip().lower()
     words = option.words
     if words is not None and text in words._value2member_map_:
@@ -503,11 +501,12 @@ def _convert(key: str, value: Any, standard: Any, option: Option) -> Any:
 
 def _check_value(key: str, value: Any, option: Option) -> None:
     if option.choices is not None and value not in option.choices:
-        raise NotationError(f"option {key} must be one of {', '.join(map(str, option.choices))}, not {value!r}")
+        raise NotationError("option_not_choice", name=key, choices=", ".join(map(str, option.choices)),
+                            value=repr(value))
     if option.minimum is not None and value < option.minimum:
-        raise NotationError(f"option {key} must be at least {option.minimum}, not {value!r}")
+        raise NotationError("option_below_minimum", name=key, minimum=option.minimum, value=repr(value))
     if option.step is not None and value % option.step:
-        raise NotationError(f"option {key} must be a multiple of {option.step}, not {value!r}")
+        raise NotationError("option_not_multiple", name=key, step=option.step, value=repr(value))
 
 
 OPTIONS: dict[str, tuple[Any, Option]] = {

@@ -92,6 +92,19 @@ def contract_value(rules: Rules, game: int) -> int:
     return values[Contract(game)]
 
 
+def contract_worth(rules: Rules, game: int) -> int | None:
+    """What a game without trump is played for: its value, or None where it wins or loses
+    the whole game (a Durch with ``durch_game=1``).
+
+    >>> from binokel.rules import Rules
+    >>> contract_worth(Rules.parse("standard"), DURCH), contract_worth(Rules.parse("standard(durch_game=1)"), DURCH)
+    (1000, None)
+    """
+    if game in (DURCH, OPEN_DURCH, HAND_DURCH) and rules.durch_game:
+        return None
+    return contract_value(rules, game)
+
+
 def durch_scores(rules: Rules, soloist: int, made: bool, out: int | None = None, game: int = DURCH) -> tuple[int, ...]:
     """Durch, open Durch or Bettel: +value or -value for the soloist (and partners); the
     opponents get nothing, or ``durch_fail_credit`` each (once per team) when a Durch fails.

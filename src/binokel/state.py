@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
                             TAKE, Action, ActionKind, Contract)
-from binokel.card import CARDS, COPY, POINTS, SUIT_MASK, Card, Hand, Suit, add_card, mask_of, present, remove_card
+from binokel.card import CARDS, COPY, POINTS, Card, Hand, add_card, mask_of, present, remove_card
 from binokel.error import IllegalActionError, NotationError
 from binokel.meld import Meld, meld_total, melds_of_mask
 from binokel.rules import AllPass, Auction, FirstLead, MustBeat, Rules, Seating
 from binokel.score import LAST_TRICK_BONUS, contract_made, durch_scores, surrender_scores, trump_scores
-from binokel.trick import Trick, legal_cards
+from binokel.trick import NO_TRUMP, Trick, card_refusal, legal_cards
 
 CHANCE = -1
 """``to_move`` while the cards are being dealt."""
@@ -111,7 +111,7 @@ class State:
         """A deal about to be dealt by ``dealer``."""
         rules = Rules.parse(rules) if isinstance(rules, str) else rules
         if not isinstance(dealer, int) or not 0 <= dealer < rules.players:
-            raise NotationError(f"dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+            raise NotationError("bad_dealer", last=rules.players - 1, value=repr(dealer))
         state = cls.__new__(cls)
         n = rules.players
         seating = rules.seating(dealer)
@@ -154,18 +154,18 @@ class State:
     def deal(self, hands: Sequence[Sequence[Card | str]], tapp: Sequence[Card | str]) -> State:
         """The chance step with given cards: ``hands`` by seat and the ``tapp``."""
         if self.phase is not Phase.DEAL:
-            raise IllegalActionError("the cards have been dealt already")
+            raise IllegalActionError("already_dealt")
         rules = self.rules
         if len(hands) != rules.players:
-            raise NotationError(f"need {rules.players} hands, not {len(hands)}")
+            raise NotationError("hand_count", count=rules.players, given=len(hands))
         kinds = [tuple(_kind(c) for c in hand) for hand in hands]
         tapp_kinds = tuple(_kind(c) for c in tapp)
         for seat, hand in enumerate(kinds):
             if len(hand) != self.hand_size_of(seat):
-                raise NotationError(f"hand {seat} has {len(hand)} cards, not {self.hand_size_of(seat)}"
-                                    + (" (the dealer sits out)" if seat == self.sitting_out else ""))
+                raise NotationError("hand_size_out" if seat == self.sitting_out else "hand_size",
+                                    seat=seat, given=len(hand), count=self.hand_size_of(seat))
         if len(tapp_kinds) != rules.tapp_size:
-            raise NotationError(f"the Tapp has {len(tapp_kinds)} cards, not {rules.tapp_size}")
+            raise NotationError("tapp_count", given=len(tapp_kinds), count=rules.tapp_size)
         check_deck(rules, [*kinds, tapp_kinds])
         return self._dealt(tuple(kinds), tapp_kinds)
 
@@ -182,7 +182,7 @@ class State:
     def deal_random(self, rng: random.Random) -> State:
         """The chance step: shuffle and deal in packets, the Tapp after the first rounds."""
         if self.phase is not Phase.DEAL:
-            raise IllegalActionError("the cards have been dealt already")
+            raise IllegalActionError("already_dealt")
         # Sorting by random keys is a uniform shuffle, and faster here than random.shuffle.
         key = rng.random
         deck = sorted(self.rules.deck_kinds, key=lambda _: key())
@@ -312,34 +312,37 @@ class State:
 
     def why_illegal(self, action: Action) -> str:
         """A sentence saying why ``action`` is not legal now (empty if it is legal)."""
+        refusal = self.refusal(action)
+        return "" if refusal is None else IllegalActionError(refusal[0], **refusal[1]).message
+
+    def refusal(self, action: Action) -> tuple[str, dict[str, Any]] | None:
+        """Why ``action`` is not legal now, as a reason code and its params (None if legal).
+
+        >>> import random
+        >>> state = State.new("standard", dealer=2).deal_random(random.Random(1))
+        >>> state.refusal(Action.bid(170))
+        ('not_legal', {'action': '170', 'phase': 'auction', 'legal': '150'})
+        """
         if self.phase is Phase.OVER:
-            return "the deal is over"
+            return "deal_over", {}
         if self.phase is Phase.DEAL:
-            return "the cards have not been dealt yet"
+            return "not_dealt", {}
         if self.is_legal(action):
-            return ""
+            return None
         legal = self.legal_actions()
         if self.phase is Phase.PLAY and action.kind is ActionKind.PLAY:
-            return self._why_card_illegal(action.value)
+            return self._card_refusal(action.value)
         if action.kind is ActionKind.DISCARD and self.phase is Phase.DISCARD:
-            return f"{action} is not in the soloist's hand"
+            return "not_in_soloist_hand", {"action": str(action)}
         expected = ", ".join(map(str, legal[:8])) + (" …" if len(legal) > 8 else "")
-        return f"{action} is not legal in the {self.phase.value} phase (legal: {expected})"
+        return "not_legal", {"action": str(action), "phase": self.phase.value, "legal": expected}
 
-    def _why_card_illegal(self, kind: int) -> str:
-        card = CARDS[kind]
-        if not self.hands[self._mover] >> kind & 1:
-            return f"seat {self.to_move} does not hold {card}"
-        led = self.trick[0] // 7
-        best = CARDS[self.trick[self.best]]
-        have = present(self.hands[self._mover])
-        if kind // 7 != led and have & SUIT_MASK[led]:
-            return f"{card} does not follow suit: {Suit(led).letter} was led and must be followed"
-        if kind // 7 == led:
-            return f"{card} does not beat {best}: a higher {Suit(led).letter} must be played"
-        if self.game is not None and self.game < DURCH and kind // 7 != self.game:
-            return f"{card} is not a trump: void in {Suit(led).letter}, a trump must be played"
-        return f"{card} does not beat {best}: a higher trump must be played"
+    def _card_refusal(self, kind: int) -> tuple[str, dict[str, Any]]:
+        seat, game = self._mover, self.game
+        if not self.hands[seat] >> kind & 1:
+            return "not_in_hand", {"seat": seat, "card": str(CARDS[kind])}
+        return card_refusal(present(self.hands[seat]), self.trick, self.best,
+                            game if game is not None and game < DURCH else NO_TRUMP, kind)
 
     # ------------------------------------------------------------------ transitions
 
@@ -355,16 +358,18 @@ class State:
         """The state after the seat to move takes ``action``; raises IllegalActionError
         (and changes nothing) if it is not legal."""
         if not isinstance(action, Action):
-            raise IllegalActionError(f"not an action: {action!r} (apply_text reads record notation)")
+            raise IllegalActionError("not_an_action", value=repr(action))
         if self.phase is _PLAY and action.kind is _PLAY_KIND:
             mask = self._legal
             if mask is None:
                 mask = self.__dict__["_legal"] = self._legal_play_mask()
             if not mask >> action.value & 1:
-                raise IllegalActionError(self._why_card_illegal(action.value))
+                code, params = self._card_refusal(action.value)
+                raise IllegalActionError(code, **params)
             return self._play(action.value)
         if not self.is_legal(action):
-            raise IllegalActionError(self.why_illegal(action) or f"{action} is not legal now")
+            code, params = self.refusal(action) or ("not_legal_now", {"action": str(action)})
+            raise IllegalActionError(code, **params)
         phase = self.phase
         if phase is Phase.AUCTION:
             return self._call(action)
@@ -584,35 +589,34 @@ def parse_action(phase: Phase, text: str) -> Action:
     (<Action bid 160>, <Action play TH>)
     """
     if not isinstance(text, str):
-        raise NotationError(f"an action must be text, not {text!r}")
+        raise NotationError("action_not_text", value=repr(text))
     word = text.strip().lower()
     if phase is Phase.AUCTION:
         if word == "pass":
             return PASS
         if word.isdigit():
             return Action.bid(int(word))
-        raise NotationError(f"a call is a bid like '160' or 'pass', not {text!r}")
+        raise NotationError("bad_call", text=repr(text))
     if phase is Phase.DISCARD:
         return Action.discard(Card.parse(text))
     if phase is Phase.GAME:
         try:
             return Action.game(text)
         except NotationError:
-            raise NotationError(f"the game is a trump suit S, H, D, C or 'durch', 'open_durch', 'bettel' (as the rules "
-                                f"allow), not {text!r}") from None
+            raise NotationError("bad_game", text=repr(text)) from None
     if phase is Phase.TAPP:
         if word == "take":
             return TAKE
         if word == "hand_durch":
             return GAMES[HAND_DURCH]
-        raise NotationError(f"answer 'take' (the Tapp) or 'hand_durch', not {text!r}")
+        raise NotationError("bad_tapp_answer", text=repr(text))
     if phase is Phase.SURRENDER:
         if word in ("surrender", "play"):
             return SURRENDER if word == "surrender" else PLAY_ON
-        raise NotationError(f"answer 'surrender' or 'play', not {text!r}")
+        raise NotationError("bad_surrender_answer", text=repr(text))
     if phase is Phase.PLAY:
         return Action.play(Card.parse(text))
-    raise IllegalActionError("the deal is over" if phase is Phase.OVER else "the cards have not been dealt yet")
+    raise IllegalActionError("deal_over" if phase is Phase.OVER else "not_dealt")
 
 
 # Enum members read on hot paths, bound once (a module global is quicker than Enum.MEMBER).
@@ -654,10 +658,10 @@ def check_deck(rules: Rules, piles: Sequence[Sequence[int]]) -> None:
     for pile in piles:
         for kind in pile:
             if not in_deck >> kind & 1:
-                raise NotationError(f"{CARDS[kind]} is not in the {rules.deck} deck")
+                raise NotationError("not_in_deck", card=str(CARDS[kind]), deck=rules.deck)
             count[kind] += 1
             if count[kind] > 2:
-                raise NotationError(f"three copies of {CARDS[kind]}: the deck holds two of each card")
+                raise NotationError("third_copy", card=str(CARDS[kind]))
 
 
 def deal_packets(rules: Rules, forehand: int,

@@ -70,6 +70,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET,
                         help=f"seconds of thinking per decision for search bots (default {DEFAULT_BUDGET})")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="run the seatings on Ray: ray://HOST:PORT, or 'local' to start Ray here with --jobs "
+                             "CPUs (needs binokel[cluster]; same results as a local run)")
 
 
 class OptionError(ValueError):
@@ -225,15 +228,18 @@ def _task(job: tuple[Settings, int, tuple[int, ...]]) -> Played:
     return (play_game if settings.match else play_deal)(settings, index, seating)
 
 
-def play_all(settings: Settings, progress: bool = True) -> list[Played]:
-    """Every deal (or game) in every seating, on ``settings.jobs`` processes."""
+def play_all(settings: Settings, progress: bool = True, mapper: Any = None) -> list[Played]:
+    """Every deal (or game) in every seating, on ``settings.jobs`` processes, or with
+    ``mapper(function, jobs)`` (e.g. :func:`binokel.cluster.ray_mapper`) when given."""
     jobs = [(settings, index, seating) for index in range(settings.count)
             for seating in seatings(len(settings.bots), settings.rules)]
     results: list[Played] = []
     bar = Progress(len(jobs)) if progress else None
-    if settings.jobs == 1:
-        stream: Iterable[Played] = map(_task, jobs)
-        pool = None
+    pool = None
+    if mapper is not None:
+        stream: Iterable[Played] = mapper(_task, jobs)
+    elif settings.jobs == 1:
+        stream = map(_task, jobs)
     else:
         pool = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn").Pool(settings.jobs)
         stream = pool.imap_unordered(_task, jobs, chunksize=1)
@@ -412,7 +418,17 @@ def run(args: argparse.Namespace) -> int:
     except OptionError as error:
         print(f"binokel tournament: error: {error}", file=sys.stderr)
         return 2
-    results = play_all(settings, progress=not getattr(args, "quiet", False))
+    mapper = None
+    if getattr(args, "cluster", None):
+        from binokel.cluster import ClusterError, ray_mapper
+        try:
+            mapper = ray_mapper(args.cluster, settings.jobs)
+            results = play_all(settings, progress=not getattr(args, "quiet", False), mapper=mapper)
+        except ClusterError as error:
+            print(f"binokel tournament: error: {error}", file=sys.stderr)
+            return 2
+    else:
+        results = play_all(settings, progress=not getattr(args, "quiet", False))
     data = report(settings, results)
     print(json.dumps(data) if args.json else format_report(data))
     return 0

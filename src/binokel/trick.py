@@ -12,8 +12,9 @@ engine and the search code of the computer opponents.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from binokel.card import COPY, HIGHER, KIND_MASK, SUIT_MASK, Card
+from binokel.card import CARDS, COPY, HIGHER, KIND_MASK, SUIT_MASK, Card, Suit
 
 NO_TRUMP = -1
 """The ``trump`` of a game without trumps (Durch)."""
@@ -100,3 +101,38 @@ def legal_cards(hand: int, trick: Sequence[int], best: int, trump: int, beat_led
             # Void: trump, and overtrump a trump in the trick when possible.
             return trumps & HIGHER[top] or trumps if top // 7 == trump else trumps
     return have
+
+
+def best_position(trick: Sequence[int], trump: int) -> int:
+    """The position of the card winning ``trick`` (kinds in play order) so far.
+
+    >>> from binokel.card import Card
+    >>> best_position([Card.parse(c).index for c in ("KS", "AS", "9H")], 1)
+    2
+    """
+    best = 0
+    for position, kind in enumerate(trick):
+        if beats(kind, trick[best], trump):
+            best = position
+    return best
+
+
+def card_refusal(have: int, trick: Sequence[int], best: int, trump: int, kind: int) -> tuple[str, dict[str, Any]]:
+    """Why a card ``kind`` the hand holds may not be played to ``trick``: a reason code and
+    its params. ``have`` is the mask of the kinds in the hand (one bit per kind), the other
+    arguments as for :func:`legal_cards`; the card must be one :func:`legal_cards` refuses.
+
+    >>> from binokel.card import Card, Hand, present
+    >>> card_refusal(present(Hand.parse("AS KH").mask), [Card.parse("TS").index], 0, 1, Card.parse("KH").index)
+    ('must_follow_suit', {'card': 'KH', 'suit': 'S'})
+    """
+    card, led, top = str(CARDS[kind]), trick[0] // 7, trick[best]
+    if kind // 7 != led and have & SUIT_MASK[led]:
+        return "must_follow_suit", {"card": card, "suit": Suit(led).letter}
+    if kind // 7 == led:
+        # Following suit without beating: the winning card, or (must_beat=led) the highest led card.
+        target = top if top // 7 == led else min(k for k in trick if k // 7 == led)
+        return "must_beat", {"card": card, "best": str(CARDS[target]), "suit": Suit(led).letter}
+    if 0 <= trump != kind // 7:
+        return "must_trump", {"card": card, "suit": Suit(led).letter}
+    return "must_overtrump", {"card": card, "best": str(CARDS[top])}

@@ -22,11 +22,14 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from binokel import i18n
+from binokel.i18n import LANGUAGES
+from binokel.error import BinokelError
 from binokel.record import game_record
 from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
 from binokel.server.hall import Hall
-from binokel.server.protocol import (DECKS, LANGUAGES, LEVELS, OPPONENT_NAMES, ProtocolError, parse_message,
-                                     parse_rules, parse_settings, rule_changes)
+from binokel.server.protocol import (DECKS, LEVELS, OPPONENT_NAMES, ProtocolError, error_message,
+                                     parse_message, parse_rules, parse_settings, rule_changes)
 from binokel.server.store import Store
 from binokel.server.table import Client, Table
 
@@ -72,8 +75,9 @@ def public_record(table: Table) -> dict[str, Any]:
     return record
 
 
-def error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def error(status: int, problem: BinokelError) -> JSONResponse:
+    """An HTTP refusal: the English text, and the reason code and params for the page."""
+    return JSONResponse({"error": problem.message, "code": problem.code, "params": problem.params}, status_code=status)
 
 
 def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: float = 0.5) -> FastAPI:
@@ -101,6 +105,14 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
                                 status_code=503)
         return FileResponse(page, media_type="text/html")
 
+    @app.get("/i18n/{lang}.json")
+    async def get_catalogue(lang: str) -> Response:
+        """The one translation catalogue of a language, as the terminal reads it."""
+        try:
+            return Response(i18n.source(lang), media_type="application/json")
+        except KeyError:
+            return error(404, ProtocolError("bad_language", languages=", ".join(LANGUAGES), value=repr(lang)))
+
     @app.get("/api/meta")
     async def get_meta() -> JSONResponse:
         return JSONResponse(meta())
@@ -110,18 +122,18 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
         try:
             return JSONResponse(rules_answer(text))
         except ProtocolError as problem:
-            return error(400, str(problem))
+            return error(400, problem)
 
     @app.post("/api/games")
     async def create_game(request: Request) -> JSONResponse:
         try:
             body = json.loads(await request.body())
         except (ValueError, RecursionError):
-            return error(400, "the body must be a JSON object")
+            return error(400, ProtocolError("body_not_object"))
         try:
             settings = parse_settings(body)
         except ProtocolError as problem:
-            return error(400, str(problem))
+            return error(400, problem)
         table = hall.create(settings)
         return JSONResponse({"id": table.id, "seat": 0})
 
@@ -132,14 +144,14 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
     @app.delete("/api/games/{game_id}")
     async def delete_game(game_id: str) -> JSONResponse:
         if not hall.delete(game_id):
-            return error(404, f"no game {game_id!r}")
+            return error(404, ProtocolError("no_game", id=repr(game_id)))
         return JSONResponse({"deleted": game_id})
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> JSONResponse:
         table = hall.get(game_id)
         if table is None:
-            return error(404, f"no game {game_id!r}")
+            return error(404, ProtocolError("no_game", id=repr(game_id)))
         async with table.lock:
             record = public_record(table)
         return JSONResponse(record, headers={
@@ -150,7 +162,7 @@ def create_app(db_path: str | os.PathLike[str], *, think: float = 0.6, budget: f
         await websocket.accept()
         table = hall.get(game_id)
         if table is None:
-            await websocket.send_json({"type": "error", "message": f"no game {game_id!r}", "version": None})
+            await websocket.send_json(error_message(ProtocolError("no_game", id=repr(game_id)), None))
             await websocket.close(code=UNKNOWN_GAME_CLOSE)
             return
         client = Client()
@@ -205,8 +217,8 @@ async def _handle(hall: Hall, table: Table, client: Client, raw: str | bytes | N
             new = hall.create(replace(table.settings, seed=None))
             client.post({"type": "rematch", "id": new.id})
     except ProtocolError as problem:
-        client.post(table.error(str(problem)))
+        client.post(table.error(problem))
     except Exception:  # a bug must not end the connection; nothing was committed
         log.exception("message %.200r to game %s failed", raw, table.id)
-        client.post(table.error("internal error: the message was not carried out"))
+        client.post(table.error(ProtocolError("internal_error")))
 

@@ -69,7 +69,7 @@ class Hall:
         if table is not None:
             table.stop()
             for client in list(table.clients):
-                client.post(table.error("this game has been deleted"))
+                client.post(table.error(ProtocolError("game_deleted")))
                 client.post(None)
         return self.store.delete(game_id)
 

@@ -6,7 +6,11 @@ HTTP
 ====
 
 - ``GET /`` → the page ``src/binokel/web/index.html``; ``GET /static/{path}`` → files
-  from ``src/binokel/web/``.
+  from ``src/binokel/web/``; ``GET /i18n/{lang}.json`` → the one translation catalogue
+  of a language (``binokel.i18n``; unknown language → 404).
+- Every HTTP refusal is ``{"error": "<English text>", "code": "<reason>", "params": {...}}``:
+  the page shows ``error.<reason>`` of the catalogue with the params in the player's
+  language (``error`` is ``str()`` of the :class:`binokel.error.BinokelError`).
 - ``GET /api/meta`` →
   ``{"rule_sets": [{"name", "text", "about", "players", "changes"}...],
   "options": [{"name", "standard", "meaning", "choices"|null, "minimum"|null, "step"|null}...],
@@ -52,7 +56,9 @@ Server → client:
 
 - ``{"type": "state", "version": N, "view": SeatView.to_json() of seat 0,
   "game": {...}, "last_trick": {"leader", "cards", "winner"}|null,
-  "meld_options": {"S": n, "H": n, "D": n, "C": n}|null}`` — on connect, on ``sync``
+  "meld_options": {"S": n, "H": n, "D": n, "C": n}|null, "refusals": {card: {"code", "params"}},
+  "contracts": {game: {"value": n|null, "whole_game": bool}}, "surrender": {"cost", "credit"}|null}``
+  — on connect, on ``sync``
   and after every accepted change. ``game`` is ``{"players": [names], "levels":
   [null, "medium", "hard"], "totals": [...], "deal_number": k (1-based), "rules": text,
   "changes": [{"name", "value", "standard"}...], "teams": [team of each seat]|null,
@@ -78,15 +84,27 @@ Server → client:
   soloist's hand, shown to everybody from the announcement on, else null.
   ``last_trick`` is the last completed trick of the deal shown. ``meld_options`` is
   what seat 0's melds would be worth with each trump, only while seat 0 is the soloist
-  in the ``game`` or ``surrender`` phase (else null).
+  in the ``game`` or ``surrender`` phase (else null). The page holds no rules; what it
+  shows that the rules decide comes from :func:`rule_facts`: ``refusals`` gives, while
+  seat 0 is to move in the play phase, each card of its hand that it may not play with
+  the engine's reason code and params (``must_follow_suit {card, suit}``, ``must_beat
+  {card, best, suit}``, ``must_trump {card, suit}``, ``must_overtrump {card, best}``;
+  cards and suits in canonical text), else ``{}``; ``contracts`` gives each game without
+  trump the rules offer (``durch``, ``open_durch``, ``bettel``, ``hand_durch``) with what
+  it is played for (``whole_game`` true and ``value`` null with ``durch_game=1``);
+  ``surrender``, once there is a bid, is what surrendering costs: the soloist scores
+  −``cost``, each opponent +``credit`` plus their melds.
   After a deal ends (and the game is not over) the view keeps showing that finished
   deal (``view.phase == "over"``, the score sheet) until a client sends ``next_deal``.
 - ``{"type": "hint", "action": "AS"}`` — what the ``hard`` computer opponent would do
   for seat 0, computed from seat 0's view only (a modest legal action — take the Tapp, pass, else
   any — should the bot fail, as for the computer opponents' own moves).
 - ``{"type": "rematch", "id": new_id}`` — answer to ``rematch``.
-- ``{"type": "error", "message": "...", "version": N}`` — to the sender only; nothing
-  changed.
+- ``{"type": "error", "message": "...", "code": "...", "params": {...}, "version": N}`` —
+  to the sender only; nothing changed. ``message`` is the English text; ``code`` and
+  ``params`` are the reason (``error.<code>`` of the catalogue), e.g. ``not_your_turn
+  {name}``, ``stale_version {version, current}``, or the engine's own (``must_follow_suit
+  {card, suit}``, ``not_legal {action, phase, legal}``...).
 
 Client → server:
 
@@ -119,11 +137,16 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from binokel.action import BETTEL, DURCH, GAME_WORDS, HAND_DURCH, OPEN_DURCH
 from binokel.error import BinokelError
+from binokel.i18n import LANGUAGES
+from binokel.meld import meld_values
 from binokel.rules import STANDARD, Rules
+from binokel.score import contract_worth
+from binokel.trick import NO_TRUMP, best_position, card_refusal
+from binokel.view import SeatView
 
 LEVELS = ("easy", "medium", "hard")
-LANGUAGES = ("de", "en", "fr", "it", "pt")
 DECKS = ("french", "german")
 MAX_MESSAGE = 16 * 1024
 """Largest client message accepted, in bytes of UTF-8."""
@@ -136,8 +159,8 @@ NUMBER_WORDS = {2: "two", 3: "three", 5: "five"}
 CLIENT_TYPES = ("action", "hint", "sync", "next_deal", "rematch")
 
 
-class ProtocolError(ValueError):
-    """Bad input from a client: the message goes back to it, nothing changes."""
+class ProtocolError(BinokelError):
+    """Bad input from a client: the reason (code, params) goes back to it, nothing changes."""
 
 
 @dataclass(frozen=True)
@@ -175,37 +198,36 @@ def parse_settings(body: Any) -> Settings:
     binokel.server.protocol.ProtocolError: deck must be one of french, german, not 'tarot'
     """
     if not isinstance(body, dict):
-        raise ProtocolError("the body must be a JSON object")
+        raise ProtocolError("body_not_object")
     for key in body:
         if key not in NEW_GAME_KEYS:
-            raise ProtocolError(f"unknown field {key!r} (known: {', '.join(NEW_GAME_KEYS)})")
+            raise ProtocolError("unknown_field", name=repr(key), known=", ".join(NEW_GAME_KEYS))
     rules = parse_rules(body.get("rules", "standard"))
     seats = rules.players - 1
     opponents = body.get("opponents", ["medium"] * seats)
     if not isinstance(opponents, list) or len(opponents) != seats:
         example = ", ".join(['"medium"'] * (seats - 1) + ['"hard"'])
-        raise ProtocolError(f"opponents must be a list of {NUMBER_WORDS[seats]} levels, one per computer seat,"
-                            f" e.g. [{example}]")
+        raise ProtocolError("opponents_list", count=NUMBER_WORDS[seats], example=example)
     for level in opponents:
         if level not in LEVELS:
-            raise ProtocolError(f"an opponent's level must be one of {', '.join(LEVELS)}, not {level!r}")
+            raise ProtocolError("bad_level", levels=", ".join(LEVELS), value=repr(level))
     name = body.get("name", "You")
     if not isinstance(name, str):
-        raise ProtocolError(f"name must be text, not {name!r}")
+        raise ProtocolError("name_not_text", value=repr(name))
     name = " ".join(name.split())
     if not name or len(name) > MAX_NAME:
-        raise ProtocolError(f"name must have 1 to {MAX_NAME} characters")
+        raise ProtocolError("name_length", max=MAX_NAME)
     if any(unicodedata.category(c).startswith("C") for c in name):
-        raise ProtocolError("name must not contain control characters")
+        raise ProtocolError("name_control")
     language = body.get("language", "en")
     if language not in LANGUAGES:
-        raise ProtocolError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
+        raise ProtocolError("bad_language", languages=", ".join(LANGUAGES), value=repr(language))
     deck = body.get("deck", "french")
     if deck not in DECKS:
-        raise ProtocolError(f"deck must be one of {', '.join(DECKS)}, not {deck!r}")
+        raise ProtocolError("bad_deck", decks=", ".join(DECKS), value=repr(deck))
     seed = body.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
-        raise ProtocolError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+        raise ProtocolError("bad_seed", value=repr(seed))
     return Settings(rules, tuple(opponents), name, language, deck, seed)
 
 
@@ -220,11 +242,11 @@ def parse_rules(text: Any) -> Rules:
     binokel.server.protocol.ProtocolError: sit_out=1 needs players=4 (the dealer sits out, three play)
     """
     if not isinstance(text, str):
-        raise ProtocolError(f"rules must be text like 'standard', not {text!r}")
+        raise ProtocolError("rules_not_text", value=repr(text))
     try:
         return Rules.parse(text)
     except BinokelError as error:
-        raise ProtocolError(str(error)) from None
+        raise ProtocolError(error.code, **error.params) from None
 
 
 def rule_changes(rules: Rules) -> list[dict[str, Any]]:
@@ -238,6 +260,54 @@ def rule_changes(rules: Rules) -> list[dict[str, Any]]:
             for name, value, standard in rules.differences(STANDARD)]
 
 
+def rule_facts(seen: SeatView, rules: Rules) -> dict[str, Any]:
+    """What the page shows that the rules decide, for the seat of ``seen`` (the keys
+    ``refusals``, ``contracts``, ``surrender`` and ``meld_options`` of the ``state``
+    message): the page holds no rules.
+
+    - ``refusals``: while the seat is to move in the play phase, each card of its hand it
+      may not play, with why (``{"code", "params"}``, as :class:`BinokelError` has them);
+      else ``{}``.
+    - ``contracts``: each game without trump the rules offer, with what it is played for:
+      ``{"durch": {"value": 1000, "whole_game": false}, ...}`` (``whole_game``: it wins or
+      loses the whole game, ``durch_game=1``; ``value`` is then null).
+    - ``surrender``: once there is a bid, ``{"cost": bid, "credit": n}``: the soloist who
+      surrenders scores −``cost``, each opponent +``credit`` plus their melds; else null.
+    - ``meld_options``: while the seat is the soloist naming the game or deciding to
+      surrender, what its hand melds with each trump; else null.
+
+    >>> import random
+    >>> from binokel.state import State
+    >>> from binokel.view import view
+    >>> state = State.new("standard", dealer=2).deal_random(random.Random(1))
+    >>> facts = rule_facts(view(state, 0), state.rules)
+    >>> facts["contracts"], facts["surrender"], facts["refusals"]
+    ({'durch': {'value': 1000, 'whole_game': False}}, None, {})
+    """
+    refusals: dict[str, dict[str, Any]] = {}
+    if seen.phase == "play" and seen.to_move == seen.seat and seen.trick.cards:
+        legal = {str(action) for action in seen.legal_actions}
+        trump = seen.trump.value if seen.trump is not None else NO_TRUMP
+        trick = [card.index for card in seen.trick.cards]
+        best = best_position(trick, trump)
+        have = sum({1 << card.index for card in seen.hand})  # one bit per kind held
+        for card in seen.hand:
+            if str(card) not in legal and str(card) not in refusals:
+                code, params = card_refusal(have, trick, best, trump, card.index)
+                refusals[str(card)] = {"code": code, "params": params}
+    offered = {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, BETTEL: rules.bettel, HAND_DURCH: rules.hand_durch}
+    contracts = {}
+    for game, value in offered.items():
+        if value:
+            worth = contract_worth(rules, game)
+            contracts[GAME_WORDS[game]] = {"value": worth, "whole_game": worth is None}
+    surrender = None if seen.bid is None else {"cost": seen.bid, "credit": rules.surrender_points(seen.bid)}
+    melds = None
+    if seen.soloist == seen.seat and seen.phase in ("game", "surrender"):
+        melds = {suit.letter: points for suit, points in meld_values(seen.hand, rules).items()}
+    return {"refusals": refusals, "contracts": contracts, "surrender": surrender, "meld_options": melds}
+
+
 def parse_message(text: str | bytes | None) -> dict[str, Any]:
     """Read one client message; raise ProtocolError if it is not one of the protocol's.
 
@@ -249,25 +319,25 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
     binokel.server.protocol.ProtocolError: unknown message type 'dance' (known: action, hint, sync, next_deal, rematch)
     """
     if not isinstance(text, str):
-        raise ProtocolError("messages must be JSON text, not binary")
+        raise ProtocolError("binary_message")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
-        raise ProtocolError(f"message too large (more than {MAX_MESSAGE} bytes)")
+        raise ProtocolError("message_too_large", max=MAX_MESSAGE)
     try:
         message = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as error:
-        raise ProtocolError(f"malformed JSON: {error}") from None
+        raise ProtocolError("malformed_json", reason=str(error)) from None
     if not isinstance(message, dict):
-        raise ProtocolError("a message must be a JSON object with a \"type\"")
+        raise ProtocolError("message_not_object")
     kind = message.get("type")
     if kind not in CLIENT_TYPES:
-        raise ProtocolError(f"unknown message type {kind!r} (known: {', '.join(CLIENT_TYPES)})")
+        raise ProtocolError("unknown_type", value=repr(kind), known=", ".join(CLIENT_TYPES))
     if kind == "action":
         if not isinstance(message.get("action"), str):
-            raise ProtocolError("an action message needs \"action\": text in record notation, e.g. \"AS\" or \"pass\"")
+            raise ProtocolError("action_needs_text")
         if not _is_version(message.get("version")):
-            raise ProtocolError("an action message needs \"version\": the version of the last state seen")
+            raise ProtocolError("action_needs_version")
     if kind == "next_deal" and "version" in message and not _is_version(message["version"]):
-        raise ProtocolError("\"version\" must be a whole number")
+        raise ProtocolError("version_not_number")
     return message
 
 
@@ -279,8 +349,14 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not JSON")
 
 
-def error_message(message: str, version: int) -> dict[str, Any]:
-    return {"type": "error", "message": message, "version": version}
+def error_message(error: BinokelError, version: int | None) -> dict[str, Any]:
+    """The ``error`` message: the English text, and the reason code and params the page
+    shows in the player's language.
+
+    >>> error_message(ProtocolError("stale_version", version=3, current=4), 4)["message"]
+    'stale version 3: the game is at version 4 (send sync)'
+    """
+    return {"type": "error", "message": error.message, "code": error.code, "params": error.params, "version": version}
 
 
 CARD_PATTERN = re.compile(r"^[ATKQJ97][SHDC]$")

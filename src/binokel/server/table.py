@@ -18,9 +18,9 @@ from binokel.action import GAMES
 from binokel.ai import Bot, choose_safely, make_bot
 from binokel.error import BinokelError
 from binokel.game import Game
-from binokel.meld import meld_values
 from binokel.record import game_record
-from binokel.server.protocol import HUMAN, ProtocolError, Settings, error_message, rule_changes, seat_names
+from binokel.server.protocol import (HUMAN, ProtocolError, Settings, error_message, rule_changes, rule_facts,
+                                     seat_names)
 from binokel.server.store import Store
 from binokel.state import Phase, State
 from binokel.view import view
@@ -71,7 +71,8 @@ class Table:
     def state_message(self) -> dict[str, Any]:
         """The ``state`` message for seat 0: built from seat 0's view and public results only."""
         deal = self.shown_deal
-        shown = view(deal, HUMAN).to_json()
+        seen = view(deal, HUMAN)
+        shown = seen.to_json()
         game = self.game
         rules = game.rules
         return {
@@ -95,15 +96,8 @@ class Table:
                              "name": self.settings.name},
             },
             "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
-            "meld_options": self._meld_options(deal),
+            **rule_facts(seen, rules),
         }
-
-    def _meld_options(self, deal: State) -> dict[str, int] | None:
-        """What seat 0's own hand melds with each trump, while seat 0 names the game."""
-        if deal.soloist != HUMAN or deal.phase not in (Phase.GAME, Phase.SURRENDER):
-            return None
-        values = meld_values(view(deal, HUMAN).hand, deal.rules)
-        return {suit.letter: points for suit, points in values.items()}
 
     # ------------------------------------------------------------------ connections
 
@@ -127,16 +121,16 @@ class Table:
             self._check_version(version)
             game = self.game
             if game.is_over():
-                raise ProtocolError("the game is over")
+                raise ProtocolError("game_over")
             if game.needs_deal():
-                raise ProtocolError("the deal is over: send next_deal to deal the next one")
+                raise ProtocolError("deal_over_next")
             state = game.current
             if state.to_move != HUMAN:
-                raise ProtocolError(f"it is not your turn: {self.names[state.to_move or 0]} is to move")
+                raise ProtocolError("not_your_turn", name=self.names[state.to_move or 0])
             try:
                 new = game.apply(state.parse_action(text))
             except BinokelError as error:
-                raise ProtocolError(str(error)) from None
+                raise ProtocolError(error.code, **error.params) from None
             self._commit(new)
 
     async def next_deal(self, version: int | None) -> None:
@@ -145,9 +139,9 @@ class Table:
             if version is not None:
                 self._check_version(version)
             if self.game.is_over():
-                raise ProtocolError("the game is over: start a rematch for a new game")
+                raise ProtocolError("game_over_rematch")
             if not self.game.needs_deal():
-                raise ProtocolError("the deal is not over yet")
+                raise ProtocolError("deal_not_over")
             self._commit(self._deal(self.game))
 
     def _deal(self, game: Game) -> Game:
@@ -158,7 +152,7 @@ class Table:
         async with self.lock:
             state = self.game.current
             if self.game.is_over() or self.game.needs_deal() or state.to_move != HUMAN:
-                raise ProtocolError("a hint is only given when it is your turn")
+                raise ProtocolError("hint_not_your_turn")
             seen = view(state, HUMAN)
             seed = f"{self.seed}:hint:{self.version}"
             rng = random.Random(seed)
@@ -168,7 +162,7 @@ class Table:
 
     def _check_version(self, version: int) -> None:
         if version != self.version:
-            raise ProtocolError(f"stale version {version}: the game is at version {self.version} (send sync)")
+            raise ProtocolError("stale_version", version=version, current=self.version)
 
     def _commit(self, new: Game, *, kick: bool = True) -> None:
         """Store the new game, then adopt and broadcast it (the caller holds the lock)."""
@@ -179,14 +173,14 @@ class Table:
                             deals=dealt, over=new.is_over())
         except Exception as error:
             log.exception("could not save game %s", self.id)
-            raise ProtocolError(f"the move could not be saved ({type(error).__name__}); nothing changed") from None
+            raise ProtocolError("save_failed", error=type(error).__name__) from None
         self.game, self.version = new, self.version + 1
         self._broadcast(self.state_message())
         if kick:
             self.kick()
 
-    def error(self, message: str) -> dict[str, Any]:
-        return error_message(message, self.version)
+    def error(self, error: BinokelError) -> dict[str, Any]:
+        return error_message(error, self.version)
 
     # ------------------------------------------------------------------ computer opponents
 

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         from binokel.record import replay_game
         game = replay_game(record)
         if args.rules and Rules.parse(args.rules) != game.rules:
-            raise BinokelError(f"--rules {args.rules} differs from the saved game's rules {game.rules.text}")
+            raise BinokelError("rules_differ", given=args.rules, saved=game.rules.text)
         seed = record.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int):
             seed = random.randrange(2**31)
@@ -97,8 +97,7 @@ def run(args: argparse.Namespace) -> int:
         chosen *= seats
     known = LEVELS
     if len(chosen) != seats or any(level not in known for level in chosen):
-        raise BinokelError(f"--opponents takes one level or {seats} levels out of {', '.join(known)} "
-                           f"separated by commas, not {opponents!r}")
+        raise BinokelError("bad_opponents", seats=seats, known=", ".join(known), value=repr(opponents))
 
     names = record.get("players") if isinstance(record.get("players"), list) else None
     if names is None or len(names) != game.rules.players or args.name:
@@ -123,9 +122,9 @@ def _load(path: str) -> dict[str, Any]:
         with open(path, encoding="utf-8") as file:
             data = json.load(file)
     except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror}") from None
+        raise RecordError("cannot_read", name=path, reason=str(error.strerror)) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise RecordError(f"{path} is not a JSON game record ({error})") from None
+        raise RecordError("not_json_record", name=path, reason=str(error)) from None
     if not isinstance(data, dict):
-        raise RecordError(f"{path} is not a game record")
+        raise RecordError("not_game_record", name=path)
     return data

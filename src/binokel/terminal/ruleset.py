@@ -44,7 +44,7 @@ def choose_rules(read: Callable[[str], str], write: Callable[[str], None], t: Me
             try:
                 rules = Rules.parse(text)
             except NotationError as error:
-                write(str(error))
+                write(t.reason(error))
                 continue
         break
     for line in rules_lines(rules, t):
@@ -65,7 +65,7 @@ def choose_rules(read: Callable[[str], str], write: Callable[[str], None], t: Me
             try:
                 rules = rules.replace(**parse_options(text))
             except NotationError as error:
-                write(str(error))
+                write(t.reason(error))
                 continue
             for line in rules_lines(rules, t):
                 write(line)

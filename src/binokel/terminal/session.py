@@ -22,7 +22,7 @@ from binokel.game import Game
 from binokel.meld import Meld, find_melds, meld_total, meld_values
 from binokel.record import actions_of, game_record
 from binokel.rules import Rules
-from binokel.score import contract_value
+from binokel.score import contract_worth
 from binokel.state import Phase, State
 from binokel.terminal.messages import Messages
 from binokel.terminal.parse import parse_input
@@ -196,9 +196,8 @@ class Session:
 
     def game_value(self, game: int, rules: Rules) -> str:
         """What a game without trump is worth: "±1000", or a whole game with durch_game=1."""
-        if game in (DURCH, OPEN_DURCH, HAND_DURCH) and rules.durch_game:
-            return self.t("whole_game")
-        return f"±{contract_value(rules, game)}"
+        worth = contract_worth(rules, game)
+        return self.t("whole_game") if worth is None else f"±{worth}"
 
     def meld_text(self, meld: Meld) -> str:
         name = self.t("meld_" + meld.name)
@@ -523,8 +522,8 @@ class Session:
         return "".join(f" {self.t('or')} {action}" for action in choices if action.value >= DURCH)
 
     def explain(self, error: BinokelError, state: State) -> str:
-        """The core's reason, with "seat 0" put in the player's words."""
-        return str(error).replace(f"seat {HUMAN} does not hold", self.t("you_do_not_hold"))
+        """The core's reason in the player's language (second person where it names them)."""
+        return self.t.reason(error, HUMAN)
 
     def ask_next(self) -> None:
         self.prompt(self.game.current, "next", self.t("prompt_next"), ())

@@ -86,7 +86,7 @@ function onMessage(message) {
       table.showHint(message.action);
       break;
     case "error":
-      table.onError(message.message);
+      table.onError(message);
       app.awaitingSync = true;
       send({ type: "sync" });
       break;

@@ -1,4 +1,5 @@
-// Every user-visible string, in five languages. Dictionaries live in /static/i18n/{lang}.json.
+// Every user-visible string, in five languages, from the one catalogue the server serves at
+// /i18n/{lang}.json (the terminal reads the same files: src/binokel/i18n/).
 
 export const LANGUAGES = ["de", "en", "fr", "it", "pt"];
 const FALLBACK = "en";
@@ -18,7 +19,7 @@ export function preferredLanguage() {
 }
 
 async function load(lang) {
-  const response = await fetch(`/static/i18n/${lang}.json`);
+  const response = await fetch(`/i18n/${lang}.json`);
   if (!response.ok) throw new Error(`cannot load language ${lang}`);
   return response.json();
 }
@@ -36,10 +37,11 @@ export async function setLanguage(lang) {
 
 export const language = () => current;
 
-/** The string for ``key`` with {placeholders} filled in; English if missing. */
+/** The string for ``key`` with {placeholders} filled in; English if missing. The catalogue
+ *  is Python format syntax: a format spec ({name:>4}, the terminal's) is ignored here. */
 export function t(key, params = {}) {
   let text = dict.strings?.[key] ?? english.strings?.[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  return text.replace(/\{(\w+)(?::[^{}]*)?\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
 /** A sentence about the player in ``seat``: the current language's second-person
@@ -48,6 +50,18 @@ export function t(key, params = {}) {
 export function tSeat(key, seat, viewer, params = {}) {
   if (seat != null && seat === viewer && dict.strings?.[key + ".you"] != null) return t(key + ".you", params);
   return t(key, params);
+}
+
+/** Why the server refused something or a card cannot be played: its reason code and params
+ *  (``{code, params}``) in this language, cards and suits named in ``deck``; second person
+ *  when the reason is about the ``viewer``'s seat. */
+export function reason({ code, params = {} }, deck, viewer) {
+  const named = { ...params };
+  for (const key of ["card", "best"]) {
+    if (/^[ATKQJ97][SHDC]$/.test(named[key] ?? "")) named[key] = cardText(named[key], deck).name;
+  }
+  if (/^[SHDC]$/.test(named.suit ?? "")) named.suit = suitName(named.suit, deck);
+  return tSeat(`error.${code}`, params.seat, viewer, named);
 }
 
 /** Long texts: the rules and the glossary. */

@@ -1,21 +1,5 @@
-// Small pure helpers that read the view and the game message; no DOM here.
-
-/** An option's value in force: the game's changes from standard, else the standard value
- *  (``options`` are /api/meta's). */
-export function ruleValue(game, options, name) {
-  const change = (game?.changes || []).find((c) => c.name === name);
-  if (change) return change.value;
-  return (options || []).find((o) => o.name === name)?.standard;
-}
-
-/** What each opponent gets when the soloist surrenders (before their melds). */
-export function surrenderCredit(game, options, bid) {
-  const credit = String(ruleValue(game, options, "surrender_credit") ?? "50");
-  return credit === "half" ? Math.floor(bid / 2) : Number(credit);
-}
-
-/** The games without trump and the option that gives each its value. */
-export const NO_TRUMP_GAMES = ["durch", "open_durch", "hand_durch", "bettel"];
+// Small pure helpers that read the view and the game message; no DOM here. No rules either:
+// what a contract is worth, the surrender cost and why a card is refused come from the server.
 
 /** Where each seat sits, seen from ``me`` at the bottom, for 3, 4 and 6 seats (counter-clockwise:
  *  the next seat is on my right). */

@@ -10,9 +10,9 @@ const meldPoints = (m) => (Array.isArray(m) ? model.meldTotal(m) : Number(m) || 
 
 /** A named game: a trump suit with its symbol, or Durch, open Durch, Bettel ... */
 export function gameLabel(game, deck) {
-  if (model.NO_TRUMP_GAMES.includes(game)) return escape(t(`game.${game}`));
+  if (!game) return "–";
   if (model.isSuit(game)) return `${suitIcon(game, deck)} ${escape(suitName(game, deck))}`;
-  return "–";
+  return escape(t(`game.${game}`));
 }
 
 /** The paper pad: one row per deal, running totals under each player's (or team's) score. */

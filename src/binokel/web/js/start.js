@@ -1,6 +1,6 @@
 // The start page (a new game, the games to resume) and the rules and glossary dialog.
 
-import { t, number, rulesText, glossary, language, optionLabel, optionMeaning, choiceLabel, ruleSetLabel, ruleSetAbout } from "./i18n.js";
+import { t, number, rulesText, glossary, language, optionLabel, optionMeaning, choiceLabel, ruleSetLabel, ruleSetAbout, reason } from "./i18n.js";
 import { cardElement } from "./cards.js";
 import { side } from "./model.js";
 
@@ -100,7 +100,7 @@ export class StartPage {
     if (asked !== this.asked) return;
     $("rules-text").textContent = answer.ok ? answer.body.text : text;
     $("rules-text").classList.toggle("invalid", !answer.ok);
-    $("rules-error").textContent = answer.ok ? "" : answer.body.error;
+    $("rules-error").textContent = answer.ok ? "" : answer.body.code ? reason(answer.body, this.getDeck()) : answer.body.error;
     const teams = answer.ok ? answer.body.changes.find((c) => c.name === "teams")?.value ?? "none" : this.teams;
     if (answer.ok && (answer.body.players !== this.players || teams !== this.teams)) {
       this.players = answer.body.players;
@@ -154,7 +154,7 @@ export class StartPage {
         method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
       });
       const data = await response.json().catch(() => ({}));
-      if (!response.ok) throw new Error(data.error || response.statusText);
+      if (!response.ok) throw new Error(data.code ? reason(data, this.getDeck()) : data.error || response.statusText);
       this.onStart(data.id);
     } catch (e) {
       error.textContent = t("start_failed", { message: e.message });

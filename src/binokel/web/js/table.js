@@ -1,9 +1,8 @@
 // The table: seats, Tapp, trick, hand and the controls of the current phase, drawn from
 // the latest state message. Trick plays are animated (skippable) before the final view.
 
-import { t, tSeat, number, cardText, suitName, meldName, optionLabel, optionMeaning, choiceLabel } from "./i18n.js";
+import { t, tSeat, number, cardText, suitName, meldName, optionLabel, optionMeaning, choiceLabel, reason } from "./i18n.js";
 import { cardElement, cardBack, sortHand, suitIcon, cardChip, points } from "./cards.js";
-import { whyIllegal } from "./legal.js";
 import * as model from "./model.js";
 import { renderLog, renderSheet, dealResult, gameLabel } from "./sheet.js";
 
@@ -117,11 +116,12 @@ export class Table {
     if (!this.act(card)) this.pending = [];
   }
 
+  /** The server refused: say why in the player's language (its English text if it sent no code). */
   onError(message) {
     this.busy = false;
     if (this.view) $("table-view").dataset.turn = this.view.to_move === this.view.seat ? "me" : "other";
     this.pending = [];
-    toast(message, 4000);
+    toast(message.code ? reason(message, this.deck, this.view?.seat) : message.message, 4000);
   }
 
   askHint() {
@@ -145,7 +145,7 @@ export class Table {
     if (action === "pass") return t("pass");
     if (/^\d+$/.test(action)) return t("bid_n", { bid: action });
     if (model.isSuit(action)) return t("trump_suit", { suit: suitName(action, this.deck) });
-    if (model.NO_TRUMP_GAMES.includes(action)) return t(`game.${action}`);
+    if (action in (this.msg?.contracts ?? {})) return t(`game.${action}`);
     if (action === "take") return t("take_tapp");
     if (action === "surrender") return t("surrender");
     if (action === "play") return t("play_on");
@@ -223,7 +223,7 @@ export class Table {
 
   confirmSurrender() {
     const view = this.view;
-    const credit = model.surrenderCredit(this.msg.game, this.options, view.bid);
+    const { credit } = this.msg.surrender;
     $("confirm-text").textContent = t("surrender_confirm", { bid: number(view.bid), credit: number(credit) });
     $("confirm-ok").textContent = t("surrender");
     const dialog = $("confirm-dialog");
@@ -502,7 +502,8 @@ export class Table {
       button.dataset.testid = "hand-card";
       button.setAttribute("data-testid", `hand-card-${card}`);
       const legal = playing && view.legal_actions.includes(card);
-      const why = playing && !legal ? whyIllegal(view, card, this.deck, this.names) : "";
+      const refusal = playing && !legal ? this.msg.refusals?.[card] : null;  // the server says why
+      const why = refusal ? reason(refusal, this.deck, view.seat) : "";
       if (legal || discarding) button.classList.add("legal");
       else button.setAttribute("aria-disabled", "true");
       if (why) {
@@ -551,12 +552,12 @@ export class Table {
       html = ["S", "H", "D", "C"].filter((s) => view.legal_actions.includes(s)).map((s) =>
         button(s, `${suitIcon(s, this.deck)}<span>${escape(suitName(s, this.deck))}</span>` +
           (options[s] != null ? `<small>${t("melds_worth", { n: number(options[s]) })}</small>` : ""), "", `trump-${s}`, "trump")).join("");
-      for (const contract of model.NO_TRUMP_GAMES.filter((g) => view.legal_actions.includes(g))) {
+      for (const contract of Object.keys(this.msg.contracts).filter((g) => view.legal_actions.includes(g))) {
         html += button(contract, `<span>${t(`game.${contract}`)}</span><small>${this.contractValue(contract)}</small>`,
           `title="${escape(t(`about.${contract}`))}"`, `trump-${contract}`, "trump durch");
       }
     } else if (view.phase === "surrender" && mine) {
-      const credit = model.surrenderCredit(game, this.options, view.bid);
+      const { credit } = this.msg.surrender;
       html = button("play", t("play_on"), "", "action-play", "primary") +
         `<button type="button" class="danger${this.hint === "surrender" ? " hinted" : ""}" data-command="surrender" data-action-hint="surrender" data-testid="action-surrender">${t("surrender")}<small>${t("surrender_cost", { bid: number(view.bid), credit: number(credit) })}</small></button>`;
     } else if (view.phase === "over") {
@@ -595,13 +596,10 @@ export class Table {
     this.renderControls();
   }
 
-  /** The value a contract without trump is played for, as the rules in force say. */
+  /** What a contract without trump is played for, as the server says (the rules in force). */
   contractValue(contract) {
-    const game = this.msg.game;
-    if (["durch", "open_durch", "hand_durch"].includes(contract) && Number(model.ruleValue(game, this.options, "durch_game"))) {
-      return escape(t("whole_game"));
-    }
-    return `±${number(Number(model.ruleValue(game, this.options, contract)))}`;
+    const { value, whole_game: wholeGame } = this.msg.contracts[contract];
+    return wholeGame ? escape(t("whole_game")) : `±${number(value)}`;
   }
 
   renderMeldReveal() {

@@ -1,0 +1,377 @@
+"""The storage interface: the values it reads and writes, its errors, and the methods every
+implementation has (:class:`Store`).
+
+Every method blocks; the server runs them in a worker thread (``asyncio.to_thread``) so
+the event loop never waits for a disk or a database. Every method is safe to call from
+several threads at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Self
+
+log = logging.getLogger("binokel.storage")
+
+# A JSON value as the standard library reads and writes it. The store never looks inside
+# a payload: it is the table driver's business (a chance step, an action, a snapshot).
+JSON = Any
+
+SEAT_KINDS = ("person", "bot")
+
+
+class StorageError(Exception):
+    """Base of the storage errors."""
+
+
+class StorageUnavailable(StorageError):
+    """The database cannot be read or written now (disk full, read-only file, PostgreSQL
+    down). Nothing was written; the same call may succeed later. The server answers 503."""
+
+
+class VersionConflict(StorageError):
+    """:meth:`Store.append` was given a version that is no longer the game's: someone
+    else (another command, another process) wrote first. Nothing was written."""
+
+    def __init__(self, game_id: str, expected: int, actual: int) -> None:
+        super().__init__(f"game {game_id} is at version {actual}, not {expected}")
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class GameNotFound(StorageError, LookupError):
+    """No game has this id (never created, or deleted)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game {game_id}")
+        self.game_id = game_id
+
+
+class GameExists(StorageError):
+    """:meth:`Store.create` was given an id that is taken."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"game {game_id} exists")
+        self.game_id = game_id
+
+
+def token_hash(token: str) -> str:
+    """What the store keeps of a seat token: its SHA-256, in hex. Tokens are ≥128 random
+    bits, so a fast hash suffices (there is nothing to guess); a stolen database gives no
+    seat away.
+
+    >>> token_hash("abc")[:16]
+    'ba7816bf8f01cfea'
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat of a table: a person or a bot (with its level), the name shown, and for a
+    person whose seat is taken the hash of their seat token (None while the seat is free).
+
+    >>> seat = Seat("person", None, "Anna", token_hash("t0k3n"))
+    >>> seat.is_held_by("t0k3n"), seat.is_held_by("guess"), seat.is_free
+    (True, False, False)
+    >>> Seat.from_json(seat.to_json()) == seat
+    True
+    """
+
+    kind: str
+    level: str | None
+    name: str
+    token_hash: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in SEAT_KINDS:
+            raise ValueError(f"a seat is a person or a bot, not {self.kind!r}")
+
+    @property
+    def is_free(self) -> bool:
+        """A person's seat nobody has taken yet."""
+        return self.kind == "person" and self.token_hash is None
+
+    def is_held_by(self, token: str) -> bool:
+        """Whether ``token`` is this seat's token (compared in constant time)."""
+        return self.token_hash is not None and hmac.compare_digest(self.token_hash, token_hash(token))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "level": self.level, "name": self.name, "token_hash": self.token_hash}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seat:
+        return cls(data["kind"], data.get("level"), data["name"], data.get("token_hash"))
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the lists show of a game, updated with each append: the totals, the number of
+    deals, whether the game is over, and whose turn it is (None between deals or at the end)."""
+
+    totals: tuple[int, ...] = ()
+    deals: int = 0
+    over: bool = False
+    turn: int | None = None
+
+
+NEW_STATUS = Status()
+"""A new game's status until the driver says otherwise."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's metadata, without its log: what the lists return."""
+
+    id: str
+    created: str
+    updated: str
+    rules: str
+    settings: dict[str, Any]
+    seed: int
+    first_dealer: int
+    seats: tuple[Seat, ...]
+    public: bool
+    version: int
+    totals: tuple[int, ...]
+    deals: int
+    over: bool
+    turn: int | None
+
+    @property
+    def free_seats(self) -> int:
+        return sum(seat.is_free for seat in self.seats)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of a game's log: the version it made, and its payload."""
+
+    version: int
+    payload: JSON
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The whole state of a game at ``version`` (after the entry of that version), so that a
+    long game need not be replayed from its first entry."""
+
+    version: int
+    payload: JSON
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A loaded game: its metadata, the snapshot the entries start from (None when they
+    start at the beginning), and the entries after it, in order."""
+
+    info: GameInfo
+    snapshot: Snapshot | None
+    entries: tuple[Entry, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change notification: game ``game_id`` reached ``version``. A Change with
+    ``game_id`` None means notifications may have been lost (the listening connection
+    was re-established): re-read every game you follow."""
+
+    game_id: str | None
+    version: int | None
+
+
+Listener = Callable[[Change], None]
+
+
+def parse_change(text: str) -> Change | None:
+    """A notification's payload, ``game_id:version``; None for anything else (the channel
+    is shared with whoever else may send on it).
+
+    >>> parse_change("g1:12"), parse_change("junk")
+    (Change(game_id='g1', version=12), None)
+    """
+    game_id, _, version = text.rpartition(":")
+    if not game_id or not version.isascii() or not version.isdigit():
+        return None
+    return Change(game_id, int(version))
+
+
+class Subscription:
+    """A registered listener; :meth:`close` stops it."""
+
+    def __init__(self, hub: Notifier, listener: Listener) -> None:
+        self._hub = hub
+        self.listener = listener
+
+    def close(self) -> None:
+        self._hub.remove(self)
+
+
+class Notifier(ABC):
+    """Delivers change notifications to listeners, in this process or in every process.
+
+    Listeners are called from a background thread (or, in-process, from the thread that
+    wrote); they must be quick and thread-safe — an asyncio server hands the change to its
+    loop with ``loop.call_soon_threadsafe``.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._subscriptions: list[Subscription] = []
+
+    def subscribe(self, listener: Listener) -> Subscription:
+        with self._lock:
+            subscription = Subscription(self, listener)
+            self._subscriptions.append(subscription)
+            first = len(self._subscriptions) == 1
+        if first:
+            self._start()
+        return subscription
+
+    def remove(self, subscription: Subscription) -> None:
+        with self._lock:
+            if subscription in self._subscriptions:
+                self._subscriptions.remove(subscription)
+
+    def deliver(self, change: Change) -> None:
+        """Call every listener (one that raises is logged and skipped)."""
+        with self._lock:
+            listeners = [s.listener for s in self._subscriptions]
+        for listener in listeners:
+            try:
+                listener(change)
+            except Exception:
+                log.exception("a change listener failed on %s", change)
+
+    @abstractmethod
+    def publish(self, game_id: str, version: int) -> None:
+        """Tell every listener (of every process, where the notifier reaches that far)."""
+
+    def _start(self) -> None:  # noqa: B027 - a hook: a notifier that needs no listener keeps it empty
+        """Start listening (called at the first subscription)."""
+
+    def close(self) -> None:
+        with self._lock:
+            self._subscriptions.clear()
+
+
+class LocalNotifier(Notifier):
+    """Notification within one process (the SQLite default): publish calls the listeners
+    at once, in the publishing thread.
+
+    >>> hub = LocalNotifier()
+    >>> heard = []
+    >>> subscription = hub.subscribe(heard.append)
+    >>> hub.publish("g1", 3)
+    >>> heard
+    [Change(game_id='g1', version=3)]
+    """
+
+    def publish(self, game_id: str, version: int) -> None:
+        self.deliver(Change(game_id, version))
+
+
+class Store(ABC):
+    """The games database (see the package docstring for the whole contract).
+
+    Implementations: :class:`binokel.server.storage.sqlite.SQLiteStore` and
+    :class:`binokel.server.storage.postgres.PostgresStore`; :func:`open_store` picks one.
+    """
+
+    notifier: Notifier
+
+    @abstractmethod
+    def create(self, game_id: str, *, rules: str, settings: dict[str, Any], seed: int, first_dealer: int,
+               seats: Sequence[Seat], public: bool = False, status: Status = NEW_STATUS,
+               entries: Sequence[JSON] = (), snapshot: JSON | None = None) -> GameInfo:
+        """Store a new game with its first entries (versions 1…n; the game's version is n)
+        and optionally a snapshot at version n. Raise GameExists if the id is taken."""
+
+    @abstractmethod
+    def append(self, game_id: str, expected_version: int, entries: Sequence[JSON], *,
+               status: Status | None = None, seats: Sequence[Seat] | None = None,
+               snapshot: JSON | None = None) -> int:
+        """Add ``entries`` at versions expected_version+1 … and return the new version —
+        only if the game is at ``expected_version`` (else VersionConflict; GameNotFound if
+        it is gone). The metadata (``status``, ``seats``, the time of the update) change in
+        the same transaction; ``snapshot`` is the state after the last entry. Durable on
+        return; listeners hear of the new version after the commit. With no entries it is a
+        metadata change (e.g. a seat taken) at the same version, checked all the same."""
+
+    @abstractmethod
+    def load(self, game_id: str, *, from_snapshot: bool = True) -> StoredGame | None:
+        """A game, or None. ``from_snapshot``: the latest snapshot and the entries after it
+        (the quick way to rebuild a game). Otherwise the whole log: every entry, on top of
+        the snapshot it starts from (only a game migrated from the old format has one)."""
+
+    @abstractmethod
+    def entries(self, game_id: str, after: int) -> list[Entry]:
+        """The entries with a version above ``after``, in order (catching up after a
+        notification or a reconnecting client's missed versions). A migrated game's log
+        starts after its snapshot: check that the first version is ``after + 1``."""
+
+    @abstractmethod
+    def info(self, game_id: str) -> GameInfo | None:
+        """A game's metadata, or None."""
+
+    @abstractmethod
+    def games(self, ids: Iterable[str]) -> list[GameInfo]:
+        """The games among ``ids`` that exist (a browser's own games): unfinished first,
+        then the most recently updated first."""
+
+    @abstractmethod
+    def lobby(self, limit: int = 100) -> list[GameInfo]:
+        """Public unfinished games with a free seat, the most recently updated first."""
+
+    @abstractmethod
+    def all_games(self, limit: int | None = None) -> list[GameInfo]:
+        """Every game (administration, the command line), in the order of :meth:`games`."""
+
+    @abstractmethod
+    def delete(self, game_id: str) -> bool:
+        """Delete a game with its log; False if there was none."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release connections and stop listening."""
+
+    def subscribe(self, listener: Listener) -> Subscription:
+        """Hear of every accepted change (see :class:`Notifier` for the thread it runs in)."""
+        return self.notifier.subscribe(listener)
+
+    def notify(self, game_id: str, version: int) -> None:
+        """Tell every listener that a game changed (append does it by itself; this is for
+        changes outside the log)."""
+        self.notifier.publish(game_id, version)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def now() -> str:
+    """The time of a change, as stored: UTC, ISO 8601, milliseconds."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def dumps(value: JSON) -> str:
+    """JSON text as stored: compact, UTF-8 kept as is; NaN and infinities are refused
+    (ValueError) as PostgreSQL would refuse them, so both stores take the same payloads."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def check_seats(seats: Sequence[Seat]) -> tuple[Seat, ...]:
+    if not seats or not all(isinstance(seat, Seat) for seat in seats):
+        raise ValueError("a game needs its seats (Seat values)")
+    return tuple(seats)

@@ -1,0 +1,415 @@
+"""The embedded store: SQLite from the standard library, one file.
+
+Writes go through one connection under a lock, each in a ``BEGIN IMMEDIATE`` transaction
+(WAL journal, ``synchronous=FULL``: a change is on disk before it is acknowledged). Reads use
+one connection per thread: in WAL mode they see the last commit without waiting for a
+writer and without holding up one. Several processes may share a file (a writer waits up
+to ``busy_timeout`` for another's transaction), but change notifications reach only this
+process unless a Redis notifier is given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from binokel.server.storage.base import (
+    JSON,
+    NEW_STATUS,
+    Entry,
+    GameExists,
+    GameInfo,
+    GameNotFound,
+    LocalNotifier,
+    Notifier,
+    Seat,
+    Snapshot,
+    Status,
+    StorageUnavailable,
+    Store,
+    StoredGame,
+    VersionConflict,
+    check_seats,
+    dumps,
+    log,
+    now,
+)
+from binokel.server.storage.migrations import MIGRATIONS, Migration
+
+T = TypeVar("T")
+
+ORDER = " ORDER BY over ASC, updated DESC, id ASC"
+
+
+class SQLiteStore(Store):
+    """Games in a SQLite file (``":memory:"`` for a private in-memory database; a
+    ``file:…?mode=ro`` URI opens a file read-only).
+
+    >>> store = SQLiteStore(":memory:")
+    >>> info = store.create("g1", rules="standard", settings={}, seed=7, first_dealer=0,
+    ...                     seats=[Seat("person", None, "Anna"), Seat("bot", "easy", "Bot")],
+    ...                     entries=[{"deal": 1}])
+    >>> store.append("g1", 1, [{"bid": 150}, {"bid": "pass"}])
+    3
+    >>> [entry.payload for entry in store.load("g1").entries]
+    [{'deal': 1}, {'bid': 150}, {'bid': 'pass'}]
+    >>> store.append("g1", 1, [{"bid": 160}])
+    Traceback (most recent call last):
+    ...
+    binokel.server.storage.base.VersionConflict: game g1 is at version 3, not 1
+    >>> store.close()
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, notifier: Notifier | None = None,
+                 busy_timeout: float = 5.0) -> None:
+        self.path = str(path)
+        self.memory = self.path == ":memory:"
+        self.uri = self.path.startswith("file:")
+        if not self.memory and not self.uri:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.busy_timeout = busy_timeout
+        self.notifier = notifier or LocalNotifier()
+        self._lock = threading.Lock()  # the writer's connection
+        self._turn = threading.Condition()  # the queue of writes, and whose turn it is to write them
+        self._queue: list[_Request[Any]] = []
+        self._writing = False
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        self._closed = False
+        try:
+            self._db = self._connect()
+        except sqlite3.Error as error:
+            raise StorageUnavailable(f"cannot open the games database {self.path}: {error}") from error
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")  # on disk before it is acknowledged
+            with self._lock:
+                self._migrate()
+        except sqlite3.Error as error:
+            self._db.close()
+            raise StorageUnavailable(f"cannot open the games database {self.path}: {error}") from error
+
+    # -- connections and transactions
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, uri=self.uri,
+                             timeout=self.busy_timeout)
+        db.row_factory = sqlite3.Row
+        return db
+
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's reading connection (the writer's, under the lock, in memory)."""
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = self._connect()
+            self._local.db = db
+            with self._readers_lock:
+                self._readers.append(db)
+        return db
+
+    def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        if self._closed:
+            raise StorageUnavailable("the games database is closed")
+        try:
+            if self.memory:  # one private database: there is only the writer's connection
+                with self._lock:
+                    return work(self._db)
+            return work(self._reader())
+        except sqlite3.Error as error:
+            raise StorageUnavailable(f"cannot read the games database: {error}") from error
+
+    def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` in a write transaction: all of it is on disk when this returns, or
+        none of it (any SQLite error — disk full, read-only file, I/O error — becomes
+        StorageUnavailable; an exception of ``work`` itself undoes its changes).
+
+        Group commit: writers that arrive while another is writing queue up, and the next
+        one to write runs all of them in one transaction (each under its own savepoint, so one
+        refused append does not undo the others) with one commit — one wait for the disk for
+        the lot instead of one each."""
+        if self._closed:
+            raise StorageUnavailable("the games database is closed")
+        request: _Request[T] = _Request(work)
+        with self._turn:
+            self._queue.append(request)
+            while not request.done and self._writing:
+                self._turn.wait()  # another thread is writing; its next batch may take this along
+            if request.done:
+                return request.outcome()
+            self._writing = True  # this thread writes the next batch
+        try:
+            with self._lock:
+                self._commit_batch()
+        finally:
+            with self._turn:
+                self._writing = False
+                self._turn.notify_all()
+        return request.outcome()
+
+    def _commit_batch(self) -> None:
+        """Write every queued request in one transaction (the caller holds the lock)."""
+        with self._turn:
+            batch, self._queue = self._queue, []
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for request in batch:
+                db.execute("SAVEPOINT request")
+                try:
+                    request.result = request.work(db)
+                except Exception as error:
+                    if isinstance(error, sqlite3.Error) and not db.in_transaction:
+                        raise  # SQLite rolled the whole transaction back (e.g. disk full)
+                    db.execute("ROLLBACK TO request")
+                    request.error = self._unavailable(error) if isinstance(error, sqlite3.Error) else error
+                db.execute("RELEASE request")
+            db.execute("COMMIT")
+        except BaseException as error:
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    log.exception("rollback failed")
+            for request in batch:  # nothing of the batch was written
+                request.result = None
+                request.error = self._unavailable(error) if isinstance(error, sqlite3.Error) else \
+                    StorageUnavailable(f"the write was interrupted: {error!r}")
+            if not isinstance(error, Exception):
+                raise
+        finally:
+            for request in batch:
+                request.done = True
+
+    def _unavailable(self, error: sqlite3.Error) -> StorageUnavailable:
+        log.error("games database %s: write failed: %s", self.path, error)
+        return StorageUnavailable(f"cannot write the games database: {error}")
+
+    def _migrate(self) -> None:
+        if not self._pending(self._db):  # nothing to do: a read-only file opens too
+            return
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")  # one process migrates; the others wait, then see it done
+        try:
+            db.execute("CREATE TABLE IF NOT EXISTS schema_migrations"
+                       " (number INTEGER PRIMARY KEY, name TEXT NOT NULL, applied TEXT NOT NULL)")
+            for migration in self._pending(db):
+                log.info("games database %s: migration %d (%s)", self.path, migration.number, migration.name)
+                migration.sqlite(db)
+                db.execute("INSERT INTO schema_migrations (number, name, applied) VALUES (?, ?, ?)",
+                           (migration.number, migration.name, now()))
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _pending(db: sqlite3.Connection) -> list[Migration]:
+        exists = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+        if exists.fetchone() is None:
+            return list(MIGRATIONS)
+        done = {row[0] for row in db.execute("SELECT number FROM schema_migrations")}
+        return [migration for migration in MIGRATIONS if migration.number not in done]
+
+    def set_max_size(self, size: int | None) -> None:
+        """Let the file grow to at most ``size`` bytes (None: no limit). Past it a write
+        fails as on a full disk (StorageUnavailable) — a cap for a small machine, and a full
+        disk on demand for tests."""
+        with self._lock:
+            page_size = self._db.execute("PRAGMA page_size").fetchone()[0]
+            pages = 0xFFFFFFFE if size is None else max(1, size // page_size)
+            self._db.execute(f"PRAGMA max_page_count = {int(pages)}")
+
+    def size(self) -> int:
+        """The size of the database in bytes (its pages in use)."""
+        with self._lock:
+            count = self._db.execute("PRAGMA page_count").fetchone()[0]
+            page_size = self._db.execute("PRAGMA page_size").fetchone()[0]
+        return int(count) * int(page_size)
+
+    def migrations(self) -> list[tuple[int, str]]:
+        """The migrations this database has had, in order."""
+        return self._read(lambda db: [(row[0], row[1]) for row in
+                                      db.execute("SELECT number, name FROM schema_migrations ORDER BY number")])
+
+    # -- writing
+
+    def create(self, game_id: str, *, rules: str, settings: dict[str, Any], seed: int, first_dealer: int,
+               seats: Sequence[Seat], public: bool = False, status: Status = NEW_STATUS,
+               entries: Sequence[JSON] = (), snapshot: JSON | None = None) -> GameInfo:
+        seats = check_seats(seats)
+        stamp = now()
+        version = len(entries)
+        info = GameInfo(id=game_id, created=stamp, updated=stamp, rules=rules, settings=settings, seed=seed,
+                        first_dealer=first_dealer, seats=seats, public=public, version=version,
+                        totals=tuple(status.totals), deals=status.deals, over=status.over, turn=status.turn)
+        row = (game_id, stamp, stamp, rules, dumps(settings), seed, first_dealer,
+               dumps([seat.to_json() for seat in seats]), info.free_seats, int(public), version,
+               dumps(list(status.totals)), status.deals, int(status.over), status.turn)
+        log_rows, snapshot_row = _log_rows(game_id, 0, entries, snapshot)
+
+        def work(db: sqlite3.Connection) -> None:
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is not None:
+                raise GameExists(game_id)
+            db.execute(
+                "INSERT INTO games (id, created, updated, rules, settings, seed, first_dealer, seats, free_seats,"
+                " public, version, totals, deals, over, turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                row)
+            _insert(db, log_rows, snapshot_row)
+
+        self._write(work)
+        self.notifier.publish(game_id, version)
+        return info
+
+    def append(self, game_id: str, expected_version: int, entries: Sequence[JSON], *,
+               status: Status | None = None, seats: Sequence[Seat] | None = None,
+               snapshot: JSON | None = None) -> int:
+        version = expected_version + len(entries)
+        sets = ["updated = ?", "version = ?"]
+        values: list[Any] = [now(), version]
+        if status is not None:
+            sets += ["totals = ?", "deals = ?", "over = ?", "turn = ?"]
+            values += [dumps(list(status.totals)), status.deals, int(status.over), status.turn]
+        if seats is not None:
+            seats = check_seats(seats)
+            sets += ["seats = ?", "free_seats = ?"]
+            values += [dumps([seat.to_json() for seat in seats]), sum(seat.is_free for seat in seats)]
+        query = f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?"
+        values += [game_id, expected_version]
+        log_rows, snapshot_row = _log_rows(game_id, expected_version, entries, snapshot)  # JSON outside the lock
+
+        def work(db: sqlite3.Connection) -> None:
+            # The optimistic check: the row changes only if nobody wrote since expected_version.
+            if db.execute(query, values).rowcount != 1:
+                row = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
+                if row is None:
+                    raise GameNotFound(game_id)
+                raise VersionConflict(game_id, expected_version, row[0])
+            _insert(db, log_rows, snapshot_row)
+
+        self._write(work)
+        self.notifier.publish(game_id, version)
+        return version
+
+    def delete(self, game_id: str) -> bool:
+        def work(db: sqlite3.Connection) -> bool:
+            db.execute("DELETE FROM log WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
+            return bool(db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1)
+
+        return self._write(work)
+
+    # -- reading
+
+    def load(self, game_id: str, *, from_snapshot: bool = True) -> StoredGame | None:
+        def work(db: sqlite3.Connection) -> StoredGame | None:
+            # One read transaction: the metadata, snapshot and entries are of one moment.
+            db.execute("BEGIN")
+            try:
+                row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+                if row is None:
+                    return None
+                if from_snapshot:
+                    base = db.execute("SELECT version, payload FROM snapshots WHERE game_id = ?"
+                                      " ORDER BY version DESC LIMIT 1", (game_id,)).fetchone()
+                else:  # the snapshot the log starts from, if it does not start at version 1
+                    first = db.execute("SELECT min(version) FROM log WHERE game_id = ?", (game_id,)).fetchone()[0]
+                    start = first if first is not None else row["version"] + 1
+                    base = db.execute("SELECT version, payload FROM snapshots WHERE game_id = ? AND version < ?"
+                                      " ORDER BY version DESC LIMIT 1", (game_id, start)).fetchone()
+                snapshot = Snapshot(base[0], json.loads(base[1])) if base is not None else None
+                entries = _entries(db, game_id, snapshot.version if snapshot else 0)
+                return StoredGame(_info(row), snapshot, tuple(entries))
+            finally:
+                db.execute("COMMIT")
+
+        return self._read(work)
+
+    def entries(self, game_id: str, after: int) -> list[Entry]:
+        return self._read(lambda db: _entries(db, game_id, after))
+
+    def info(self, game_id: str) -> GameInfo | None:
+        row = self._read(lambda db: db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone())
+        return _info(row) if row is not None else None
+
+    def games(self, ids: Iterable[str]) -> list[GameInfo]:
+        wanted = sorted(set(ids))
+        if not wanted:
+            return []
+        marks = ", ".join("?" * len(wanted))
+        return self._select(f"SELECT * FROM games WHERE id IN ({marks})" + ORDER, wanted)
+
+    def lobby(self, limit: int = 100) -> list[GameInfo]:
+        return self._select("SELECT * FROM games WHERE public = 1 AND over = 0 AND free_seats > 0"
+                            " ORDER BY updated DESC, id ASC LIMIT ?", [limit])
+
+    def all_games(self, limit: int | None = None) -> list[GameInfo]:
+        return self._select("SELECT * FROM games" + ORDER + " LIMIT ?", [-1 if limit is None else limit])
+
+    def _select(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
+        return [_info(row) for row in self._read(lambda db: db.execute(sql, values).fetchall())]
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.notifier.close()
+        with self._lock:
+            self._db.close()
+        with self._readers_lock:
+            for db in self._readers:
+                db.close()
+            self._readers.clear()
+
+
+class _Request(Generic[T]):
+    """One write waiting for its batch."""
+
+    __slots__ = ("done", "error", "result", "work")
+
+    def __init__(self, work: Callable[[sqlite3.Connection], T]) -> None:
+        self.work = work
+        self.done = False
+        self.result: T | None = None
+        self.error: BaseException | None = None
+
+    def outcome(self) -> T:
+        if self.error is not None:
+            raise self.error
+        return self.result  # type: ignore[return-value]  # T itself may be None
+
+
+LogRow = tuple[str, int, str]
+
+
+def _log_rows(game_id: str, after: int, entries: Sequence[JSON],
+              snapshot: JSON | None) -> tuple[list[LogRow], LogRow | None]:
+    rows = [(game_id, after + i, dumps(payload)) for i, payload in enumerate(entries, 1)]
+    return rows, (game_id, after + len(entries), dumps(snapshot)) if snapshot is not None else None
+
+
+def _insert(db: sqlite3.Connection, rows: list[LogRow], snapshot: LogRow | None) -> None:
+    db.executemany("INSERT INTO log (game_id, version, payload) VALUES (?, ?, ?)", rows)
+    if snapshot is not None:
+        db.execute("INSERT INTO snapshots (game_id, version, payload) VALUES (?, ?, ?)", snapshot)
+
+
+def _entries(db: sqlite3.Connection, game_id: str, after: int) -> list[Entry]:
+    rows = db.execute("SELECT version, payload FROM log WHERE game_id = ? AND version > ? ORDER BY version",
+                      (game_id, after)).fetchall()
+    return [Entry(row[0], json.loads(row[1])) for row in rows]
+
+
+def _info(row: sqlite3.Row) -> GameInfo:
+    return GameInfo(
+        id=row["id"], created=row["created"], updated=row["updated"], rules=row["rules"],
+        settings=json.loads(row["settings"]), seed=row["seed"], first_dealer=row["first_dealer"],
+        seats=tuple(Seat.from_json(seat) for seat in json.loads(row["seats"])), public=bool(row["public"]),
+        version=row["version"], totals=tuple(json.loads(row["totals"])), deals=row["deals"],
+        over=bool(row["over"]), turn=row["turn"])

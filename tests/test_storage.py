@@ -1,0 +1,328 @@
+"""The storage interface, run against both databases: SQLite (a temporary file) and
+PostgreSQL (a database created for the test run; skipped with one line where there is no
+PostgreSQL, a failure under CI=true)."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from binokel.server.storage import (
+    Change,
+    GameExists,
+    GameNotFound,
+    Seat,
+    Status,
+    Store,
+    VersionConflict,
+    open_store,
+    token_hash,
+)
+
+SEATS = (Seat("person", None, "Anna", token_hash("anna's token")), Seat("bot", "easy", "Ben"),
+         Seat("person", None, "a friend"))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def target(request: pytest.FixtureRequest, tmp_path) -> str:  # type: ignore[no-untyped-def]
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+def store(target: str) -> Iterator[Store]:
+    with open_store(target) as opened:
+        yield opened
+
+
+def new_game(store: Store, game_id: str = "g1", *, entries: int = 1, public: bool = False,
+             seats: tuple[Seat, ...] = SEATS) -> None:
+    store.create(game_id, rules="standard(target=1000)", settings={"name": "Anna", "language": "de"}, seed=2**62,
+                 first_dealer=2, seats=seats, public=public, status=Status((0, 0, 0), 1, False, 0),
+                 entries=[{"n": i} for i in range(1, entries + 1)])
+
+
+def test_a_game_is_stored_as_metadata_and_a_log(store: Store) -> None:
+    new_game(store, entries=2)
+    loaded = store.load("g1")
+    assert loaded is not None
+    info = loaded.info
+    assert (info.id, info.rules, info.settings, info.seed, info.first_dealer) == (
+        "g1", "standard(target=1000)", {"name": "Anna", "language": "de"}, 2**62, 2)
+    assert info.seats == SEATS and info.free_seats == 1 and not info.public
+    assert (info.version, info.totals, info.deals, info.over, info.turn) == (2, (0, 0, 0), 1, False, 0)
+    assert info.created == info.updated and info.created.endswith("+00:00")
+    assert loaded.snapshot is None
+    assert [(e.version, e.payload) for e in loaded.entries] == [(1, {"n": 1}), (2, {"n": 2})]
+    assert store.load("nope") is None and store.info("nope") is None
+
+
+def test_append_numbers_the_entries_and_updates_the_metadata(store: Store) -> None:
+    new_game(store)
+    payloads = [{"action": "150", "seat": 0}, ["any", "json", 1.5, None, True], "ü ♥ text", 7]
+    assert store.append("g1", 1, payloads[:1]) == 2
+    seats = (SEATS[0], SEATS[1], Seat("person", None, "Cleo", token_hash("cleo's token")))
+    assert store.append("g1", 2, payloads[1:], status=Status((10, 20, 30), 2, True, None), seats=seats) == 5
+    loaded = store.load("g1")
+    assert loaded is not None
+    assert [e.payload for e in loaded.entries] == [{"n": 1}, *payloads]
+    assert [e.version for e in loaded.entries] == [1, 2, 3, 4, 5]
+    info = loaded.info
+    assert (info.version, info.totals, info.deals, info.over, info.turn) == (5, (10, 20, 30), 2, True, None)
+    assert info.seats == seats and info.free_seats == 0 and info.updated >= info.created
+    # Without status or seats they stay as they are.
+    assert store.append("g1", 5, [{"x": 1}]) == 6
+    after = store.info("g1")
+    assert after is not None and (after.totals, after.seats, after.over) == (info.totals, seats, True)
+
+
+def test_a_stale_version_is_refused_and_writes_nothing(store: Store) -> None:
+    new_game(store)
+    store.append("g1", 1, [{"a": 1}])
+    before = store.load("g1")
+    for stale in (0, 1, 3):
+        with pytest.raises(VersionConflict) as caught:
+            store.append("g1", stale, [{"a": 2}], status=Status((99, 99, 99), 9, True, 1))
+        assert (caught.value.expected, caught.value.actual) == (stale, 2)
+    assert store.load("g1") == before
+    with pytest.raises(GameNotFound):
+        store.append("gone", 0, [{"a": 1}])
+    with pytest.raises(GameExists):
+        new_game(store)
+    assert store.load("g1") == before
+
+
+def test_snapshots_shorten_the_load(store: Store) -> None:
+    new_game(store, entries=3)
+    store.append("g1", 3, [{"n": 4}], snapshot={"state": 4})
+    store.append("g1", 4, [{"n": 5}, {"n": 6}])
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.snapshot is not None
+    assert (loaded.snapshot.version, loaded.snapshot.payload) == (4, {"state": 4})
+    assert [e.version for e in loaded.entries] == [5, 6]
+    whole = store.load("g1", from_snapshot=False)
+    assert whole is not None and whole.snapshot is None
+    assert [e.payload for e in whole.entries] == [{"n": i} for i in range(1, 7)]
+    assert [e.version for e in store.entries("g1", 4)] == [5, 6]
+    assert store.entries("g1", 6) == [] and store.entries("nope", 0) == []
+    # A snapshot at creation (a game that starts from a state, not from version 1).
+    store.create("g2", rules="standard", settings={}, seed=1, first_dealer=0, seats=SEATS, snapshot={"s": 0})
+    store.append("g2", 0, [{"n": 1}])
+    for from_snapshot in (True, False):
+        g2 = store.load("g2", from_snapshot=from_snapshot)
+        assert g2 is not None and g2.snapshot is not None and g2.snapshot.payload == {"s": 0}
+        assert [e.version for e in g2.entries] == [1]
+
+
+def test_lists_your_games_the_lobby_and_all(store: Store) -> None:
+    new_game(store, "old")
+    new_game(store, "public", public=True)
+    new_game(store, "full", public=True, seats=SEATS[:2])
+    new_game(store, "over", public=True)
+    store.append("over", 1, [{"end": True}], status=Status((1000, 0, 0), 3, True, None))
+    time.sleep(0.01)  # times are kept to the millisecond: make "old" the most recent for sure
+    store.append("old", 1, [{"x": 1}])
+    assert [g.id for g in store.games(["public", "over", "old", "unknown", "old"])] == ["old", "public", "over"]
+    assert store.games([]) == []
+    assert [g.id for g in store.lobby()] == ["public"]
+    assert [g.id for g in store.all_games()] == ["old", "full", "public", "over"]
+    assert len(store.all_games(limit=2)) == 2
+    # Taking the last free seat takes the table out of the lobby.
+    store.append("public", 1, [{"join": 2}], seats=(*SEATS[:2], Seat("person", None, "Cleo", token_hash("c"))))
+    assert store.lobby() == []
+
+
+def test_delete_removes_the_game_and_its_log(store: Store) -> None:
+    new_game(store, entries=3)
+    store.append("g1", 3, [{"n": 4}], snapshot={"s": 4})
+    assert store.delete("g1") and not store.delete("g1")
+    assert store.load("g1") is None and store.entries("g1", 0) == []
+    new_game(store, entries=1)  # the id is free again, with an empty log
+    loaded = store.load("g1")
+    assert loaded is not None and loaded.snapshot is None and [e.version for e in loaded.entries] == [1]
+
+
+def test_the_store_keeps_a_hash_of_the_seat_token_never_the_token(target: str) -> None:
+    with open_store(target) as store:
+        new_game(store)
+        info = store.info("g1")
+        assert info is not None and info.seats[0].is_held_by("anna's token")
+        assert not info.seats[0].is_held_by("someone else's") and not info.seats[2].is_held_by("")
+    assert "anna's token" not in dump(target) and token_hash("anna's token") in dump(target)
+
+
+def dump(target: str) -> str:
+    """Everything in the database, as text."""
+    if target.startswith("postgresql://"):
+        import psycopg
+
+        with psycopg.connect(target) as conn:
+            return "\n".join(str(row) for table in ("games", "log", "snapshots", "schema_migrations")
+                             for row in conn.execute(f"SELECT * FROM {table}").fetchall())
+    import sqlite3
+
+    db = sqlite3.connect(target)
+    try:
+        return "\n".join(db.iterdump())
+    finally:
+        db.close()
+
+
+def test_migrations_are_recorded_and_run_once(target: str) -> None:
+    with open_store(target) as store:
+        assert store.migrations() == [(1, "log")]  # type: ignore[attr-defined]
+        new_game(store)
+    with open_store(target) as store:  # opening again migrates nothing and keeps the games
+        assert store.migrations() == [(1, "log")]  # type: ignore[attr-defined]
+        info = store.info("g1")
+        assert info is not None and info.version == 1
+
+
+def test_listeners_hear_every_accepted_change(store: Store) -> None:
+    heard: queue.Queue[Change] = queue.Queue()
+    subscription = store.subscribe(heard.put)
+    new_game(store)
+    store.append("g1", 1, [{"a": 1}, {"a": 2}])
+    with pytest.raises(VersionConflict):
+        store.append("g1", 1, [{"a": 3}])
+    store.notify("g1", 3)
+    assert [heard.get(timeout=10) for _ in range(3)] == [Change("g1", 1), Change("g1", 3), Change("g1", 3)]
+    subscription.close()
+    store.append("g1", 3, [{"a": 4}])
+    store.notify("g1", 99)
+    with pytest.raises(queue.Empty):
+        heard.get(timeout=0.5)  # a closed subscription hears nothing (nor the refused append above)
+
+
+def test_concurrent_appends_at_one_version_exactly_one_wins(target: str) -> None:
+    """Two store objects (as two processes would have) and eight threads append at the same
+    expected version: one append lands, seven get VersionConflict, the log has one entry."""
+    stores = [open_store(target), open_store(target)]
+    try:
+        new_game(stores[0])
+        for round_ in range(3):
+            version = 1 + round_
+            start = threading.Barrier(8)
+            results: list[object] = []
+
+            def append(i: int, version: int = version, start: threading.Barrier = start,
+                       results: list[object] = results) -> None:
+                start.wait()
+                try:
+                    results.append(stores[i % 2].append("g1", version, [{"writer": i}]))
+                except VersionConflict as conflict:
+                    results.append(conflict)
+
+            threads = [threading.Thread(target=append, args=(i,)) for i in range(8)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            wins = [r for r in results if isinstance(r, int)]
+            assert wins == [version + 1]
+            assert all(isinstance(r, VersionConflict) and r.actual == version + 1 for r in results if r not in wins)
+        loaded = stores[1].load("g1")
+        assert loaded is not None and [e.version for e in loaded.entries] == [1, 2, 3, 4]
+    finally:
+        for opened in stores:
+            opened.close()
+
+
+def test_payloads_both_databases_refuse_are_refused_by_both(store: Store) -> None:
+    new_game(store)
+    with pytest.raises(ValueError):
+        store.append("g1", 1, [{"x": float("nan")}])
+    with pytest.raises(TypeError):
+        store.append("g1", 1, [{"x": object()}])
+    info = store.info("g1")
+    assert info is not None and info.version == 1 and store.entries("g1", 1) == []
+    # An append without entries changes metadata at the same version, checked all the same.
+    taken = (*SEATS[:2], Seat("person", None, "Cleo", token_hash("c")))
+    assert store.append("g1", 1, [], seats=taken) == 1
+    with pytest.raises(VersionConflict):
+        store.append("g1", 0, [], seats=SEATS)
+    info = store.info("g1")
+    assert info is not None and info.seats == taken and info.version == 1
+
+
+def test_many_writers_at_once_each_append_lands_once_in_order(store: Store) -> None:
+    """Sixteen threads on their own games and two on a shared one (retrying on conflict)."""
+    for t in range(16):
+        new_game(store, f"own{t}")
+    new_game(store, "shared")
+    errors: list[BaseException] = []
+
+    def own(t: int) -> None:
+        try:
+            for version in range(1, 21):
+                assert store.append(f"own{t}", version, [{"t": t, "v": version}]) == version + 1
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    def shared(t: int) -> None:
+        try:
+            done = 0
+            while done < 20:
+                info = store.info("shared")
+                assert info is not None
+                try:
+                    store.append("shared", info.version, [{"writer": t, "n": done}])
+                    done += 1
+                except VersionConflict:
+                    pass
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=own, args=(t,)) for t in range(16)]
+    threads += [threading.Thread(target=shared, args=(t,)) for t in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    for t in range(16):
+        assert [e.payload for e in store.entries(f"own{t}", 1)] == [{"t": t, "v": v} for v in range(1, 21)]
+    log = store.entries("shared", 1)
+    assert [e.version for e in log] == list(range(2, 42))
+    for t in range(2):
+        assert [e.payload["n"] for e in log if e.payload["writer"] == t] == list(range(20))
+
+
+WRITER = """
+import sys
+from binokel.server.storage import Seat, open_store
+store = open_store(sys.argv[1])
+store.create("k", rules="standard", settings={}, seed=1, first_dealer=0, seats=[Seat("bot", "easy", "B")])
+version = 0
+while True:
+    version = store.append("k", version, [{"n": version + 1, "pad": "x" * 500}])
+    print(version, flush=True)  # acknowledged: on disk or committed
+"""
+
+
+def test_kill_9_loses_no_acknowledged_append(target: str) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, target], stdout=subprocess.PIPE, text=True)
+    assert writer.stdout is not None
+    acknowledged = 0
+    try:
+        while acknowledged < 60:
+            line = writer.stdout.readline()
+            assert line, "the writer stopped"
+            acknowledged = int(line)
+    finally:
+        writer.send_signal(signal.SIGKILL)
+        rest, _ = writer.communicate(timeout=30)
+    acknowledged = max([acknowledged, *(int(line) for line in rest.split())])
+    with open_store(target) as store:
+        loaded = store.load("k")
+        assert loaded is not None and loaded.info.version >= acknowledged
+        assert [e.payload["n"] for e in loaded.entries] == list(range(1, loaded.info.version + 1))
