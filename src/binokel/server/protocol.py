@@ -30,7 +30,7 @@ HTTP
   Every key is optional (defaults: ``"standard"``, ``"medium"`` for every computer seat,
   ``"You"``, ``"en"``, ``"french"``); an optional integer ``"seed"`` fixes the shuffles
   (tests, reproducible games). Any rule text is accepted (any rule set, any options).
-  The human always sits in seat 0, the computer opponents in seats 1 to ``players - 1``
+  The human always sits in seat 0, the computer opponents in seats 1 to ``players`` − 1
   (``opponents`` has one level per computer seat: 2, 3 or 5), named by
   ``opponent_names`` in seat order; the first dealer is drawn by lot from the game's
   seeded generator and the first deal is dealt at once. Bad input (not a JSON object,
@@ -71,7 +71,7 @@ Server → client:
   ``GET /api/rules``). ``teams`` is ``rules.team_of(seat)`` per seat (0 or 1) when the
   rules have partnerships, else null; partners always have equal totals, and
   ``winner`` is then the winning team (0 or 1, also its lowest seat).
-  ``durch_games`` (with ``durch_game=1``) counts the whole games won (+1) or lost (-1)
+  ``durch_games`` (with ``durch_game=1``) counts the whole games won (+1) or lost (−1)
   by Durch per seat, else null. In a history entry of a deal everybody passed
   (outcome ``"redeal"``) ``soloist``, ``bid`` and ``game`` are null; ``game`` is
   ``"S"``/``"H"``/``"D"``/``"C"``, ``"durch"``, ``"open_durch"``, ``"hand_durch"`` or
