@@ -6,10 +6,11 @@ import random
 
 import pytest
 
+from binokel.action import Action
 from binokel.ai import LEVELS, OracleBot, make_bot
 from binokel.rules import Rules
 from binokel.state import State
-from binokel.view import view
+from binokel.view import SeatView, view
 
 from ai_support import AI_RULES, random_states
 
@@ -89,3 +90,17 @@ def test_not_to_move_is_an_error() -> None:
     state = State.new("standard", dealer=0).deal_random(random.Random(1))
     with pytest.raises(ValueError):
         make_bot("medium").choose(view(state, 0 if state.to_move else 2))
+
+
+def test_a_bot_decision_off_the_legal_list_raises_instead_of_playing_another_move() -> None:
+    """A bug in a decision shows as a BotError, never as a silent substitute move."""
+    from binokel.ai import BotError, EasyBot
+
+    class OffTheList(EasyBot):
+        def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+            return Action.bid(155)
+
+    state = State.new("standard", dealer=2).deal_random(random.Random(1))
+    state = state.apply(state.legal_actions()[0])  # the forced opening: now pass or 160
+    with pytest.raises(BotError, match="chose 155, not one of pass, 160"):
+        OffTheList(seed=1).choose(view(state, 1))

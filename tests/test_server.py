@@ -605,7 +605,8 @@ def test_the_leak_check_catches_a_leak(client: TestClient, db: Path, monkeypatch
 
 
 def test_a_failing_bot_cannot_stall_the_game(caplog: pytest.LogCaptureFixture) -> None:
-    from binokel.ai import choose_safely, make_bot
+    from binokel.ai import BotError, choose_safely, make_bot
+    from binokel.view import SeatView
 
     class Broken:
         def choose(self, view: Any, rng: random.Random, budget: float) -> Any:
@@ -618,8 +619,18 @@ def test_a_failing_bot_cannot_stall_the_game(caplog: pytest.LogCaptureFixture) -
     state = State.new("standard", dealer=2).deal_random(random.Random(1))
     state = state.apply(state.legal_actions()[0])  # the forced opening: now pass or raise
     seen = view(state, 1)
-    for bot in (Broken(), Cheater()):
-        assert str(choose_safely(bot, seen, random.Random(1), 0.01)) == "pass"  # modest: never bid up
+    for bot in (Broken(), Cheater()):  # live play (strict_mode=False): logged, and a modest move
+        assert str(choose_safely(bot, seen, random.Random(1), 0.01, seed="7:bot:3", strict_mode=False)) == "pass"
     assert ["the Broken bot failed", "the Cheater bot chose 'AS'"] == [
         r.getMessage().split(";")[0].split(", not")[0] for r in caplog.records]
+    for record in caplog.records:  # enough to replay the position: the seat, the seed, the view
+        assert record.levelname == "ERROR"
+        message = record.getMessage()
+        assert "seat 1, seed '7:bot:3', view {" in message
+        logged = json.loads(message.split(", view ", 1)[1].split("; it plays")[0])
+        assert SeatView.from_json(logged) == seen
+    assert caplog.records[0].exc_info is not None  # the failure's traceback is logged too
+    for bot in (Broken(), Cheater()):  # in the tests (BINOKEL_STRICT_BOTS=1, tests/conftest.py): raised
+        with pytest.raises(BotError, match="at seat 1"):
+            choose_safely(bot, seen, random.Random(1), 0.01)
     assert choose_safely(make_bot("easy", seed=1), seen, random.Random(1), 0.01) in seen.legal_actions

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from binokel.action import Action
-from binokel.ai import BOT_CLASSES, make_bot
+from binokel.ai import BOT_CLASSES, OracleBot, make_bot
 from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.record import deal_record, game_record
@@ -171,7 +171,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
         rules = Rules.parse(args.rules)
     except BinokelError as error:
         raise OptionError(str(error)) from None
-    if rules.teams != "none" and len(bots) != 2:
+    if rules.has_teams and len(bots) != 2:
         raise OptionError(f"{rules.text} is played by two teams: --bots needs 2 levels, one per team")
     save = Path(args.save) if args.save else None
     if save is not None and save.exists() and not save.is_dir():
@@ -190,7 +190,7 @@ def seatings(bot_count: int, rules: Rules = STANDARD) -> list[tuple[int, ...]]:
     >>> seatings(2, Rules.parse("kreuz"))
     [(0, 1, 0, 1), (1, 0, 1, 0)]
     """
-    if rules.teams != "none":
+    if rules.has_teams:
         return [tuple((rules.team_of(seat) + swap) % 2 for seat in range(rules.players)) for swap in (0, 1)]
     return [s for s in itertools.product(range(bot_count), repeat=rules.players) if len(set(s)) == bot_count]
 
@@ -234,9 +234,10 @@ class Table:
 
     def decide(self, state: State) -> Action:
         seat = state.to_move
+        assert seat is not None and seat >= 0  # asked only while a seat is to move
         bot = self.bots[seat]
         start = time.perf_counter()
-        if hasattr(bot, "choose_with_state"):
+        if isinstance(bot, OracleBot):
             action = bot.choose_with_state(state, self.rngs[seat], self.budgets[seat])
         else:
             action = bot.choose(view(state, seat), self.rngs[seat], self.budgets[seat])
@@ -264,11 +265,12 @@ def play_deal(settings: Settings, index: int, seating: tuple[int, ...]) -> Playe
 
 def _seat_stats(state: State, seat: int) -> SeatStats:
     is_soloist = seat == state.soloist
+    assert state.scores is not None  # a finished deal
     return SeatStats(
         score=state.scores[seat], played=seat != state.sitting_out, soloist=is_soloist,
         made=is_soloist and state.outcome in (Outcome.MADE, Outcome.DURCH_MADE, Outcome.BETTEL_MADE),
         surrendered=is_soloist and state.outcome is Outcome.SURRENDERED,
-        bid=state.bid if is_soloist else 0)
+        bid=state.bid if is_soloist and state.bid is not None else 0)
 
 
 def play_game(settings: Settings, index: int, seating: tuple[int, ...]) -> Played:
@@ -375,6 +377,7 @@ def play_sequential(settings: Settings, progress: bool = True, mapper: Any = Non
 
 
 def _save(settings: Settings, played: Played) -> None:
+    assert settings.save is not None  # called only when saving
     settings.save.mkdir(parents=True, exist_ok=True)
     kind = "game" if settings.match else "deal"
     name = f"{kind}-{played.index:05d}-{''.join(map(str, played.seating))}.json"
@@ -462,17 +465,17 @@ def report(settings: Settings, results: list[Played]) -> dict[str, Any]:
     means = {i: {d: statistics.fmean(v[i]) for d, v in per_deal.items()} for i in range(len(names))}
     bots = []
     for i, label in enumerate(labels):
-        stats = seats[i]
-        solo = [s for s in stats if s.soloist]
+        bot_stats = seats[i]
+        solo = [s for s in bot_stats if s.soloist]
         entry: dict[str, Any] = {"bot": label}
         if settings.match:
-            wins = sum(s.won_game for s in stats)
-            low, high = wilson(wins, len(stats))
-            entry.update(games=len(stats), wins=wins, win_rate=wins / len(stats), win_ci=[low, high])
+            wins = sum(s.won_game for s in bot_stats)
+            low, high = wilson(wins, len(bot_stats))
+            entry.update(games=len(bot_stats), wins=wins, win_rate=wins / len(bot_stats), win_ci=[low, high])
         else:
             entry.update(
                 mean_score=statistics.fmean(means[i].values()),
-                soloist_rate=len(solo) / len(stats),
+                soloist_rate=len(solo) / len(bot_stats),
                 made_rate=sum(s.made for s in solo) / len(solo) if solo else None,
                 surrender_rate=sum(s.surrendered for s in solo) / len(solo) if solo else None,
                 mean_bid=statistics.fmean(s.bid for s in solo) if solo else None)
@@ -516,12 +519,15 @@ def format_report(data: dict[str, Any]) -> str:
             lines.append(f"  {entry['bot']:<10} wins {entry['wins']}/{entry['games']} = {entry['win_rate']:.3f} "
                          f"[{low:.3f}, {high:.3f}]")
         else:
-            rate = lambda x: "-" if x is None else f"{x:.2f}"  # noqa: E731
+            def rate(x: float | None) -> str:
+                return "-" if x is None else f"{x:.2f}"
+
             bid = "-" if entry["mean_bid"] is None else f"{entry['mean_bid']:.0f}"
             lines.append(f"  {entry['bot']:<10} mean {entry['mean_score']:8.1f}  soloist {rate(entry['soloist_rate'])}"
                          f"  made {rate(entry['made_rate'])}  surrendered {rate(entry['surrender_rate'])}  bid {bid}")
         for kind, lat in (entry["latency"] or {}).items():
-            lines.append(f"      {kind:<9} p50 {lat['p50'] * 1000:7.1f} ms  p95 {lat['p95'] * 1000:7.1f} ms  n={lat['n']}")
+            lines.append(f"      {kind:<9} p50 {lat['p50'] * 1000:7.1f} ms  p95 {lat['p95'] * 1000:7.1f} ms  "
+                         f"n={lat['n']}")
     for pair in data["pairs"]:
         low, high = pair["ci"]
         what = "win rate" if data["match"] else "score per deal"

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     db = args.db or default_db_path()
     try:
         app = create_app(db, think=args.think)
-    except Exception as error:  # sqlite3 or OS errors: one line, no traceback
+    except Exception as error:  # noqa: BLE001 - sqlite3 or OS errors: one line, no traceback
         return _fail(f"cannot open the database {db}: {error}")
     try:
         sock = _listen(args.host, args.port)

@@ -195,7 +195,7 @@ async def _send(websocket: WebSocket, client: Client) -> None:
             return
         try:
             await websocket.send_text(json.dumps(message))
-        except Exception:  # the socket is gone: stop sending
+        except Exception:  # noqa: BLE001 - the socket is gone: stop sending
             return
 
 

@@ -86,7 +86,7 @@ class Table:
                 "deal_number": sum(1 for d in game.deals if d.phase is not Phase.DEAL),
                 "rules": rules.text,
                 "changes": rule_changes(rules),
-                "teams": [rules.team_of(seat) for seat in range(rules.players)] if rules.teams != "none" else None,
+                "teams": [rules.team_of(seat) for seat in range(rules.players)] if rules.has_teams else None,
                 "durch_games": list(game.durch_games) if rules.durch_game else None,
                 "target": rules.target,
                 "over": game.is_over(),
@@ -154,9 +154,10 @@ class Table:
             if self.game.is_over() or self.game.needs_deal() or state.to_move != HUMAN:
                 raise ProtocolError("hint_not_your_turn")
             seen = view(state, HUMAN)
-            rng = random.Random(f"{self.seed}:hint:{self.version}")
+            seed = f"{self.seed}:hint:{self.version}"
+            rng = random.Random(seed)
         adviser = make_bot(HINT_LEVEL, seed=self.seed)  # one per request: hints may overlap, bots keep state
-        action = await asyncio.to_thread(choose_safely, adviser, seen, rng, self.budget)
+        action = await asyncio.to_thread(choose_safely, adviser, seen, rng, self.budget, seed=seed)
         return str(action)
 
     def _check_version(self, version: int) -> None:
@@ -207,9 +208,10 @@ class Table:
                         return
                     version = self.version
                     seen = view(self.game.current, seat)
-                    rng = random.Random(f"{self.seed}:bot:{version}")
+                    seed = f"{self.seed}:bot:{version}"
+                    rng = random.Random(seed)
                 started = time.monotonic()
-                action = await asyncio.to_thread(choose_safely, self.bots[seat], seen, rng, self.budget)
+                action = await asyncio.to_thread(choose_safely, self.bots[seat], seen, rng, self.budget, seed=seed)
                 pause = self.think - (time.monotonic() - started)  # thinking counts towards the pause
                 if pause > 0:
                     await asyncio.sleep(pause)

@@ -36,9 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default="en", choices=("de", "en", "fr", "it", "pt"), help="language (default: en)")
     parser.add_argument("--name", default=None, help="your name in the game record")
     parser.add_argument("--save", default=None, metavar="FILE",
-                        help=f"write the game record to FILE at the end or when you quit (quitting saves to ./{DEFAULT_SAVE} otherwise)")
+                        help=f"write the game record to FILE at the end or when you quit "
+                             f"(quitting saves to ./{DEFAULT_SAVE} otherwise)")
     parser.add_argument("--resume", default=None, metavar="FILE", help="continue a game saved with q or --save")
-    parser.add_argument("--no-color", action="store_true", help="no colours and plain suit letters S H D C (also: NO_COLOR=1)")
+    parser.add_argument("--no-color", action="store_true",
+                        help="no colours and plain suit letters S H D C (also: NO_COLOR=1)")
     parser.add_argument("--ascii", action="store_true", help="suit letters S H D C instead of ♠♥♦♣")
     parser.add_argument("--think", type=float, default=0.5, metavar="SECONDS",
                         help="computer thinking time per decision (default: 0.5)")
@@ -47,8 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a game; 0 when it ends or is saved, 2 on bad options."""
-    from binokel.terminal.messages import Messages
     from binokel.ai import HINT_LEVEL, LEVELS, make_bot
+    from binokel.terminal.messages import Messages
     from binokel.terminal.players import NAMES
     from binokel.terminal.ruleset import choose_rules
     from binokel.terminal.session import Session

@@ -13,9 +13,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from binokel.action import (BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PLAY_ON, SURRENDER, TAKE, Action, ActionKind,
+                            Contract)
 from binokel.ai import Bot, choose_safely, modest_action
-from binokel.action import (BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PLAY_ON, SURRENDER, TAKE, Action,
-                            ActionKind)
 from binokel.card import Card, Hand, Suit
 from binokel.error import BinokelError
 from binokel.game import Game
@@ -117,6 +117,7 @@ class Session:
                 continue
             state = self.game.current
             seat = state.to_move
+            assert seat is not None  # a dealt deal that is not over has a seat to move
             actions = self.ask_human(state) if seat == HUMAN else [self.bot_action(state, seat)]
             for action in actions:
                 self.apply(action)
@@ -129,17 +130,18 @@ class Session:
         self.say("")
         seen = view(state, HUMAN)
         self.say(self.style.bold(self.t("deal_header", number=index + 1, dealer=self.name(seen.dealer),
-                                        forehand=self.name((seen.dealer + 1) % seen.players))))
+                                        forehand=self.name(seen.seating.forehand))))
         if seen.sitting_out is not None:
             self.say(self.who(seen.sitting_out, "sits_out"))
         if seen.sitting_out != HUMAN:
             self.show_hand(seen)
 
     def bot_action(self, state: State, seat: int) -> Action:
-        rng = random.Random(f"{self.seed}:{len(self.game.deals)}:{self.action_count(state)}:{seat}")
+        seed = f"{self.seed}:{len(self.game.deals)}:{self.action_count(state)}:{seat}"
+        rng = random.Random(seed)
         seen = view(state, seat)
         bot = self.bots[seat]
-        return choose_safely(bot, seen, rng, self.think) if bot is not None else modest_action(seen, rng)
+        return choose_safely(bot, seen, rng, self.think, seed=seed) if bot is not None else modest_action(seen, rng)
 
     def apply(self, action: Action) -> None:
         index = len(self.game.deals) - 1
@@ -184,13 +186,13 @@ class Session:
     def suit(self, suit: Suit) -> str:
         return f"{self.style.suit(suit)} {self.t('suit_' + suit.letter)}"
 
-    def game_name(self, game: str | None) -> str:
-        """A game as the record writes it ("H", "durch", "open_durch", "bettel", "hand_durch") in words."""
+    def game_name(self, game: Contract | None) -> str:
+        """A game ("H", "durch", "open_durch", "bettel", "hand_durch") in words."""
         if game is None:
             return "-"
-        if game in ("S", "H", "D", "C"):
-            return self.suit(Suit.parse(game))
-        return self.t(game)
+        if game.trump is not None:
+            return self.suit(game.trump)
+        return self.t(game.word)
 
     def game_value(self, game: int, rules: Rules) -> str:
         """What a game without trump is worth: "±1000", or a whole game with durch_game=1."""
@@ -213,7 +215,7 @@ class Session:
         if kind is ActionKind.DISCARD:
             return self.t("hint_discard", cards=self.card(action.card))
         if kind is ActionKind.GAME:
-            return self.t("hint_game", game=self.game_name(str(action)))
+            return self.t("hint_game", game=self.game_name(action.contract))
         if kind is ActionKind.SURRENDER:
             return self.t("hint_surrender")
         if kind is ActionKind.PLAY_ON:
@@ -229,7 +231,8 @@ class Session:
         number = {a.card: i for i, a in enumerate(numbered, 1)}
         hand = sort_hand(seen.hand, seen.trump)
         label = self.t("trump") if seen.trump is not None else self.t("game_label")
-        self.say(self.t("your_hand", count=len(hand)) + (f"  ({label}: {self.game_name(seen.game)})" if seen.game else ""))
+        game = f"  ({label}: {self.game_name(seen.game)})" if seen.game is not None else ""
+        self.say(self.t("your_hand", count=len(hand)) + game)
         for suit in suit_order(seen.trump):
             cards = [c for c in hand if c.suit is suit]
             if not cards:
@@ -254,8 +257,7 @@ class Session:
         trick = seen.trick
         number = len(seen.tricks) + 1
         if trick.cards:
-            played = ", ".join(f"{self.name(trick.seat_of(i, seen.players))} {self.card(c)}"
-                               for i, c in enumerate(trick.cards))
+            played = ", ".join(f"{self.name(seat)} {self.card(c)}" for seat, c in trick.plays)
             self.say(self.t("trick_so_far", number=number, played=played))
         else:
             self.say(self.t("trick_lead", number=number))
@@ -279,11 +281,11 @@ class Session:
         """After --resume: everything public so far in the current deal."""
         seen = view(self.game.current, HUMAN)
         index = len(self.game.deals)
-        forehand = (seen.dealer + 1) % seen.players
+        forehand = seen.seating.forehand
         self.say(self.style.bold(self.t("deal_header", number=index, dealer=self.name(seen.dealer),
                                         forehand=self.name(forehand))))
         if seen.auction:
-            calls = [f"{self.name(seat)} {self.t('pass_word') if call == 'pass' else call}"
+            calls = [f"{self.name(seat)} {self.t('pass_word') if call.kind is ActionKind.PASS else call}"
                      for seat, call in zip(seen.callers, seen.auction)]
             self.say(self.t("auction_so_far", calls=", ".join(calls)))
         if seen.sitting_out is not None:
@@ -294,7 +296,7 @@ class Session:
             self.say(self.t("tapp", cards=self.cards(seen.tapp)))
         if seen.discard:
             self.say(self.t("your_discard", cards=self.cards(seen.discard)))
-        if seen.game is not None:
+        if seen.game is not None and seen.soloist is not None:
             self.say(self.who(seen.soloist, "names_game", game=self.game_name(seen.game)))
         self.show_melds(seen)
         if seen.tricks:
@@ -310,6 +312,7 @@ class Session:
     def announce(self, before: State, action: Action, after: State) -> None:
         earlier, seen = view(before, HUMAN), view(after, HUMAN)
         seat = earlier.to_move
+        assert seat is not None
         kind = action.kind
         if kind is ActionKind.BID:
             forced = not earlier.auction and before.rules.auction == "fixed"
@@ -323,9 +326,9 @@ class Session:
                 else:
                     self.say(self.t("lays_away", name=self.names[seat], count=after.rules.tapp_size))
         elif kind is ActionKind.GAME:
-            self.say(self.style.bold(self.who(seat, "names_game", game=self.game_name(str(action)))))
-            if action.value in NO_TRUMP_RULES:
-                self.say(self.who(seat, NO_TRUMP_RULES[action.value]))
+            self.say(self.style.bold(self.who(seat, "names_game", game=self.game_name(action.contract))))
+            if action.contract in NO_TRUMP_RULES:
+                self.say(self.who(seat, NO_TRUMP_RULES[action.contract]))
             self.show_open_hand(seen)
         elif kind is ActionKind.SURRENDER:
             self.say(self.style.bold(self.who(seat, "surrenders")))
@@ -337,10 +340,11 @@ class Session:
             self.say(self.who(seat, "plays", card=self.card(action.card)))
             if len(seen.tricks) > len(earlier.tricks):
                 trick = seen.tricks[-1]
+                assert trick.winner is not None  # a completed trick
                 points = sum(c.points for c in trick.cards) + (10 if not any(seen.hand_sizes) else 0)
                 self.say(self.style.bold(self.who(trick.winner, "wins_trick", points=points)))
         if earlier.soloist is None and seen.soloist is not None:
-            forced = all(call == "pass" for call in seen.auction)  # Zwangsspiel: everybody passed
+            forced = all(call.kind is ActionKind.PASS for call in seen.auction)  # Zwangsspiel: everybody passed
             self.say(self.style.bold(self.who(seen.soloist, "forced_soloist" if forced else "soloist", bid=seen.bid)))
         if earlier.tapp is None and seen.tapp is not None:  # the Tapp is turned up
             self.say(self.t("tapp", cards=self.cards(seen.tapp)))
@@ -349,7 +353,8 @@ class Session:
 
     def show_open_hand(self, seen: SeatView) -> None:
         """Open Durch: the soloist's hand, public (the player's own hand is shown anyway)."""
-        if seen.open_hand is not None and seen.soloist != HUMAN and seen.phase == "play":
+        if seen.open_hand is not None and seen.soloist not in (None, HUMAN) and seen.phase == "play":
+            assert seen.soloist is not None
             self.say(self.t("open_hand", name=self.names[seen.soloist],
                             cards=self.cards(sort_hand(seen.open_hand, None))))
 
@@ -358,7 +363,8 @@ class Session:
             self.say(self.t("no_last"))
             return
         trick = seen.tricks[-1]
-        played = ", ".join(f"{self.name(trick.seat_of(i, seen.players))} {self.card(c)}" for i, c in enumerate(trick.cards))
+        assert trick.winner is not None  # a completed trick
+        played = ", ".join(f"{self.name(seat)} {self.card(c)}" for seat, c in trick.plays)
         self.say(self.t("last_trick", number=len(seen.tricks), played=played, winner=self.name(trick.winner)))
 
     def show_deal_over(self, state: State, index: int) -> None:
@@ -395,11 +401,13 @@ class Session:
 
     def show_game_over(self) -> None:
         winner = self.game.winner
+        assert winner is not None  # the game is over
         total = self.game.totals[winner]
         self.say("")
-        if self.game.rules.teams != "none":  # the winner is a team: its number is its lowest seat
+        if self.game.rules.has_teams:  # the winner is a team: its number is its lowest seat
             names = ", ".join(self.name(seat) for seat in self.team(winner))
-            self.say(self.style.bold(self.t("wins_game_team_you" if winner == HUMAN % 2 else "wins_game_team",
+            ours = winner == self.game.rules.team_of(HUMAN)
+            self.say(self.style.bold(self.t("wins_game_team_you" if ours else "wins_game_team",
                                             names=names, total=total)))
         else:
             self.say(self.style.bold(self.who(winner, "wins_game", total=total)))
@@ -413,12 +421,12 @@ class Session:
             self.say(self.t("durch_games", counts=counts))
 
     def team(self, team: int) -> list[int]:
-        """The seats of a team (partners share ``seat % 2``)."""
-        return [seat for seat in range(self.game.players) if self.game.rules.team_of(seat) == team]
+        """The seats of a team."""
+        return list(self.game.rules.team_seats(team))
 
     def show_teams(self) -> None:
         """Who plays with whom (only with partners)."""
-        if self.game.rules.teams != "none":
+        if self.game.rules.has_teams:
             ours, theirs = (", ".join(self.name(seat) for seat in self.team(team)) for team in (0, 1))
             self.say(self.t("teams", ours=ours, theirs=theirs))
 
@@ -459,19 +467,21 @@ class Session:
             self.say(self.t("choose_game"))
             for i, action in enumerate(choices, 1):
                 if action.value >= DURCH:
-                    self.say(f"  [{i}] {self.game_name(str(action))} ({self.game_value(action.value, state.rules)})")
+                    value = self.game_value(action.value, state.rules)
+                    self.say(f"  [{i}] {self.game_name(action.contract)} ({value})")
                 else:
                     total = values[Suit(action.value)]
                     self.say(f"  [{i}] {self.suit(Suit(action.value))}: {self.t('meld_value', points=total)}")
             prompt = self.t("prompt_game", count=len(choices), games=self.game_words(choices))
         elif phase is Phase.SURRENDER:
             choices = [PLAY_ON, SURRENDER]
-            trump = seen.trump
+            trump, stake = seen.trump, seen.bid
+            assert trump is not None and stake is not None  # trump is named
             melds = find_melds(Hand(seen.hand), trump, state.rules)
             text = ", ".join(self.meld_text(m) for m in melds) or "-"
             self.say(self.t("your_melds_with", game=self.suit(trump), melds=text, total=meld_total(melds)))
             self.say(f"  [1] {self.t('choice_play_on', bid=seen.bid)}")
-            self.say(f"  [2] {self.t('choice_surrender', bid=seen.bid, credit=state.rules.surrender_points(seen.bid))}")
+            self.say(f"  [2] {self.t('choice_surrender', bid=seen.bid, credit=state.rules.surrender_points(stake))}")
             prompt = self.t("prompt_surrender")
         else:
             choices = self.numbered_cards(seen)
@@ -547,7 +557,7 @@ class Session:
         steps = state.rules.tapp_size - len(seen.discard or ()) if seen.phase == "discard" else 1
         advice: list[Action] = []
         trial = state
-        for step in range(steps):
+        for _step in range(steps):
             seen = view(trial, HUMAN)
             try:
                 action = bot.choose(seen, random.Random(f"{self.seed}:hint:{self.action_count(trial)}"), self.think)
@@ -589,7 +599,7 @@ class Session:
 
     def totals_text(self) -> str:
         """Each seat's total; with partners each team's (partners share their total)."""
-        if self.game.rules.teams != "none":
+        if self.game.rules.has_teams:
             return ", ".join(f"{'+'.join(self.names[seat] for seat in self.team(team))} {self.game.totals[team]}"
                              for team in (0, 1))
         return ", ".join(f"{self.names[seat]} {total}" for seat, total in enumerate(self.game.totals))
@@ -614,5 +624,5 @@ class Session:
 
 def auction_high(seen: SeatView) -> tuple[int, int] | None:
     """The highest bid so far and the seat holding it, from the public calls (None: no bid yet)."""
-    bids = [(int(c), s) for s, c in zip(seen.callers, seen.auction) if c != "pass"]
+    bids = [(c.value, s) for s, c in zip(seen.callers, seen.auction) if c.kind is ActionKind.BID]
     return bids[-1] if bids else None
