@@ -31,6 +31,7 @@ from typing import Any
 
 from binokel.ai.knowledge import counts_of
 from binokel.ai.policy import best_contract
+from binokel.action import ActionKind
 from binokel.card import Card, Hand, Suit, add_card
 from binokel.meld import find_melds, meld_total
 from binokel.record import replay
@@ -77,8 +78,8 @@ def analyse(paths: list[Path]) -> dict[str, dict[str, Any]]:
         seen = view(state, 0)
         highest: dict[int, int] = {}
         for index, (call, seat) in enumerate(zip(seen.auction, seen.callers)):
-            if call.isdigit() and index:
-                highest[seat] = max(highest.get(seat, 0), int(call))
+            if call.kind is ActionKind.BID and index:
+                highest[seat] = max(highest.get(seat, 0), int(call.value))
         for seat, bid in highest.items():
             hand = [Card.parse(c) for c in data["hands"][seat]]
             stats.setdefault(names[seat], {}).setdefault("past_reach", []).append(float(bid > reach(hand, state, rng)))

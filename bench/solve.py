@@ -48,11 +48,10 @@ def positions(rules_text: str, tricks_left: int, count: int, seed: int) -> list[
         if state.is_over():
             continue
         p = Position.from_state(state)
-        teams = rules.teams != "none"
         while not p.over and (p.trick or sum(h.bit_count() for h in p.hands) > tricks_left * len(p.order)):
             legal = p.legal_mask()
             seat = p.to_move
-            p.play(choose_card(p.hands[seat], legal, p.trick, p.best, p.order, seat, p.game, p.soloist, teams,
+            p.play(choose_card(p.hands[seat], legal, p.trick, p.best, p.order, seat, p.game, p.soloist, rules,
                                p.played, p.hands[p.soloist]) if legal & (legal - 1) else legal.bit_length() - 1)
         if not p.over and sum(h.bit_count() for h in p.hands) == tricks_left * len(p.order):
             found.append(p)

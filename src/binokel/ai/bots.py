@@ -185,21 +185,21 @@ def choose_plan(cards: int, rules: Rules, bid: int, banked: int = 0) -> Plan:
     return best
 
 
-def trumps_kept(cards: int, plan: Contract) -> int:
+def trumps_kept(cards: int, plan: Plan) -> int:
     """How many trumps the soloist keeps with ``plan`` (0 for a game without trump)."""
     if plan.game >= DURCH:
         return 0
     kept = _kept(cards, plan)
-    return sum(1 for k in range(2 * COPY) if kept >> k & 1 and (k % COPY) // 7 == plan.game)
+    return sum(count_of(kept, k) for k in range(7 * plan.game, 7 * plan.game + 7))
 
 
-def undominated(plans: list[Contract], cards: int) -> list[Contract]:
+def undominated(plans: list[Plan], cards: int) -> list[Plan]:
     """The trump plans not dominated by another with at least the same melds and two
     trumps more: a suit of 2 trumps is never named when another gives 4 and the same melds.
 
     >>> from binokel.rules import Rules
     >>> hand = Hand.parse("AS 9S AH TH KH JH 9H AD TD JD 9D AC TC JC 9C").mask  # melds alike in every suit
-    >>> [p.game for p in undominated([plan_contract(hand, t, Rules.parse("standard")) for t in range(4)], hand)]
+    >>> [int(p.game) for p in undominated([plan_contract(hand, t, Rules.parse("standard")) for t in range(4)], hand)]
     [1, 2, 3]
     """
     counts = [trumps_kept(cards, p) for p in plans]

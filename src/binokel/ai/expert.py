@@ -34,7 +34,7 @@ import random
 import time
 from collections.abc import Iterator
 
-from binokel.action import DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action
+from binokel.action import DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind
 from binokel.ai.bots import (
     DEFENDER_UTILITY,
     NEAR_NO_TRUMP,
@@ -47,9 +47,9 @@ from binokel.ai.bots import (
     undominated,
 )
 from binokel.ai.fast import Position
-from binokel.ai.knowledge import Knowledge, add_masks, rules_of
+from binokel.ai.knowledge import Knowledge, add_masks
 from binokel.ai.policy import (
-    Contract,
+    Plan,
     best_contract,
     choose_card,
     no_trump_gaps,
@@ -82,15 +82,15 @@ def hand_estimate(hand: int, knowledge: Knowledge) -> int:
 
 def auction_calls(view: SeatView) -> dict[int, tuple[int | None, int | None]]:
     """Per other seat: (its highest bid, the lowest bid it would have needed when it passed)."""
-    rules = rules_of(view.rules)
+    rules = view.rules
     high = 0
     seen: dict[int, tuple[int | None, int | None]] = {}
     for call, seat in zip(view.auction, view.callers):
         bid, passed = seen.get(seat, (None, None))
-        if call.isdigit():
-            bid = int(call)
+        if call.kind is ActionKind.BID:
+            bid = int(call.value)
             high = max(high, bid)
-        elif call == "pass":
+        elif call == PASS:
             passed = high + 10 if high else rules.min_bid
         seen[seat] = (bid, passed)
     seen.pop(view.seat, None)
@@ -127,7 +127,6 @@ def play_weight(view: SeatView, knowledge: Knowledge, world: World) -> float:
     hands = [add_masks(hand, played) for hand, played in zip(world.hands, knowledge.played)]
     p = new_position(knowledge.rules, view.dealer, hands, knowledge.soloist, view.bid or 0, knowledge.game,
                      world.discard)
-    teams = knowledge.rules.teams != "none"
     weight = 1.0
     for trick in tricks:
         for card in trick.cards:
@@ -135,7 +134,7 @@ def play_weight(view: SeatView, knowledge: Knowledge, world: World) -> float:
             legal = p.legal_mask()
             if seat != view.seat and legal & (legal - 1):
                 choice = choose_card(p.hands[seat], legal, p.trick, p.best, p.orders[p.leader], seat, p.game,
-                                     p.soloist, teams, p.played, None)
+                                     p.soloist, knowledge.rules, p.played, None)
                 options = legal.bit_count()
                 weight *= POLICY_TRUST if choice == card.index else (1 - POLICY_TRUST) / (options - 1)
             p.play(card.index)
@@ -266,8 +265,8 @@ class ExpertBot(HardBot):
 
     # ------------------------------------------------------------------ discard and game
 
-    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Contract:
-        rules = rules_of(view.rules)
+    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
+        rules = view.rules
         hand = Hand(view.hand).mask
         plans = undominated([plan_contract(hand, trump, rules) for trump in range(4)], hand)
         top = max(c.total for c in plans)
@@ -276,7 +275,7 @@ class ExpertBot(HardBot):
         trumps.sort(key=lambda c: (-c.total, -trumps_kept(hand, c)))
         out = rules.sitting_out(view.dealer)
         opponents = opponents_of(rules, view.seat, out)
-        candidates: list[Contract] = list(trumps)
+        candidates: list[Plan] = list(trumps)
         risky: dict[int, float] = {}
         for game in no_trump_games(rules):
             plan = plan_no_trump(hand, game, rules)
