@@ -82,7 +82,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--positions", type=int, default=8, help="positions per rule set and depth (default 8)")
     parser.add_argument("--tricks", default="9,12,15", help="tricks left (default 9,12,15)")
-    parser.add_argument("--rules", default=";".join(RULE_SETS), help="rule sets separated by ';' (default: %(default)s)")
+    parser.add_argument("--rules", default=";".join(RULE_SETS),
+                        help="rule sets separated by ';' (default: %(default)s)")
     parser.add_argument("--limit", type=int, default=2_000_000, help="node limit of the new solver")
     parser.add_argument("--old-limit", type=int, default=300_000, help="node limit of the old solver")
     parser.add_argument("--seed", type=int, default=1)

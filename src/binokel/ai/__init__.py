@@ -138,5 +138,6 @@ def _name(bot: object) -> str:
     return getattr(bot, "name", type(bot).__name__)
 
 
-__all__ = ["LEVELS", "HINT_LEVEL", "ExpertBot", "Bot", "make_bot", "choose_safely", "modest_action", "EasyBot", "MediumBot", "HardBot",
+__all__ = ["LEVELS", "HINT_LEVEL", "ExpertBot", "Bot", "make_bot", "choose_safely", "modest_action", "EasyBot",
+           "MediumBot", "HardBot",
            "OracleBot", "BOT_CLASSES", "STRICT_ENV", "BotError", "strict"]

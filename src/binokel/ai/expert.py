@@ -47,7 +47,8 @@ from binokel.ai.bots import (
     undominated,
 )
 from binokel.ai.fast import Position
-from binokel.ai.knowledge import Knowledge, add_masks
+from binokel.ai.knowledge import Knowledge
+from binokel.card import add_masks
 from binokel.ai.policy import (
     Plan,
     best_contract,
@@ -202,7 +203,7 @@ class ExpertBot(HardBot):
         """Worlds resampled by the likelihood of the other seats' auction and card plays."""
         view = self._view
         calls = auction_calls(view) if view is not None else {}
-        if view is None or not self.INFERENCE or not calls and not view.tricks:
+        if view is None or not self.INFERENCE or (not calls and not view.tricks):
             yield from super().worlds(knowledge, rng, count, deadline, skip_failures=skip_failures)
             return
         pool: list[World] = []
@@ -244,8 +245,8 @@ class ExpertBot(HardBot):
         if not results:
             return super().bid(view, rng, budget)
         rules, seat = knowledge.rules, view.seat
-        reached = sum(1 for p in results if p.is_durch and not p.broken
-                      or not p.is_durch and p.soloist_total() + _partner_points(p) >= lowest.value)
+        reached = sum(1 for p in results if (p.is_durch and not p.broken)
+                      or (not p.is_durch and p.soloist_total() + _partner_points(p) >= lowest.value))
         if reached < self.MADE_SHARE * len(results):
             return PASS
         opponents = opponents_of(rules, seat, knowledge.sitting_out)
@@ -325,7 +326,8 @@ class ExpertBot(HardBot):
         for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
             position = new_position(rules, view.dealer, list(world.hands), view.seat, view.bid or 0, knowledge.trump,
                                     tuple(c.index for c in view.discard or ()))
-            give_up += utility(surrender_scores(rules, view.seat, view.bid or 0, position.melds, out), view.seat, opponents)
+            give_up += utility(surrender_scores(rules, view.seat, view.bid or 0, position.melds, out), view.seat,
+                               opponents)
             play_on += position_value(playout(position), view.seat)
             count += 1
         if not count:
