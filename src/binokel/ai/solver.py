@@ -17,8 +17,9 @@ heuristic playout's gain, then galloping and bisection) sharing one transpositio
 of bounds, keyed by the hands and the leader at every trick start (the gain of the
 remaining tricks depends on nothing else). The two copies of a card are one move.
 Cards of adjacent rank (no card still in play between them) are equivalent for
-taking tricks, but merging them is exact only when they score alike, and no Binokel deck has two ranks of equal points (A 11, 10 10, K 4, O 3, U 2,
-9 or 7 0): so nothing more is merged. Moves are ordered cheaply: a card that wins the
+taking tricks, but merging them is exact only when they score alike, and no Binokel
+deck has two ranks of equal points (A 11, 10 10, K 4, O 3, U 2, 9 or 7 0): so nothing
+more is merged. Moves are ordered cheaply: a card that wins the
 trick for its side first, high points to a trick one's own side takes, low points
 otherwise; the best lead found before first.
 
