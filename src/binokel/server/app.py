@@ -28,7 +28,8 @@ from binokel.error import BinokelError
 from binokel.record import game_record
 from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
 from binokel.server.hall import Hall
-from binokel.server.protocol import (DECKS, LEVELS, OPPONENT_NAMES, ProtocolError, error_message,
+from binokel.ai import LEVELS
+from binokel.server.protocol import (DECKS, OPPONENT_NAMES, ProtocolError, error_message,
                                      parse_message, parse_rules, parse_settings, rule_changes)
 from binokel.server.store import Store
 from binokel.server.table import Client, Table
