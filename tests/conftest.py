@@ -7,6 +7,7 @@ decision, so a seed fully determines a playout.
 
 from __future__ import annotations
 
+import os
 import random
 from collections import Counter
 
@@ -16,6 +17,10 @@ from hypothesis import strategies as st
 from binokel.card import CARDS, Card
 from binokel.rules import RULE_SETS, Rules
 from binokel.state import State
+
+# A bot that fails or answers an illegal action raises in the tests (binokel.ai.choose_safely),
+# in this process and in the programs the tests start (they inherit the environment).
+os.environ["BINOKEL_STRICT_BOTS"] = "1"
 
 # Every shipped rule set, plus option variants that change the play, the scoring or the melds.
 VARIANT_TEXTS = (

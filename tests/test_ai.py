@@ -6,10 +6,11 @@ import random
 
 import pytest
 
+from binokel.action import Action
 from binokel.ai import LEVELS, OracleBot, make_bot
 from binokel.rules import Rules
 from binokel.state import State
-from binokel.view import view
+from binokel.view import SeatView, view
 
 from ai_support import AI_RULES, random_states
 
@@ -17,7 +18,7 @@ BUDGET = 0.002
 
 
 @pytest.mark.parametrize("rules", AI_RULES)
-@pytest.mark.parametrize("level,deals", [("easy", 3), ("medium", 2), ("hard", 1)])
+@pytest.mark.parametrize("level,deals", [("easy", 3), ("medium", 2), ("hard", 2), ("expert", 2)])
 def test_bots_return_legal_actions_on_random_views(rules: str, level: str, deals: int) -> None:
     rng = random.Random(f"{rules}-{level}")
     bot = make_bot(level, seed=1)
@@ -26,7 +27,7 @@ def test_bots_return_legal_actions_on_random_views(rules: str, level: str, deals
         if state.is_over():
             continue
         seen = view(state, state.to_move)
-        action = bot.choose(seen, rng, BUDGET)
+        action = bot.choose(seen, random.Random(rng.random()), BUDGET)  # the deals never depend on what the bot draws
         assert action in seen.legal_actions
         seen_phases.add(seen.phase)
     assert {"auction", "play"} <= seen_phases
@@ -81,7 +82,7 @@ def test_bots_get_views_never_states() -> None:
 
 
 def test_unknown_level() -> None:
-    with pytest.raises(ValueError, match="unknown bot level 'x' \\(known: easy, medium, hard, oracle\\)"):
+    with pytest.raises(ValueError, match="unknown bot level 'x' \\(known: easy, medium, hard, expert, oracle\\)"):
         make_bot("x")
 
 
@@ -89,3 +90,17 @@ def test_not_to_move_is_an_error() -> None:
     state = State.new("standard", dealer=0).deal_random(random.Random(1))
     with pytest.raises(ValueError):
         make_bot("medium").choose(view(state, 0 if state.to_move else 2))
+
+
+def test_a_bot_decision_off_the_legal_list_raises_instead_of_playing_another_move() -> None:
+    """A bug in a decision shows as a BotError, never as a silent substitute move."""
+    from binokel.ai import BotError, EasyBot
+
+    class OffTheList(EasyBot):
+        def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+            return Action.bid(155)
+
+    state = State.new("standard", dealer=2).deal_random(random.Random(1))
+    state = state.apply(state.legal_actions()[0])  # the forced opening: now pass or 160
+    with pytest.raises(BotError, match="chose 155, not one of pass, 160"):
+        OffTheList(seed=1).choose(view(state, 1))

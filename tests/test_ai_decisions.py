@@ -9,7 +9,7 @@ import pytest
 
 from binokel.action import DISCARDS, ActionKind
 from binokel.ai import make_bot
-from binokel.card import Card, Suit
+from binokel.card import Card, Hand, Suit
 from binokel.rules import Rules
 from binokel.state import Phase, State
 from binokel.view import view
@@ -57,7 +57,7 @@ def named_game(rules: str, hand: list[str], level: str, seed: int = 1) -> str:
     return str(view(state, 0).game)
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_sure_durch_is_named_when_allowed_and_worth_most(level: str, seed: int) -> None:
     assert named_game("standard", SURE_DURCH, level, seed) == "durch"
@@ -67,21 +67,21 @@ def test_a_sure_durch_is_named_when_allowed_and_worth_most(level: str, seed: int
     assert named_game("standard(durch=100)", SURE_DURCH, level, seed) in "SHDC"  # the trump game is worth more
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
 def test_eight_aces_outweigh_a_durch_unless_it_wins_a_whole_game(level: str) -> None:
     aces_and_tens = "AS AS TS TS AH AH TH TH AD AD TD TD AC AC TC".split()  # a sure Durch with 1000 in melds
     assert named_game("standard", aces_and_tens, level) in "SHDC"
     assert named_game("standard(durch_game=1)", aces_and_tens, level) == "durch"
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_hand_of_low_cards_plays_bettel_only_when_allowed(level: str, seed: int) -> None:
     assert named_game("standard(bettel=300)", ONLY_LOW, level, seed) == "bettel"
     assert named_game("standard", ONLY_LOW, level, seed) in "SHDC"
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
 def test_open_durch_from_the_hand_only_with_a_sure_hand(level: str) -> None:
     rules = "standard(hand_durch=2000,open_durch=1500)"
     assert named_game(rules, SURE_DURCH, level) == "hand_durch"
@@ -136,7 +136,7 @@ def test_a_partner_does_not_trump_its_partners_winning_ace(level: str) -> None:
     assert action.card.suit is not Suit.H
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
 def test_a_dealer_forced_to_play_plays_the_deal_out(level: str) -> None:
     """Zwangsspiel: after two passes the dealer plays 150 whatever it calls (a pass forces
     it, a bid wins), and the bots then play the deal out."""
@@ -150,3 +150,24 @@ def test_a_dealer_forced_to_play_plays_the_deal_out(level: str) -> None:
     while not state.is_over():
         state = state.apply(bots[state.to_move].choose(view(state, state.to_move), budget=BUDGET))
     assert state.scores is not None
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+@pytest.mark.parametrize("seed", range(6))
+def test_no_trump_suit_of_few_trumps_when_another_gives_more_and_the_same_melds(level: str, seed: int) -> None:
+    """Found in matches: hard named a suit of 2 trumps when another gave 4 and the same melds."""
+    from binokel.ai.bots import trumps_kept, undominated
+    from binokel.ai.policy import plan_contract
+
+    state = bot_plays_until(soloist_at_150("standard", "AS 9S AH TH KH JH 9H AD TD JD 9D AC TC JC 9C".split(), seed),
+                            level, ("tapp", "discard"))
+    hand = Hand(view(state, 0).hand).mask
+    rules = state.rules
+    named = bot_plays_until(state, level, ("game",))
+    game = str(view(named, 0).game)
+    assert game in "SHDC"  # no game without trump with this hand
+    trump = int(Suit.parse(game))
+    chosen = plan_contract(hand, trump, rules)
+    better = [p for p in (plan_contract(hand, t, rules) for t in range(4))
+              if p.melds >= chosen.melds and trumps_kept(hand, p) >= trumps_kept(hand, chosen) + 2]
+    assert not better and chosen in undominated([plan_contract(hand, t, rules) for t in range(4)], hand), game

@@ -14,7 +14,8 @@ from binokel.state import Phase, State
 from binokel.view import view
 
 from binokel.ai.fast import Position
-from binokel.ai.knowledge import Knowledge, add_masks, count
+from binokel.ai.knowledge import Knowledge
+from binokel.card import add_masks, count_of as count
 from binokel.ai.sample import build_state, sample_world, world_position
 
 from ai_support import AI_RULES, random_states

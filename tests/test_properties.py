@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 
 from binokel.action import DISCARDS, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind
 from binokel.card import CARDS, Card
-from binokel.score import LAST_TRICK_BONUS
 from binokel.error import IllegalActionError
 from binokel.game import Game
 from binokel.record import actions_of, deal_record, game_record, replay_deal, replay_game
 from binokel.rules import RULE_SETS, Rules
+from binokel.score import LAST_TRICK_BONUS
 from binokel.state import Outcome, Phase, State
 from binokel.view import view
 
@@ -91,15 +91,28 @@ def snapshot(state: State) -> tuple:
     return attributes, deal_record(state), state.legal_actions(), [view(state, s) for s in range(state.players)]
 
 
-def illegal_candidates(state: State) -> list[Action]:
-    """Card plays, discards, games, calls and bids that are not legal in ``state``."""
+def candidate_actions(state: State) -> list[Action]:
+    """Card plays, discards, games, calls and bids, legal or not in ``state``."""
     rules = state.rules
     high = state.high or rules.min_bid
     candidates = [*PLAYS, *DISCARDS, *GAMES, PASS, SURRENDER, PLAY_ON]
     candidates += [Action.bid(v) for v in (0, -10, 10, rules.min_bid - 10, rules.min_bid + 5, high, high - 10,
                                            high + 5, high + 20, high + 100, 10**6)]
+    return candidates
+
+
+def illegal_candidates(state: State) -> list[Action]:
+    """The candidate actions that are not legal in ``state``. Outside the open auction these
+    are exactly those not listed by ``legal_actions``; in the open auction every multiple of
+    10 from the lowest bid up is legal, listed (offered) or not (RULES.md section 10)."""
     legal = set(state.legal_actions())
-    return [a for a in candidates if a not in legal]
+    candidates = candidate_actions(state)
+    for action in candidates:
+        offered = action in legal
+        assert state.is_legal(action) == offered or (
+            not offered and state.rules.auction == "open" and state.phase is Phase.AUCTION
+            and action.kind is ActionKind.BID and action.value >= state.lowest_bid() and action.value % 10 == 0)
+    return [a for a in candidates if not state.is_legal(a)]
 
 
 @settings(max_examples=40, deadline=None)
@@ -143,7 +156,7 @@ def test_illegal_card_plays_in_a_trick() -> None:
 @given(rules=rules_strategy, seed=st.integers(0, 2**16), value=st.integers(-(2**40), 2**40), calls=st.integers(0, 5))
 def test_bids_off_the_ladder_are_illegal(rules: Rules, seed: int, value: int, calls: int) -> None:
     """Only the forced opening and then exactly +10 are legal bids, whatever the number
-    (in the open auction: only the listed multiples of 10)."""
+    (in the open auction: only multiples of 10 from the lowest bid up, with no upper limit)."""
     rng = random.Random(seed)
     state = State.new(rules, 0).deal_random(rng)
     for _ in range(calls):
@@ -153,7 +166,7 @@ def test_bids_off_the_ladder_are_illegal(rules: Rules, seed: int, value: int, ca
     if state.phase is not Phase.AUCTION:
         return
     legal_bids = {a.value for a in state.legal_actions() if a.kind is ActionKind.BID}
-    if value in legal_bids:
+    if value in legal_bids or state.is_legal(Action.bid(value)):
         value += 5
     before = snapshot(state)
     with pytest.raises(IllegalActionError):

@@ -10,6 +10,7 @@ from binokel import Card, Hand, IllegalActionError, NotationError, Rules, State,
 from binokel.card import Rank
 from binokel.meld import find_melds, meld_cards, meld_total
 from binokel.score import decide_winner, surrender_scores, trump_scores
+from binokel.view import view
 
 STANDARD = Rules.parse("standard")
 
@@ -128,7 +129,7 @@ def test_survivor_fights_rearhand() -> None:
 def test_tapp_goes_to_soloist_and_discard_counts() -> None:
     state = dealt_state().apply_text("150").apply_text("pass").apply_text("pass")
     assert len(state.hand(0)) == 18
-    tapp = [Card.parse(str(c)) for c in state.view(1).tapp]
+    tapp = [Card.parse(str(c)) for c in view(state, 1).tapp]
     assert len(tapp) == 3  # face up for everyone
     for action in state.legal_actions()[:3]:
         state = state.apply(action)

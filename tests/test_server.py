@@ -24,6 +24,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
 
+from binokel.ai import LEVELS
 from binokel.action import HAND_DURCH, OPEN_DURCH
 from binokel.card import CARDS, Card
 from binokel.error import IllegalActionError, NotationError
@@ -239,7 +240,7 @@ def play_deal(ws: Any, log: list[Message], rng: random.Random, state: Message | 
 
 def test_meta(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
-    assert meta["levels"] == ["easy", "medium", "hard"]
+    assert meta["levels"] == list(LEVELS) == ["easy", "medium", "hard", "expert"]  # the one registry
     assert meta["languages"] == ["de", "en", "fr", "it", "pt"]
     assert meta["decks"] == ["french", "german"]
     assert {"name": "standard", "text": "standard", "players": 3}.items() <= meta["rule_sets"][0].items()
@@ -299,8 +300,8 @@ def test_bad_rules_get_the_rules_own_message_and_nothing_is_stored(client: TestC
     ({"opponents": ["easy"]}, "opponents must be a list of two levels"),
     ({"rules": "kreuz", "opponents": ["easy", "hard"]}, "opponents must be a list of three levels"),
     ({"rules": "sechser", "opponents": ["easy"] * 4}, "opponents must be a list of five levels"),
-    ({"rules": "four-sitout", "opponents": ["easy", "hard", "expert"]}, "an opponent's level must be one of"),
-    ({"opponents": ["easy", "genius"]}, "an opponent's level must be one of easy, medium, hard, not 'genius'"),
+    ({"rules": "four-sitout", "opponents": ["easy", "hard", "grand"]}, "an opponent's level must be one of"),
+    ({"opponents": ["easy", "genius"]}, "an opponent's level must be one of easy, medium, hard, expert, not 'genius'"),
     ({"name": "   "}, "name must have 1 to 40 characters"),
     ({"name": "x" * 41}, "name must have 1 to 40 characters"),
     ({"language": "xx"}, "language must be one of de, en, fr, it, pt, not 'xx'"),
@@ -660,7 +661,8 @@ def test_the_leak_check_catches_a_leak(client: TestClient, db: Path, monkeypatch
 
 
 def test_a_failing_bot_cannot_stall_the_game(caplog: pytest.LogCaptureFixture) -> None:
-    from binokel.ai import choose_safely, make_bot
+    from binokel.ai import BotError, choose_safely, make_bot
+    from binokel.view import SeatView
 
     class Broken:
         def choose(self, view: Any, rng: random.Random, budget: float) -> Any:
@@ -673,8 +675,18 @@ def test_a_failing_bot_cannot_stall_the_game(caplog: pytest.LogCaptureFixture) -
     state = State.new("standard", dealer=2).deal_random(random.Random(1))
     state = state.apply(state.legal_actions()[0])  # the forced opening: now pass or raise
     seen = view(state, 1)
-    for bot in (Broken(), Cheater()):
-        assert str(choose_safely(bot, seen, random.Random(1), 0.01)) == "pass"  # modest: never bid up
+    for bot in (Broken(), Cheater()):  # live play (strict_mode=False): logged, and a modest move
+        assert str(choose_safely(bot, seen, random.Random(1), 0.01, seed="7:bot:3", strict_mode=False)) == "pass"
     assert ["the Broken bot failed", "the Cheater bot chose 'AS'"] == [
         r.getMessage().split(";")[0].split(", not")[0] for r in caplog.records]
+    for record in caplog.records:  # enough to replay the position: the seat, the seed, the view
+        assert record.levelname == "ERROR"
+        message = record.getMessage()
+        assert "seat 1, seed '7:bot:3', view {" in message
+        logged = json.loads(message.split(", view ", 1)[1].split("; it plays")[0])
+        assert SeatView.from_json(logged) == seen
+    assert caplog.records[0].exc_info is not None  # the failure's traceback is logged too
+    for bot in (Broken(), Cheater()):  # in the tests (BINOKEL_STRICT_BOTS=1, tests/conftest.py): raised
+        with pytest.raises(BotError, match="at seat 1"):
+            choose_safely(bot, seen, random.Random(1), 0.01)
     assert choose_safely(make_bot("easy", seed=1), seen, random.Random(1), 0.01) in seen.legal_actions

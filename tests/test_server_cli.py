@@ -40,7 +40,7 @@ def test_serve_prints_the_address_and_stops_on_ctrl_c(tmp_path: Path) -> None:
         assert line.startswith("Binokel is being served at http://127.0.0.1:"), line
         url = line.split()[-1]
         meta = json.loads(urllib.request.urlopen(url + "api/meta", timeout=10).read())
-        assert meta["levels"] == ["easy", "medium", "hard"]
+        assert meta["levels"] == ["easy", "medium", "hard", "expert"]
         request = urllib.request.Request(url + "api/games", data=b'{"seed": 1}', method="POST")
         game_id = json.loads(urllib.request.urlopen(request, timeout=10).read())["id"]
         assert db.exists()

@@ -231,7 +231,7 @@ def test_commands_at_a_prompt(tmp_path):
     child = spawn("--save", "c.json", cwd=str(tmp_path))
     kind = next_prompt(child)
     prompt = PROMPTS[kind]
-    for command, answer in [("?", r"Hint \(hard computer player\): "),
+    for command, answer in [("?", r"Hint \(strongest computer player\): "),
                             ("h", r"Commands at any prompt:"), ("r", r"Rules in force: standard"),
                             ("s", r"Score sheet"), ("l", r"No trick has been completed yet\."),
                             ("help", r"Commands at any prompt:")]:
@@ -241,7 +241,7 @@ def test_commands_at_a_prompt(tmp_path):
     child.sendline(simple_answer(kind, child))
     answer_until(child, "play")
     child.sendline("?")
-    child.expect(r"Hint \(hard computer player\): play ([ATKQJ9][SHDC])")
+    child.expect(r"Hint \(strongest computer player\): play ([ATKQJ9][SHDC])")
     child.expect(PLAY)
     child.sendline("1")
     answer_until(child, "play")

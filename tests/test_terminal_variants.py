@@ -14,13 +14,14 @@ pexpect = pytest.importorskip("pexpect")
 from binokel.action import GAMES, HAND_DURCH, OPEN_DURCH, TAKE, ActionKind  # noqa: E402
 from binokel.card import CARDS  # noqa: E402
 from binokel.game import Game  # noqa: E402
-from binokel.record import replay_deal, replay_game  # noqa: E402
+from binokel.record import actions_of, replay_deal, replay_game  # noqa: E402
+from binokel.state import State  # noqa: E402
 from binokel.rules import DESCRIPTIONS, Rules  # noqa: E402
 from binokel.terminal.messages import Messages  # noqa: E402
 from binokel.ai import make_bot  # noqa: E402
 from binokel.terminal.session import Session  # noqa: E402
 from binokel.terminal.style import Style  # noqa: E402
-from terminal_support import (PROMPTS, check_no_hidden_card, finish, next_prompt, play, simple_answer,  # noqa: E402
+from terminal_support import (MARKER, PROMPTS, check_no_hidden_card, finish, next_prompt, play, simple_answer,  # noqa: E402
                               spawn, text_of)
 
 DURCH_RULES = "standard(open_durch=1500,hand_durch=2000,bettel=300,durch_game=1,deals=3)"
@@ -106,7 +107,7 @@ def test_durch_games_of_every_kind_by_the_player(tmp_path):
         if kind in ("tapp", "game") and kind not in hinted:
             hinted.append(kind)
             child.sendline("?")
-            child.expect(r"Hint \(hard computer player\): (take the Tapp|name .*)\r?\n|No hint here\.")
+            child.expect(r"Hint \(strongest computer player\): (take the Tapp|name .*)\r?\n|No hint here\.")
             child.expect(PROMPTS[kind])
         return answer(kind, child)
 
@@ -287,3 +288,39 @@ def test_leaving_the_rules_menu_ends_cleanly(tmp_path, stop):
         child.sendintr()
     assert finish(child) == 0
     assert "Traceback" not in text_of(child) and not list(tmp_path.iterdir())  # nothing to save yet
+
+
+def test_four_sitout_names_the_player_of_each_card_in_a_trick(tmp_path):
+    """Regression: with a seat sitting out, play goes round past it. The terminal once worked the
+    seat of each trick card out as ``(leader + position) % players`` and named the wrong player
+    whenever the dealer (sitting out) lay between the leader and a later card. Every "Trick N:"
+    line must name the seats the engine records for the trick's cards."""
+    text, record = whole_game(tmp_path, "four-sitout(deals=4)")
+    rules = Rules.parse(record["rules"])
+    names = record["players"]
+    position = None
+    checked = past_the_dealer = 0
+    for line in text.splitlines():
+        marker = MARKER.match(line.strip())
+        if marker:
+            position = (int(marker.group(1)), int(marker.group(2)))
+            continue
+        shown = re.fullmatch(r"Trick \d+: (.*)\.", line.strip())
+        if not shown or shown.group(1) == "you lead":
+            continue
+        trick = state_at(rules, record["deals"][position[0] - 1], position[1]).current_trick
+        # Shown at the player's turn: the trick holds the other seats' cards only.
+        assert shown.group(1) == ", ".join(f"{names[seat]} {card}" for seat, card in trick.plays), line
+        checked += 1
+        past_the_dealer += any(seat != (trick.leader + i) % rules.players for i, seat in enumerate(trick.seats))
+    assert checked > 10 and past_the_dealer > 0  # the tricks where the old reckoning was wrong were shown
+
+
+def state_at(rules: Rules, deal: dict, actions: int) -> State:
+    """The state of a recorded deal after its first ``actions`` actions."""
+    full = replay_deal(deal, rules)
+    state = State.new(rules, deal["dealer"]).deal([[CARDS[k] for k in h] for h in full.dealt],
+                                                  [CARDS[k] for k in full.tapp])
+    for action in actions_of(full)[:actions]:
+        state = state.apply(action)
+    return state

@@ -111,3 +111,48 @@ def test_statistics() -> None:
     assert mean == 13.0 and low < 13.0 < high
     low, high = wilson(0, 10)
     assert low == 0.0 and 0.2 < high < 0.35
+
+
+def test_bot_specs_set_budget_and_options() -> None:
+    from binokel.tournament import BotSpec, OptionError, settings_of
+
+    settings = settings_of(_args("--bots", "expert:budget=2,hard:budget=0.5:endgame_cards=9", "--budget", "0.1"))
+    assert settings.specs == (BotSpec("expert", 2.0), BotSpec("hard", 0.5, (("ENDGAME_CARDS", 9),)))
+    bot = settings.specs[1].make(1)
+    assert bot.ENDGAME_CARDS == 9 and type(bot).ENDGAME_CARDS != 9  # the instance, not the class
+    assert BotSpec.parse(" Medium ") == BotSpec("medium")
+    for bad in ("grand", "hard:budget", "hard:budget=x", "hard:budget=0", "hard:depth=3"):
+        with pytest.raises(OptionError):
+            BotSpec.parse(bad)
+
+
+def test_bot_spec_budgets_reach_the_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each bot thinks with its own budget: same level, different budgets, different labels."""
+    assert run(_args("--bots", "easy:budget=0.5,easy:budget=0.01", "--deals", "1", "--jobs", "1", "--json",
+                     "--quiet")) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["bots"] == ["easy:budget=0.5", "easy:budget=0.01"]
+
+
+def test_sprt_decides_on_synthetic_differences() -> None:
+    import random
+
+    from binokel.tournament import sprt_decision
+
+    rng = random.Random(1)
+    better = [rng.gauss(30, 80) for _ in range(400)]
+    equal = [rng.gauss(0, 80) for _ in range(400)]
+    assert sprt_decision(better, 30.0)[0] == "H1"
+    assert sprt_decision(equal, 30.0)[0] == "H0"
+    assert sprt_decision(better[:5], 30.0)[0] is None  # too few deals to tell
+    # The decision comes as soon as the evidence is clear: an SPRT stops early on a clear edge.
+    decided_at = next(n for n in range(2, 400) if sprt_decision(better[:n], 30.0)[0] is not None)
+    assert decided_at < 200
+
+
+def test_sprt_stops_the_tournament_early(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(_args("--bots", "medium,easy", "--deals", "200", "--jobs", "1", "--json", "--quiet",
+                     "--sprt", "1000")) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["sprt"]["decision"].startswith("medium is not better")  # no bot is 1000 points a deal better
+    assert data["deals"] < 200

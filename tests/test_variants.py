@@ -103,6 +103,13 @@ GOLDEN_RESULTS = {
     # tricks + a Dissle 10 = 77 -> 80. (104 + 79 + 67 = 250.)
     "club_rounding_244.json": ("made", 0, 150, "C", [seat(140, 104, 6, 240), seat(10, 79, 5, 90),
                                                      seat(10, 67, 4, 80)]),
+    # No upper limit in the open auction (RULES.md section 10): forehand (seat 0) holds the
+    # double family of hearts and both 7♥ and opens at 800, far above the 150..650 offered;
+    # the others pass. It lays away 7♣ 7♣ J♣ (2), names hearts: double family 1500 + two
+    # Dissles 20 = 1520, and takes all 15 tricks: 248 + 10 + 2 = 250; 1770 >= 800, made.
+    # Seats 1 and 2 take no trick: their melds do not count.
+    "club_open_800.json": ("made", 0, 800, "H", [seat(1520, 250, 15, 1770), seat(40, 0, 0, 0),
+                                                 seat(120, 0, 0, 0)]),
     # The open auction without Zwangsspiel: everybody passes, the deal is void.
     "redeal.json": ("redeal", None, None, None, [seat(0, 0, 0, 0)] * 3),
     # Contracts, on the standard golden deals (tests/golden/durch_*.json) with other rules.
@@ -158,6 +165,22 @@ def test_every_new_rule_set_has_a_golden_record() -> None:
     assert covered >= {"four-solo", "four-sitout", "kreuz", "sechser", "club"}
     games = {result(replay(load(name)))["game"] for name in GOLDEN_RESULTS}
     assert games >= {"durch", "open_durch", "bettel", "hand_durch"}
+
+
+def test_an_open_auction_bid_far_above_the_offered_list_replays(capsys) -> None:
+    """RULES.md section 10: the open auction has no upper limit; records, replay and players
+    may bid any multiple of 10 above the highest bid, beyond what ``legal_actions`` offers."""
+    assert main(["replay", "--json", str(GOLDEN / "club_open_800.json")]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert (line["outcome"], line["soloist"], line["bid"]) == ("made", 0, 800)
+    state = State.new("club", dealer=2).deal_random(random.Random(5))
+    assert Action.bid(5000) not in state.legal_actions()  # not offered, yet legal
+    state = state.apply(Action.bid(5000))
+    assert state.high == 5000 and state.holder == 0
+    for bad in (5000, 5005, 5010 + 5):
+        with pytest.raises(IllegalActionError):
+            state.apply(Action.bid(bad))
+    assert state.apply(Action.bid(10**9)).high == 10**9
 
 
 def test_golden_replay_on_the_command_line(capsys) -> None:
@@ -297,9 +320,12 @@ def test_open_auction_legal_bids() -> None:
     assert legal == sorted(set(legal))
     state = state.apply_text("200")
     assert [a.value for a in state.legal_actions()[1:3]] == [210, 220]
-    for bad in ("200", "205", str(210 + OPEN_BID_SPAN + 10)):
+    for bad in ("200", "205", "10"):
         with pytest.raises(IllegalActionError):
             state.apply_text(bad)
+    # RULES.md section 10: no upper limit. Beyond the offered list any multiple of 10 is legal.
+    far = str(210 + OPEN_BID_SPAN + 10)
+    assert Action.bid(int(far)) not in state.legal_actions() and state.apply_text(far).high == int(far)
     state = state.apply_text("300").apply_text("pass")  # seat 1 jumps to 300, seat 2 passes (out)
     assert state.to_move == 0 and state.passed == (2,)
     state = state.apply_text("pass")  # only the high bidder is left

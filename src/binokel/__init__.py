@@ -10,7 +10,8 @@ from binokel.card import CARDS, Card, Hand, Rank, Suit
 from binokel.error import BinokelError, IllegalActionError, NotationError, RecordError
 from binokel.meld import Meld, find_melds, meld_total
 from binokel.rules import RULE_SETS, Rules
-from binokel.state import Outcome, Phase, State, Trick
+from binokel.state import Outcome, Phase, State
+from binokel.trick import Trick
 from binokel.view import SeatView, view
 
 __all__ = [

@@ -15,15 +15,67 @@ from enum import IntEnum
 
 from binokel.card import CARDS, Card, Suit
 
-DURCH = 4
-"""The game value for Durch; trump games use the suit (0..3)."""
-OPEN_DURCH = 5
-"""Open Durch after the Tapp: the soloist's hand is shown to everybody."""
-BETTEL = 6
-"""Bettel: the soloist promises to win no trick (no trumps, no melds)."""
-HAND_DURCH = 7
-"""Open Durch from the hand: announced instead of taking the Tapp, which stays unused."""
-GAME_WORDS = {DURCH: "durch", OPEN_DURCH: "open_durch", BETTEL: "bettel", HAND_DURCH: "hand_durch"}
+
+class Contract(IntEnum):
+    """The game the soloist plays: a trump suit (the suit's value 0..3) or a game without
+    trump (every value >= DURCH). An IntEnum: the engine's hot paths compare it with
+    suits and card kinds as plain integers.
+
+    >>> Contract.parse("h"), Contract.parse("bettel").word, Contract.H.trump, Contract.DURCH.trump
+    (<Contract.H: 1>, 'bettel', <Suit.H: 1>, None)
+    """
+
+    S = 0
+    H = 1
+    D = 2
+    C = 3
+    DURCH = 4
+    OPEN_DURCH = 5  # open Durch after the Tapp: the soloist's hand is shown to everybody
+    BETTEL = 6  # the soloist promises to win no trick (no trumps, no melds)
+    HAND_DURCH = 7  # open Durch from the hand: announced instead of taking the Tapp, which stays unused
+
+    @property
+    def word(self) -> str:
+        """The record's text: ``"S"``, ``"H"``, ``"D"``, ``"C"``, ``"durch"``, ``"open_durch"``,
+        ``"bettel"`` or ``"hand_durch"``."""
+        return self.name if self < 4 else self.name.lower()
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit, or None for a game without trump."""
+        return Suit(self) if self < 4 else None
+
+    @property
+    def open_hand(self) -> bool:
+        """Is the soloist's hand shown to everybody (open Durch)?"""
+        return self is Contract.OPEN_DURCH or self is Contract.HAND_DURCH
+
+    @classmethod
+    def parse(cls, text: str) -> Contract:
+        """Read a contract's record text (or a suit symbol)."""
+        word = text.strip().lower()
+        for contract in cls:
+            if contract >= 4 and word == contract.word:
+                return contract
+        return cls(Suit.parse(text))
+
+    def __str__(self) -> str:
+        return self.word
+
+    def __format__(self, spec: str) -> str:
+        return format(self.word, spec)
+
+    def __bool__(self) -> bool:
+        # Spades is 0, yet a game: ``if view.game:`` means "a game is named".
+        return True
+
+
+DURCH = Contract.DURCH
+"""The first game without trump: every contract >= DURCH has none."""
+OPEN_DURCH = Contract.OPEN_DURCH
+BETTEL = Contract.BETTEL
+HAND_DURCH = Contract.HAND_DURCH
+GAME_WORDS = {c: c.word for c in Contract if c >= DURCH}
 """The record words of the games without trump (every game value >= DURCH)."""
 
 
@@ -45,6 +97,7 @@ class Action:
 
     kind: ActionKind
     value: int
+    _key: tuple[int, int]
 
     def __init__(self, kind: ActionKind, value: int = 0) -> None:
         object.__setattr__(self, "kind", kind)
@@ -67,13 +120,16 @@ class Action:
         return DISCARDS[card.index]
 
     @staticmethod
-    def game(game: Suit | str) -> Action:
+    def game(game: Contract | Suit | str) -> Action:
         """The game named by the soloist: a trump suit, ``"durch"``, ``"open_durch"`` or ``"bettel"``."""
-        if isinstance(game, str):
-            for value, word in GAME_WORDS.items():
-                if game.strip().lower() == word:
-                    return GAMES[value]
-        return GAMES[Suit.parse(game) if isinstance(game, str) else game]
+        return GAMES[Contract.parse(game) if isinstance(game, str) else game]
+
+    @property
+    def contract(self) -> Contract:
+        """The contract of a game action."""
+        if self.kind is not ActionKind.GAME:
+            raise AttributeError(f"{self} names no game")
+        return Contract(self.value)
 
     @property
     def card(self) -> Card:
@@ -89,7 +145,7 @@ class Action:
         if kind == ActionKind.BID:
             return str(self.value)
         if kind == ActionKind.GAME:
-            return GAME_WORDS[self.value] if self.value >= DURCH else Suit(self.value).letter
+            return Contract(self.value).word
         return _WORDS[kind]
 
     def __repr__(self) -> str:
@@ -105,7 +161,8 @@ class Action:
         return hash(self._key)
 
 
-_WORDS = {ActionKind.PASS: "pass", ActionKind.SURRENDER: "surrender", ActionKind.PLAY_ON: "play", ActionKind.TAKE: "take"}
+_WORDS = {ActionKind.PASS: "pass", ActionKind.SURRENDER: "surrender", ActionKind.PLAY_ON: "play",
+          ActionKind.TAKE: "take"}
 
 PASS = Action(ActionKind.PASS)
 SURRENDER = Action(ActionKind.SURRENDER)
@@ -113,4 +170,5 @@ PLAY_ON = Action(ActionKind.PLAY_ON)
 TAKE = Action(ActionKind.TAKE)
 PLAYS = tuple(Action(ActionKind.PLAY, k) for k in range(len(CARDS)))
 DISCARDS = tuple(Action(ActionKind.DISCARD, k) for k in range(len(CARDS)))
-GAMES = tuple(Action(ActionKind.GAME, g) for g in range(8))
+GAMES = tuple(Action(ActionKind.GAME, g) for g in Contract)
+"""The game actions, indexed by contract."""

@@ -11,8 +11,9 @@ docs/research.md reports what it learns and how strong it is.
 >>> import numpy as np
 >>> policy = LinearPolicy.zeros()
 >>> from binokel.state import State
+>>> from binokel.view import view
 >>> import random
->>> seen = State.new("standard", dealer=2).deal_random(random.Random(1)).view(0)
+>>> seen = view(State.new("standard", dealer=2).deal_random(random.Random(1)), 0)
 >>> str(PolicyBot(policy).choose(seen))
 '150'
 """

@@ -9,7 +9,7 @@ handful of integer operations.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import IntEnum
 
 from binokel.error import NotationError
@@ -100,6 +100,7 @@ class Card:
     suit: Suit
     rank: Rank
     points: int
+    _text: str
 
     def __new__(cls, text: str) -> Card:
         return cls.parse(text)
@@ -144,7 +145,7 @@ class Card:
     def __eq__(self, other: object) -> bool:
         return self is other
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[str], Card], tuple[str]]:
         return (Card.parse, (self._text,))
 
 
@@ -166,8 +167,14 @@ HIGHER = tuple(((1 << (k % 7)) - 1) << (7 * (k // 7)) for k in range(KINDS))
 POINTS = tuple(c.points for c in CARDS)
 
 
+# Hand-mask helpers: the one place that knows how a multiset of cards sits in an integer.
+
 def kinds_of(mask: int) -> Iterator[int]:
-    """The kinds whose bits are set in a 28-bit kind mask, in ascending order."""
+    """The kinds whose bits are set in a 28-bit kind mask, in ascending order.
+
+    >>> list(kinds_of(0b1001))
+    [0, 3]
+    """
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -175,13 +182,19 @@ def kinds_of(mask: int) -> Iterator[int]:
 
 
 def add_card(mask: int, kind: int) -> int:
-    """Add one copy of ``kind`` to a hand mask (first copy, then second)."""
+    """Add one copy of ``kind`` to a hand mask (first copy, then second); a third copy is an error."""
     bit = 1 << kind
     if mask & bit:
         bit <<= COPY
         if mask & bit:
             raise ValueError(f"a third copy of {CARDS[kind]}")
     return mask | bit
+
+
+def add_copy(mask: int, kind: int) -> int:
+    """Add one copy of ``kind`` to a hand mask holding at most one (unchecked: the search's hot path)."""
+    bit = 1 << kind
+    return mask | (bit << COPY if mask & bit else bit)
 
 
 def remove_card(mask: int, kind: int) -> int:
@@ -192,12 +205,71 @@ def remove_card(mask: int, kind: int) -> int:
     return mask ^ (1 << kind)
 
 
+def mask_of(kinds: Iterable[int]) -> int:
+    """The hand mask of some card kinds (at most two copies each, checked by the caller).
+
+    >>> mask_of([3, 3, 5]) == 1 << 3 | 1 << (3 + COPY) | 1 << 5
+    True
+    """
+    mask = 0
+    for kind in kinds:
+        bit = 1 << kind
+        mask |= bit << COPY if mask & bit else bit
+    return mask
+
+
+def count_of(mask: int, kind: int) -> int:
+    """Copies of ``kind`` in a hand mask (0, 1 or 2)."""
+    return (mask >> kind & 1) + (mask >> (kind + COPY) & 1)
+
+
+def counts_of(mask: int) -> list[int]:
+    """The copy count of every kind (28 numbers) in a hand mask."""
+    low, high = mask & KIND_MASK, mask >> COPY
+    return [(low >> k & 1) + (high >> k & 1) for k in range(KINDS)]
+
+
+def mask_of_counts(counts: Iterable[int]) -> int:
+    """A hand mask from copy counts by kind (the inverse of :func:`counts_of`).
+
+    >>> mask_of_counts(counts_of(mask_of([1, 1, 4]))) == mask_of([1, 1, 4])
+    True
+    """
+    mask = 0
+    for kind, n in enumerate(counts):
+        if n:
+            mask |= 1 << kind
+            if n > 1:
+                mask |= 1 << (kind + COPY)
+    return mask
+
+
+def add_masks(a: int, b: int) -> int:
+    """The multiset sum of two hand masks (at most two copies of a kind in all)."""
+    for kind in kinds_of(b & KIND_MASK):
+        a |= (1 << (kind + COPY)) if a >> kind & 1 else (1 << kind)
+    for kind in kinds_of(b >> COPY):
+        a |= (1 << (kind + COPY)) if a >> kind & 1 else (1 << kind)
+    return a
+
+
+def both_copies(kinds: int) -> int:
+    """The hand mask with both copies of every kind in a 28-bit kind mask (e.g. a whole deck)."""
+    return kinds | kinds << COPY
+
+
+def full_kinds(a: int, b: int) -> int:
+    """Kinds of which hand masks ``a`` and ``b`` (two disjoint multisets) hold both copies together."""
+    return a >> COPY | b >> COPY | (a & b & KIND_MASK)
+
+
 def present(mask: int) -> int:
     """The 28-bit mask of kinds with at least one copy in the hand."""
     return (mask | (mask >> COPY)) & KIND_MASK
 
 
 def mask_points(mask: int) -> int:
+    """The card points of a hand mask."""
     return sum(POINTS[k] for k in kinds_of(mask & KIND_MASK)) + sum(POINTS[k] for k in kinds_of(mask >> COPY))
 
 
@@ -210,6 +282,8 @@ class Hand:
     """
 
     __slots__ = ("mask",)
+
+    mask: int
 
     def __init__(self, cards: Iterable[Card | str] = (), *, mask: int | None = None) -> None:
         if mask is None:
@@ -245,7 +319,7 @@ class Hand:
         return isinstance(card, Card) and bool(self.mask >> card.index & 1)
 
     def count(self, card: Card) -> int:
-        return (self.mask >> card.index & 1) + (self.mask >> (card.index + COPY) & 1)
+        return count_of(self.mask, card.index)
 
     def add(self, card: Card) -> Hand:
         return Hand(mask=add_card(self.mask, card.index))

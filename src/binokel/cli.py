@@ -157,14 +157,14 @@ def _load_json(name: str) -> Any:
         raise RecordError("not_json", reason=error.msg, line=error.lineno, column=error.colno) from None
 
 
-def _describe(name: str, subject: State | Game, outcome: dict) -> str:
+def _describe(name: str, subject: State | Game, outcome: dict[str, Any]) -> str:
     if isinstance(subject, Game):
         lines = [f"{name}: game of {len(outcome['deals'])} deals ({subject.rules.text})"]
         for number, deal in enumerate(outcome["deals"], 1):
             lines.append(f"  deal {number}: " + _deal_line(deal))
         winner = outcome["winner"]
         won = f"winner: seat {winner}" if winner is not None else "no winner yet"
-        if subject.rules.teams != "none" and winner is not None:  # with teams the winner is the team number
+        if subject.rules.has_teams and winner is not None:  # with teams the winner is the team number
             won = f"winner: team {winner} (seats {', '.join(str(s) for s in range(winner, subject.players, 2))})"
         lines.append(f"  totals: {' '.join(map(str, outcome['totals']))}; {won}")
         if "durch_games" in outcome:
@@ -178,7 +178,7 @@ def _describe(name: str, subject: State | Game, outcome: dict) -> str:
     return "\n".join(lines)
 
 
-def _deal_line(deal: dict) -> str:
+def _deal_line(deal: dict[str, Any]) -> str:
     if deal["outcome"] == "redeal":
         return "everybody passed: redeal, no score"
     if deal["soloist"] is None:
@@ -187,7 +187,8 @@ def _deal_line(deal: dict) -> str:
             "hand_durch": "open Durch from the hand"}.get(
         deal["game"], f"trump {deal['game']}")
     scores = " ".join(f"{s['score']:+d}" for s in deal["seats"])
-    return f"soloist seat {deal['soloist']}, bid {deal['bid']}, {game}: {deal['outcome'].replace('_', ' ')}; scores {scores}"
+    outcome = deal["outcome"].replace("_", " ")
+    return f"soloist seat {deal['soloist']}, bid {deal['bid']}, {game}: {outcome}; scores {scores}"
 
 
 # ---------------------------------------------------------------------- melds

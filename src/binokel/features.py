@@ -57,7 +57,7 @@ from binokel.action import (
 )
 from binokel.card import CARDS, Card
 from binokel.meld import Meld, meld_cards, meld_total
-from binokel.rules import Rules
+from binokel.rules import Auction, Deck
 from binokel.view import SeatView
 
 MAX_SEATS = 6
@@ -130,7 +130,7 @@ def observation(seen: SeatView, totals: Sequence[int] | None = None) -> list[flo
 
 def encode_into(vector: list[float], seen: SeatView, totals: Sequence[int] | None = None) -> None:
     """Write the features of ``seen`` into ``vector`` (all zeros, :data:`OBSERVATION_SIZE` long)."""
-    rules = _rules(seen.rules)
+    rules = seen.rules
     n, me = seen.players, seen.seat
     o = OFFSETS
 
@@ -144,30 +144,30 @@ def encode_into(vector: list[float], seen: SeatView, totals: Sequence[int] | Non
     r = o["rules"]
     vector[r + (0 if n == 3 else 1 if n == 4 else 2)] = 1.0
     vector[r + 3] = float(rules.sit_out)
-    vector[r + 4] = float(rules.teams != "none")
-    vector[r + 5] = float(rules.auction == "open")
-    vector[r + 6] = float(rules.deck == "forty")
-    vector[r + 7] = float(rules.deck == "sevens")
+    vector[r + 4] = float(rules.has_teams)
+    vector[r + 5] = float(rules.auction is Auction.OPEN)
+    vector[r + 6] = float(rules.deck is Deck.FORTY)
+    vector[r + 7] = float(rules.deck is Deck.SEVENS)
     vector[o["phase"] + PHASES.index(seen.phase)] = 1.0
     if seen.to_move is not None and seen.to_move >= 0:
         vector[o["to_move"] + rel(seen.to_move)] = 1.0
     vector[o["dealer"] + rel(seen.dealer)] = 1.0
     if seen.sitting_out is not None:
         vector[o["sitting_out"] + rel(seen.sitting_out)] = 1.0
-    if rules.teams != "none":
+    if rules.has_teams:
         for seat in range(n):
-            if seat != me and rules.team_of(seat) == rules.team_of(me):
+            if seat != me and rules.partners(seat, me):
                 vector[o["partner"] + rel(seat)] = 1.0
     cards_at(o["hand"], seen.hand)
     for seat, size in enumerate(seen.hand_sizes):
         vector[o["hand_sizes"] + rel(seat)] = size / 10
     high, holder = _auction(seen)
     for call, seat in zip(seen.auction, seen.callers):
-        if call == "pass":
+        if call.kind is ActionKind.PASS:
             vector[o["passed"] + rel(seat)] = 1.0
         else:
             at = o["bids"] + rel(seat)
-            vector[at] = max(vector[at], int(call) / 1000)
+            vector[at] = max(vector[at], call.value / 1000)
     vector[o["high_bid"]] = high / 1000
     if seen.phase == "auction":
         vector[o["lowest_bid"]] = lowest_bid(seen) / 1000
@@ -178,7 +178,7 @@ def encode_into(vector: list[float], seen: SeatView, totals: Sequence[int] | Non
     if seen.bid is not None:
         vector[o["contract"]] = seen.bid / 1000
     if seen.game is not None:
-        vector[o["game"] + _game_index(seen.game)] = 1.0
+        vector[o["game"] + int(seen.game)] = 1.0  # a Contract is its index in GAMES
     if seen.surrendered:
         vector[o["surrendered"]] = 1.0
     if seen.tapp is not None:
@@ -193,12 +193,11 @@ def encode_into(vector: list[float], seen: SeatView, totals: Sequence[int] | Non
                 shown, points = _shown(melds)
                 cards_at(o["melds"] + rel(seat) * KINDS, shown)
                 vector[o["meld_points"] + rel(seat)] = points / 1000
-    order = _active_order(seen)
     for trick in seen.tricks:
-        for seat, card in zip(_from(order, trick.leader), trick.cards):
+        for seat, card in trick.plays:
             vector[o["played"] + rel(seat) * KINDS + card.index] += 1.0
-    if seen.trick.cards:
-        for seat, card in zip(_from(order, seen.trick.leader), seen.trick.cards):
+    if seen.trick.plays:
+        for seat, card in seen.trick.plays:
             vector[o["trick"] + rel(seat) * KINDS + card.index] = 1.0
         vector[o["trick_leader"] + rel(seen.trick.leader)] = 1.0
     for seat in range(n):
@@ -214,12 +213,6 @@ def encode_into(vector: list[float], seen: SeatView, totals: Sequence[int] | Non
     vector[o["target"]] = rules.target / 1000
 
 
-@lru_cache(maxsize=64)
-def _rules(text: str) -> Rules:
-    """The rules of a view's rule text (read once: parsing is slow next to encoding)."""
-    return Rules.parse(text)
-
-
 @lru_cache(maxsize=4096)
 def _shown(melds: tuple[Meld, ...]) -> tuple[tuple[Card, ...], int]:
     """The cards that show some melds, and their points."""
@@ -230,29 +223,15 @@ def _auction(seen: SeatView) -> tuple[int, int | None]:
     """The highest bid so far and who holds it."""
     high, holder = 0, None
     for call, seat in zip(seen.auction, seen.callers):
-        if call != "pass" and int(call) > high:
-            high, holder = int(call), seat
+        if call.kind is ActionKind.BID and call.value > high:
+            high, holder = call.value, seat
     return high, holder
 
 
 def lowest_bid(seen: SeatView) -> int:
     """The lowest bid allowed now (the value of bid index 1): the minimum bid, or 10 over the highest."""
     high, holder = _auction(seen)
-    return _rules(seen.rules).min_bid if holder is None else high + 10
-
-
-def _active_order(seen: SeatView) -> tuple[int, ...]:
-    return tuple(s for s in range(seen.players) if s != seen.sitting_out)
-
-
-def _from(order: tuple[int, ...], leader: int) -> tuple[int, ...]:
-    """The seats in order of play starting from ``leader`` (the seat sitting out is skipped)."""
-    at = order.index(leader)
-    return order[at:] + order[:at]
-
-
-def _game_index(game: str) -> int:
-    return next(value for value, action in enumerate(GAMES) if str(action) == game)
+    return seen.rules.min_bid if holder is None else high + 10
 
 
 # ---------------------------------------------------------------------- actions
@@ -308,7 +287,8 @@ def legal_indices(seen: SeatView, max_bid: int | None = None) -> list[int]:
     with ``max_bid``, bids above it are left out (but never every action)."""
     indices = set()
     for action in seen.legal_actions:
-        if max_bid is not None and action.kind is ActionKind.BID and action.value > max_bid and len(seen.legal_actions) > 1:
+        if (max_bid is not None and action.kind is ActionKind.BID and action.value > max_bid
+                and len(seen.legal_actions) > 1):
             continue
         index = index_of(action, seen)
         if index is not None:

@@ -93,16 +93,19 @@ class Game:
         game = self._with_current(state)
         if not state.is_over():
             return game
+        assert state.scores is not None  # a finished deal is scored
         totals = tuple(t + s for t, s in zip(self.totals, state.scores))
         winner = decide_winner(self.rules, totals, state.soloist, len(self.deals))
         game = replace(game, totals=totals, winner=winner)
         if self.rules.durch_game and state.outcome in (Outcome.DURCH_MADE, Outcome.DURCH_FAILED):
             won = 1 if state.outcome is Outcome.DURCH_MADE else -1
+            assert state.soloist is not None  # a Durch has a soloist
             side = self.rules.team_of(state.soloist)
             game = replace(game, durch_games=tuple(
-                count + (won if self.rules.team_of(seat) == side else 0) for seat, count in enumerate(self.durch_games)))
+                count + (won if self.rules.team_of(seat) == side else 0)
+                for seat, count in enumerate(self.durch_games)))
         if winner is None:
-            next_dealer = (state.dealer + 1) % self.players  # the old forehand deals next
+            next_dealer = self.rules.next_dealer(state.dealer)
             game = replace(game, deals=game.deals + (State.new(self.rules, next_dealer),))
         return game
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from binokel.card import CARDS, COPY, KIND_MASK, Card, Hand, Rank, Suit
-from binokel.rules import STANDARD, Rules
+from binokel.rules import STANDARD, DoubleMelds, Rules
 
 FAMILY = (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J)
 FOUR_NAMES = {Rank.A: "aces", Rank.K: "kings", Rank.Q: "obers", Rank.J: "unters"}
@@ -35,7 +36,7 @@ class Meld:
     cards: tuple[Card, ...]
     points: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "suit": self.suit.letter if self.suit is not None else None,
@@ -44,7 +45,7 @@ class Meld:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> Meld:
+    def from_json(cls, data: dict[str, Any]) -> Meld:
         return cls(data["name"], Suit.parse(data["suit"]) if data.get("suit") else None,
                    tuple(Card.parse(c) for c in data["cards"]), int(data["points"]))
 
@@ -65,7 +66,7 @@ def melds_of_mask(mask: int, trump: int, rules: Rules = STANDARD) -> list[Meld]:
     """
     low, high = mask & KIND_MASK, mask >> COPY
     melds: list[Meld] = []
-    plain = rules.double_melds == "plain"
+    plain = rules.double_melds is _PLAIN
 
     for suit, family_cards, family_mask, king, queen in _SUITS:
         is_trump = suit == trump
@@ -105,7 +106,8 @@ def melds_of_mask(mask: int, trump: int, rules: Rules = STANDARD) -> list[Meld]:
     return melds
 
 
-_CACHE: dict[tuple, Meld] = {}
+_CACHE: dict[tuple[str, Suit | None, int, tuple[Card, ...]], Meld] = {}
+_PLAIN = DoubleMelds.PLAIN  # bound once: a global is quicker than the enum's attribute
 
 
 def _meld(name: str, suit: Suit | None, cards: tuple[Card, ...], points: int) -> Meld:
@@ -132,7 +134,8 @@ def _rank_mask(rank: Rank) -> int:
 
 _SUITS = tuple((suit, tuple(CARDS[suit * 7 + r] for r in FAMILY), sum(1 << (suit * 7 + r) for r in FAMILY),
                 CARDS[suit * 7 + Rank.K], CARDS[suit * 7 + Rank.Q]) for suit in Suit)
-_OF_A_KIND = tuple((_rank_mask(rank), FOUR_NAMES[rank], points, _rank_cards(rank)) for rank, points in FOUR_POINTS.items())
+_OF_A_KIND = tuple((_rank_mask(rank), FOUR_NAMES[rank], points, _rank_cards(rank))
+                   for rank, points in FOUR_POINTS.items())
 _BINOKEL_MASK = sum(1 << c.index for c in BINOKEL_CARDS)
 
 

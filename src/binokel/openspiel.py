@@ -328,7 +328,8 @@ class BinokelObserver:
             return json.dumps(seen.to_json(), sort_keys=True, separators=(",", ":"))
         trick = " ".join(map(str, seen.trick.cards)) or "-"
         return (f"seat {player} phase {seen.phase} hand {' '.join(map(str, seen.hand))} "
-                f"auction {' '.join(seen.auction) or '-'} soloist {seen.soloist} bid {seen.bid} game {seen.game} "
+                f"auction {' '.join(map(str, seen.auction)) or '-'} soloist {seen.soloist} bid {seen.bid} "
+                f"game {seen.game} "
                 f"trick {trick} tricks {list(seen.tricks_won)} points {list(seen.trick_points)}")
 
 

@@ -199,7 +199,8 @@ class BinokelEnv(AECEnv):  # type: ignore[misc]
         seat = state.to_move if state.to_move is not None and state.to_move >= 0 else 0
         seen = view(state, seat)
         lines = [f"{state.rules.text}  dealer {state.dealer}  phase {seen.phase}  to move {seen.to_move}",
-                 f"auction: {' '.join(seen.auction) or '-'}  soloist {seen.soloist}  bid {seen.bid}  game {seen.game}",
+                 f"auction: {' '.join(map(str, seen.auction)) or '-'}  soloist {seen.soloist}  bid {seen.bid}  "
+                 f"game {seen.game}",
                  f"trick: {' '.join(map(str, seen.trick.cards)) or '-'}  tricks won {list(seen.tricks_won)}",
                  f"seat {seat} holds: {' '.join(map(str, seen.hand))}"]
         if seen.scores is not None:

@@ -124,7 +124,7 @@ def _at(path: str) -> Iterator[None]:
         raise RecordError(error.code, path, **error.params) from None
 
 
-def _rules_of(data: dict) -> Rules:
+def _rules_of(data: dict[str, Any]) -> Rules:
     if "rules" not in data:
         raise RecordError("no_rules", "rules")
     with _at("rules"):
@@ -298,7 +298,7 @@ def _apply(state: State, text: str, path: str) -> State:
         return state.apply(state.parse_action(text))
 
 
-def _list(data: dict, key: str, prefix: str) -> list:
+def _list(data: dict[str, Any], key: str, prefix: str) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
         raise RecordError("not_a_list", f"{prefix}{key}", key=key)
@@ -343,7 +343,6 @@ def _check_copies(rules: Rules, hands: list[list[Card]], tapp: list[Card], prefi
 
 def deal_result(state: State) -> dict[str, Any]:
     """The ``binokel replay --json`` object of one deal (RECORDS.md)."""
-    over = state.is_over()
     game = None if state.game is None else str(GAMES[state.game])
     melds = state.melds or ((),) * state.players
     cards = state.card_points
@@ -353,7 +352,7 @@ def deal_result(state: State) -> dict[str, Any]:
             "meld_points": sum(m.points for m in melds[seat]),
             "card_points": cards[seat],
             "tricks": state.won[seat],
-            "score": state.scores[seat] if over else 0,
+            "score": state.scores[seat] if state.scores is not None else 0,
         }
         for seat in range(state.players)
     ]
@@ -361,7 +360,7 @@ def deal_result(state: State) -> dict[str, Any]:
         "soloist": state.soloist,
         "bid": state.bid,
         "game": game,
-        "outcome": state.outcome.value if over else "in_progress",
+        "outcome": state.outcome.value if state.outcome is not None else "in_progress",
         "seats": seats,
     }
 

@@ -13,18 +13,145 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from functools import cached_property
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from functools import cached_property, lru_cache
 from typing import Any
 
-from binokel.card import CARDS, Rank, Suit
+from binokel.card import CARDS, Card, Rank, Suit
 from binokel.error import NotationError
 
-DECKS = {
-    "nines": (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J, Rank.NINE),
-    "sevens": (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J, Rank.SEVEN),
-    "forty": (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J),
+# The options with a fixed set of words. StrEnum members are their text, so the
+# canonical rule text, records and JSON read exactly as before.
+
+class Word(StrEnum):
+    """An option value that is one of a fixed set of words. It compares, hashes, prints
+    and serialises as its text; its repr is the text's too, so listings of options read
+    as they always did.
+
+    >>> Deck.SEVENS == "sevens", f"{Deck.SEVENS}", repr(Deck.SEVENS), Deck("forty") is Deck.FORTY
+    (True, 'sevens', "'sevens'", True)
+    """
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+class Deck(Word):
+    NINES = "nines"  # 48 cards with 9s
+    SEVENS = "sevens"  # 48 cards with 7s
+    FORTY = "forty"  # 40 cards, no low card
+
+
+class FirstLead(Word):
+    FOREHAND = "forehand"
+    SOLOIST = "soloist"
+
+
+class SurrenderCredit(Word):
+    FIFTY = "50"
+    HALF = "half"  # half the bid, rounded down
+    FORTY = "40"
+    THIRTY = "30"
+    ZERO = "0"
+
+
+class DoubleMelds(Word):
+    SPECIAL = "special"
+    PLAIN = "plain"
+
+
+class DefenderMelds(Word):
+    TRICK = "trick"
+    ALWAYS = "always"
+
+
+class MustBeat(Word):
+    WINNER = "winner"
+    LED = "led"
+
+
+class Teams(Word):
+    NONE = "none"
+    OPPOSITE = "opposite"  # 4 players, partners opposite
+    ALTERNATE = "alternate"  # 6 players, two teams of three
+
+
+class Auction(Word):
+    FIXED = "fixed"
+    OPEN = "open"
+
+
+class AllPass(Word):
+    REDEAL = "redeal"
+    FORCED = "forced"
+
+
+class End(Word):
+    SOLOIST = "soloist"
+    HIGHEST = "highest"
+
+
+DECKS: dict[Deck, tuple[Rank, ...]] = {
+    Deck.NINES: (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J, Rank.NINE),
+    Deck.SEVENS: (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J, Rank.SEVEN),
+    Deck.FORTY: (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J),
 }
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who sits where in one deal: the table's topology, derived from the rules and the dealer.
+
+    Forehand is the seat after the dealer; with ``sit_out=1`` the dealer sits out and the
+    others play in seat order from forehand.
+
+    >>> seating = Rules.parse("four-sitout").seating(3)
+    >>> seating.forehand, seating.sitting_out, seating.order, seating.orders[2]
+    (0, 3, (0, 1, 2), (2, 0, 1))
+    """
+
+    players: int
+    dealer: int
+    forehand: int
+    sitting_out: int | None
+    order: tuple[int, ...]
+    """The seats playing this deal, in order of play from forehand."""
+    orders: tuple[tuple[int, ...], ...]
+    """For each seat, the seats playing in order of play starting from it (empty for the seat sitting out)."""
+
+    def seats_of_trick(self, leader: int, count: int) -> tuple[int, ...]:
+        """The seats of the first ``count`` cards of a trick led by ``leader``."""
+        return self.orders[leader][:count]
+
+    def next_to(self, seat: int) -> int:
+        """The playing seat after ``seat`` in order of play."""
+        order = self.orders[seat]
+        return order[1 % len(order)]
+
+
+# Topology is asked for on every deal (scoring, the bots' searches): worked out once per shape.
+
+@lru_cache(maxsize=64)
+def _team_seats(players: int, teams: bool, team: int) -> tuple[int, ...]:
+    return tuple(seat for seat in range(players) if (seat % 2 if teams else seat) == team)
+
+
+@lru_cache(maxsize=64)
+def _sides(players: int, teams: bool, out: int | None) -> tuple[tuple[int, ...], ...]:
+    seats = [seat for seat in range(players) if seat != out]
+    if not teams:
+        return tuple((seat,) for seat in seats)
+    return tuple(tuple(seat for seat in seats if seat % 2 == team) for team in (0, 1))
+
+
+@lru_cache(maxsize=256)
+def _seating(players: int, sit_out: bool, dealer: int) -> Seating:
+    out = dealer if sit_out else None
+    active = [s for s in range(players) if s != out]
+    orders = tuple(tuple(active[(active.index(seat) + i) % len(active)] for i in range(len(active)))
+                   if seat != out else () for seat in range(players))
+    forehand = (dealer + 1) % players
+    return Seating(players, dealer, forehand, out, orders[forehand], orders)
 
 
 @dataclass(frozen=True)
@@ -36,6 +163,12 @@ class Option:
     minimum: int | None = None
     step: int | None = None
 
+    @property
+    def words(self) -> type[StrEnum] | None:
+        """The enum of an option with a fixed set of words (None for numbers and free text)."""
+        first = self.choices[0] if self.choices else None
+        return type(first) if isinstance(first, StrEnum) else None
+
 
 def _opt(default: Any, help: str, **kwargs: Any) -> Any:
     return field(default=default, metadata={"option": Option(help, **kwargs)})
@@ -46,52 +179,74 @@ class Rules:
     """Every rule option; the defaults are the ``standard`` rule set."""
 
     name: str = field(default="standard", compare=False)
-    deck: str = _opt("nines", "cards: 'nines' (48 with 9s), 'sevens' (48 with 7s, Dissle is the trump 7), 'forty' (40, no low card)", choices=tuple(DECKS))
-    players: int = _opt(3, "seats at the table (with sit_out=1 the dealer sits out, so one fewer play)", choices=(3, 4, 6))
+    deck: Deck = _opt(Deck.NINES, "cards: 'nines' (48 with 9s), 'sevens' (48 with 7s, Dissle is the trump 7), 'forty' "
+                      "(40, no low card)", choices=tuple(Deck))
+    players: int = _opt(3, "seats at the table (with sit_out=1 the dealer sits out, so one fewer play)",
+                        choices=(3, 4, 6))
     hand_size: int = _opt(15, "cards dealt to each player", minimum=1)
-    tapp_size: int = _opt(3, "cards dealt to the Tapp (the soloist discards as many; 0: no Tapp, the soloist names the game at once)", minimum=0)
+    tapp_size: int = _opt(3, "cards dealt to the Tapp (the soloist discards as many; 0: no Tapp, the soloist names "
+                          "the game at once)", minimum=0)
     packet: int = _opt(3, "cards per packet when dealing", minimum=1)
     tapp_rounds: int = _opt(1, "the Tapp is dealt in equal parts after each of the first this many rounds", minimum=1)
     target: int = _opt(1500, "the game ends after a deal in which somebody reaches this total", minimum=10)
     deals: int = _opt(0, "play this many deals instead of to the target (0: play to the target)", minimum=0)
     min_bid: int = _opt(150, "forehand's forced opening bid", minimum=10, step=10)
-    first_lead: str = _opt("forehand", "who leads the first trick of a trump game: 'forehand' or 'soloist'", choices=("forehand", "soloist"))
-    surrender_credit: str = _opt("50", "each opponent's credit (plus own melds) when the soloist surrenders: a number or 'half' (half the bid)", choices=("50", "half", "40", "30", "0"))
-    double_melds: str = _opt("special", "double melds: 'special' (1500/1000/1000/300) or 'plain' (twice the single value; double binokel stays 300)", choices=("special", "plain"))
+    first_lead: FirstLead = _opt(FirstLead.FOREHAND, "who leads the first trick of a trump game: 'forehand' or "
+                                 "'soloist'", choices=tuple(FirstLead))
+    surrender_credit: SurrenderCredit = _opt(SurrenderCredit.FIFTY, "each opponent's credit (plus own melds) when the "
+                                             "soloist surrenders: a number or 'half' (half the bid)",
+                                             choices=tuple(SurrenderCredit))
+    double_melds: DoubleMelds = _opt(DoubleMelds.SPECIAL, "double melds: 'special' (1500/1000/1000/300) or 'plain' "
+                                     "(twice the single value; double binokel stays 300)", choices=tuple(DoubleMelds))
     eight_tens: int = _opt(0, "value of eight tens (0: no meld)", choices=(0, 1000))
     eight_sevens: int = _opt(0, "value of eight 7s with the sevens deck (0: no meld)", choices=(0, 1000))
     durch: int = _opt(1000, "value of Durch won or lost (0: Durch is not allowed)", minimum=0, step=10)
     failed_credit: int = _opt(0, "extra points to each defender when the contract fails", choices=(0, 30))
-    defender_melds: str = _opt("trick", "defenders' melds count: 'trick' (only with an own trick) or 'always'", choices=("trick", "always"))
-    rounding: int = _opt(0, "round each deal score to the nearest multiple (halves up); 0: no rounding", choices=(0, 10))
-    must_beat: str = _opt("winner", "following suit you must beat 'winner' (the card winning the trick, standard) or 'led' (the highest card of the led suit, even after a trump)", choices=("winner", "led"))
-    sit_out: int = _opt(0, "1: four at the table, the dealer sits out each deal (gets no cards, scores 0 for it)", choices=(0, 1))
+    defender_melds: DefenderMelds = _opt(DefenderMelds.TRICK, "defenders' melds count: 'trick' (only with an own "
+                                         "trick) or 'always'", choices=tuple(DefenderMelds))
+    rounding: int = _opt(0, "round each deal score to the nearest multiple (halves up); 0: no rounding",
+                         choices=(0, 10))
+    must_beat: MustBeat = _opt(MustBeat.WINNER, "following suit you must beat 'winner' (the card winning the trick, "
+                               "standard) or 'led' (the highest card of the led suit, even after a trump)",
+                               choices=tuple(MustBeat))
+    sit_out: int = _opt(0, "1: four at the table, the dealer sits out each deal (gets no cards, scores 0 for it)",
+                        choices=(0, 1))
     packets: str = _opt("", "packet sizes of the dealing rounds, e.g. '4-3-3' (empty: 'packet' cards every round)")
-    teams: str = _opt("none", "partnerships: 'none', 'opposite' (4 players, partners opposite) or 'alternate' (6 players, two teams of three)", choices=("none", "opposite", "alternate"))
-    partner_exemption: int = _opt(0, "1: while your partner wins the trick you must follow suit but need not beat or trump", choices=(0, 1))
-    auction: str = _opt("fixed", "'fixed' (forced opening, exact +10, duels in seat order) or 'open' (each in turn passes or raises by any multiple of 10)", choices=("fixed", "open"))
-    all_pass: str = _opt("redeal", "open auction, everybody passes: 'redeal' (no score, the deal passes on) or 'forced' (Zwangsspiel: the dealer plays the minimum bid)", choices=("redeal", "forced"))
-    open_durch: int = _opt(0, "value of open Durch after the Tapp, the soloist's hand shown (0: not allowed; the sources: 1500)", minimum=0, step=10)
-    hand_durch: int = _opt(0, "value of open Durch from the hand, announced instead of taking the Tapp (0: not allowed; the sources: 2000)", minimum=0, step=10)
+    teams: Teams = _opt(Teams.NONE, "partnerships: 'none', 'opposite' (4 players, partners opposite) or 'alternate' "
+                        "(6 players, two teams of three)", choices=tuple(Teams))
+    partner_exemption: int = _opt(0, "1: while your partner wins the trick you must follow suit but need not beat or "
+                                  "trump", choices=(0, 1))
+    auction: Auction = _opt(Auction.FIXED, "'fixed' (forced opening, exact +10, duels in seat order) or 'open' (each "
+                            "in turn passes or raises by any multiple of 10)", choices=tuple(Auction))
+    all_pass: AllPass = _opt(AllPass.REDEAL, "open auction, everybody passes: 'redeal' (no score, the deal passes on) "
+                             "or 'forced' (Zwangsspiel: the dealer plays the minimum bid)", choices=tuple(AllPass))
+    open_durch: int = _opt(0, "value of open Durch after the Tapp, the soloist's hand shown (0: not allowed; the "
+                           "sources: 1500)", minimum=0, step=10)
+    hand_durch: int = _opt(0, "value of open Durch from the hand, announced instead of taking the Tapp (0: not "
+                           "allowed; the sources: 2000)", minimum=0, step=10)
     durch_fail_credit: int = _opt(0, "points to each opponent (team) when a Durch fails", choices=(0, 300, 400))
-    durch_game: int = _opt(0, "1: a Durch won or lost counts as a whole game won or lost instead of points", choices=(0, 1))
-    bettel: int = _opt(0, "value of Bettel, the soloist wins no trick (0: not allowed; 300 is our suggestion)", minimum=0, step=10)
-    end: str = _opt("soloist", "several reach the target: 'soloist' (the deal's soloist wins if among them) or 'highest' (the highest total wins)", choices=("soloist", "highest"))
+    durch_game: int = _opt(0, "1: a Durch won or lost counts as a whole game won or lost instead of points",
+                           choices=(0, 1))
+    bettel: int = _opt(0, "value of Bettel, the soloist wins no trick (0: not allowed; 300 is our suggestion)",
+                       minimum=0, step=10)
+    end: End = _opt(End.SOLOIST, "several reach the target: 'soloist' (the deal's soloist wins if among them) or "
+                    "'highest' (the highest total wins)", choices=tuple(End))
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            option = f.metadata.get("option")
-            if option is not None:
-                _check_value(f.name, getattr(self, f.name), option)
+        for name, option, words in _CHECKS:
+            value = getattr(self, name)
+            _check_value(name, value, option)
+            if words is not None and type(value) is not words:  # e.g. deck="forty" given as text
+                object.__setattr__(self, name, words(value))
         if self.sit_out and self.players != 4:
             raise NotationError("sit_out_needs_four")
-        if self.teams == "opposite" and (self.players != 4 or self.sit_out):
+        if self.teams is Teams.OPPOSITE and (self.players != 4 or self.sit_out):
             raise NotationError("opposite_needs_four")
-        if self.teams == "alternate" and self.players != 6:
+        if self.teams is Teams.ALTERNATE and self.players != 6:
             raise NotationError("alternate_needs_six")
-        if self.players == 6 and self.teams != "alternate":
+        if self.players == 6 and self.teams is not Teams.ALTERNATE:
             raise NotationError("six_need_teams")
-        if self.partner_exemption and self.teams == "none":
+        if self.partner_exemption and self.teams is Teams.NONE:
             raise NotationError("exemption_needs_teams")
         deck = len(self.ranks) * 8
         if self.active * self.hand_size + self.tapp_size != deck:
@@ -126,6 +281,18 @@ class Rules:
         full, rest = divmod(self.hand_size, self.packet)
         return (self.packet,) * full + ((rest,) if rest else ())
 
+    # The table's topology: the one place that knows seat order, forehand, who sits
+    # out and who plays with whom.
+
+    @cached_property
+    def has_teams(self) -> bool:
+        """Do partners play together (``teams`` other than ``none``)?"""
+        return self.teams is not Teams.NONE
+
+    def seating(self, dealer: int) -> Seating:
+        """Who sits where in a deal dealt by ``dealer`` (see :class:`Seating`)."""
+        return _seating(self.players, bool(self.sit_out), dealer)
+
     def sitting_out(self, dealer: int) -> int | None:
         """The seat that sits out a deal dealt by ``dealer`` (the dealer, with ``sit_out=1``), else None.
 
@@ -134,13 +301,44 @@ class Rules:
         """
         return dealer if self.sit_out else None
 
+    def next_dealer(self, dealer: int) -> int:
+        """Who deals after ``dealer``: the old forehand."""
+        return (dealer + 1) % self.players
+
     def team_of(self, seat: int) -> int:
         """The team of a seat (with teams, partners share ``seat % 2``; else the seat itself).
 
         >>> Rules.parse("kreuz").team_of(2), Rules.parse("standard").team_of(2)
         (0, 2)
         """
-        return seat % 2 if self.teams != "none" else seat
+        return seat % 2 if self.teams is not Teams.NONE else seat
+
+    def partners(self, seat: int, other: int) -> bool:
+        """Do ``seat`` and ``other`` play on one side (a seat is its own partner)?
+
+        >>> Rules.parse("sechser").partners(1, 5), Rules.parse("kreuz").partners(0, 1)
+        (True, False)
+        >>> Rules.parse("standard").partners(0, 2)
+        False
+        """
+        return seat == other or (self.teams is not Teams.NONE and (seat - other) % 2 == 0)
+
+    def team_seats(self, team: int) -> tuple[int, ...]:
+        """The seats of a team (with teams: 0 or 1; else the seat itself).
+
+        >>> Rules.parse("kreuz").team_seats(1), Rules.parse("standard").team_seats(1)
+        ((1, 3), (1,))
+        """
+        return _team_seats(self.players, self.has_teams, team)
+
+    def sides(self, out: int | None = None) -> tuple[tuple[int, ...], ...]:
+        """The scoring units: each team's seats with teams, else each seat alone; never
+        the seat ``out`` sitting out.
+
+        >>> Rules.parse("kreuz").sides(), Rules.parse("four-sitout").sides(out=0)
+        (((0, 2), (1, 3)), ((1,), (2,), (3,)))
+        """
+        return _sides(self.players, self.has_teams, out)
 
     def __hash__(self) -> int:
         # Rules key the engine's caches on hot paths: hash the compared fields only once.
@@ -167,7 +365,7 @@ class Rules:
         return ranks[-1] if len(ranks) == 6 else None
 
     @property
-    def deck_cards(self) -> list:
+    def deck_cards(self) -> list[Card]:
         """The full deck, two copies of every card, in canonical order."""
         return [CARDS[s * 7 + r] for s in Suit for r in self.ranks for _ in range(2)]
 
@@ -182,7 +380,7 @@ class Rules:
         return sum(1 << (s * 7 + r) for s in Suit for r in self.ranks)
 
     def surrender_points(self, bid: int) -> int:
-        return bid // 2 if self.surrender_credit == "half" else int(self.surrender_credit)
+        return bid // 2 if self.surrender_credit is SurrenderCredit.HALF else int(self.surrender_credit)
 
     def round_score(self, score: int) -> int:
         """A deal score rounded as the rules say (halves up).
@@ -223,12 +421,12 @@ class Rules:
 
     def replace(self, **options: Any) -> Rules:
         """The same rule set with some options changed (values as Python or text)."""
-        types = {f.name: f.type for f in fields(self) if "option" in f.metadata}
         converted = {}
         for key, value in options.items():
-            if key not in types:
-                raise NotationError("unknown_option", name=repr(key), known=", ".join(types))
-            converted[key] = _convert(key, value, types[key])
+            if key not in OPTIONS:
+                raise NotationError("unknown_option", name=repr(key), known=", ".join(OPTIONS))
+            standard, option = OPTIONS[key]
+            converted[key] = _convert(key, value, standard, option)
         return dataclasses.replace(self, **converted)
 
     @classmethod
@@ -244,7 +442,8 @@ class Rules:
         name = ALIASES.get(match.group(1).lower(), match.group(1).lower())
         if name not in RULE_SETS:
             raise NotationError("unknown_rule_set", name=repr(match.group(1)), known=", ".join(RULE_SETS))
-        return RULE_SETS[name].replace(**parse_options(match.group(2) or ""))
+        changes = parse_options(match.group(2) or "")
+        return RULE_SETS[name].replace(**changes) if changes else RULE_SETS[name]  # immutable: share it
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -283,8 +482,8 @@ def _even_packets(hand_size: int) -> str:
     return str(hand_size)
 
 
-def _convert(key: str, value: Any, type_name: Any) -> Any:
-    if type_name in ("int", int):
+def _convert(key: str, value: Any, standard: Any, option: Option) -> Any:
+    if isinstance(standard, int):
         if isinstance(value, bool):
             raise NotationError("option_not_number", name=key, value=repr(value))
         if isinstance(value, int):
@@ -293,12 +492,17 @@ def _convert(key: str, value: Any, type_name: Any) -> Any:
             return int(str(value).strip())
         except ValueError:
             raise NotationError("option_not_number", name=key, value=repr(value)) from None
-    return str(value).strip().lower()
+    text = str(value).strip().lower()
+    words = option.words
+    if words is not None and text in words._value2member_map_:
+        return words(text)
+    return text  # a wrong word is reported by _check_value
 
 
 def _check_value(key: str, value: Any, option: Option) -> None:
     if option.choices is not None and value not in option.choices:
-        raise NotationError("option_not_choice", name=key, choices=", ".join(map(str, option.choices)), value=repr(value))
+        raise NotationError("option_not_choice", name=key, choices=", ".join(map(str, option.choices)),
+                            value=repr(value))
     if option.minimum is not None and value < option.minimum:
         raise NotationError("option_below_minimum", name=key, minimum=option.minimum, value=repr(value))
     if option.step is not None and value % option.step:
@@ -308,6 +512,8 @@ def _check_value(key: str, value: Any, option: Option) -> None:
 OPTIONS: dict[str, tuple[Any, Option]] = {
     f.name: (f.default, f.metadata["option"]) for f in fields(Rules) if "option" in f.metadata}
 """Every rule option by name: its standard value and how it is documented, in declaration order."""
+_CHECKS = tuple((name, option, option.words) for name, (_, option) in OPTIONS.items())
+"""What Rules.__post_init__ checks, worked out once: (name, option, its word enum or None)."""
 
 
 def options() -> list[tuple[str, Any, str]]:
@@ -333,7 +539,8 @@ RULE_SETS: dict[str, Rules] = {
                   "the soloist leads, deal scores rounded to 10, +30 to each defender on failure, target 1000, "
                   "the highest total wins", deck="sevens", target=1000, first_lead="soloist", failed_credit=30,
                   rounding=10, auction="open", all_pass="forced", end="highest"),
-        _rule_set("four-solo", "4 players, one against three: 40 cards, 9 each dealt 3-3-3, Tapp 4 dealt 2 + 2 (seed 001)",
+        _rule_set("four-solo", "4 players, one against three: 40 cards, 9 each dealt 3-3-3, Tapp 4 dealt 2 + 2 "
+                  "(seed 001)",
                   deck="forty", players=4, hand_size=9, tapp_size=4, tapp_rounds=2),
         _rule_set("four-sitout", "4 at the table, the dealer sits out each deal: the standard game for the other three",
                   players=4, sit_out=1),
@@ -350,6 +557,7 @@ RULE_SETS: dict[str, Rules] = {
                   players=6, hand_size=7, tapp_size=6, packets="4-3", teams="alternate", target=1000),
     )
 }
-ALIASES = {"default": "standard", "foursolo": "four-solo", "kreuzbinokel": "kreuz", "sechserbinokel": "sechser", "48": "standard", "40": "classic40", "classic": "classic40", "online": "classic40", "7s": "sevens"}
+ALIASES = {"default": "standard", "foursolo": "four-solo", "kreuzbinokel": "kreuz", "sechserbinokel": "sechser",
+           "48": "standard", "40": "classic40", "classic": "classic40", "online": "classic40", "7s": "sevens"}
 STANDARD = RULE_SETS["standard"]
 

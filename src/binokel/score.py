@@ -13,23 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from binokel.action import BETTEL, DURCH, HAND_DURCH, OPEN_DURCH
-from binokel.rules import Rules
+from binokel.action import BETTEL, DURCH, HAND_DURCH, OPEN_DURCH, Contract
+from binokel.rules import DefenderMelds, End, Rules
 
 LAST_TRICK_BONUS = 10
+_ALWAYS, _SOLOIST = DefenderMelds.ALWAYS, End.SOLOIST  # bound once: read for every deal
 
 
 def is_made(bid: int, card_points: int, meld_points: int, tricks: int) -> bool:
     """The soloist makes the contract with a trick and card points + melds >= bid."""
     return tricks > 0 and card_points + meld_points >= bid
-
-
-def _teams(rules: Rules, out: int | None) -> list[list[int]]:
-    """The scoring units: each team (seat % 2 with teams), else each seat; never the seat sitting out."""
-    seats = [seat for seat in range(rules.players) if seat != out]
-    if rules.teams == "none":
-        return [[seat] for seat in seats]
-    return [[seat for seat in seats if seat % 2 == team] for team in (0, 1)]
 
 
 def _own_points(rules: Rules, declarer_side: bool, cards: int, melds: int, won: int) -> int:
@@ -38,7 +31,7 @@ def _own_points(rules: Rules, declarer_side: bool, cards: int, melds: int, won: 
     (the soloist's card points include the discard)."""
     if declarer_side:
         return cards + (melds if won else 0)
-    return (cards if won else 0) + (melds if won or rules.defender_melds == "always" else 0)
+    return (cards if won else 0) + (melds if won or rules.defender_melds is _ALWAYS else 0)
 
 
 def contract_made(rules: Rules, soloist: int, bid: int, card_points: Sequence[int],
@@ -53,9 +46,9 @@ def contract_made(rules: Rules, soloist: int, bid: int, card_points: Sequence[in
     >>> contract_made(Rules.parse("kreuz"), 0, 200, (60, 20, 70, 100), (40, 0, 20, 0), (3, 1, 2, 4))
     False
     """
-    if rules.teams == "none":
+    if not rules.has_teams:
         return is_made(bid, card_points[soloist], meld_points[soloist], tricks[soloist])
-    team = [seat for seat in range(rules.players) if seat % 2 == soloist % 2]
+    team = rules.team_seats(rules.team_of(soloist))
     total = sum(_own_points(rules, True, card_points[s], meld_points[s], tricks[s]) for s in team)
     return any(tricks[s] for s in team) and total >= bid
 
@@ -67,7 +60,7 @@ def trump_scores(rules: Rules, soloist: int, bid: int, card_points: Sequence[int
     scores the team's total; ``out`` (the seat sitting out) scores 0."""
     made = contract_made(rules, soloist, bid, card_points, meld_points, tricks)
     scores = [0] * rules.players
-    for team in _teams(rules, out):
+    for team in rules.sides(out):
         declarer_side = soloist in team
         if declarer_side and not made:
             score = -2 * bid
@@ -86,7 +79,7 @@ def surrender_scores(rules: Rules, soloist: int, bid: int, meld_points: Sequence
     credit plus own melds."""
     credit = rules.surrender_points(bid)
     scores = [0] * rules.players
-    for team in _teams(rules, out):
+    for team in rules.sides(out):
         score = -bid if soloist in team else credit + sum(meld_points[s] for s in team)
         for seat in team:
             scores[seat] = rules.round_score(score)
@@ -95,7 +88,8 @@ def surrender_scores(rules: Rules, soloist: int, bid: int, meld_points: Sequence
 
 def contract_value(rules: Rules, game: int) -> int:
     """The value of a game without trump: Durch, open Durch or Bettel."""
-    return {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, BETTEL: rules.bettel, HAND_DURCH: rules.hand_durch}[game]
+    values = {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, BETTEL: rules.bettel, HAND_DURCH: rules.hand_durch}
+    return values[Contract(game)]
 
 
 def contract_worth(rules: Rules, game: int) -> int | None:
@@ -128,7 +122,7 @@ def durch_scores(rules: Rules, soloist: int, made: bool, out: int | None = None,
     value = contract_value(rules, game)
     credit = rules.durch_fail_credit if is_durch and not made else 0
     scores = [0] * rules.players
-    for team in _teams(rules, out):
+    for team in rules.sides(out):
         for seat in team:
             scores[seat] = (value if made else -value) if soloist in team else credit
     return tuple(scores)
@@ -151,9 +145,9 @@ def decide_winner(rules: Rules, totals: Sequence[int], soloist: int | None, deal
     >>> decide_winner(Rules.parse("kreuz"), (420, 530, 420, 530), soloist=0, deals_played=4)
     1
     """
-    if rules.teams != "none":  # partners share their totals: decide between the teams (seat % 2)
+    if rules.has_teams:  # partners share their totals: decide between the teams (by the team's lowest seat)
         totals = [totals[team] for team in (0, 1)]
-        soloist = None if soloist is None else soloist % 2
+        soloist = None if soloist is None else rules.team_of(soloist)
     if rules.deals:
         if deals_played < rules.deals:
             return None
@@ -162,7 +156,7 @@ def decide_winner(rules: Rules, totals: Sequence[int], soloist: int | None, deal
         contenders = [seat for seat, total in enumerate(totals) if total >= rules.target]
         if not contenders:
             return None
-        if soloist in contenders and rules.end == "soloist":
+        if soloist in contenders and rules.end is _SOLOIST:
             return soloist
     best = max(totals[seat] for seat in contenders)
     leaders = [seat for seat in contenders if totals[seat] == best]

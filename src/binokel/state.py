@@ -19,15 +19,15 @@ import random
 from functools import lru_cache
 from operator import itemgetter
 from collections.abc import Sequence
-from enum import Enum
-from typing import Any
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
-                            TAKE, Action, ActionKind)
-from binokel.card import CARDS, COPY, POINTS, Card, Hand, add_card, present, remove_card
+                            TAKE, Action, ActionKind, Contract)
+from binokel.card import CARDS, COPY, POINTS, Card, Hand, add_card, mask_of, present, remove_card
 from binokel.error import IllegalActionError, NotationError
 from binokel.meld import Meld, meld_total, melds_of_mask
-from binokel.rules import Rules
+from binokel.rules import AllPass, Auction, FirstLead, MustBeat, Rules, Seating
 from binokel.score import LAST_TRICK_BONUS, contract_made, durch_scores, surrender_scores, trump_scores
 from binokel.trick import NO_TRUMP, Trick, card_refusal, legal_cards
 
@@ -35,21 +35,22 @@ CHANCE = -1
 """``to_move`` while the cards are being dealt."""
 
 OPEN_BID_SPAN = 500
-"""In the open auction the legal bids run from the lowest allowed bid up to this much more."""
+"""How far above the lowest bid the open auction's offered bids reach (:meth:`State.legal_actions`).
+Any higher multiple of 10 is legal as well (RULES.md section 10): ``apply`` accepts it."""
 
 
-class Phase(Enum):
+class Phase(StrEnum):
     DEAL = "deal"
     AUCTION = "auction"
     TAPP = "tapp"  # hand_durch only: the soloist takes the Tapp or plays open Durch from the hand
     DISCARD = "discard"
-    GAME = "game"  # the soloist names trump or Durch
+    GAME = "game"  # the soloist names the contract: a trump suit, Durch, open Durch or Bettel
     SURRENDER = "surrender"  # the soloist surrenders or plays on
     PLAY = "play"
     OVER = "over"
 
 
-class Outcome(Enum):
+class Outcome(StrEnum):
     MADE = "made"
     FAILED = "failed"
     SURRENDERED = "surrendered"
@@ -79,17 +80,21 @@ class State:
     soloist: int | None
     bid: int | None
     discard: tuple[int, ...]
-    game: int | None  # trump suit 0..3, or DURCH
+    game: Contract | None
     surrendered: bool | None
     melds: tuple[tuple[Meld, ...], ...] | None
     leader: int
     trick: tuple[int, ...]  # kinds in the current trick
     best: int  # position of the currently winning card in the trick
     played: tuple[tuple[int, tuple[int, ...], int], ...]  # completed tricks: (leader, kinds, winner)
+    seating: Seating  # who sits where this deal (from the rules and the dealer)
     won: tuple[int, ...]  # tricks won per seat
     trick_points: tuple[int, ...]  # card points from tricks (and last-trick bonus) per seat
     scores: tuple[int, ...] | None
     outcome: Outcome | None
+    if TYPE_CHECKING:  # caches kept out of __annotations__ (the public attributes)
+        _order: tuple[tuple[int, ...], ...]  # seating.orders, read on the hot path
+        _legal: int | None  # the legal card kinds in the play phase, computed once
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("State is immutable: use apply()")
@@ -109,12 +114,13 @@ class State:
             raise NotationError("bad_dealer", last=rules.players - 1, value=repr(dealer))
         state = cls.__new__(cls)
         n = rules.players
+        seating = rules.seating(dealer)
         state.__dict__.update(
             rules=rules, dealer=dealer, phase=Phase.DEAL, to_move=CHANCE, hands=(0,) * n, dealt=((),) * n,
             tapp=(), calls=(), callers=(), holder=None, high=0, challengers=(), passed=(), soloist=None, bid=None,
-            discard=(), game=None, surrendered=None, melds=None, leader=(dealer + 1) % n, trick=(), best=0, played=(),
-            won=(0,) * n, trick_points=(0,) * n, scores=None, outcome=None, _legal=None,
-            _order=seat_orders(n, rules.sit_out, dealer))
+            discard=(), game=None, surrendered=None, melds=None, leader=seating.forehand, trick=(), best=0, played=(),
+            won=(0,) * n, trick_points=(0,) * n, scores=None, outcome=None, _legal=None, seating=seating,
+            _order=seating.orders)
         return state
 
     @property
@@ -123,7 +129,7 @@ class State:
 
     @property
     def forehand(self) -> int:
-        return (self.dealer + 1) % self.rules.players
+        return self.seating.forehand
 
     @property
     def tapp_in_centre(self) -> bool:
@@ -134,12 +140,12 @@ class State:
     @property
     def sitting_out(self) -> int | None:
         """The seat that sits out this deal (the dealer, with ``sit_out=1``), else None."""
-        return self.rules.sitting_out(self.dealer)
+        return self.seating.sitting_out
 
     @property
     def active_seats(self) -> tuple[int, ...]:
         """The seats playing this deal, in order of play from forehand."""
-        return self._order[self.forehand]
+        return self.seating.order
 
     def hand_size_of(self, seat: int) -> int:
         """How many cards ``seat`` is dealt (none for the seat sitting out)."""
@@ -168,7 +174,7 @@ class State:
         d = new.__dict__
         d["dealt"] = hands
         d["tapp"] = tapp
-        d["hands"] = tuple(_mask(hand) for hand in hands)
+        d["hands"] = tuple(mask_of(hand) for hand in hands)
         d["phase"] = Phase.AUCTION
         d["to_move"] = self.forehand
         return new
@@ -192,16 +198,25 @@ class State:
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
-        """The completed tricks, in order."""
-        return tuple(Trick(leader, tuple(CARDS[k] for k in kinds), winner) for leader, kinds, winner in self.played)
+        """The completed tricks, in order, each card with the seat that played it."""
+        orders = self._order
+        return tuple(Trick(leader, tuple(zip(orders[leader], (CARDS[k] for k in kinds))), winner)
+                     for leader, kinds, winner in self.played)
 
     @property
     def current_trick(self) -> Trick:
-        winner = self._order[self.leader][self.best] if self.trick else None
-        return Trick(self.leader, tuple(CARDS[k] for k in self.trick), winner)
+        """The trick being played (its ``winner`` is the seat winning it so far, None when empty)."""
+        order = self._order[self.leader]
+        winner = order[self.best] if self.trick else None
+        return Trick(self.leader, tuple(zip(order, (CARDS[k] for k in self.trick))), winner)
 
     def legal_actions(self) -> list[Action]:
-        """The legal actions of the seat to move, sorted; the two copies of a card are one action."""
+        """The legal actions of the seat to move, sorted; the two copies of a card are one action.
+
+        In the open auction the bids have no upper limit: this lists the *offered* bids,
+        pass and the lowest bid up to :data:`OPEN_BID_SPAN` more; ``apply`` accepts any
+        higher multiple of 10 as well (see :meth:`is_legal`).
+        """
         phase = self.phase
         if phase is _PLAY:
             mask = self._legal
@@ -210,14 +225,17 @@ class State:
             return [*_PLAYS_S[mask & 0x7F], *_PLAYS_H[mask >> 7 & 0x7F], *_PLAYS_D[mask >> 14 & 0x7F],
                     *_PLAYS_C[mask >> 21]]
         if phase is Phase.AUCTION:
-            if self.rules.auction == "open":
-                low = self._lowest_bid()
+            if self.rules.auction is _OPEN:
+                low = self.lowest_bid()
                 return [PASS] + [Action.bid(v) for v in range(low, low + OPEN_BID_SPAN + 1, 10)]
             if self.holder is None:
                 return [Action.bid(self.rules.min_bid)]
             return [PASS, Action.bid(self.high + 10)]
         if phase is Phase.DISCARD:
-            return _actions_of(_SUIT_DISCARDS, present(self.hands[self.to_move]))
+            seat = self.to_move
+            if TYPE_CHECKING:  # the discard phase has a seat to move (no runtime check in playouts)
+                assert seat is not None
+            return _actions_of(_SUIT_DISCARDS, present(self.hands[seat]))
         if phase is Phase.GAME:
             return list(game_actions(self.rules))
         if phase is Phase.TAPP:
@@ -226,42 +244,62 @@ class State:
             return [SURRENDER, PLAY_ON]
         return []
 
-    def _lowest_bid(self) -> int:
-        """The open auction's lowest bid now: the minimum, or 10 over the highest bid."""
+    @property
+    def _mover(self) -> int:
+        """The seat to move, where the phase says a seat is to move."""
+        seat = self.to_move
+        assert seat is not None and seat >= 0, "no seat is to move"
+        return seat
+
+    def lowest_bid(self) -> int:
+        """The lowest bid allowed now: the minimum, or 10 over the highest bid."""
         return self.rules.min_bid if self.holder is None else self.high + 10
 
     def _legal_mask(self) -> int:
         """The legal card kinds of the seat to move, computed once per state."""
-        mask = self.__dict__["_legal"]
+        mask = self._legal
         if mask is None:
             mask = self.__dict__["_legal"] = self._legal_play_mask()
         return mask
 
     def _legal_play_mask(self) -> int:
-        game = self.game
-        exempt = self.rules.partner_exemption and bool(self.trick) and self._partner_wins()
-        return legal_cards(self.hands[self.to_move], self.trick, self.best, game if game < DURCH else -1,
-                           self.rules.must_beat == "led", exempt)
+        seat, game = self.to_move, self.game
+        if TYPE_CHECKING:  # the play phase has a seat to move and a contract; no runtime check on the hot path
+            assert seat is not None and game is not None
+        exempt = self.rules.partner_exemption != 0 and bool(self.trick) and self._partner_wins()
+        return legal_cards(self.hands[seat], self.trick, self.best, game if game < DURCH else -1,
+                           self.rules.must_beat is _LED, exempt)
 
     def _partner_wins(self) -> bool:
-        """Is the trick being won by a partner of the seat to move? (Partners share seat % 2.)"""
-        return (self._order[self.leader][self.best] - self.to_move) % 2 == 0
+        """Is the trick being won by a partner of the seat to move?"""
+        return self.rules.partners(self._order[self.leader][self.best], self._mover)
 
-    def _is_legal(self, action: Action) -> bool:
-        """Is ``action`` legal? (The same answer as ``action in legal_actions()``, quicker.)"""
+    def is_legal(self, action: Action) -> bool:
+        """Is ``action`` legal now? The same answer as ``action in legal_actions()``, quicker,
+        except in the open auction, where any multiple of 10 from the lowest bid up is
+        legal, not only the offered ones.
+
+        >>> state = State.new("club", dealer=2).deal_random(random.Random(1))
+        >>> state.is_legal(Action.bid(5000)), Action.bid(5000) in state.legal_actions()
+        (True, False)
+        >>> state.is_legal(Action.bid(5005))
+        False
+        """
         phase, kind = self.phase, action.kind
         if phase is Phase.AUCTION:
-            if self.rules.auction == "open":
+            if self.rules.auction is _OPEN:
                 if kind is ActionKind.PASS:
                     return True
-                low = self._lowest_bid()
-                return (kind is ActionKind.BID and low <= action.value <= low + OPEN_BID_SPAN
-                        and action.value % 10 == 0)
+                # RULES.md section 10: no upper limit, any multiple of 10 from the lowest bid up.
+                return kind is ActionKind.BID and action.value >= self.lowest_bid() and action.value % 10 == 0
             if self.holder is None:
                 return kind is ActionKind.BID and action.value == self.rules.min_bid
             return kind is ActionKind.PASS or (kind is ActionKind.BID and action.value == self.high + 10)
         if phase is Phase.DISCARD:
-            return kind is ActionKind.DISCARD and bool(self.hands[self.to_move] >> action.value & 1)
+            seat = self.to_move
+            if TYPE_CHECKING:
+                assert seat is not None
+            return kind is ActionKind.DISCARD and bool(self.hands[seat] >> action.value & 1)
         if phase is Phase.GAME:
             return kind is ActionKind.GAME and action in game_actions(self.rules)
         if phase is Phase.SURRENDER:
@@ -289,9 +327,9 @@ class State:
             return "deal_over", {}
         if self.phase is Phase.DEAL:
             return "not_dealt", {}
-        legal = self.legal_actions()
-        if action in legal:
+        if self.is_legal(action):
             return None
+        legal = self.legal_actions()
         if self.phase is Phase.PLAY and action.kind is ActionKind.PLAY:
             return self._card_refusal(action.value)
         if action.kind is ActionKind.DISCARD and self.phase is Phase.DISCARD:
@@ -300,10 +338,11 @@ class State:
         return "not_legal", {"action": str(action), "phase": self.phase.value, "legal": expected}
 
     def _card_refusal(self, kind: int) -> tuple[str, dict[str, Any]]:
-        if not self.hands[self.to_move] >> kind & 1:
-            return "not_in_hand", {"seat": self.to_move, "card": str(CARDS[kind])}
-        return card_refusal(present(self.hands[self.to_move]), self.trick, self.best,
-                            self.game if self.game < DURCH else NO_TRUMP, kind)
+        seat, game = self._mover, self.game
+        if not self.hands[seat] >> kind & 1:
+            return "not_in_hand", {"seat": seat, "card": str(CARDS[kind])}
+        return card_refusal(present(self.hands[seat]), self.trick, self.best,
+                            game if game is not None and game < DURCH else NO_TRUMP, kind)
 
     # ------------------------------------------------------------------ transitions
 
@@ -313,36 +352,7 @@ class State:
 
     def parse_action(self, text: str) -> Action:
         """Read an action in record notation, interpreted in the current phase."""
-        if not isinstance(text, str):
-            raise NotationError("action_not_text", value=repr(text))
-        word = text.strip().lower()
-        phase = self.phase
-        if phase is Phase.AUCTION:
-            if word == "pass":
-                return PASS
-            if word.isdigit():
-                return Action.bid(int(word))
-            raise NotationError("bad_call", text=repr(text))
-        if phase is Phase.DISCARD:
-            return Action.discard(Card.parse(text))
-        if phase is Phase.GAME:
-            try:
-                return Action.game(text)
-            except NotationError:
-                raise NotationError("bad_game", text=repr(text)) from None
-        if phase is Phase.TAPP:
-            if word == "take":
-                return TAKE
-            if word == "hand_durch":
-                return GAMES[HAND_DURCH]
-            raise NotationError("bad_tapp_answer", text=repr(text))
-        if phase is Phase.SURRENDER:
-            if word in ("surrender", "play"):
-                return SURRENDER if word == "surrender" else PLAY_ON
-            raise NotationError("bad_surrender_answer", text=repr(text))
-        if phase is Phase.PLAY:
-            return Action.play(Card.parse(text))
-        raise IllegalActionError("deal_over" if phase is Phase.OVER else "not_dealt")
+        return parse_action(self.phase, text)
 
     def apply(self, action: Action) -> State:
         """The state after the seat to move takes ``action``; raises IllegalActionError
@@ -357,7 +367,7 @@ class State:
                 code, params = self._card_refusal(action.value)
                 raise IllegalActionError(code, **params)
             return self._play(action.value)
-        if not self._is_legal(action):
+        if not self.is_legal(action):
             code, params = self.refusal(action) or ("not_legal_now", {"action": str(action)})
             raise IllegalActionError(code, **params)
         phase = self.phase
@@ -376,7 +386,7 @@ class State:
         d = new.__dict__
         d["calls"] = self.calls + (action,)
         d["callers"] = self.callers + (self.to_move,)
-        if self.rules.auction == "open":
+        if self.rules.auction is _OPEN:
             return new._open_call(action)
         order = self.active_seats
         if self.holder is None:  # forehand's forced opening
@@ -408,7 +418,7 @@ class State:
         if self.holder is not None and remaining == [self.holder]:
             return self._auction_won(self.holder, self.high)
         if not remaining:
-            if self.rules.all_pass == "forced":  # Zwangsspiel: the dealer (the last to call) plays the minimum
+            if self.rules.all_pass is AllPass.FORCED:  # Zwangsspiel: the dealer (the last to call) plays the minimum
                 return self._auction_won(order[-1], self.rules.min_bid)
             d["phase"], d["to_move"], d["outcome"] = Phase.OVER, None, Outcome.REDEAL
             d["scores"] = (0,) * self.players
@@ -431,6 +441,8 @@ class State:
         new = self._copy() if copy else self
         d = new.__dict__
         survivor = self.soloist
+        if TYPE_CHECKING:  # called once the auction is won
+            assert survivor is not None
         d["phase"] = Phase.DISCARD if self.tapp else Phase.GAME  # no Tapp: nothing to take or lay away
         hand = self.hands[survivor]
         for kind in self.tapp:
@@ -441,7 +453,10 @@ class State:
     def _discard(self, kind: int) -> State:
         new = self._copy()
         d = new.__dict__
-        d["hands"] = _replace(self.hands, self.soloist, remove_card(self.hands[self.soloist], kind))
+        soloist = self.soloist
+        if TYPE_CHECKING:  # the discard phase has a soloist
+            assert soloist is not None
+        d["hands"] = _replace(self.hands, soloist, remove_card(self.hands[soloist], kind))
         d["discard"] = self.discard + (kind,)
         if len(d["discard"]) == self.rules.tapp_size:
             d["phase"] = Phase.GAME
@@ -450,7 +465,7 @@ class State:
     def _name_game(self, game: int) -> State:
         new = self._copy()
         d = new.__dict__
-        d["game"] = game
+        d["game"] = game = _CONTRACTS[game]  # the member, without Contract()'s slower lookup
         if game >= DURCH:  # Durch, open Durch, Bettel: no trump, no melds, the soloist leads
             d["surrendered"] = False
             d["melds"] = ((),) * self.players
@@ -463,16 +478,18 @@ class State:
         new = self._copy()
         d = new.__dict__
         d["surrendered"] = surrender
+        soloist, bid, game = self.soloist, self.bid, self.game
+        assert soloist is not None and bid is not None and game is not None
         melds = tuple(
-            () if surrender and seat == self.soloist else tuple(melds_of_mask(hand, self.game, self.rules))
+            () if surrender and seat == soloist else tuple(melds_of_mask(hand, game, self.rules))
             for seat, hand in enumerate(self.hands))
         d["melds"] = melds
         if surrender:
-            d["scores"] = surrender_scores(self.rules, self.soloist, self.bid, [meld_total(m) for m in melds],
+            d["scores"] = surrender_scores(self.rules, soloist, bid, [meld_total(m) for m in melds],
                                            self.sitting_out)
             d["outcome"], d["phase"], d["to_move"] = Outcome.SURRENDERED, Phase.OVER, None
             return new
-        leader = self.soloist if self.rules.first_lead == "soloist" else self.forehand
+        leader = self.soloist if self.rules.first_lead is _SOLOIST else self.forehand
         d["phase"], d["leader"], d["to_move"] = Phase.PLAY, leader, leader
         return new
 
@@ -483,6 +500,8 @@ class State:
         d.update(self.__dict__)
         d["_legal"] = None
         seat = self.to_move
+        if TYPE_CHECKING:  # as in _legal_play_mask: the play phase has a seat to move
+            assert seat is not None
         hands = self.hands
         hand = hands[seat]
         bit = 1 << (kind + COPY)
@@ -517,6 +536,8 @@ class State:
         d["won"], d["trick_points"] = tuple(won), tuple(trick_points)
         d["trick"], d["best"], d["leader"], d["to_move"] = (), 0, winner, winner
         game = self.game
+        if TYPE_CHECKING:
+            assert game is not None
         if game >= DURCH and (winner == self.soloist) is (game == BETTEL):  # the contract is broken
             return new._finish(Outcome.BETTEL_FAILED if game == BETTEL else Outcome.DURCH_FAILED)
         if last:
@@ -527,15 +548,17 @@ class State:
         d = self.__dict__
         rules = self.rules
         d["phase"], d["to_move"] = Phase.OVER, None
-        if self.game >= DURCH:
-            outcome = outcome or (Outcome.BETTEL_MADE if self.game == BETTEL else Outcome.DURCH_MADE)
+        soloist, bid, game = self.soloist, self.bid, self.game
+        assert soloist is not None and bid is not None and game is not None
+        if game >= DURCH:
+            outcome = outcome or (Outcome.BETTEL_MADE if game == BETTEL else Outcome.DURCH_MADE)
             made = outcome in (Outcome.DURCH_MADE, Outcome.BETTEL_MADE)
-            d["scores"] = durch_scores(rules, self.soloist, made, self.sitting_out, self.game)
+            d["scores"] = durch_scores(rules, soloist, made, self.sitting_out, game)
         else:
             cards, melds = self.card_points, self.meld_points
-            made = contract_made(rules, self.soloist, self.bid, cards, melds, self.won)
+            made = contract_made(rules, soloist, bid, cards, melds, self.won)
             outcome = Outcome.MADE if made else Outcome.FAILED
-            d["scores"] = trump_scores(rules, self.soloist, self.bid, cards, melds, self.won, self.sitting_out)
+            d["scores"] = trump_scores(rules, soloist, bid, cards, melds, self.won, self.sitting_out)
         d["outcome"] = outcome
         return self
 
@@ -554,16 +577,53 @@ class State:
             return (0,) * self.players
         return tuple(meld_total(m) for m in self.melds)
 
-    def view(self, seat: int) -> Any:
-        """What ``seat`` may know of this deal (see :func:`binokel.view.view`)."""
-        from binokel.view import view
-        return view(self, seat)
-
     def __repr__(self) -> str:
         return f"<State {self.rules.text} dealer={self.dealer} phase={self.phase.value} to_move={self.to_move}>"
 
 
+def parse_action(phase: Phase, text: str) -> Action:
+    """Read an action in record notation, interpreted in ``phase`` (a card is a discard
+    in the discard phase and a card play in the play phase).
+
+    >>> parse_action(Phase.AUCTION, "160"), parse_action(Phase.PLAY, "10h")
+    (<Action bid 160>, <Action play TH>)
+    """
+    if not isinstance(text, str):
+        raise NotationError("action_not_text", value=repr(text))
+    word = text.strip().lower()
+    if phase is Phase.AUCTION:
+        if word == "pass":
+            return PASS
+        if word.isdigit():
+            return Action.bid(int(word))
+        raise NotationError("bad_call", text=repr(text))
+    if phase is Phase.DISCARD:
+        return Action.discard(Card.parse(text))
+    if phase is Phase.GAME:
+        try:
+            return Action.game(text)
+        except NotationError:
+            raise NotationError("bad_game", text=repr(text)) from None
+    if phase is Phase.TAPP:
+        if word == "take":
+            return TAKE
+        if word == "hand_durch":
+            return GAMES[HAND_DURCH]
+        raise NotationError("bad_tapp_answer", text=repr(text))
+    if phase is Phase.SURRENDER:
+        if word in ("surrender", "play"):
+            return SURRENDER if word == "surrender" else PLAY_ON
+        raise NotationError("bad_surrender_answer", text=repr(text))
+    if phase is Phase.PLAY:
+        return Action.play(Card.parse(text))
+    raise IllegalActionError("deal_over" if phase is Phase.OVER else "not_dealt")
+
+
+# Enum members read on hot paths, bound once (a module global is quicker than Enum.MEMBER).
 _PLAY, _PLAY_KIND = Phase.PLAY, ActionKind.PLAY
+_OPEN, _LED = Auction.OPEN, MustBeat.LED
+_CONTRACTS = tuple(Contract)
+_SOLOIST = FirstLead.SOLOIST
 
 
 def _suit_tables(actions: tuple[Action, ...]) -> tuple[tuple[tuple[Action, ...], ...], ...]:
@@ -577,27 +637,18 @@ _PLAYS_S, _PLAYS_H, _PLAYS_D, _PLAYS_C = _SUIT_PLAYS
 _SUIT_DISCARDS = _suit_tables(DISCARDS)
 
 
-def _actions_of(tables: tuple, mask: int) -> list[Action]:
+def _actions_of(tables: tuple[tuple[tuple[Action, ...], ...], ...], mask: int) -> list[Action]:
     """The actions of the card kinds in ``mask``, in card order."""
     return [*tables[0][mask & 0x7F], *tables[1][mask >> 7 & 0x7F], *tables[2][mask >> 14 & 0x7F],
             *tables[3][mask >> 21]]
 
 
-def _replace(values: tuple, index: int, value: Any) -> tuple:
+def _replace(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     return values[:index] + (value,) + values[index + 1:]
 
 
 def _kind(card: Card | str) -> int:
     return (Card.parse(card) if isinstance(card, str) else card).index
-
-
-def _mask(kinds: Sequence[int]) -> int:
-    """The hand mask of some card kinds (at most two copies each, checked by the caller)."""
-    mask = 0
-    for kind in kinds:
-        bit = 1 << kind
-        mask |= bit << COPY if mask & bit else bit
-    return mask
 
 
 def check_deck(rules: Rules, piles: Sequence[Sequence[int]]) -> None:
@@ -613,7 +664,8 @@ def check_deck(rules: Rules, piles: Sequence[Sequence[int]]) -> None:
                 raise NotationError("third_copy", card=str(CARDS[kind]))
 
 
-def deal_packets(rules: Rules, forehand: int, deck: Sequence[int]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+def deal_packets(rules: Rules, forehand: int,
+                 deck: Sequence[int]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """Deal a shuffled deck in packets starting with forehand; after each of the first
     ``tapp_rounds`` rounds, an equal part of the Tapp goes to the centre.
 
@@ -633,26 +685,11 @@ def game_actions(rules: Rules) -> tuple[Action, ...]:
     return tuple(GAMES[:4]) + tuple(GAMES[g] for g, value in allowed.items() if value)
 
 
-@lru_cache(maxsize=256)
-def seat_orders(players: int, sit_out: int, dealer: int) -> tuple[tuple[int, ...], ...]:
-    """For each seat, the seats playing this deal in order of play starting from it
-    (empty for the seat sitting out).
-
-    >>> seat_orders(3, 0, 2)
-    ((0, 1, 2), (1, 2, 0), (2, 0, 1))
-    >>> seat_orders(4, 1, 3)
-    ((0, 1, 2), (1, 2, 0), (2, 0, 1), ())
-    """
-    active = [s for s in range(players) if not (sit_out and s == dealer)]
-    return tuple(tuple(active[(active.index(seat) + i) % len(active)] for i in range(len(active)))
-                 if seat in active else () for seat in range(players))
-
-
 @lru_cache(maxsize=64)
 def _deal_plan(rules: Rules, forehand: int) -> tuple[tuple[Any, ...], Any]:
     """Which deck positions each seat and the Tapp receive (computed once per rules and forehand)."""
     n = rules.players
-    order = seat_orders(n, rules.sit_out, (forehand - 1) % n)[forehand]
+    order = rules.seating((forehand - 1) % n).order
     positions: list[list[int]] = [[] for _ in range(n)]
     tapp: list[int] = []
     part = rules.tapp_size // rules.tapp_rounds

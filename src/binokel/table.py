@@ -19,7 +19,8 @@ hand comes from the seat's own view, and the public events (the Tapp turned up, 
 shown, an open hand, a trick, the result) are taken from the public fields of the views
 after the step, emitted when those fields change. So the events a seat may see never
 hold a card its views do not show (the one addition: a finished deal's result gives the
-soloist's card points with the discard, as its score already tells). :meth:`Table.events_for` filters the stream for one seat or for a
+soloist's card points with the discard, as its score already tells).
+:meth:`Table.events_for` filters the stream for one seat or for a
 spectator from a version on; :meth:`Table.view_at` rebuilds any seat's view at any
 version by replaying the history — ``view(state, seat)`` stays the only way state
 leaves for a player.
@@ -359,7 +360,11 @@ class Table:
     def rng(self, purpose: str) -> random.Random:
         """A generator for ``purpose`` (e.g. ``"bot"``, ``"hint"``) at this version: reproducible
         from the seed, so a resumed game makes the same choices."""
-        return random.Random(f"{self.seed}:{purpose}:{self.version}")
+        return random.Random(self.seed_for(purpose))
+
+    def seed_for(self, purpose: str) -> str:
+        """The seed of :meth:`rng` for ``purpose`` at this version (logged with a failing bot)."""
+        return f"{self.seed}:{purpose}:{self.version}"
 
     # ------------------------------------------------------------------ steps
 

@@ -59,7 +59,8 @@ Z95 = 1.959964
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the tournament options to ``parser``."""
     parser.add_argument("--bots", default="hard,medium",
-                        help="comma-separated levels, 2 or 3; 2 with teams (default hard,medium)")
+                        help="comma-separated bot specs, 2 or 3 (2 with teams): a level with options, e.g. "
+                             "expert:budget=2,hard:budget=0.5 (default hard,medium)")
     parser.add_argument("--deals", type=int, default=100, help="deals (or games with --match) to play (default 100)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the cards and the bots (default 1)")
     parser.add_argument("--rules", default="standard", help="rule set (default standard)")
@@ -70,6 +71,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET,
                         help=f"seconds of thinking per decision for search bots (default {DEFAULT_BUDGET})")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--sprt", type=float, metavar="DELTA", default=None,
+                        help="sequential test of the first two bots' paired difference per deal: mean 0 against "
+                             "mean DELTA points; stops when clear (alpha = beta = 0.05) or after --deals")
     parser.add_argument("--cluster", metavar="ADDRESS",
                         help="run the seatings on Ray: ray://HOST:PORT, or 'local' to start Ray here with --jobs "
                              "CPUs (needs binokel[cluster]; same results as a local run)")
@@ -77,6 +81,61 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 class OptionError(ValueError):
     pass
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One bot of a tournament: its level and options (``expert:budget=2``)."""
+
+    level: str
+    budget: float | None = None  # seconds per decision; None: the tournament's --budget
+    options: tuple[tuple[str, float], ...] = ()  # class constants to override, e.g. (("MADE_SHARE", 0.6),)
+
+    @classmethod
+    def parse(cls, text: str) -> BotSpec:
+        """Read ``level[:option=value...]``; an option is ``budget`` or a bot's tuning
+        constant in lower case (raises OptionError).
+
+        >>> BotSpec.parse("expert:budget=2:made_share=0.6")
+        BotSpec(level='expert', budget=2.0, options=(('MADE_SHARE', 0.6),))
+        >>> try:
+        ...     BotSpec.parse("hard:depth=3")
+        ... except OptionError as error:
+        ...     print(error)  # doctest: +ELLIPSIS
+        the hard bot has no option 'depth' (known: budget, endgame_cards, ...)
+        """
+        level, *parts = [part.strip() for part in text.strip().lower().split(":")]
+        if level not in BOT_CLASSES:
+            raise OptionError(f"unknown bot level {level!r} (known: {', '.join(BOT_CLASSES)})")
+        known = sorted(name.lower() for name in dir(BOT_CLASSES[level])
+                       if name.isupper() and isinstance(getattr(BOT_CLASSES[level], name), (int, float)))
+        budget: float | None = None
+        options: list[tuple[str, float]] = []
+        for part in parts:
+            key, sep, value = part.partition("=")
+            if not sep:
+                raise OptionError(f"a bot option is name=value, not {part!r} (in {text!r})")
+            try:
+                number = float(value)
+            except ValueError:
+                raise OptionError(f"the bot option {key} needs a number, not {value!r}") from None
+            if key == "budget":
+                if number <= 0:
+                    raise OptionError(f"budget must be positive, not {value}")
+                budget = number
+            elif key in known:
+                original = getattr(BOT_CLASSES[level], key.upper())
+                options.append((key.upper(), type(original)(number)))
+            else:
+                raise OptionError(f"the {level} bot has no option {key!r} (known: {', '.join(['budget', *known])})")
+        return cls(level, budget, tuple(options))
+
+    def make(self, seed: int) -> Any:
+        """A new bot of this spec."""
+        bot = make_bot(self.level, seed)
+        for key, value in self.options:
+            setattr(bot, key, value)
+        return bot
 
 
 @dataclass(frozen=True)
@@ -89,6 +148,8 @@ class Settings:
     save: Path | None
     budget: float
     match: bool
+    specs: tuple[BotSpec, ...] = ()
+    sprt: float | None = None
 
 
 def settings_of(args: argparse.Namespace) -> Settings:
@@ -96,9 +157,10 @@ def settings_of(args: argparse.Namespace) -> Settings:
     bots = tuple(b.strip().lower() for b in str(args.bots).split(",") if b.strip())
     if not 2 <= len(bots) <= 3:
         raise OptionError(f"--bots needs 2 or 3 levels, not {args.bots!r}")
-    for bot in bots:
-        if bot not in BOT_CLASSES:
-            raise OptionError(f"unknown bot level {bot!r} (known: {', '.join(BOT_CLASSES)})")
+    specs = tuple(BotSpec.parse(bot) for bot in bots)
+    sprt = getattr(args, "sprt", None)
+    if sprt is not None and sprt == 0:
+        raise OptionError("--sprt needs a difference other than 0")
     if args.deals < 1:
         raise OptionError(f"--deals must be at least 1, not {args.deals}")
     if args.budget <= 0:
@@ -109,13 +171,13 @@ def settings_of(args: argparse.Namespace) -> Settings:
         rules = Rules.parse(args.rules)
     except BinokelError as error:
         raise OptionError(str(error)) from None
-    if rules.teams != "none" and len(bots) != 2:
+    if rules.has_teams and len(bots) != 2:
         raise OptionError(f"{rules.text} is played by two teams: --bots needs 2 levels, one per team")
     save = Path(args.save) if args.save else None
     if save is not None and save.exists() and not save.is_dir():
         raise OptionError(f"--save {args.save!r} is not a directory")
     jobs = args.jobs or os.cpu_count() or 1
-    return Settings(bots, args.deals, args.seed, rules, jobs, save, args.budget, args.match)
+    return Settings(bots, args.deals, args.seed, rules, jobs, save, args.budget, args.match, specs, sprt)
 
 
 def seatings(bot_count: int, rules: Rules = STANDARD) -> list[tuple[int, ...]]:
@@ -128,7 +190,7 @@ def seatings(bot_count: int, rules: Rules = STANDARD) -> list[tuple[int, ...]]:
     >>> seatings(2, Rules.parse("kreuz"))
     [(0, 1, 0, 1), (1, 0, 1, 0)]
     """
-    if rules.teams != "none":
+    if rules.has_teams:
         return [tuple((rules.team_of(seat) + swap) % 2 for seat in range(rules.players)) for swap in (0, 1)]
     return [s for s in itertools.product(range(bot_count), repeat=rules.players) if len(set(s)) == bot_count]
 
@@ -164,9 +226,10 @@ class Bots:
 
     def __init__(self, settings: Settings, seating: Sequence[int], seed: int) -> None:
         self.names = [settings.bots[b] for b in seating]
-        self.bots = [make_bot(name, seed * 7 + seat) for seat, name in enumerate(self.names)]
+        specs = settings.specs or tuple(BotSpec.parse(name) for name in settings.bots)
+        self.bots = [specs[b].make(seed * 7 + seat) for seat, b in enumerate(seating)]
         self.rngs = [random.Random(seed * 31 + seat) for seat in range(len(seating))]
-        self.budget = settings.budget
+        self.budgets = [specs[b].budget or settings.budget for b in seating]
         self.latency: dict[str, dict[str, list[float]]] = {}
 
     def table(self, settings: Settings, first_dealer: int) -> Table:
@@ -180,11 +243,11 @@ class Bots:
             bot = self.bots[seat]
             start = time.perf_counter()
             if isinstance(bot, OracleBot):
-                action = bot.choose_with_state(table.game.current, self.rngs[seat], self.budget)
+                action = bot.choose_with_state(table.game.current, self.rngs[seat], self.budgets[seat])
             else:
-                action = bot.choose(seen, self.rngs[seat], self.budget)
+                action = bot.choose(seen, self.rngs[seat], self.budgets[seat])
             elapsed = time.perf_counter() - start
-            self.latency.setdefault(self.names[seat], {}).setdefault(seen.phase, []).append(elapsed)
+            self.latency.setdefault(self.names[seat], {}).setdefault(seen.phase.value, []).append(elapsed)
             return action
         return choose
 
@@ -235,10 +298,14 @@ def _task(job: tuple[Settings, int, tuple[int, ...]]) -> Played:
     return (play_game if settings.match else play_deal)(settings, index, seating)
 
 
-def play_all(settings: Settings, progress: bool = True, mapper: Any = None) -> list[Played]:
+def play_all(settings: Settings, progress: bool = True, mapper: Any = None,
+             indices: Sequence[int] | None = None) -> list[Played]:
     """Every deal (or game) in every seating, on ``settings.jobs`` processes, or with
-    ``mapper(function, jobs)`` (e.g. :func:`binokel.cluster.ray_mapper`) when given."""
-    jobs = [(settings, index, seating) for index in range(settings.count)
+    ``mapper(function, jobs)`` (e.g. :func:`binokel.cluster.ray_mapper`) when given; with
+    ``settings.sprt``, in batches until the sequential test decides."""
+    if settings.sprt is not None and indices is None:
+        return play_sequential(settings, progress, mapper)
+    jobs = [(settings, index, seating) for index in (range(settings.count) if indices is None else indices)
             for seating in seatings(len(settings.bots), settings.rules)]
     results: list[Played] = []
     bar = Progress(len(jobs)) if progress else None
@@ -266,7 +333,58 @@ def play_all(settings: Settings, progress: bool = True, mapper: Any = None) -> l
     return results
 
 
+SPRT_ALPHA = SPRT_BETA = 0.05
+
+
+def sprt_decision(diffs: Sequence[float], delta: float, alpha: float = SPRT_ALPHA,
+                  beta: float = SPRT_BETA) -> tuple[str | None, float]:
+    """Wald's sequential test of paired differences: H0 mean 0 against H1 mean ``delta``,
+    normal with the variance estimated from the data. Returns (``"H1"``, ``"H0"`` or
+    None to go on, the log-likelihood ratio).
+
+    >>> sprt_decision([20.0, 35.0, 5.0, 30.0, 25.0, 15.0] * 5, 20.0)[0]
+    'H1'
+    >>> sprt_decision([50.0, -60.0, 40.0], 20.0)[0] is None
+    True
+    """
+    if len(diffs) < 2:
+        return None, 0.0
+    variance = statistics.variance(diffs) or 1e-9
+    llr = delta * (sum(diffs) - len(diffs) * delta / 2) / variance
+    if llr >= math.log((1 - beta) / alpha):
+        return "H1", llr
+    if llr <= math.log(beta / (1 - alpha)):
+        return "H0", llr
+    return None, llr
+
+
+def paired_diffs(settings: Settings, results: list[Played], a: int = 0, b: int = 1) -> list[float]:
+    """Per deal, bot ``a``'s mean score minus bot ``b``'s (as the report pairs them)."""
+    per_deal: dict[int, list[list[float]]] = {}
+    for played in results:
+        scores = per_deal.setdefault(played.index, [[] for _ in settings.bots])
+        for seat, bot in enumerate(played.seating):
+            if played.seats[seat].played:
+                scores[bot].append(played.seats[seat].won_game if settings.match else played.seats[seat].score)
+    return [statistics.fmean(s[a]) - statistics.fmean(s[b]) for _, s in sorted(per_deal.items()) if s[a] and s[b]]
+
+
+def play_sequential(settings: Settings, progress: bool = True, mapper: Any = None) -> list[Played]:
+    """Deals in batches (of ``2 x jobs``, at least 8) until the SPRT decides or --deals are played."""
+    assert settings.sprt is not None
+    results: list[Played] = []
+    batch = max(8, 2 * settings.jobs)
+    start = 0
+    while start < settings.count:
+        results += play_all(settings, progress, mapper, range(start, min(settings.count, start + batch)))
+        start += batch
+        if sprt_decision(paired_diffs(settings, results), settings.sprt)[0] is not None:
+            break
+    return results
+
+
 def _save(settings: Settings, played: Played) -> None:
+    assert settings.save is not None  # called only when saving
     settings.save.mkdir(parents=True, exist_ok=True)
     kind = "game" if settings.match else "deal"
     name = f"{kind}-{played.index:05d}-{''.join(map(str, played.seating))}.json"
@@ -354,17 +472,17 @@ def report(settings: Settings, results: list[Played]) -> dict[str, Any]:
     means = {i: {d: statistics.fmean(v[i]) for d, v in per_deal.items()} for i in range(len(names))}
     bots = []
     for i, label in enumerate(labels):
-        stats = seats[i]
-        solo = [s for s in stats if s.soloist]
+        bot_stats = seats[i]
+        solo = [s for s in bot_stats if s.soloist]
         entry: dict[str, Any] = {"bot": label}
         if settings.match:
-            wins = sum(s.won_game for s in stats)
-            low, high = wilson(wins, len(stats))
-            entry.update(games=len(stats), wins=wins, win_rate=wins / len(stats), win_ci=[low, high])
+            wins = sum(s.won_game for s in bot_stats)
+            low, high = wilson(wins, len(bot_stats))
+            entry.update(games=len(bot_stats), wins=wins, win_rate=wins / len(bot_stats), win_ci=[low, high])
         else:
             entry.update(
                 mean_score=statistics.fmean(means[i].values()),
-                soloist_rate=len(solo) / len(stats),
+                soloist_rate=len(solo) / len(bot_stats),
                 made_rate=sum(s.made for s in solo) / len(solo) if solo else None,
                 surrender_rate=sum(s.surrendered for s in solo) / len(solo) if solo else None,
                 mean_bid=statistics.fmean(s.bid for s in solo) if solo else None)
@@ -376,7 +494,15 @@ def report(settings: Settings, results: list[Played]) -> dict[str, Any]:
         diffs = [means[i][d] - means[j][d] for d in sorted(per_deal)]
         mean, low, high = mean_ci(diffs)
         pairs.append({"a": labels[i], "b": labels[j], "mean_diff": mean, "ci": [low, high], "n": len(diffs)})
-    return {"rules": settings.rules.text, "bots": list(labels), "deals": settings.count, "seed": settings.seed,
+    sprt = None
+    if settings.sprt is not None:
+        decision, llr = sprt_decision(paired_diffs(settings, results), settings.sprt)
+        sprt = {"delta": settings.sprt, "alpha": SPRT_ALPHA, "beta": SPRT_BETA, "llr": llr,
+                "decision": {"H1": f"{labels[0]} is better by {settings.sprt} or more",
+                             "H0": f"{labels[0]} is not better (mean difference 0 or less)"}.get(decision or "",
+                                                                                          "undecided")}
+    return {"rules": settings.rules.text, "bots": list(labels), "deals": len(per_deal), "seed": settings.seed,
+            "sprt": sprt,
             "budget": settings.budget, "match": settings.match,
             "seatings": len(seatings(len(names), settings.rules)),
             "results": bots, "pairs": pairs}
@@ -400,17 +526,24 @@ def format_report(data: dict[str, Any]) -> str:
             lines.append(f"  {entry['bot']:<10} wins {entry['wins']}/{entry['games']} = {entry['win_rate']:.3f} "
                          f"[{low:.3f}, {high:.3f}]")
         else:
-            rate = lambda x: "-" if x is None else f"{x:.2f}"  # noqa: E731
+            def rate(x: float | None) -> str:
+                return "-" if x is None else f"{x:.2f}"
+
             bid = "-" if entry["mean_bid"] is None else f"{entry['mean_bid']:.0f}"
             lines.append(f"  {entry['bot']:<10} mean {entry['mean_score']:8.1f}  soloist {rate(entry['soloist_rate'])}"
                          f"  made {rate(entry['made_rate'])}  surrendered {rate(entry['surrender_rate'])}  bid {bid}")
         for kind, lat in (entry["latency"] or {}).items():
-            lines.append(f"      {kind:<9} p50 {lat['p50'] * 1000:7.1f} ms  p95 {lat['p95'] * 1000:7.1f} ms  n={lat['n']}")
+            lines.append(f"      {kind:<9} p50 {lat['p50'] * 1000:7.1f} ms  p95 {lat['p95'] * 1000:7.1f} ms  "
+                         f"n={lat['n']}")
     for pair in data["pairs"]:
         low, high = pair["ci"]
         what = "win rate" if data["match"] else "score per deal"
         lines.append(f"  {pair['a']} - {pair['b']}: {what} {pair['mean_diff']:+.3f} "
                      f"95% CI [{low:+.3f}, {high:+.3f}] over {pair['n']}")
+    if data.get("sprt"):
+        sprt = data["sprt"]
+        lines.append(f"  SPRT (mean 0 against {sprt['delta']:+g}, alpha {sprt['alpha']}, beta {sprt['beta']}): "
+                     f"LLR {sprt['llr']:+.2f}, {sprt['decision']}")
     return "\n".join(lines)
 
 

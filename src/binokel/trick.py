@@ -21,24 +21,44 @@ NO_TRUMP = -1
 
 
 class Trick:
-    """A trick: who led it, the cards in the order played, and who won it (None while open)."""
+    """A trick: who led it, each card with the seat that played it in the order played,
+    and who won it (None while open). The seats come from the state, so nobody has to
+    work them out again (with a seat sitting out, seat order skips it).
 
-    __slots__ = ("leader", "cards", "winner")
+    >>> trick = Trick(3, ((3, Card("AS")), (0, Card("TS"))), None)
+    >>> trick.cards, trick.seats
+    ((Card('AS'), Card('TS')), (3, 0))
+    """
 
-    def __init__(self, leader: int, cards: tuple[Card, ...], winner: int | None) -> None:
-        self.leader, self.cards, self.winner = leader, cards, winner
+    __slots__ = ("leader", "plays", "winner")
 
-    def seat_of(self, position: int, players: int) -> int:
-        return (self.leader + position) % players
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    winner: int | None
+
+    def __init__(self, leader: int, plays: tuple[tuple[int, Card], ...], winner: int | None) -> None:
+        self.leader, self.plays, self.winner = leader, plays, winner
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards in the order played."""
+        return tuple(card for _, card in self.plays)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seat of each card, in the order played."""
+        return tuple(seat for seat, _ in self.plays)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Trick) and (self.leader, self.cards, self.winner) == (other.leader, other.cards, other.winner)
+        return (isinstance(other, Trick)
+                and (self.leader, self.plays, self.winner) == (other.leader, other.plays, other.winner))
 
     def __hash__(self) -> int:
-        return hash((self.leader, self.cards, self.winner))
+        return hash((self.leader, self.plays, self.winner))
 
     def __repr__(self) -> str:
-        return f"Trick(leader={self.leader}, cards=[{' '.join(map(str, self.cards))}], winner={self.winner})"
+        plays = " ".join(f"{seat}:{card}" for seat, card in self.plays)
+        return f"Trick(leader={self.leader}, plays=[{plays}], winner={self.winner})"
 
 
 def beats(kind: int, best: int, trump: int) -> bool:

@@ -17,39 +17,41 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from binokel.action import GAMES, HAND_DURCH, OPEN_DURCH, Action
+from binokel.action import Action, Contract
 from binokel.card import CARDS, Card, Hand, Suit
 from binokel.meld import Meld
-from binokel.state import Phase, State, Trick
+from binokel.rules import Rules, Seating
+from binokel.state import Outcome, Phase, State, parse_action
+from binokel.trick import Trick
 
 
 @dataclass(frozen=True)
 class SeatView:
     """Everything one seat may know about a deal."""
 
-    rules: str
+    rules: Rules
     seat: int
     players: int
     dealer: int
-    phase: str
+    phase: Phase
     to_move: int | None
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     tapp_size: int
-    auction: tuple[str, ...]
+    auction: tuple[Action, ...]
     callers: tuple[int, ...]  # the seat of each call in ``auction``
     soloist: int | None
     bid: int | None
     tapp: tuple[Card, ...] | None  # shown to everyone once the auction has ended
     discard: tuple[Card, ...] | None  # the soloist's own discard, for the soloist only
-    game: str | None  # "S", "H", "D", "C" or "durch"
+    game: Contract | None
     surrendered: bool | None
     melds: tuple[tuple[Meld, ...], ...] | None
     tricks: tuple[Trick, ...]
     trick: Trick
     tricks_won: tuple[int, ...]
     trick_points: tuple[int, ...]  # public: points in each seat's tricks (no discard)
-    outcome: str | None
+    outcome: Outcome | None
     scores: tuple[int, ...] | None
     legal_actions: tuple[Action, ...]
     sitting_out: int | None = None  # the seat that sits out this deal (sit_out=1): no cards, never to move
@@ -57,32 +59,75 @@ class SeatView:
 
     @property
     def trump(self) -> Suit | None:
-        return Suit.parse(self.game) if self.game in ("S", "H", "D", "C") else None
+        return self.game.trump if self.game is not None else None
+
+    @property
+    def seating(self) -> Seating:
+        """Who sits where this deal (forehand, seat order, who sits out)."""
+        return self.rules.seating(self.dealer)
 
     @property
     def my_hand(self) -> Hand:
         return Hand(self.hand)
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON for the browser or the terminal; cards in canonical text."""
+        """Plain JSON for the browser or the terminal; cards and actions in record notation.
+
+        >>> import random
+        >>> seen = view(State.new("standard", dealer=2).deal_random(random.Random(1)), 0)
+        >>> SeatView.from_json(seen.to_json()) == seen
+        True
+        """
         cards = _card_texts
         return {
-            "rules": self.rules, "seat": self.seat, "players": self.players, "dealer": self.dealer,
-            "phase": self.phase, "to_move": self.to_move, "tapp_size": self.tapp_size, "hand": cards(self.hand),
-            "hand_sizes": list(self.hand_sizes), "auction": list(self.auction), "callers": list(self.callers),
-            "soloist": self.soloist, "bid": self.bid,
+            "rules": self.rules.text, "seat": self.seat, "players": self.players, "dealer": self.dealer,
+            "phase": self.phase.value, "to_move": self.to_move, "tapp_size": self.tapp_size, "hand": cards(self.hand),
+            "hand_sizes": list(self.hand_sizes), "auction": [str(a) for a in self.auction],
+            "callers": list(self.callers), "soloist": self.soloist, "bid": self.bid,
             "tapp": cards(self.tapp) if self.tapp is not None else None,
             "discard": cards(self.discard) if self.discard is not None else None,
-            "game": self.game, "surrendered": self.surrendered,
+            "game": self.game.word if self.game is not None else None, "surrendered": self.surrendered,
             "melds": [[m.to_json() for m in seat] for seat in self.melds] if self.melds is not None else None,
             "tricks": [_trick_json(t) for t in self.tricks],
             "trick": _trick_json(self.trick),
             "tricks_won": list(self.tricks_won), "trick_points": list(self.trick_points),
-            "outcome": self.outcome, "scores": list(self.scores) if self.scores is not None else None,
+            "outcome": self.outcome.value if self.outcome is not None else None,
+            "scores": list(self.scores) if self.scores is not None else None,
             "legal_actions": [str(a) for a in self.legal_actions],
             "sitting_out": self.sitting_out,
             "open_hand": cards(self.open_hand) if self.open_hand is not None else None,
+            # Derived from the rules and the dealer, sent so that no client works out seat order.
+            "order": list(self.seating.order),
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatView:
+        """Read what :meth:`to_json` wrote (the exact inverse; the derived ``order`` is not read)."""
+        phase = Phase(data["phase"])
+
+        def cards(texts: list[str] | None) -> tuple[Card, ...] | None:
+            return None if texts is None else tuple(Card.parse(t) for t in texts)
+
+        def ints(values: list[int] | None) -> tuple[int, ...] | None:
+            return None if values is None else tuple(values)
+
+        melds = data["melds"]
+        return cls(
+            rules=Rules.parse(data["rules"]), seat=data["seat"], players=data["players"], dealer=data["dealer"],
+            phase=phase, to_move=data["to_move"], hand=cards(data["hand"]) or (),
+            hand_sizes=tuple(data["hand_sizes"]), tapp_size=data["tapp_size"],
+            auction=tuple(parse_action(Phase.AUCTION, a) for a in data["auction"]), callers=tuple(data["callers"]),
+            soloist=data["soloist"], bid=data["bid"], tapp=cards(data["tapp"]), discard=cards(data["discard"]),
+            game=Contract.parse(data["game"]) if data["game"] is not None else None,
+            surrendered=data["surrendered"],
+            melds=None if melds is None else tuple(tuple(Meld.from_json(m) for m in seat) for seat in melds),
+            tricks=tuple(_trick_of(t) for t in data["tricks"]), trick=_trick_of(data["trick"]),
+            tricks_won=tuple(data["tricks_won"]), trick_points=tuple(data["trick_points"]),
+            outcome=Outcome(data["outcome"]) if data["outcome"] is not None else None,
+            scores=ints(data["scores"]),
+            legal_actions=tuple(parse_action(phase, a) for a in data["legal_actions"]),
+            sitting_out=data["sitting_out"], open_hand=cards(data["open_hand"]),
+        )
 
 
 def _card_texts(cards: tuple[Card, ...]) -> list[str]:
@@ -90,7 +135,13 @@ def _card_texts(cards: tuple[Card, ...]) -> list[str]:
 
 
 def _trick_json(trick: Trick) -> dict[str, Any]:
-    return {"leader": trick.leader, "cards": _card_texts(trick.cards), "winner": trick.winner}
+    return {"leader": trick.leader, "cards": _card_texts(trick.cards), "seats": list(trick.seats),
+            "winner": trick.winner}
+
+
+def _trick_of(data: dict[str, Any]) -> Trick:
+    plays = tuple(zip(data["seats"], (Card.parse(c) for c in data["cards"])))
+    return Trick(data["leader"], plays, data["winner"])
 
 
 def view(state: State, seat: int) -> SeatView:
@@ -99,18 +150,18 @@ def view(state: State, seat: int) -> SeatView:
         raise ValueError(f"seat must be from 0 to {state.players - 1}, not {seat!r}")
     tapp_shown = not state.tapp_in_centre
     is_soloist = seat == state.soloist
-    game = None if state.game is None else str(GAMES[state.game])
+    game = state.game
     return SeatView(
-        rules=state.rules.text,
+        rules=state.rules,
         seat=seat,
         players=state.players,
         dealer=state.dealer,
-        phase=state.phase.value,
+        phase=state.phase,
         to_move=state.to_move,
         hand=tuple(Hand(mask=state.hands[seat])),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         tapp_size=state.rules.tapp_size,
-        auction=tuple(str(a) for a in state.calls),
+        auction=state.calls,
         callers=state.callers,
         soloist=state.soloist,
         bid=state.bid,
@@ -123,11 +174,12 @@ def view(state: State, seat: int) -> SeatView:
         trick=state.current_trick,
         tricks_won=state.won,
         trick_points=state.trick_points,
-        outcome=state.outcome.value if state.outcome else None,
+        outcome=state.outcome,
         scores=state.scores,
         legal_actions=tuple(state.legal_actions()) if state.to_move == seat else (),
         sitting_out=state.sitting_out,
-        open_hand=tuple(Hand(mask=state.hands[state.soloist])) if state.game in (OPEN_DURCH, HAND_DURCH) else None,
+        open_hand=(tuple(Hand(mask=state.hands[state.soloist]))
+                   if game is not None and game.open_hand and state.soloist is not None else None),
     )
 
 

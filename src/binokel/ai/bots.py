@@ -1,9 +1,12 @@
 """The computer opponents: easy, medium, hard, and the all-seeing oracle.
 
-Every bot answers a :class:`SeatView` with one of its ``legal_actions``. Randomness
-comes only from the ``rng`` passed in (or the bot's own, seeded at creation), and the
-search effort follows from ``budget`` by a fixed rate, never from the clock, so the
-same seed gives the same decisions.
+Every bot answers a :class:`SeatView` with one of its ``legal_actions`` (anything else
+raises :class:`BotError`). Randomness comes only from the ``rng`` passed in (or the bot's
+own, seeded at creation), and the search effort follows from ``budget`` by a fixed rate.
+The hard bot also stops sampling at a wall-clock deadline (a latency cap, see
+:meth:`HardBot.deadline`): when that cap cuts a search short, for example on a loaded
+machine, the same seed can give a different decision. With a generous cap the effort
+alone decides, and the same seed gives the same decisions.
 
 >>> import random
 >>> from binokel.state import State
@@ -22,17 +25,17 @@ from collections.abc import Callable, Iterator
 
 from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
                             TAKE, Action, ActionKind)
-from binokel.card import COPY, POINTS, Hand, Suit, add_card, remove_card
+from binokel.card import POINTS, Hand, Suit, add_card, both_copies, count_of, counts_of, remove_card
 from binokel.meld import find_melds, meld_total
-from binokel.rules import Rules
+from binokel.rules import FirstLead, MustBeat, Rules
 from binokel.score import surrender_scores, trump_scores
-from binokel.state import State, game_actions, seat_orders
+from binokel.state import Phase, State, game_actions
 from binokel.view import SeatView, view as view_of
 
 from binokel.ai.fast import NO_TRUMP, Position
-from binokel.ai.knowledge import Knowledge, counts_of, rules_of, winning_position
-from binokel.ai.policy import (Contract, best_contract, choose_card, expected_card_points, no_trump_gaps,
-                               partner_share, plan_contract, plan_no_trump)
+from binokel.ai.knowledge import Knowledge, winning_position
+from binokel.ai.policy import (Plan, best_contract, choose_card, expected_card_points, no_trump_gaps, partner_share,
+                               plan_contract, plan_no_trump)
 from binokel.ai.sample import SamplingError, World, sample_world, world_position
 from binokel.ai.search import contract_worth, opponents_of, playout, position_value, solve, utility
 
@@ -44,6 +47,10 @@ NEAR_NO_TRUMP = 2
 """The hard bot simulates a game without trump whose hand lacks at most this many cards (see no_trump_gaps)."""
 
 
+class BotError(RuntimeError):
+    """A bot failed, or answered an action that is not one of its view's legal actions."""
+
+
 class HeuristicBot:
     """Base of all bots: dispatches on the phase; subclasses override the decisions."""
 
@@ -53,7 +60,8 @@ class HeuristicBot:
         self._rng = random.Random(seed)
 
     def choose(self, view: SeatView, rng: random.Random | None = None, budget: float = 1.0) -> Action:
-        """One of ``view.legal_actions`` (raises ValueError if the seat is not to move)."""
+        """One of ``view.legal_actions`` (raises ValueError if the seat is not to move, and
+        BotError if a decision answers anything else)."""
         if not isinstance(view, SeatView):
             raise TypeError(f"a bot receives a SeatView, never {type(view).__name__}")
         legal = view.legal_actions
@@ -62,12 +70,14 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         rng = rng if rng is not None else self._rng
-        decide: dict[str, Callable[[SeatView, random.Random, float], Action]] = {
-            "auction": self.bid, "tapp": self.take_or_hand_durch, "discard": self.discard, "game": self.name_game,
-            "surrender": self.surrender, "play": self.play,
+        decide: dict[Phase, Callable[[SeatView, random.Random, float], Action]] = {
+            Phase.AUCTION: self.bid, Phase.TAPP: self.take_or_hand_durch, Phase.DISCARD: self.discard,
+            Phase.GAME: self.name_game, Phase.SURRENDER: self.surrender, Phase.PLAY: self.play,
         }
         action = decide[view.phase](view, rng, budget)
-        return action if action in legal else legal[0]
+        if action not in legal:  # a bug in a decision: never hide it behind another move
+            raise BotError(f"the {self.name} bot chose {action}, not one of {', '.join(map(str, legal))}")
+        return action
 
     # Decisions; the defaults are the medium bot's rules.
 
@@ -83,7 +93,7 @@ class HeuristicBot:
 
     def take_or_hand_durch(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         """Open Durch from the hand only when the hand alone is a sure Durch worth at least a Durch after the Tapp."""
-        rules = rules_of(view.rules)
+        rules = view.rules
         if is_sure(Hand(view.hand).mask, HAND_DURCH, rules) and worth(rules, HAND_DURCH) >= max(
                 [worth(rules, g) for g in (DURCH, OPEN_DURCH) if allowed(rules, g)], default=0):
             return GAMES[HAND_DURCH]
@@ -95,10 +105,10 @@ class HeuristicBot:
     def name_game(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         return GAMES[self.plan(view, rng, budget).game]
 
-    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Contract:
+    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
         """What to lay away and which game to name, for the soloist's hand now."""
-        rules = rules_of(view.rules)
-        return choose_plan(Hand(view.hand).mask, rules, view.bid, _banked(view))
+        rules = view.rules
+        return choose_plan(Hand(view.hand).mask, rules, _bid(view), _banked(view))
 
     def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         return PLAY_ON
@@ -110,6 +120,12 @@ class HeuristicBot:
 
 def _lowest_bid(view: SeatView) -> Action:
     return next(a for a in view.legal_actions if a.kind is ActionKind.BID)
+
+
+def _bid(view: SeatView) -> int:
+    """The bid to play (the soloist's decisions come after the auction)."""
+    assert view.bid is not None, "the auction is not over"
+    return view.bid
 
 
 def _banked(view: SeatView) -> int:
@@ -136,7 +152,7 @@ def no_trump_games(rules: Rules) -> tuple[int, ...]:
     return tuple(g for g in (DURCH, OPEN_DURCH, BETTEL) if allowed(rules, g))
 
 
-def trump_worth(plan: Contract, rules: Rules, bid: int, banked: int = 0) -> float:
+def trump_worth(plan: Plan, rules: Rules, bid: int, banked: int = 0) -> float:
     """The soloist's expected score with a trump plan (its team's, with partners): made
     with a probability that grows with the margin."""
     return expected_score(plan.total + banked + partner_share(rules, plan.card_points + banked), bid)
@@ -149,14 +165,16 @@ def expected_score(total: float, bid: int) -> float:
     return made * total - (1 - made) * 2 * bid
 
 
-def choose_plan(cards: int, rules: Rules, bid: int, banked: int = 0) -> Contract:
+def choose_plan(cards: int, rules: Rules, bid: int, banked: int = 0) -> Plan:
     """The best plan by simple estimates: the best trump plan, unless a game without trump
     is sure with the cards kept and worth more.
 
     >>> from binokel.rules import Rules
     >>> low = Hand.parse("9S 9S JS JS 9H 9H JH JH 9D 9D JD JD 9C 9C JC").mask
-    >>> choose_plan(low, Rules.parse("standard(bettel=300)"), 150).game, choose_plan(low, Rules.parse("standard"), 150).game
-    (6, 0)
+    >>> choose_plan(low, Rules.parse("standard(bettel=300)"), 150).game
+    <Contract.BETTEL: 6>
+    >>> choose_plan(low, Rules.parse("standard"), 150).game
+    <Contract.S: 0>
     """
     best = best_contract(cards, rules)
     value = trump_worth(best, rules, bid, banked)
@@ -165,6 +183,28 @@ def choose_plan(cards: int, rules: Rules, bid: int, banked: int = 0) -> Contract
         if is_sure(_kept(cards, plan), game, rules) and worth(rules, game) > value:
             best, value = plan, worth(rules, game)
     return best
+
+
+def trumps_kept(cards: int, plan: Plan) -> int:
+    """How many trumps the soloist keeps with ``plan`` (0 for a game without trump)."""
+    if plan.game >= DURCH:
+        return 0
+    kept = _kept(cards, plan)
+    return sum(count_of(kept, k) for k in range(7 * plan.game, 7 * plan.game + 7))
+
+
+def undominated(plans: list[Plan], cards: int) -> list[Plan]:
+    """The trump plans not dominated by another with at least the same melds and two
+    trumps more: a suit of 2 trumps is never named when another gives 4 and the same melds.
+
+    >>> from binokel.rules import Rules
+    >>> hand = Hand.parse("AS 9S AH TH KH JH 9H AD TD JD 9D AC TC JC 9C").mask  # melds alike in every suit
+    >>> [int(p.game) for p in undominated([plan_contract(hand, t, Rules.parse("standard")) for t in range(4)], hand)]
+    [1, 2, 3]
+    """
+    counts = [trumps_kept(cards, p) for p in plans]
+    return [p for i, p in enumerate(plans)
+            if not any(q.melds >= p.melds and counts[j] >= counts[i] + 2 for j, q in enumerate(plans) if j != i)]
 
 
 def heuristic_card(view: SeatView, knowledge: Knowledge, gone: int) -> int:
@@ -176,8 +216,10 @@ def heuristic_card(view: SeatView, knowledge: Knowledge, gone: int) -> int:
     best = winning_position(trick, knowledge.trump)
     rules = knowledge.rules
     open_hand = Hand(view.open_hand).mask if view.open_hand is not None else None
+    game, soloist = knowledge.game, knowledge.soloist
+    assert game is not None and soloist is not None  # cards are played once the game is named
     return choose_card(knowledge.hand, legal, trick, best, knowledge.orders[view.trick.leader], view.seat,
-                       knowledge.game, knowledge.soloist, rules.teams != "none", gone, open_hand)
+                       game, soloist, rules, gone, open_hand)
 
 
 class EasyBot(HeuristicBot):
@@ -187,7 +229,7 @@ class EasyBot(HeuristicBot):
     MISTAKES = 0.15
 
     def hand_value(self, view: SeatView, rng: random.Random) -> float:
-        rules = rules_of(view.rules)
+        rules = view.rules
         hand = Hand(view.hand)
         melds = max(meld_total(find_melds(hand, Suit(s), rules)) for s in Suit)
         return melds + 80
@@ -208,9 +250,10 @@ class MediumBot(HeuristicBot):
     MARGIN = 10
 
     def hand_value(self, view: SeatView, rng: random.Random) -> float:
-        rules = rules_of(view.rules)
+        rules = view.rules
         hand = Hand(view.hand).mask
-        unseen = [k for k, n in enumerate(counts_of(_deck(rules))) for _ in range(n - _count(hand, k))]
+        deck = counts_of(both_copies(rules.kind_mask))
+        unseen = [k for k, n in enumerate(deck) for _ in range(n - count_of(hand, k))]
         games = {BETTEL if g == BETTEL else DURCH for g in no_trump_games(rules)}  # every Durch has the same gaps
         totals = []
         for _ in range(self.TAPP_SAMPLES):
@@ -226,26 +269,20 @@ class MediumBot(HeuristicBot):
         return totals[len(totals) // 3] - self.MARGIN  # a cautious estimate: the lower third
 
     def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
-        rules = rules_of(view.rules)
+        rules = view.rules
         hand = Hand(view.hand).mask
-        trump = Suit.parse(view.game)
+        trump, bid = view.trump, _bid(view)
+        assert trump is not None  # the surrender decision follows naming trump
         card_points = expected_card_points(hand, trump, rules) + _banked(view)
-        expected = meld_total(find_melds(Hand(mask=hand), trump, rules)) + card_points + partner_share(rules, card_points)
-        return SURRENDER if -view.bid > expected_score(expected, view.bid) + 60 else PLAY_ON
+        melds = meld_total(find_melds(Hand(mask=hand), trump, rules))
+        expected = melds + card_points + partner_share(rules, card_points)
+        return SURRENDER if -bid > expected_score(expected, bid) + 60 else PLAY_ON
 
 
-def _kept(cards: int, plan: Contract) -> int:
+def _kept(cards: int, plan: Plan) -> int:
     for kind in plan.discard:
         cards = remove_card(cards, kind)
     return cards
-
-
-def _deck(rules: Rules) -> int:
-    return rules.kind_mask | rules.kind_mask << COPY
-
-
-def _count(mask: int, kind: int) -> int:
-    return (mask >> kind & 1) + (mask >> (kind + COPY) & 1)
 
 
 class HardBot(MediumBot):
@@ -255,7 +292,7 @@ class HardBot(MediumBot):
 
     name = "hard"
     PLAYOUTS_PER_SECOND = 1500
-    """Fixed effort rate: the budget sets the number of playouts, so results are reproducible."""
+    """Fixed effort rate: the budget sets the number of playouts (reproducible unless the deadline cuts in)."""
     ENDGAME_CARDS = 12
     RISKY_WORLDS = 24
     """At least this many worlds weigh a game without trump that is not sure."""
@@ -319,13 +356,14 @@ class HardBot(MediumBot):
 
     # ---------------------------------------------------------------- discard, game, surrender
 
-    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Contract:
+    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
         """The plan chosen by simulation among the best trump plans and the games without
         trump that are sure or nearly so."""
-        rules = rules_of(view.rules)
+        rules = view.rules
         hand = Hand(view.hand).mask
-        trumps = sorted((plan_contract(hand, trump, rules) for trump in range(4)), key=lambda c: -c.total)[:2]
-        if trumps[0].total - trumps[1].total > 60:
+        trumps = sorted(undominated([plan_contract(hand, trump, rules) for trump in range(4)], hand),
+                        key=lambda c: -c.total)[:2]
+        if len(trumps) > 1 and trumps[0].total - trumps[1].total > 60:
             trumps = trumps[:1]
         out = rules.sitting_out(view.dealer)
         opponents = opponents_of(rules, view.seat, out)
@@ -351,10 +389,10 @@ class HardBot(MediumBot):
             for i, plan in enumerate(candidates):
                 hands = list(world.hands)
                 hands[view.seat] = _kept(hand, plan)
-                position = new_position(rules, view.dealer, hands, view.seat, view.bid, plan.game,
+                position = new_position(rules, view.dealer, hands, view.seat, _bid(view), plan.game,
                                         banked + plan.discard)
                 if plan.game < DURCH:
-                    given_up[i] += utility(surrender_scores(rules, view.seat, view.bid, position.melds, out),
+                    given_up[i] += utility(surrender_scores(rules, view.seat, _bid(view), position.melds, out),
                                            view.seat, opponents)
                 totals[i] += position_value(playout(position), view.seat)
             count += 1
@@ -374,9 +412,10 @@ class HardBot(MediumBot):
         play_on = give_up = 0.0
         count = 0
         for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
-            position = new_position(rules, view.dealer, list(world.hands), view.seat, view.bid, trump,
+            position = new_position(rules, view.dealer, list(world.hands), view.seat, _bid(view), trump,
                                     tuple(c.index for c in view.discard or ()))
-            give_up += utility(surrender_scores(rules, view.seat, view.bid, position.melds, out), view.seat, opponents)
+            surrendered = surrender_scores(rules, view.seat, _bid(view), position.melds, out)
+            give_up += utility(surrendered, view.seat, opponents)
             play_on += position_value(playout(position), view.seat)
             count += 1
         if not count:
@@ -420,7 +459,10 @@ class OracleBot(HardBot):
 
     def choose_with_state(self, state: State, rng: random.Random | None = None, budget: float = 1.0) -> Action:
         """The oracle's action for the seat to move in ``state``."""
-        seen = view_of(state, state.to_move)
+        seat = state.to_move
+        if seat is None or seat < 0:
+            raise ValueError("no seat is to move")
+        seen = view_of(state, seat)
         truth = World(tuple(state.hands), tuple(state.tapp), tuple(state.discard))
         oracle = _Clairvoyant(truth, self._rng if rng is None else rng)
         return HardBot.choose(oracle, seen, rng, budget)
@@ -446,8 +488,9 @@ def new_position(rules: Rules, dealer: int, hands: list[int], soloist: int, bid:
     p = Position.__new__(Position)
     n = rules.players
     p.rules, p.players, p.hands = rules, n, hands
-    p.orders = seat_orders(n, rules.sit_out, dealer)
-    p.out = rules.sitting_out(dealer)
+    seating = rules.seating(dealer)
+    p.orders = seating.orders
+    p.out = seating.sitting_out
     p.game = game
     p.trump = NO_TRUMP if game >= DURCH else game
     p.soloist, p.bid = soloist, bid
@@ -456,12 +499,11 @@ def new_position(rules: Rules, dealer: int, hands: list[int], soloist: int, bid:
     else:
         p.melds = tuple(meld_total(find_melds(Hand(mask=h), Suit(game), rules)) for h in hands)
     p.discard_points = sum(POINTS[k] for k in discard)
-    forehand = (dealer + 1) % n
-    p.leader = p.to_move = soloist if game >= DURCH or rules.first_lead == "soloist" else forehand
+    p.leader = p.to_move = soloist if game >= DURCH or rules.first_lead is FirstLead.SOLOIST else seating.forehand
     p.trick, p.best = [], 0
     p.points, p.won = [0] * n, [0] * n
     p.played, p.over, p.broken = 0, False, False
-    p.beat_led = rules.must_beat == "led"
+    p.beat_led = rules.must_beat is MustBeat.LED
     return p
 
 

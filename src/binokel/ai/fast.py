@@ -23,10 +23,10 @@ True
 from __future__ import annotations
 
 from binokel.action import BETTEL, DURCH
-from binokel.card import COPY, KIND_MASK, POINTS, remove_card
-from binokel.rules import Rules
+from binokel.card import POINTS, add_copy, remove_card
+from binokel.rules import MustBeat, Rules
 from binokel.score import LAST_TRICK_BONUS, durch_scores, trump_scores
-from binokel.state import Phase, State, seat_orders
+from binokel.state import Phase, State
 from binokel.trick import NO_TRUMP, beats, legal_cards
 
 
@@ -39,10 +39,10 @@ class Position:
 
     rules: Rules
     players: int
-    orders: tuple[tuple[int, ...], ...]  # per seat: the playing seats in order from it (see seat_orders)
+    orders: tuple[tuple[int, ...], ...]  # per seat: the playing seats in order from it (see Rules.seating)
     out: int | None  # the seat sitting out, if any
     hands: list[int]
-    game: int  # trump suit 0..3 or a game without trump (DURCH, OPEN_DURCH, BETTEL, HAND_DURCH)
+    game: int  # a Contract: trump suit 0..3 or a game without trump (DURCH, OPEN_DURCH, BETTEL, HAND_DURCH)
     trump: int
     soloist: int
     bid: int
@@ -64,20 +64,22 @@ class Position:
         """The play phase of ``state`` (which must be in the play phase)."""
         if state.phase is not Phase.PLAY:
             raise ValueError(f"a Position needs the play phase, not {state.phase.value}")
+        game, soloist, bid, to_move = state.game, state.soloist, state.bid, state.to_move
+        assert game is not None and soloist is not None and bid is not None and to_move is not None
         p = cls.__new__(cls)
         p.rules = state.rules
         p.players = state.players
-        p.orders = seat_orders(state.players, state.rules.sit_out, state.dealer)
+        p.orders = state.seating.orders
         p.out = state.sitting_out
         p.hands = list(state.hands)
-        p.game = state.game
-        p.trump = NO_TRUMP if state.game >= DURCH else state.game
-        p.soloist = state.soloist
-        p.bid = state.bid
+        p.game = game
+        p.trump = NO_TRUMP if game >= DURCH else game
+        p.soloist = soloist
+        p.bid = bid
         p.melds = state.meld_points
         p.discard_points = sum(POINTS[k] for k in state.discard)
         p.leader = state.leader
-        p.to_move = state.to_move
+        p.to_move = to_move
         p.trick = list(state.trick)
         p.best = state.best
         p.points = list(state.trick_points)
@@ -85,13 +87,13 @@ class Position:
         played = 0
         for trick in state.tricks:
             for card in trick.cards:
-                played = _add(played, card.index)
+                played = add_copy(played, card.index)
         for kind in state.trick:
-            played = _add(played, kind)
+            played = add_copy(played, kind)
         p.played = played
         p.over = False
         p.broken = False
-        p.beat_led = state.rules.must_beat == "led"
+        p.beat_led = state.rules.must_beat is MustBeat.LED
         return p
 
     def copy(self) -> Position:
@@ -117,7 +119,7 @@ class Position:
     def legal_mask(self) -> int:
         trick = self.trick
         exempt = (self.rules.partner_exemption and trick
-                  and (self.orders[self.leader][self.best] - self.to_move) % 2 == 0)
+                  and self.rules.partners(self.orders[self.leader][self.best], self.to_move))
         return legal_cards(self.hands[self.to_move], trick, self.best, self.trump, self.beat_led, bool(exempt))
 
     def play(self, kind: int) -> None:
@@ -125,7 +127,7 @@ class Position:
         seat = self.to_move
         hands = self.hands
         hands[seat] = remove_card(hands[seat], kind)
-        self.played = _add(self.played, kind)
+        self.played = add_copy(self.played, kind)
         trick = self.trick
         trick.append(kind)
         if len(trick) > 1 and beats(kind, trick[self.best], self.trump):
@@ -135,7 +137,8 @@ class Position:
             self.to_move = order[len(trick)]
             return
         winner = order[self.best]
-        points = POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] if len(trick) == 3 else sum(POINTS[k] for k in trick)
+        points = (POINTS[trick[0]] + POINTS[trick[1]] + POINTS[trick[2]] if len(trick) == 3
+                  else sum(POINTS[k] for k in trick))
         last = not hands[winner]
         if last:
             points += LAST_TRICK_BONUS
@@ -165,16 +168,4 @@ class Position:
         return self.points[self.soloist] + self.discard_points + self.melds[self.soloist]
 
 
-def _add(mask: int, kind: int) -> int:
-    bit = 1 << kind
-    return mask | (bit << COPY if mask & bit else bit)
-
-
-def kind_counts_full(mask_a: int, mask_b: int) -> int:
-    """Kinds of which ``mask_a`` and ``mask_b`` (two disjoint multisets) hold both copies together."""
-    low_a, high_a = mask_a & KIND_MASK, mask_a >> COPY
-    low_b, high_b = mask_b & KIND_MASK, mask_b >> COPY
-    return high_a | high_b | (low_a & low_b)
-
-
-__all__ = ["Position", "beats", "NO_TRUMP", "kind_counts_full", "POINTS"]
+__all__ = ["Position", "beats", "NO_TRUMP", "POINTS"]

@@ -1,6 +1,6 @@
 """What one seat knows about the hidden cards, derived from its :class:`SeatView` alone.
 
-Facts (RULES.md section 6, as ``State._legal_play_mask`` enforces them):
+Facts (RULES.md section 6, as ``State.legal_actions`` enforces them; ``trick.legal_cards``):
 
 - a player who followed suit without beating a card of the led suit that was winning
   holds nothing higher in that suit;
@@ -26,56 +26,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from binokel.action import DURCH, GAME_WORDS
-from binokel.card import COPY, HIGHER, KIND_MASK, SUIT_MASK, Hand, Suit, add_card, kinds_of
+from binokel.action import DURCH, Contract
+from binokel.card import (COPY, HIGHER, KIND_MASK, SUIT_MASK, Hand, Suit, add_card, add_masks, counts_of, kinds_of,
+                          mask_of_counts)
 from binokel.meld import Meld, find_melds, meld_cards, meld_total
-from binokel.rules import Rules
-from binokel.state import seat_orders
+from binokel.rules import MustBeat, Rules
 from binokel.view import SeatView
 
 from binokel.ai.fast import NO_TRUMP, beats
-
-
-@lru_cache(maxsize=64)
-def rules_of(text: str) -> Rules:
-    """The :class:`Rules` of a view's rule text (cached: views carry text)."""
-    return Rules.parse(text)
-
-
-def count(mask: int, kind: int) -> int:
-    """Copies of ``kind`` in a hand mask."""
-    return (mask >> kind & 1) + (mask >> (kind + COPY) & 1)
-
-
-def mask_of(counts: list[int]) -> int:
-    """A hand mask from 28 copy counts."""
-    mask = 0
-    for kind, n in enumerate(counts):
-        if n:
-            mask |= 1 << kind
-            if n > 1:
-                mask |= 1 << (kind + COPY)
-    return mask
-
-
-def counts_of(mask: int) -> list[int]:
-    """28 copy counts from a hand mask."""
-    low, high = mask & KIND_MASK, mask >> COPY
-    return [(low >> k & 1) + (high >> k & 1) for k in range(28)]
-
-
-_GAME_OF_WORD = {word: game for game, word in GAME_WORDS.items()}
-
-
-def game_of(text: str | None) -> int | None:
-    """The engine's game value (suit 0..3, DURCH, OPEN_DURCH, BETTEL, HAND_DURCH) of a view's ``game`` text.
-
-    >>> game_of("H"), game_of("bettel")
-    (1, 6)
-    """
-    if text is None:
-        return None
-    return _GAME_OF_WORD[text] if text in _GAME_OF_WORD else int(Suit.parse(text))
 
 
 @dataclass(frozen=True)
@@ -86,7 +44,7 @@ class Knowledge:
     seat: int
     players: int
     soloist: int | None
-    game: int | None  # suit 0..3 or a game without trump (>= DURCH)
+    game: Contract | None
     dealer: int
     hand: int  # my hand now
     played: tuple[int, ...]  # cards each seat has played
@@ -111,7 +69,7 @@ class Knowledge:
     @property
     def orders(self) -> tuple[tuple[int, ...], ...]:
         """Per seat, the playing seats in order of play from it."""
-        return seat_orders(self.players, self.rules.sit_out, self.dealer)
+        return self.rules.seating(self.dealer).orders
 
     @property
     def played_all(self) -> int:
@@ -141,23 +99,23 @@ class Knowledge:
     @classmethod
     def from_view(cls, view: SeatView) -> Knowledge:
         """Everything ``view`` implies about the hidden cards."""
-        rules = rules_of(view.rules)
+        rules = view.rules
         n = view.players
-        game = game_of(view.game)
+        game = view.game
         trump = game if game is not None and game < DURCH else NO_TRUMP
-        beat_led = rules.must_beat == "led"
-        orders = seat_orders(n, rules.sit_out, view.dealer)
+        beat_led = rules.must_beat is MustBeat.LED
         played = [0] * n
         excluded = [0] * n
-        tricks = list(view.tricks) + ([view.trick] if view.trick.cards else [])
+        tricks = list(view.tricks) + ([view.trick] if view.trick.plays else [])
         for trick in tricks:
             kinds = [c.index for c in trick.cards]
-            order = orders[trick.leader]
+            seats = trick.seats
             for position, kind in enumerate(kinds):
-                seat = order[position]
+                seat = seats[position]
                 played[seat] = add_card(played[seat], kind)
                 if position:
-                    exempt = rules.partner_exemption and (order[winning_position(kinds[:position], trump)] - seat) % 2 == 0
+                    exempt = bool(rules.partner_exemption) and rules.partners(
+                        seats[winning_position(kinds[:position], trump)], seat)
                     excluded[seat] |= _play_facts(kinds[:position], kind, trump, beat_led, exempt)
         shown = [0] * n
         if view.melds is not None and game is not None and game < DURCH:
@@ -169,7 +127,7 @@ class Knowledge:
                 excluded[seat] |= extra
         hand = Hand(view.hand).mask
         soloist = view.soloist
-        if view.open_hand is not None:  # open Durch: the soloist's hand is known card by card
+        if view.open_hand is not None and soloist is not None:  # open Durch: the soloist's hand is public
             shown[soloist] = Hand(view.open_hand).mask
             excluded[soloist] = KIND_MASK
         discarded = 0
@@ -182,15 +140,6 @@ class Knowledge:
             discard=tuple(c.index for c in view.discard) if view.discard is not None else None,
             discarded=discarded, hand_sizes=view.hand_sizes, melds=view.melds, surrendered=view.surrendered,
             shown=tuple(shown), excluded=tuple(e & KIND_MASK for e in excluded))
-
-
-def add_masks(a: int, b: int) -> int:
-    """The multiset sum of two hand masks (at most two copies of a kind in all)."""
-    for kind in kinds_of(b & KIND_MASK):
-        a |= (1 << (kind + COPY)) if a >> kind & 1 else (1 << kind)
-    for kind in kinds_of(b >> COPY):
-        a |= (1 << (kind + COPY)) if a >> kind & 1 else (1 << kind)
-    return a
 
 
 def winning_position(trick: list[int], trump: int) -> int:
@@ -234,13 +183,13 @@ def _meld_facts(melds: tuple[Meld, ...], played: int, trump: int, rules: Rules) 
     shown = meld_cards(melds).mask
     shown_counts, played_counts = counts_of(shown), counts_of(played)
     known = [max(a, b) for a, b in zip(shown_counts, played_counts)]
-    in_hand = mask_of([max(0, a - b) for a, b in zip(shown_counts, played_counts)])
+    in_hand = mask_of_counts([max(0, a - b) for a, b in zip(shown_counts, played_counts)])
     total = meld_total(melds)
     excluded = 0
     for kind in kinds_of(rules.kind_mask):
         if known[kind] < 2:
             known[kind] += 1
-            if meld_total(find_melds(Hand(mask=mask_of(known)), Suit(trump), rules)) > total:
+            if meld_total(find_melds(Hand(mask=mask_of_counts(known)), Suit(trump), rules)) > total:
                 excluded |= 1 << kind
             known[kind] -= 1
     return in_hand, excluded

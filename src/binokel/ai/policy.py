@@ -4,33 +4,36 @@ Everything works on integer masks (the engine's hand layout) so that the same ca
 rule drives the medium bot and the playouts of the hard bot.
 
 >>> from binokel.card import Hand
->>> plan = best_contract(Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D QD KD 9C").mask, Rules.parse("standard"))
+>>> cards = Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D QD KD 9C").mask
+>>> plan = best_contract(cards, Rules.parse("standard"))
 >>> plan.game, len(plan.discard)
-(1, 3)
+(<Contract.H: 1>, 3)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from binokel.action import BETTEL, DURCH
-from binokel.card import COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Hand, Suit, kinds_of, present, remove_card
+from binokel.action import BETTEL, DURCH, Contract
+from binokel.card import (COPY, HIGHER, KIND_MASK, POINTS, SUIT_MASK, Hand, Suit, full_kinds, kinds_of, present,
+                          remove_card)
 from binokel.meld import find_melds, meld_cards, meld_total
 from binokel.rules import Rules
 
-from binokel.ai.fast import NO_TRUMP, beats, kind_counts_full
+from binokel.ai.fast import NO_TRUMP, beats
 
 RANK_STRENGTH = (11, 8, 5, 4, 3, 1, 1)
 """How much a card of each rank (A T K Q J 9 7) helps to take tricks, roughly."""
 
 
 @dataclass(frozen=True)
-class Contract:
+class Plan:
     """A plan for the soloist: what to lay away, the game, and the expected total."""
 
     discard: tuple[int, ...]
-    game: int  # trump suit or DURCH
+    game: Contract
     melds: int
     card_points: int  # expected, including the discard
 
@@ -51,7 +54,8 @@ def cheapest(kinds: list[int], trump: int) -> int:
 def expected_card_points(hand: int, trump: int, rules: Rules) -> int:
     """A rough estimate of the card points the soloist takes in tricks with ``hand``.
 
-    >>> expected_card_points(Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D").mask, 1, Rules.parse("standard")) > 120
+    >>> hand = Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D").mask
+    >>> expected_card_points(hand, 1, Rules.parse("standard")) > 120
     True
     """
     low, high = hand & KIND_MASK, hand >> COPY
@@ -73,14 +77,14 @@ def expected_card_points(hand: int, trump: int, rules: Rules) -> int:
 
 
 @lru_cache(maxsize=8192)
-def best_contract(cards: int, rules: Rules, games: tuple[int, ...] | None = None) -> Contract:
+def best_contract(cards: int, rules: Rules, games: tuple[int, ...] | None = None) -> Plan:
     """The best plan (discard, game) for the soloist holding ``cards`` (hand + Tapp)."""
     plans = [plan_contract(cards, game, rules) for game in (games or range(4))]
     return max(plans, key=lambda c: c.total)
 
 
 @lru_cache(maxsize=16384)
-def plan_contract(cards: int, trump: int, rules: Rules) -> Contract:
+def plan_contract(cards: int, trump: int, rules: Rules) -> Plan:
     """Lay away the cards least useful with ``trump``: keep meld cards, trumps and aces;
     bank points of loose tens and kings that would likely be lost."""
     hand = Hand(mask=cards)
@@ -92,8 +96,8 @@ def plan_contract(cards: int, trump: int, rules: Rules) -> Contract:
         spare = remove_card(spare, kind)
     for kind in kinds_of(keep_melds >> COPY):
         spare = remove_card(spare, kind)
-    for kind in Hand(mask=spare):
-        k = kind.index
+    for card in Hand(mask=spare):
+        k = card.index
         suit_cards = cards & (SUIT_MASK[k // 7] | SUIT_MASK[k // 7] << COPY)
         has_ace = suit_cards >> (k - k % 7) & 1
         value = RANK_STRENGTH[k % 7] * 2 + (30 if k // 7 == trump else 0)
@@ -111,7 +115,7 @@ def plan_contract(cards: int, trump: int, rules: Rules) -> Contract:
         kept = remove_card(kept, k)
     melds = meld_total(find_melds(Hand(mask=kept), Suit(trump), rules))
     points = expected_card_points(kept, trump, rules) + sum(POINTS[k] for k in discard)
-    return Contract(discard, trump, melds, points)
+    return Plan(discard, Contract(trump), melds, points)
 
 
 def partner_share(rules: Rules, card_points: int) -> int:
@@ -122,7 +126,7 @@ def partner_share(rules: Rules, card_points: int) -> int:
     >>> partner_share(Rules.parse("kreuz"), 100), partner_share(Rules.parse("standard"), 100)
     (50, 0)
     """
-    if rules.teams == "none":
+    if not rules.has_teams:
         return 0
     partners = rules.active // 2 - 1
     return max(0, 250 - card_points) * partners // (rules.active - 1)
@@ -165,63 +169,59 @@ def is_sure_durch(hand: int, rules: Rules) -> bool:
     return no_trump_gaps(hand, DURCH, rules) == 0
 
 
-def plan_no_trump(cards: int, game: int, rules: Rules) -> Contract:
+def plan_no_trump(cards: int, game: int, rules: Rules) -> Plan:
     """Lay away the cards that leave the fewest gaps for ``game`` (Durch or Bettel),
     greedily one card at a time; ties keep the points out of the opponents' reach."""
     plan = _plan_no_trump(cards, game == BETTEL, rules)
-    return Contract(plan.discard, game, 0, 0)
+    return Plan(plan.discard, Contract(game), 0, 0)
 
 
 @lru_cache(maxsize=16384)
-def _plan_no_trump(cards: int, bettel: bool, rules: Rules) -> Contract:
+def _plan_no_trump(cards: int, bettel: bool, rules: Rules) -> Plan:
     game = BETTEL if bettel else DURCH  # every Durch has the same gaps
     extra = cards.bit_count() - rules.hand_size
-    kept, discard = cards, ()
+    kept = cards
+    discard: tuple[int, ...] = ()
     for _ in range(extra):
         kind = min(kinds_of(present(kept)),
                    key=lambda k: (no_trump_gaps(remove_card(kept, k), game, rules), -POINTS[k]))
         kept, discard = remove_card(kept, kind), discard + (kind,)
-    return Contract(discard, game, 0, 0)
-
-
-def is_declarer(seat: int, soloist: int, teams: bool) -> bool:
-    """Is ``seat`` on the soloist's side (the soloist, or a partner with teams)?"""
-    return (seat - soloist) % 2 == 0 if teams else seat == soloist
+    return Plan(discard, Contract(game), 0, 0)
 
 
 def choose_card(hand: int, legal: int, trick: list[int], best: int, order: tuple[int, ...], seat: int,
-                game: int, soloist: int, teams: bool, gone: int, soloist_hand: int | None = None) -> int:
+                game: int, soloist: int, rules: Rules, gone: int, soloist_hand: int | None = None) -> int:
     """A sound card by simple club-player rules. ``order`` lists the seats of this trick
     from its leader; ``game`` is the trump suit or a game without trump; ``gone`` holds
     every card played so far; ``soloist_hand`` the soloist's hand when known (open Durch,
-    or a playout). Partners (with ``teams``) and fellow defenders help each other.
+    or a playout). Partners (with teams in ``rules``) and fellow defenders help each other.
 
     >>> hand = Hand.parse("AS 9S KH").mask
     >>> from binokel.card import CARDS as CARD_NAMES
-    >>> str(CARD_NAMES[choose_card(hand, hand & KIND_MASK, [], 0, (0, 1, 2), 0, 1, 1, False, 0)])
+    >>> str(CARD_NAMES[choose_card(hand, hand & KIND_MASK, [], 0, (0, 1, 2), 0, 1, 1, Rules.parse("standard"), 0)])
     'AS'
     """
     kinds = list(kinds_of(legal))
     if len(kinds) == 1:
         return kinds[0]
-    out = kind_counts_full(gone, hand)  # kinds nobody else can still hold
+    out = full_kinds(gone, hand)  # kinds nobody else can still hold
 
     def is_master(k: int) -> bool:
         above = HIGHER[k]
         return (out & above) == above
 
     if game >= DURCH:
-        return _no_trump_card(kinds, trick, best, order, seat, game, soloist, teams, is_master, out, soloist_hand)
+        return _no_trump_card(kinds, trick, best, order, seat, game, soloist, rules, is_master, out, soloist_hand)
     trump = game
-    mine = is_declarer(seat, soloist, teams)
+    mine = rules.partners(seat, soloist)
     if not trick:
         return _lead(hand, kinds, mine, trump, gone, is_master)
     top = trick[best]
     to_come = order[len(trick) + 1:]
-    opponents_to_come = any(is_declarer(s, soloist, teams) != mine for s in to_come)
+    opponents_to_come = any(rules.partners(s, soloist) != mine for s in to_come)
     winning = [k for k in kinds if beats(k, top, trump)]
     richest = lambda k: (k // 7 != trump, POINTS[k], k % 7)  # noqa: E731
-    if is_declarer(order[best], soloist, teams) == mine:
+    if rules.partners(order[best], soloist) == mine:
         # A partner has the trick: smear points if the opponents cannot take it; never overtake it needlessly.
         if not opponents_to_come or (top // 7 == trump and is_master(top)):
             return max(kinds, key=richest)
@@ -240,7 +240,8 @@ def choose_card(hand: int, legal: int, trick: list[int], best: int, order: tuple
 
 
 def _no_trump_card(kinds: list[int], trick: list[int], best: int, order: tuple[int, ...], seat: int, game: int,
-                   soloist: int, teams: bool, is_master, out: int, soloist_hand: int | None) -> int:
+                   soloist: int, rules: Rules, is_master: Callable[[int], bool], out: int,
+                   soloist_hand: int | None) -> int:
     """Durch: the soloist must take every trick, everybody else (a partner too) breaks it by
     taking one, and keeps the cards that can still beat one of the soloist's (when it knows
     them). Bettel: the soloist must take none; the opponents play under it, and the
@@ -264,7 +265,7 @@ def _no_trump_card(kinds: list[int], trick: list[int], best: int, order: tuple[i
             masters = [k for k in winning if is_master(k)]
             return max(masters, key=lowest) if masters else min(winning, key=lambda k: k % 7)
         return max(kinds, key=lowest)
-    helper = is_declarer(seat, soloist, teams)  # the soloist's partner
+    helper = rules.partners(seat, soloist)  # the soloist's partner
     if bettel == helper:  # Durch opponents, and the Bettel soloist's partner: take a trick
         if not trick:
             return min(kinds, key=lambda k: k % 7)
@@ -273,7 +274,10 @@ def _no_trump_card(kinds: list[int], trick: list[int], best: int, order: tuple[i
             return min(winning, key=lambda k: k % 7)
         if soloist_hand is not None and not bettel:
             held = present(soloist_hand)
-            guards = lambda k: bool(held & SUIT_MASK[k // 7] & ~HIGHER[k] & ~(1 << k))  # noqa: E731
+
+            def guards(k: int) -> bool:
+                return bool(held & SUIT_MASK[k // 7] & ~HIGHER[k] & ~(1 << k))
+
             return max(kinds, key=lambda k: (not guards(k), k % 7))  # let go of a card that beats nothing
         return max(kinds, key=lowest)
     # Bettel opponents, and the Durch soloist's partner: stay under, shed high cards when safe.
@@ -286,11 +290,11 @@ def _no_trump_card(kinds: list[int], trick: list[int], best: int, order: tuple[i
     return min(under or kinds, key=lambda k: k % 7)
 
 
-def _lead(hand: int, kinds: list[int], declarer: bool, trump: int, gone: int, is_master) -> int:
+def _lead(hand: int, kinds: list[int], declarer: bool, trump: int, gone: int, is_master: Callable[[int], bool]) -> int:
     trumps = [k for k in kinds if k // 7 == trump]
     side = [k for k in kinds if k // 7 != trump]
     if declarer and trumps:
-        outstanding = SUIT_MASK[trump] & ~kind_counts_full(gone, hand)
+        outstanding = SUIT_MASK[trump] & ~full_kinds(gone, hand)
         if outstanding:
             top = min(trumps, key=lambda k: k % 7)
             if is_master(top) or len(trumps) >= 5:
@@ -304,7 +308,5 @@ def _lead(hand: int, kinds: list[int], declarer: bool, trump: int, gone: int, is
     return cheapest(pool, trump)
 
 
-__all__ = ["Contract", "best_contract", "plan_contract", "plan_no_trump", "no_trump_gaps", "expected_card_points",
-           "partner_share",
-           "is_sure_durch", "choose_card", "is_declarer",
-           "cheapest", "card_key", "DURCH", "NO_TRUMP"]
+__all__ = ["best_contract", "plan_contract", "plan_no_trump", "no_trump_gaps", "expected_card_points", "partner_share",
+           "is_sure_durch", "choose_card", "cheapest", "card_key", "DURCH", "NO_TRUMP", "Plan"]

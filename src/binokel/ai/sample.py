@@ -23,13 +23,14 @@ import random
 from dataclasses import dataclass
 
 from binokel.action import DISCARDS, DURCH, GAMES, HAND_DURCH, PLAY_ON, PLAYS, SURRENDER, TAKE
-from binokel.card import CARDS, Hand, Suit
+from binokel.card import CARDS, Hand, Suit, add_masks, both_copies, counts_of, mask_of
 from binokel.meld import find_melds
-from binokel.state import Phase, State
+from binokel.rules import MustBeat
+from binokel.state import Outcome, Phase, State
 from binokel.view import SeatView
 
 from binokel.ai.fast import POINTS, Position
-from binokel.ai.knowledge import Knowledge, add_masks, counts_of, winning_position
+from binokel.ai.knowledge import Knowledge, winning_position
 
 MAX_TRIES = 400
 
@@ -52,13 +53,14 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
     k = knowledge
     rules = k.rules
     me, soloist = k.seat, k.soloist
-    deck = counts_of(_full_deck_mask(rules.kind_mask))
+    deck = counts_of(both_copies(rules.kind_mask))
     free = deck[:]
     _subtract(free, k.hand)
     _subtract(free, k.played_all)
-    places: list[str | int] = [seat for seat in range(k.players) if seat not in (me, k.sitting_out)]
-    capacity = {seat: k.hand_sizes[seat] - k.shown[seat].bit_count() for seat in places}
-    for seat in places:
+    seats = [seat for seat in range(k.players) if seat not in (me, k.sitting_out)]
+    places: list[str | int] = list(seats)  # the other seats, then "tapp" or "discard" where cards may hide
+    capacity: dict[str | int, int] = {seat: k.hand_sizes[seat] - k.shown[seat].bit_count() for seat in seats}
+    for seat in seats:
         _subtract(free, k.shown[seat])
     reserved: list[int] = []  # Tapp cards still with the soloist: in hand or discard
     if k.tapp is None:  # face down: before the soloist takes it, or for good after a hand Durch
@@ -66,12 +68,13 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
             places.append("tapp")
             capacity["tapp"] = rules.tapp_size
     elif me == soloist:
-        _subtract(free, _mask_of_kinds(k.discard or ()))
+        _subtract(free, mask_of(k.discard or ()))
     else:
+        assert soloist is not None  # the Tapp is shown once the auction is won
         if k.discarded:
             places.append("discard")
             capacity["discard"] = k.discarded
-        tapp_left = counts_of(_mask_of_kinds(k.tapp or ()))
+        tapp_left = counts_of(mask_of(k.tapp or ()))
         _subtract(tapp_left, k.played[soloist])
         _subtract(tapp_left, k.shown[soloist])
         for kind, n in enumerate(tapp_left):
@@ -103,13 +106,16 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
     loose_pieces = [p for p in pieces if p[1] == everywhere]
     if any(bits == 0 for _, bits in constrained):
         raise SamplingError("a card fits nowhere")
-    checked = [seat for seat in places if isinstance(seat, int) and k.meld_constrained(seat)]
-    trump = Suit(k.game) if checked else None
+    checked = [seat for seat in seats if k.meld_constrained(seat)]
+    trump = None
+    if checked:  # melds are shown in trump games only
+        assert k.game is not None and k.game.trump is not None
+        trump = k.game.trump
     for _ in range(max_tries):
         placed = _place(constrained, loose_pieces, [capacity[p] for p in places], rng)
         if placed is None:
             raise SamplingError("the hidden cards cannot be placed")
-        if checked and not _repair(placed, places, checked, k, trump, rng):
+        if trump is not None and not _repair(placed, places, checked, k, trump, rng):
             continue
         hands = [k.hand if seat == me else k.shown[seat] for seat in range(k.players)]
         tapp: list[int] = list(k.tapp or ())
@@ -121,7 +127,8 @@ def sample_world(knowledge: Knowledge, rng: random.Random, max_tries: int = MAX_
             elif place == "discard":
                 discard = kinds
             else:
-                hands[place] = add_masks(hands[place], _mask_of_kinds(kinds))
+                assert isinstance(place, int)
+                hands[place] = add_masks(hands[place], mask_of(kinds))
         return World(tuple(hands), tuple(tapp), tuple(discard))
     raise SamplingError(f"no world reproduces the shown melds in {max_tries} tries")
 
@@ -136,11 +143,13 @@ def _repair(placed: list[list[tuple[int, int]]], places: list[str | int], checke
     A hand holds at least its shown meld cards, so its best total is at least the shown
     total; the excess is the error to drive to zero."""
     index = {place: i for i, place in enumerate(places)}
-    targets = {seat: sum(m.points for m in k.melds[seat]) for seat in checked}
+    melds = k.melds
+    assert melds is not None  # checked seats have shown melds
+    targets = {seat: sum(m.points for m in melds[seat]) for seat in checked}
 
     def excess(seat: int) -> int:
         pile = placed[index[seat]]
-        hand = add_masks(add_masks(k.shown[seat], k.played[seat]), _mask_of_kinds([kind for kind, _ in pile]))
+        hand = add_masks(add_masks(k.shown[seat], k.played[seat]), mask_of([kind for kind, _ in pile]))
         return sum(m.points for m in find_melds(Hand(mask=hand), trump, k.rules)) - targets[seat]
 
     errors = {seat: excess(seat) for seat in checked}
@@ -169,8 +178,8 @@ def _repair(placed: list[list[tuple[int, int]]], places: list[str | int], checke
 
 def _shows(shown: int, seat: int, k: Knowledge, trump: Suit, pile: list[tuple[int, int]]) -> bool:
     """Would ``seat`` holding ``shown`` and ``pile`` (plus its played cards) show exactly its melds?"""
-    hand = add_masks(add_masks(shown, k.played[seat]), _mask_of_kinds([kind for kind, _ in pile]))
-    return tuple(find_melds(Hand(mask=hand), trump, k.rules)) == k.melds[seat]
+    hand = add_masks(add_masks(shown, k.played[seat]), mask_of([kind for kind, _ in pile]))
+    return k.melds is not None and tuple(find_melds(Hand(mask=hand), trump, k.rules)) == k.melds[seat]
 
 
 def _place(constrained: list[tuple[int, int]], loose: list[tuple[int, int]], capacity: list[int],
@@ -222,20 +231,9 @@ def _feasible(groups: dict[int, int], room: list[int], places: int) -> bool:
     return True
 
 
-def _full_deck_mask(kind_mask: int) -> int:
-    return kind_mask | kind_mask << 28
-
-
 def _subtract(counts: list[int], mask: int) -> None:
     for kind, n in enumerate(counts_of(mask)):
         counts[kind] -= n
-
-
-def _mask_of_kinds(kinds: tuple[int, ...] | list[int]) -> int:
-    mask = 0
-    for kind in kinds:
-        mask = add_masks(mask, 1 << kind)
-    return mask
 
 
 def dealt_hands(knowledge: Knowledge, world: World) -> list[list[int]]:
@@ -260,7 +258,7 @@ def build_state(view: SeatView, world: World) -> State:
     state = State.new(rules, view.dealer).deal([[CARDS[k] for k in h] for h in hands],
                                                [CARDS[k] for k in world.tapp])
     for call in view.auction:
-        state = state.apply(state.parse_action(call))
+        state = state.apply(call)
     if state.phase is Phase.TAPP and (knowledge.game == HAND_DURCH or knowledge.tapp is not None):
         state = state.apply(GAMES[HAND_DURCH] if knowledge.game == HAND_DURCH else TAKE)
     for kind in world.discard:
@@ -277,6 +275,8 @@ def build_state(view: SeatView, world: World) -> State:
 
 def world_position(view: SeatView, knowledge: Knowledge, world: World) -> Position:
     """The play phase of ``world`` as a fast :class:`Position` (no replay needed)."""
+    game, soloist, bid, to_move = knowledge.game, knowledge.soloist, view.bid, view.to_move
+    assert game is not None and soloist is not None and bid is not None and to_move is not None  # the play phase
     p = Position.__new__(Position)
     rules = knowledge.rules
     p.rules = rules
@@ -284,22 +284,22 @@ def world_position(view: SeatView, knowledge: Knowledge, world: World) -> Positi
     p.orders = knowledge.orders
     p.out = knowledge.sitting_out
     p.hands = list(world.hands)
-    p.game = knowledge.game
+    p.game = game
     p.trump = knowledge.trump
-    p.soloist = knowledge.soloist
-    p.bid = view.bid
+    p.soloist = soloist
+    p.bid = bid
     p.melds = tuple(sum(m.points for m in seat) for seat in view.melds) if view.melds else (0,) * p.players
     p.discard_points = sum(POINTS[k] for k in world.discard)
     p.leader = view.trick.leader
-    p.to_move = view.to_move
+    p.to_move = to_move
     p.trick = [c.index for c in view.trick.cards]
     p.best = winning_position(p.trick, p.trump)
     p.points = list(view.trick_points)
     p.won = list(view.tricks_won)
     p.played = knowledge.played_all
-    p.over = view.phase == "over"
-    p.broken = p.over and view.outcome in ("durch_failed", "bettel_failed")
-    p.beat_led = rules.must_beat == "led"
+    p.over = view.phase is Phase.OVER
+    p.broken = p.over and view.outcome in (Outcome.DURCH_FAILED, Outcome.BETTEL_FAILED)
+    p.beat_led = rules.must_beat is MustBeat.LED
     return p
 
 

@@ -21,12 +21,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from binokel.action import BETTEL
+from binokel.ai.fast import Position
+from binokel.ai.policy import choose_card
 from binokel.card import POINTS, kinds_of
 from binokel.rules import Rules
 from binokel.score import durch_scores
-
-from binokel.ai.fast import Position
-from binokel.ai.policy import choose_card
 
 
 @lru_cache(maxsize=512)
@@ -37,7 +36,7 @@ def opponents_of(rules: Rules, seat: int, out: int | None) -> tuple[int, ...]:
     >>> opponents_of(Rules.parse("kreuz"), 0, None), opponents_of(Rules.parse("four-sitout"), 0, 3)
     ((1, 3), (1, 2))
     """
-    return tuple(s for s in range(rules.players) if s != out and rules.team_of(s) != rules.team_of(seat))
+    return tuple(s for s in range(rules.players) if s != out and not rules.partners(s, seat))
 
 
 def utility(scores: tuple[int, ...], seat: int, opponents: tuple[int, ...] | None = None) -> float:
@@ -63,7 +62,7 @@ def contract_worth(rules: Rules, game: int, soloist: int, made: bool, out: int |
     """
     if game != BETTEL and rules.durch_game:
         value = rules.target if made else -rules.target
-        return tuple(value if rules.team_of(s) == rules.team_of(soloist) and s != out else 0
+        return tuple(value if rules.partners(s, soloist) and s != out else 0
                      for s in range(rules.players))
     return durch_scores(rules, soloist, made, out, game)
 
@@ -80,13 +79,12 @@ def position_value(p: Position, seat: int) -> float:
 def playout(position: Position) -> Position:
     """Play ``position`` to the end with the heuristic card rule for every seat (in place)."""
     p = position
-    teams = p.rules.teams != "none"
     while not p.over:
         seat = p.to_move
         legal = p.legal_mask()
         if legal & (legal - 1):
             kind = choose_card(p.hands[seat], legal, p.trick, p.best, p.orders[p.leader], seat, p.game,
-                               p.soloist, teams, p.played, p.hands[p.soloist])
+                               p.soloist, p.rules, p.played, p.hands[p.soloist])
         else:
             kind = legal.bit_length() - 1
         p.play(kind)
@@ -120,7 +118,7 @@ def solve(position: Position, seat: int, node_limit: int = 20000) -> dict[int, f
     """
     nodes = 0
     rules = position.rules
-    allies = {s for s in range(rules.players) if rules.team_of(s) == rules.team_of(seat)}
+    allies = {s for s in range(rules.players) if rules.partners(s, seat)}
 
     def search(p: Position, alpha: float, beta: float) -> float:
         nonlocal nodes

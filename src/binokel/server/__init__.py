@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     try:
         app = create_app(db, think=args.think, host=args.host, public_url=public_url, redis=args.redis)
-    except Exception as error:  # sqlite3, PostgreSQL or OS errors: one line, no traceback
+    except Exception as error:  # noqa: BLE001 - sqlite3, PostgreSQL or OS errors: one line, no traceback
         return _fail(f"cannot open the database {shown}: {error}")
     try:
         sock = _listen(args.host, args.port, reuse_port=args.reuse_port)

@@ -35,13 +35,13 @@ from binokel.error import BinokelError
 from binokel.i18n import LANGUAGES
 from binokel.record import game_record
 from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
+from binokel.ai import LEVELS
 from binokel.server.hall import Hall, Invites, Refused
 from binokel.server.limits import KeyedBuckets, Limits
 from binokel.server.metrics import CONTENT_TYPE, Metrics
 from binokel.server.persist import PROCESS
 from binokel.server.protocol import (
     DECKS,
-    LEVELS,
     OPPONENT_NAMES,
     PHRASES,
     ProtocolError,
@@ -352,7 +352,8 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
                     break
                 raw = message.get("text") if "text" in message else message.get("bytes")
                 if not connection.messages.take():
-                    connection.post(table.error(ProtocolError("too_many_messages", max=f"{limits.messages_per_second:g}")))
+                    too_many = ProtocolError("too_many_messages", max=f"{limits.messages_per_second:g}")
+                    connection.post(table.error(too_many))
                     continue
                 await _handle(hall, table, connection, raw)
         except WebSocketDisconnect:
@@ -413,7 +414,7 @@ async def _send(websocket: WebSocket, connection: Connection) -> None:
             return
         try:
             await websocket.send_text(json.dumps(message))
-        except Exception:  # the socket is gone: stop sending
+        except Exception:  # noqa: BLE001 - the socket is gone: stop sending
             return
 
 

@@ -14,7 +14,7 @@ HTTP
 - ``GET /api/meta`` →
   ``{"rule_sets": [{"name", "text", "about", "players", "changes"}...],
   "options": [{"name", "standard", "meaning", "choices"|null, "minimum"|null, "step"|null}...],
-  "levels": ["easy", "medium", "hard"], "languages": ["de", "en", "fr", "it", "pt"],
+  "levels": ["easy", "medium", "hard", "expert"], "languages": ["de", "en", "fr", "it", "pt"],
   "decks": ["french", "german"], "opponent_names": ["Karle", ...]}``. Every rule set of
   ``binokel.rules.RULE_SETS`` is offered; ``options`` are every option of ``Rules``
   (``standard`` is the value of the ``standard`` rule set; a number option has
@@ -203,6 +203,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from binokel.action import BETTEL, DURCH, GAME_WORDS, HAND_DURCH, OPEN_DURCH
+from binokel.ai import LEVELS
 from binokel.error import BinokelError
 from binokel.i18n import LANGUAGES
 from binokel.meld import meld_values
@@ -212,7 +213,6 @@ from binokel.server.seat import ME, OPEN, is_well_formed
 from binokel.trick import NO_TRUMP, best_position, card_refusal
 from binokel.view import SeatView
 
-LEVELS = ("easy", "medium", "hard")
 DECKS = ("french", "german")
 MAX_MESSAGE = 16 * 1024
 """Largest client message accepted, in bytes of UTF-8."""
@@ -463,10 +463,10 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
 
     >>> parse_message('{"type": "action", "action": "AS", "version": 3}')["action"]
     'AS'
-    >>> parse_message('{"type": "dance"}')
+    >>> parse_message('{"type": "dance"}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    binokel.server.protocol.ProtocolError: unknown message type 'dance' (known: hello, action, hint, sync, next_deal, rematch, chat, events)
+    binokel.server.protocol.ProtocolError: unknown message type 'dance' (known: hello, action, hint, ...)
     """
     if not isinstance(text, str):
         raise ProtocolError("binary_message")

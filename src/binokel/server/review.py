@@ -31,7 +31,7 @@ from binokel.meld import find_melds, meld_total
 from binokel.record import actions_of, replay_game
 from binokel.score import LAST_TRICK_BONUS, contract_made
 from binokel.state import Phase, State
-from binokel.view import SeatView
+from binokel.view import SeatView, view
 
 SUITS = ("S", "H", "D", "C")
 
@@ -217,7 +217,7 @@ def review_deal(state: State, seat: int, *, seed: int = 0, worlds: int = 16, bud
         if now.phase is Phase.PLAY and play_hands is None:
             play_hands = [[str(c) for c in now.hand(s)] for s in range(now.players)]
         if mover == seat:
-            seen = now.view(seat)
+            seen = view(now, seat)
             entry: dict[str, Any] = {"step": step, "seat": seat, "phase": now.phase.value, "played": str(action),
                                      "trick": len(now.played), "position": len(now.trick)}
             if now.phase is Phase.PLAY and len(seen.legal_actions) > 1:

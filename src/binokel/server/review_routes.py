@@ -62,7 +62,8 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
         return JSONResponse({"phase": seen.phase, "bidding": help_})
 
     @app.get("/api/games/{game_id}/review")
-    async def review_table(game_id: str, request: Request, deal: int | None = None, seat: int | None = None) -> JSONResponse:
+    async def review_table(game_id: str, request: Request, deal: int | None = None,
+                           seat: int | None = None) -> JSONResponse:
         table = await get_table(game_id)
         if table is None:
             return _error(404, f"no game {game_id!r}")
@@ -85,6 +86,7 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
         if not isinstance(body, dict) or "record" not in body:
             return _error(400, "the body must be {\"record\": <binokel-game/1>, \"seat\": n, \"deal\": k}")
         seat, deal = body.get("seat", 0), body.get("deal")
-        if isinstance(seat, bool) or not isinstance(seat, int) or (deal is not None and (isinstance(deal, bool) or not isinstance(deal, int))):
+        bad_deal = deal is not None and (isinstance(deal, bool) or not isinstance(deal, int))
+        if isinstance(seat, bool) or not isinstance(seat, int) or bad_deal:
             return _error(400, "seat and deal must be whole numbers")
         return await review(body["record"], seat, deal)

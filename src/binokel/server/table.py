@@ -29,12 +29,13 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from binokel.ai import Bot, choose_safely, make_bot
+from binokel.ai import HINT_LEVEL, Bot, choose_safely, make_bot
 from binokel.error import BinokelError
 from binokel.server import persist
 from binokel.server.limits import Bucket, Limits
@@ -306,7 +307,7 @@ class Table:
             "deal_number": driver.deal_number,
             "rules": rules.text,
             "changes": self._changes,
-            "teams": [rules.team_of(s) for s in range(rules.players)] if rules.teams != "none" else None,
+            "teams": [rules.team_of(s) for s in range(rules.players)] if rules.has_teams else None,
             "durch_games": list(game.durch_games) if rules.durch_game else None,
             "target": rules.target,
             "over": game.is_over(),
@@ -442,15 +443,16 @@ class Table:
         return await self._commit(self.driver.propose_deal())
 
     async def hint(self, connection: Connection) -> str:
-        """What the hard bot would do for the asking seat, from that seat's view only."""
+        """What the strongest level would do for the asking seat, from that seat's view only."""
         async with self.lock:
             seat = self._player(connection)
             if self.waiting or self.driver.to_move != seat:
                 raise ProtocolError("hint_not_your_turn")
             seen = self.driver.view(seat)
-            rng = self.driver.rng(f"hint{seat}")
-        adviser = make_bot("hard", seed=self.seed)  # one per request: hints may overlap, bots keep state
-        action = await asyncio.to_thread(choose_safely, adviser, seen, rng, self.budget)
+            seed = self.driver.seed_for(f"hint{seat}")
+            rng = random.Random(seed)
+        adviser = make_bot(HINT_LEVEL, seed=self.seed)  # one per request: hints may overlap, bots keep state
+        action = await asyncio.to_thread(choose_safely, adviser, seen, rng, self.budget, seed=seed)
         return str(action)
 
     async def rematch(self, connection: Connection) -> str:
@@ -471,7 +473,8 @@ class Table:
         if not connection.chat.take():
             raise ProtocolError("too_much_chat", max=self.limits.chat_per_10_seconds)
         line = {"type": "chat", "seat": seat, "name": self.name(seat), "at": time.time(), "id": secrets.token_hex(8)}
-        line.update({"phrase": message["phrase"]} if message.get("phrase") else {"text": " ".join(message["text"].split())})
+        said = {"phrase": message["phrase"]} if message.get("phrase") else {"text": " ".join(message["text"].split())}
+        line.update(said)
         self.chat.append(line)
         self._broadcast(line)
         self._spawn(self._share_chat(line))

@@ -30,15 +30,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="rule set, e.g. kreuz or 'standard(target=1000)' (default: chosen at the start, "
                              "standard when the input is not a terminal)")
     parser.add_argument("--opponents", default=None, metavar="LEVEL[,LEVEL...]",
-                        help="the computer opponents' levels, easy, medium or hard: one for all, or one per "
+                        help="the computer opponents' levels, easy, medium, hard or expert: one for all, or one per "
                              f"opponent seat (default: {DEFAULT_LEVEL})")
     parser.add_argument("--seed", type=int, default=None, help="random seed: same seed, same deals")
     parser.add_argument("--lang", default="en", choices=("de", "en", "fr", "it", "pt"), help="language (default: en)")
     parser.add_argument("--name", default=None, help="your name in the game record")
     parser.add_argument("--save", default=None, metavar="FILE",
-                        help=f"write the game record to FILE at the end or when you quit (quitting saves to ./{DEFAULT_SAVE} otherwise)")
+                        help=f"write the game record to FILE at the end or when you quit "
+                             f"(quitting saves to ./{DEFAULT_SAVE} otherwise)")
     parser.add_argument("--resume", default=None, metavar="FILE", help="continue a game saved with q or --save")
-    parser.add_argument("--no-color", action="store_true", help="no colours and plain suit letters S H D C (also: NO_COLOR=1)")
+    parser.add_argument("--no-color", action="store_true",
+                        help="no colours and plain suit letters S H D C (also: NO_COLOR=1)")
     parser.add_argument("--ascii", action="store_true", help="suit letters S H D C instead of ♠♥♦♣")
     parser.add_argument("--think", type=float, default=0.5, metavar="SECONDS",
                         help="computer thinking time per decision (default: 0.5)")
@@ -50,8 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play (or resume) a game; 0 when it ends or is saved, 2 on bad options."""
+    from binokel.ai import HINT_LEVEL, LEVELS, make_bot
     from binokel.terminal.messages import Messages
-    from binokel.ai import LEVELS, make_bot
     from binokel.terminal.players import NAMES
     from binokel.terminal.ruleset import choose_rules
     from binokel.terminal.session import Session
@@ -115,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
 
     def hint_bot() -> Any:
         if not hint:
-            hint.append(make_bot("hard", seed=seed))
+            hint.append(make_bot(HINT_LEVEL, seed=seed))
         return hint[0]
 
     session = Session(

@@ -49,10 +49,10 @@ def parse_link(text: str) -> Link:
     """Read an invite, watch or game link; BinokelError if it is none of them."""
     parts = urllib.parse.urlsplit(text.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise BinokelError(f"--join takes a link like http://host:8000/#/join/CODE, not {text!r}")
+        raise BinokelError("join_bad_link", text=repr(text))
     kind, _, value = parts.fragment.removeprefix("/").partition("/")
     if kind not in LINK_KINDS or not value:
-        raise BinokelError(f"--join: the link must end in #/join/CODE, #/game/ID or #/watch/ID, not #{parts.fragment}")
+        raise BinokelError("join_bad_fragment", fragment=parts.fragment)
     path = parts.path if parts.path.endswith("/") else parts.path + "/"
     return Link(urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", "")), kind, urllib.parse.unquote(value))
 
@@ -94,9 +94,9 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
             message = json.load(error).get("error", error.reason)
         except ValueError:
             message = error.reason
-        raise BinokelError(f"the server says: {message}") from None
+        raise BinokelError("server_says", message=message) from None
     except urllib.error.URLError as error:
-        raise BinokelError(f"cannot reach {url}: {error.reason}") from None
+        raise BinokelError("cannot_reach", url=url, reason=str(error.reason)) from None
 
 
 def take_seat(link: Link, name: str) -> tuple[str, str | None]:
@@ -112,7 +112,7 @@ def take_seat(link: Link, name: str) -> tuple[str, str | None]:
     if link.kind == "game":
         held = _held().get(f"{link.server}#{link.value}")
         if not isinstance(held, str):
-            raise BinokelError("this terminal holds no seat at that table: use the invite link (#/join/…)")
+            raise BinokelError("no_seat_here")
         return link.value, held
     return link.value, None
 
@@ -147,10 +147,10 @@ class RemoteTable:
                     if reply is not None:
                         ws.send(json.dumps(reply))
         except ConnectionClosed as closed:
-            raise BinokelError(f"the server closed the connection ({closed.rcvd.reason if closed.rcvd else 'no reason'})"
-                               ) from None
+            reason = closed.rcvd.reason if closed.rcvd else 'no reason'
+            raise BinokelError("server_closed", reason=reason) from None
         except OSError as error:
-            raise BinokelError(f"cannot connect to {url}: {error}") from None
+            raise BinokelError("cannot_connect", url=url, error=str(error)) from None
         except (EOFError, KeyboardInterrupt):
             self.write("")
             return 0

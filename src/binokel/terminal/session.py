@@ -13,16 +13,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from binokel.action import (
-    DURCH,
-    GAMES,
-    HAND_DURCH,
-    PLAY_ON,
-    SURRENDER,
-    TAKE,
-    Action,
-    ActionKind,
-)
+from binokel.action import (DURCH, GAMES, HAND_DURCH, PLAY_ON, SURRENDER, TAKE, Action, ActionKind,
+                            Contract)
 from binokel.ai import Bot, choose_safely, modest_action
 from binokel.card import Card, Hand, Suit
 from binokel.error import BinokelError
@@ -40,7 +32,8 @@ from binokel.terminal.style import Style, sort_hand, suit_order
 from binokel.view import SeatView, view
 
 HUMAN = 0
-NO_TRUMP_RULES = {"durch": "durch_rules", "open_durch": "durch_rules", "hand_durch": "durch_rules", "bettel": "bettel_rules"}
+NO_TRUMP_RULES = {"durch": "durch_rules", "open_durch": "durch_rules", "hand_durch": "durch_rules",
+                  "bettel": "bettel_rules"}
 """What the soloist of each game without trump must do, announced when it is named."""
 
 
@@ -144,7 +137,7 @@ class Session:
         self.say("")
         seen = self.table.view(HUMAN)
         self.say(self.style.bold(self.t("deal_header", number=self.table.deal_number, dealer=self.name(seen.dealer),
-                                        forehand=self.name((seen.dealer + 1) % seen.players))))
+                                        forehand=self.name(seen.seating.forehand))))
         if seen.sitting_out is not None:
             self.say(self.who(seen.sitting_out, "sits_out"))
         if seen.sitting_out != HUMAN:
@@ -153,8 +146,9 @@ class Session:
     def bot_action(self, seat: int) -> Action:
         seen = self.table.view(seat)
         bot = self.bots[seat]
-        rng = self.table.rng("bot")
-        return choose_safely(bot, seen, rng, self.think) if bot is not None else modest_action(seen, rng)
+        seed = self.table.seed_for("bot")
+        rng = random.Random(seed)
+        return choose_safely(bot, seen, rng, self.think, seed=seed) if bot is not None else modest_action(seen, rng)
 
     def apply(self, seat: int, action: Action) -> None:
         """Take the action at the table and show the player the events it may see."""
@@ -197,13 +191,13 @@ class Session:
     def suit(self, suit: Suit) -> str:
         return f"{self.style.suit(suit)} {self.t('suit_' + suit.letter)}"
 
-    def game_name(self, game: str | None) -> str:
-        """A game as the record writes it ("H", "durch", "open_durch", "bettel", "hand_durch") in words."""
+    def game_name(self, game: Contract | None) -> str:
+        """A game ("H", "durch", "open_durch", "bettel", "hand_durch") in words."""
         if game is None:
             return "-"
-        if game in ("S", "H", "D", "C"):
-            return self.suit(Suit.parse(game))
-        return self.t(game)
+        if game.trump is not None:
+            return self.suit(game.trump)
+        return self.t(game.word)
 
     def game_value(self, game: int, rules: Rules) -> str:
         """What a game without trump is worth: "±1000", or a whole game with durch_game=1."""
@@ -226,7 +220,7 @@ class Session:
         if kind is ActionKind.DISCARD:
             return self.t("hint_discard", cards=self.card(action.card))
         if kind is ActionKind.GAME:
-            return self.t("hint_game", game=self.game_name(str(action)))
+            return self.t("hint_game", game=self.game_name(action.contract))
         if kind is ActionKind.SURRENDER:
             return self.t("hint_surrender")
         if kind is ActionKind.PLAY_ON:
@@ -242,7 +236,8 @@ class Session:
         number = {a.card: i for i, a in enumerate(numbered, 1)}
         hand = sort_hand(seen.hand, seen.trump)
         label = self.t("trump") if seen.trump is not None else self.t("game_label")
-        self.say(self.t("your_hand", count=len(hand)) + (f"  ({label}: {self.game_name(seen.game)})" if seen.game else ""))
+        game = f"  ({label}: {self.game_name(seen.game)})" if seen.game is not None else ""
+        self.say(self.t("your_hand", count=len(hand)) + game)
         for suit in suit_order(seen.trump):
             cards = [c for c in hand if c.suit is suit]
             if not cards:
@@ -267,8 +262,7 @@ class Session:
         trick = seen.trick
         number = len(seen.tricks) + 1
         if trick.cards:
-            played = ", ".join(f"{self.name(trick.seat_of(i, seen.players))} {self.card(c)}"
-                               for i, c in enumerate(trick.cards))
+            played = ", ".join(f"{self.name(seat)} {self.card(c)}" for seat, c in trick.plays)
             self.say(self.t("trick_so_far", number=number, played=played))
         else:
             self.say(self.t("trick_lead", number=number))
@@ -292,11 +286,11 @@ class Session:
         """After --resume: everything public so far in the current deal."""
         seen = view(self.game.current, HUMAN)
         index = len(self.game.deals)
-        forehand = (seen.dealer + 1) % seen.players
+        forehand = seen.seating.forehand
         self.say(self.style.bold(self.t("deal_header", number=index, dealer=self.name(seen.dealer),
                                         forehand=self.name(forehand))))
         if seen.auction:
-            calls = [f"{self.name(seat)} {self.t('pass_word') if call == 'pass' else call}"
+            calls = [f"{self.name(seat)} {self.t('pass_word') if call.kind is ActionKind.PASS else call}"
                      for seat, call in zip(seen.callers, seen.auction)]
             self.say(self.t("auction_so_far", calls=", ".join(calls)))
         if seen.sitting_out is not None:
@@ -307,7 +301,7 @@ class Session:
             self.say(self.t("tapp", cards=self.cards(seen.tapp)))
         if seen.discard:
             self.say(self.t("your_discard", cards=self.cards(seen.discard)))
-        if seen.game is not None:
+        if seen.game is not None and seen.soloist is not None:
             self.say(self.who(seen.soloist, "names_game", game=self.game_name(seen.game)))
         self.show_melds(seen)
         if seen.tricks:
@@ -329,7 +323,7 @@ class Session:
             if kind is EventKind.ACTION:
                 self.announce_action(data["seat"], data["action"], earlier, seen)
             elif kind is EventKind.SOLOIST:
-                forced = all(call == "pass" for call in seen.auction)  # Zwangsspiel: everybody passed
+                forced = all(call.kind is ActionKind.PASS for call in seen.auction)  # Zwangsspiel: everybody passed
                 self.say(self.style.bold(self.who(data["seat"], "forced_soloist" if forced else "soloist",
                                                   bid=data["bid"])))
             elif kind is EventKind.TAPP:
@@ -362,7 +356,7 @@ class Session:
             forced = not earlier.auction and self.game.rules.auction == "fixed"
             self.say(self.who(seat, "opens" if forced else "bids", bid=int(text)))
         elif earlier.phase == Phase.GAME.value or text == "hand_durch":
-            self.say(self.style.bold(self.who(seat, "names_game", game=self.game_name(text))))
+            self.say(self.style.bold(self.who(seat, "names_game", game=self.game_name(Contract.parse(text)))))
             if text in NO_TRUMP_RULES:
                 self.say(self.who(seat, NO_TRUMP_RULES[text]))
         elif text == "surrender":
@@ -374,7 +368,8 @@ class Session:
 
     def show_open_hand(self, seen: SeatView) -> None:
         """Open Durch: the soloist's hand, public (the player's own hand is shown anyway)."""
-        if seen.open_hand is not None and seen.soloist != HUMAN and seen.phase == "play":
+        if seen.open_hand is not None and seen.soloist not in (None, HUMAN) and seen.phase == "play":
+            assert seen.soloist is not None
             self.say(self.t("open_hand", name=self.names[seen.soloist],
                             cards=self.cards(sort_hand(seen.open_hand, None))))
 
@@ -383,7 +378,8 @@ class Session:
             self.say(self.t("no_last"))
             return
         trick = seen.tricks[-1]
-        played = ", ".join(f"{self.name(trick.seat_of(i, seen.players))} {self.card(c)}" for i, c in enumerate(trick.cards))
+        assert trick.winner is not None  # a completed trick
+        played = ", ".join(f"{self.name(seat)} {self.card(c)}" for seat, c in trick.plays)
         self.say(self.t("last_trick", number=len(seen.tricks), played=played, winner=self.name(trick.winner)))
 
     def show_deal_over(self, state: State, index: int) -> None:
@@ -420,11 +416,13 @@ class Session:
 
     def show_game_over(self) -> None:
         winner = self.game.winner
+        assert winner is not None  # the game is over
         total = self.game.totals[winner]
         self.say("")
-        if self.game.rules.teams != "none":  # the winner is a team: its number is its lowest seat
+        if self.game.rules.has_teams:  # the winner is a team: its number is its lowest seat
             names = ", ".join(self.name(seat) for seat in self.team(winner))
-            self.say(self.style.bold(self.t("wins_game_team_you" if winner == HUMAN % 2 else "wins_game_team",
+            ours = winner == self.game.rules.team_of(HUMAN)
+            self.say(self.style.bold(self.t("wins_game_team_you" if ours else "wins_game_team",
                                             names=names, total=total)))
         else:
             self.say(self.style.bold(self.who(winner, "wins_game", total=total)))
@@ -438,12 +436,12 @@ class Session:
             self.say(self.t("durch_games", counts=counts))
 
     def team(self, team: int) -> list[int]:
-        """The seats of a team (partners share ``seat % 2``)."""
-        return [seat for seat in range(self.game.players) if self.game.rules.team_of(seat) == team]
+        """The seats of a team."""
+        return list(self.game.rules.team_seats(team))
 
     def show_teams(self) -> None:
         """Who plays with whom (only with partners)."""
-        if self.game.rules.teams != "none":
+        if self.game.rules.has_teams:
             ours, theirs = (", ".join(self.name(seat) for seat in self.team(team)) for team in (0, 1))
             self.say(self.t("teams", ours=ours, theirs=theirs))
 
@@ -484,19 +482,21 @@ class Session:
             self.say(self.t("choose_game"))
             for i, action in enumerate(choices, 1):
                 if action.value >= DURCH:
-                    self.say(f"  [{i}] {self.game_name(str(action))} ({self.game_value(action.value, state.rules)})")
+                    value = self.game_value(action.value, state.rules)
+                    self.say(f"  [{i}] {self.game_name(action.contract)} ({value})")
                 else:
                     total = values[Suit(action.value)]
                     self.say(f"  [{i}] {self.suit(Suit(action.value))}: {self.t('meld_value', points=total)}")
             prompt = self.t("prompt_game", count=len(choices), games=self.game_words(choices))
         elif phase is Phase.SURRENDER:
             choices = [PLAY_ON, SURRENDER]
-            trump = seen.trump
+            trump, stake = seen.trump, seen.bid
+            assert trump is not None and stake is not None  # trump is named
             melds = find_melds(Hand(seen.hand), trump, state.rules)
             text = ", ".join(self.meld_text(m) for m in melds) or "-"
             self.say(self.t("your_melds_with", game=self.suit(trump), melds=text, total=meld_total(melds)))
             self.say(f"  [1] {self.t('choice_play_on', bid=seen.bid)}")
-            self.say(f"  [2] {self.t('choice_surrender', bid=seen.bid, credit=state.rules.surrender_points(seen.bid))}")
+            self.say(f"  [2] {self.t('choice_surrender', bid=seen.bid, credit=state.rules.surrender_points(stake))}")
             prompt = self.t("prompt_surrender")
         else:
             choices = self.numbered_cards(seen)
@@ -572,7 +572,7 @@ class Session:
         steps = state.rules.tapp_size - len(seen.discard or ()) if seen.phase == "discard" else 1
         advice: list[Action] = []
         trial = state
-        for step in range(steps):
+        for _step in range(steps):
             seen = view(trial, HUMAN)
             try:
                 action = bot.choose(seen, random.Random(f"{self.seed}:hint:{self.action_count(trial)}"), self.think)
@@ -614,7 +614,7 @@ class Session:
 
     def totals_text(self) -> str:
         """Each seat's total; with partners each team's (partners share their total)."""
-        if self.game.rules.teams != "none":
+        if self.game.rules.has_teams:
             return ", ".join(f"{'+'.join(self.names[seat] for seat in self.team(team))} {self.game.totals[team]}"
                              for team in (0, 1))
         return ", ".join(f"{self.names[seat]} {total}" for seat, total in enumerate(self.game.totals))
@@ -639,5 +639,5 @@ class Session:
 
 def auction_high(seen: SeatView) -> tuple[int, int] | None:
     """The highest bid so far and the seat holding it, from the public calls (None: no bid yet)."""
-    bids = [(int(c), s) for s, c in zip(seen.callers, seen.auction) if c != "pass"]
+    bids = [(c.value, s) for s, c in zip(seen.callers, seen.auction) if c.kind is ActionKind.BID]
     return bids[-1] if bids else None

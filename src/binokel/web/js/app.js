@@ -248,7 +248,7 @@ async function main() {
   try {
     app.meta = await (await fetch("/api/meta")).json();
   } catch {
-    app.meta = { rule_sets: [{ name: "standard", about: "", changes: [] }], options: [], levels: ["easy", "medium", "hard"],
+    app.meta = { rule_sets: [{ name: "standard", about: "", changes: [] }], options: [], levels: ["easy", "medium", "hard", "expert"],
       decks: DECKS, opponent_names: [] };
     serverUnreachable();
   }

@@ -37,15 +37,6 @@ export function lastCalls(view) {
   return last;
 }
 
-/** The seat that played the card at ``position`` of a trick led by ``leader``: play goes round
- *  in seat order, past the seat sitting out. */
-export function trickSeat(view, leader, position) {
-  let seat = leader;
-  for (let i = 0; i < position; i++) {
-    do seat = (seat + 1) % view.players; while (seat === view.sitting_out);
-  }
-  return seat;
-}
 
 /** Every card played this deal, in order, with who played it and its trick. */
 export function allPlays(view) {
@@ -53,7 +44,7 @@ export function allPlays(view) {
   const tricks = [...view.tricks, view.trick];
   tricks.forEach((trick, index) => {
     trick.cards.forEach((card, position) => plays.push({
-      card, seat: trickSeat(view, trick.leader, position), position, trick: index,
+      card, seat: trick.seats[position], position, trick: index,
       complete: index < view.tricks.length && position === trick.cards.length - 1, winner: trick.winner,
     }));
   });
@@ -69,11 +60,8 @@ export function tappSize(view) {
  *  "sitting_out" for the seat that sits out this deal. */
 export function role(view, seat) {
   if (seat === view.sitting_out) return "sitting_out";
-  const n = view.players;
-  const active = [];
-  for (let i = 1; i <= n; i++) { const s = (view.dealer + i) % n; if (s !== view.sitting_out) active.push(s); }
-  const index = active.indexOf(seat);
-  return index === 0 ? "forehand" : index === active.length - 1 ? "rearhand" : "middlehand";
+  const index = view.order.indexOf(seat);  // the playing seats from forehand, as the server says
+  return index === 0 ? "forehand" : index === view.order.length - 1 ? "rearhand" : "middlehand";
 }
 
 export const meldTotal = (melds) => (melds || []).reduce((sum, m) => sum + m.points, 0);

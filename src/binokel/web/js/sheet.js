@@ -143,7 +143,7 @@ export function renderLog(msg, deck) {
     });
   }
   view.tricks.forEach((trick, i) => {
-    const played = trick.cards.map((c, k) => `${escape(names[model.trickSeat(view, trick.leader, k)])} ${cardChip(c, deck)}`).join(", ");
+    const played = trick.cards.map((c, k) => `${escape(names[trick.seats[k]])} ${cardChip(c, deck)}`).join(", ");
     add(t("log.trick", { n: i + 1 }) + " " + played + " → " + t("log.trick_won", { name: escape(names[trick.winner]), points: points(trick.cards) }));
   });
   if (view.phase === "over") {

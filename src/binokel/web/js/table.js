@@ -386,7 +386,7 @@ export class Table {
     this.clearTrick();
     let trick = view.trick;
     if (!trick.cards.length && view.phase === "over" && view.tricks.length) trick = view.tricks[view.tricks.length - 1];
-    trick.cards.forEach((card, i) => this.placeCard(model.trickSeat(view, trick.leader, i), card, false));
+    trick.cards.forEach((card, i) => this.placeCard(trick.seats[i], card, false));
     if (trick.winner != null) this.markWinner(trick.winner);
     this.renderMeldReveal();
   }
@@ -751,7 +751,7 @@ export class Table {
       const row = document.createElement("div");
       row.className = "last-trick-cards";
       trick.cards.forEach((card, i) => {
-        const seat = model.trickSeat(view, trick.leader, i);
+        const seat = trick.seats[i];
         const fig = document.createElement("figure");
         fig.className = seat === trick.winner ? "winner" : "";
         fig.append(cardElement(card, this.deck));

@@ -1,0 +1,372 @@
+"""The expert bot: the hard bot's sampled worlds, weighted by what the opponents did,
+with bids, surrender and the trump choice decided by simulation, and the exact
+open-card solver for the last tricks.
+
+What it adds to :class:`~binokel.ai.bots.HardBot` (measured in ``docs/ai.md``):
+
+- **inference**: worlds are sampled several times over and resampled by how likely each
+  other seat's auction is under a model of bidding: a seat that bid ``B`` holds a hand
+  worth about ``B`` or more, a seat that passed when ``L`` was needed one worth less
+  (:func:`auction_weight`); no world contradicts what is known (the sampler's facts);
+- **bidding**: the lowest bid is made only while the simulated soloist reaches it in at
+  least :attr:`ExpertBot.MADE_SHARE` of the sampled Tapps *and* playing it (or giving it
+  up) is worth more than defending — so no bid far beyond what the hand can reach;
+- **surrender** only when giving up is clearly better over many worlds
+  (:attr:`ExpertBot.SURRENDER_MARGIN`), because playouts undervalue the soloist;
+- **trump choice** among every trump suit near the best plan, not just the two best,
+  ties broken by the number of trumps kept;
+- **card play**: in the last :attr:`ExpertBot.SOLVER_TRICKS` tricks each world is solved
+  exactly by :class:`~binokel.ai.solver.Solver`; before that, playouts as the hard bot.
+
+>>> import random
+>>> from binokel.state import State
+>>> from binokel.view import view
+>>> state = State.new("standard", dealer=2).deal_random(random.Random(1))
+>>> bot = ExpertBot(seed=1)
+>>> bot.choose(view(state, 0), budget=0.01) in view(state, 0).legal_actions
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Iterator
+
+from binokel.action import DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind
+from binokel.ai.bots import (
+    DEFENDER_UTILITY,
+    NEAR_NO_TRUMP,
+    HardBot,
+    _kept,
+    _lowest_bid,
+    new_position,
+    no_trump_games,
+    trumps_kept,
+    undominated,
+)
+from binokel.ai.fast import Position
+from binokel.ai.knowledge import Knowledge
+from binokel.card import add_masks
+from binokel.ai.policy import (
+    Plan,
+    best_contract,
+    choose_card,
+    no_trump_gaps,
+    plan_contract,
+    plan_no_trump,
+)
+from binokel.ai.sample import World, dealt_hands, world_position
+from binokel.ai.search import (
+    contract_worth,
+    opponents_of,
+    playout,
+    position_value,
+    utility,
+)
+from binokel.ai.solver import SolveAborted, Solver
+from binokel.card import POINTS, Hand, mask_points
+from binokel.score import surrender_scores, trump_scores
+from binokel.view import SeatView
+
+BID_SPREAD = 30.0
+"""How far (in points) a bid may stray from the hand's estimated value in the bidding model."""
+TAPP_HOPE = 20
+"""What a bidder hopes the Tapp adds to the estimated value of its hand, in the bidding model."""
+
+
+def hand_estimate(hand: int, knowledge: Knowledge) -> int:
+    """A quick estimate of what a dealt hand can bid: its best trump plan without a Tapp."""
+    return best_contract(hand, knowledge.rules).total + TAPP_HOPE
+
+
+def auction_calls(view: SeatView) -> dict[int, tuple[int | None, int | None]]:
+    """Per other seat: (its highest bid, the lowest bid it would have needed when it passed)."""
+    rules = view.rules
+    high = 0
+    seen: dict[int, tuple[int | None, int | None]] = {}
+    for call, seat in zip(view.auction, view.callers):
+        bid, passed = seen.get(seat, (None, None))
+        if call.kind is ActionKind.BID:
+            bid = int(call.value)
+            high = max(high, bid)
+        elif call == PASS:
+            passed = high + 10 if high else rules.min_bid
+        seen[seat] = (bid, passed)
+    seen.pop(view.seat, None)
+    return seen
+
+
+def auction_weight(dealt: list[list[int]], calls: dict[int, tuple[int | None, int | None]],
+                   knowledge: Knowledge) -> float:
+    """How likely the other seats' auction is with these dealt hands (up to a constant)."""
+    weight = 1.0
+    for seat, (bid, passed) in calls.items():
+        mask = 0
+        for kind in dealt[seat]:
+            mask = mask | (1 << (kind + 28)) if mask >> kind & 1 else mask | (1 << kind)
+        value = hand_estimate(mask, knowledge)
+        if bid is not None:
+            weight *= _sigmoid((value - bid) / BID_SPREAD)
+        if passed is not None:
+            weight *= _sigmoid((passed - value) / BID_SPREAD)
+    return weight
+
+
+POLICY_TRUST = 0.6
+"""The play model: another seat plays the heuristic card rule's choice with this probability,
+any other legal card with the rest, evenly."""
+
+
+def play_weight(view: SeatView, knowledge: Knowledge, world: World) -> float:
+    """How likely the other seats' card plays so far are in ``world`` under the play model:
+    the deal is replayed from the first trick with the world's hands."""
+    tricks = list(view.tricks) + ([view.trick] if view.trick.cards else [])
+    if not tricks or knowledge.game is None or knowledge.soloist is None:
+        return 1.0
+    hands = [add_masks(hand, played) for hand, played in zip(world.hands, knowledge.played)]
+    p = new_position(knowledge.rules, view.dealer, hands, knowledge.soloist, view.bid or 0, knowledge.game,
+                     world.discard)
+    weight = 1.0
+    for trick in tricks:
+        for card in trick.cards:
+            seat = p.to_move
+            legal = p.legal_mask()
+            if seat != view.seat and legal & (legal - 1):
+                choice = choose_card(p.hands[seat], legal, p.trick, p.best, p.orders[p.leader], seat, p.game,
+                                     p.soloist, knowledge.rules, p.played, None)
+                options = legal.bit_count()
+                weight *= POLICY_TRUST if choice == card.index else (1 - POLICY_TRUST) / (options - 1)
+            p.play(card.index)
+    return weight
+
+
+def _sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+def side_utility(p: Position, seat: int, gain: int) -> float:
+    """``seat``'s utility when the soloist's side gains ``gain`` more (as :class:`Solver`
+    counts it) from position ``p``: the rest of the points go to the other side, split
+    evenly."""
+    rules = p.rules
+    opponents = opponents_of(rules, seat, p.out)
+    if p.is_durch:
+        tricks_left = -(-(sum(h.bit_count() for h in p.hands) + len(p.trick)) // len(p.orders[p.leader]))
+        made = gain >= tricks_left
+        return utility(contract_worth(rules, p.game, p.soloist, made, p.out), seat, opponents)
+    team = rules.team_of(p.soloist)
+    playing = [s for s in range(p.players) if s != p.out]
+    others = [s for s in playing if rules.team_of(s) != team]
+    left = sum(mask_points(h) for h in p.hands) + sum(POINTS[k] for k in p.trick) + 10
+    points = p.card_points()
+    won = list(p.won)
+    points[p.soloist] += gain
+    if gain:
+        won[p.soloist] += 1
+    rest = left - gain
+    for i, s in enumerate(others):
+        points[s] += rest // len(others) + (i < rest % len(others))
+        if rest:
+            won[s] += 1  # an approximation: every seat of the other side is taken to win a trick
+    scores = trump_scores(rules, p.soloist, p.bid, points, p.melds, won, p.out)
+    return utility(scores, seat, opponents)
+
+
+class ExpertBot(HardBot):
+    """The hard bot with inference, bidding and surrender by simulation, and the exact
+    solver for the last tricks (see the module's description)."""
+
+    name = "expert"
+    PLAYOUTS_PER_SECOND = 2500
+    INFERENCE = 1
+    """1: resample the worlds by the auction (and play) model; 0: plain sampling as hard."""
+    PLAY_MODEL = 1
+    """1: weigh worlds by the other seats' card plays too (0: by the auction only)."""
+    OVERSAMPLE = 3
+    """Worlds sampled per world kept, for the resampling by the auction's likelihood."""
+    MADE_SHARE = 0.55
+    """The lowest share of simulated deals in which the soloist must reach a bid to make it."""
+    SURRENDER_MARGIN = 25.0
+    """Giving up must beat playing on by this much (utility) to surrender."""
+    SOLVER_TRICKS = 4
+    """Tricks left from which every sampled world is solved exactly."""
+    SOLVER_NODES = 5000
+    TRUMP_WINDOW = 40
+    """Trump plans whose estimate is within this many points of the best are simulated."""
+
+    # ------------------------------------------------------------------ worlds
+
+    def worlds(self, knowledge: Knowledge, rng: random.Random, count: int, deadline: float,
+               *, skip_failures: bool = False) -> Iterator[World]:
+        """Worlds resampled by the likelihood of the other seats' auction and card plays."""
+        view = self._view
+        calls = auction_calls(view) if view is not None else {}
+        if view is None or not self.INFERENCE or (not calls and not view.tricks):
+            yield from super().worlds(knowledge, rng, count, deadline, skip_failures=skip_failures)
+            return
+        pool: list[World] = []
+        weights: list[float] = []
+        # The pool may take 40% of the time left: the worlds still have to be played out.
+        start = time.perf_counter()
+        pool_deadline = start + 0.4 * max(0.0, deadline - start)
+        for world in super().worlds(knowledge, rng, count * self.OVERSAMPLE, pool_deadline, skip_failures=True):
+            pool.append(world)
+            weight = auction_weight(dealt_hands(knowledge, world), calls, knowledge) if calls else 1.0
+            if self.PLAY_MODEL and view.phase == "play":
+                weight *= play_weight(view, knowledge, world)
+            weights.append(weight)
+        if not pool:
+            return
+        if sum(weights) <= 0:
+            weights = [1.0] * len(pool)
+        for world in rng.choices(pool, weights, k=min(count, len(pool))):
+            if time.perf_counter() > deadline:
+                return
+            yield world
+
+    _view: SeatView | None = None  # the view being decided, for the auction model of ``worlds``
+
+    def choose(self, view: SeatView, rng: random.Random | None = None, budget: float = 1.0) -> Action:
+        self._view = view
+        try:
+            return super().choose(view, rng, budget)
+        finally:
+            self._view = None
+
+    # ------------------------------------------------------------------ bidding
+
+    def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+        lowest = _lowest_bid(view)
+        knowledge = Knowledge.from_view(view)
+        results = self._soloist_results(view, knowledge, rng, max(16, self.effort(budget) // 3),
+                                        self.deadline(budget))
+        if not results:
+            return super().bid(view, rng, budget)
+        rules, seat = knowledge.rules, view.seat
+        reached = sum(1 for p in results if (p.is_durch and not p.broken)
+                      or (not p.is_durch and p.soloist_total() + _partner_points(p) >= lowest.value))
+        if reached < self.MADE_SHARE * len(results):
+            return PASS
+        opponents = opponents_of(rules, seat, knowledge.sitting_out)
+        play_on = give_up = 0.0
+        for p in results:
+            if p.is_durch:
+                value = position_value(p, seat)
+                play_on += value
+                give_up += value
+                continue
+            play_on += utility(trump_scores(rules, seat, lowest.value, p.card_points(), p.melds, p.won,
+                                            knowledge.sitting_out), seat, opponents)
+            give_up += utility(surrender_scores(rules, seat, lowest.value, p.melds, knowledge.sitting_out),
+                               seat, opponents)
+        value = max(play_on, give_up) / len(results)
+        return lowest if value > DEFENDER_UTILITY else PASS
+
+    # ------------------------------------------------------------------ discard and game
+
+    def plan(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
+        rules = view.rules
+        hand = Hand(view.hand).mask
+        plans = undominated([plan_contract(hand, trump, rules) for trump in range(4)], hand)
+        top = max(c.total for c in plans)
+        trumps = [c for c in plans if c.total >= top - self.TRUMP_WINDOW]
+        # Among plans of equal estimate, more trumps kept first (the simulation breaks near-ties by this order).
+        trumps.sort(key=lambda c: (-c.total, -trumps_kept(hand, c)))
+        out = rules.sitting_out(view.dealer)
+        opponents = opponents_of(rules, view.seat, out)
+        candidates: list[Plan] = list(trumps)
+        risky: dict[int, float] = {}
+        for game in no_trump_games(rules):
+            plan = plan_no_trump(hand, game, rules)
+            gaps = no_trump_gaps(_kept(hand, plan), game, rules)
+            if gaps <= NEAR_NO_TRUMP:
+                if gaps:
+                    risky[len(candidates)] = utility(contract_worth(rules, game, view.seat, False, out), view.seat,
+                                                     opponents)
+                candidates.append(plan)
+        if len(candidates) == 1:
+            return candidates[0]
+        knowledge = Knowledge.from_view(view)
+        banked = tuple(c.index for c in view.discard or ())
+        worlds = max(self.RISKY_WORLDS if risky else 12, self.effort(budget) // (2 * len(candidates)))
+        totals = [0.0] * len(candidates)
+        count = 0
+        for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
+            for i, plan in enumerate(candidates):
+                hands = list(world.hands)
+                hands[view.seat] = _kept(hand, plan)
+                position = new_position(rules, view.dealer, hands, view.seat, view.bid or 0, plan.game,
+                                        banked + plan.discard)
+                value = position_value(playout(position), view.seat)
+                if plan.game < DURCH:
+                    value = max(value, utility(surrender_scores(rules, view.seat, view.bid or 0, position.melds, out),
+                                               view.seat, opponents))
+                totals[i] += value
+            count += 1
+        if not count:
+            return candidates[0]
+        means = [(totals[i] + self.PESSIMISM * risky[i]) / (count + self.PESSIMISM) if i in risky
+                 else totals[i] / count for i in range(len(candidates))]
+        best = max(means)
+        # Near-ties (within a point a deal) go to the earlier candidate: more trumps, better estimate.
+        return candidates[next(i for i, m in enumerate(means) if m >= best - 1.0)]
+
+    # ------------------------------------------------------------------ surrender
+
+    def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+        knowledge = Knowledge.from_view(view)
+        rules = knowledge.rules
+        out = knowledge.sitting_out
+        opponents = opponents_of(rules, view.seat, out)
+        worlds = max(16, self.effort(budget) // 2)
+        play_on = give_up = 0.0
+        count = 0
+        for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
+            position = new_position(rules, view.dealer, list(world.hands), view.seat, view.bid or 0, knowledge.trump,
+                                    tuple(c.index for c in view.discard or ()))
+            give_up += utility(surrender_scores(rules, view.seat, view.bid or 0, position.melds, out), view.seat,
+                               opponents)
+            play_on += position_value(playout(position), view.seat)
+            count += 1
+        if not count:
+            return PLAY_ON
+        return SURRENDER if give_up > play_on + self.SURRENDER_MARGIN * count else PLAY_ON
+
+    # ------------------------------------------------------------------ card play
+
+    def play(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+        tricks_left = -(-sum(view.hand_sizes) // max(1, sum(1 for n in view.hand_sizes if n) or 1))
+        if tricks_left > self.SOLVER_TRICKS:
+            return super().play(view, rng, budget)
+        knowledge = Knowledge.from_view(view)
+        legal = [a.value for a in view.legal_actions]
+        totals = dict.fromkeys(legal, 0.0)
+        worlds = 0
+        table: dict[int, tuple[int, int, int]] = {}
+        for world in self.worlds(knowledge, rng, max(8, self.effort(budget) // 20), self.deadline(budget)):
+            position = world_position(view, knowledge, world)
+            try:
+                gains = Solver(position, table, self.SOLVER_NODES).move_values()
+            except SolveAborted:
+                continue
+            for kind in legal:
+                totals[kind] += side_utility(position, view.seat, gains[kind])
+            worlds += 1
+        if not worlds:
+            return super().play(view, rng, budget)
+        return PLAYS[max(legal, key=lambda k: (totals[k], -POINTS[k]))]
+
+
+def _partner_points(p: Position) -> int:
+    """Points the soloist's partners add to its total (with teams)."""
+    rules = p.rules
+    if rules.teams == "none":
+        return 0
+    team = rules.team_of(p.soloist)
+    return sum(p.points[s] + p.melds[s] for s in range(p.players) if s != p.soloist and rules.team_of(s) == team)
+
+
+__all__ = ["ExpertBot", "auction_calls", "auction_weight", "hand_estimate", "side_utility"]
+

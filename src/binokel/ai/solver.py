@@ -1,0 +1,362 @@
+"""An exact open-card solver for the rest of a deal: what the soloist's side takes.
+
+The objective is the classic one of double-dummy solvers for trick games: the soloist
+and its partners (one side) against everyone else (the other side), with every hand
+known. The side's *gain* is
+
+- in a trump game: the card points of the tricks it wins from here on (the last-trick
+  bonus included, the cards already in the current trick included);
+- in a Durch: the number of tricks it wins from here on (the Durch is made when that
+  is every trick left);
+- in a Bettel: the number of tricks the *other* side wins (made when that is every trick).
+
+:meth:`Solver.value` returns the exact minimax gain, :meth:`Solver.move_values` the
+gain after each legal card, :meth:`Solver.makes` whether the side reaches a threshold.
+They run fail-soft zero-window alpha-beta searches (for a value: the first at a
+heuristic playout's gain, then galloping and bisection) sharing one transposition table
+of bounds, keyed by the hands and the leader at every trick start (the gain of the
+remaining tricks depends on nothing else). The two copies of a card are one move.
+Cards of adjacent rank (no card still in play between them) are equivalent for
+taking tricks, but merging them is exact only when they score alike, and no Binokel
+deck has two ranks of equal points (A 11, 10 10, K 4, O 3, U 2, 9 or 7 0): so nothing
+more is merged. Moves are ordered cheaply: a card that wins the
+trick for its side first, high points to a trick one's own side takes, low points
+otherwise; the best lead found before first.
+
+It is checked against brute force over the reference engine (``tests/test_ai_solver.py``)
+and timed by ``bench/solve.py``.
+
+>>> import random
+>>> from binokel.state import State
+>>> from binokel.ai.fast import Position
+>>> state = State.new("standard", dealer=2).deal_random(random.Random(4))
+>>> for text in ("150", "pass", "pass"):
+...     state = state.apply_text(text)
+>>> for _ in range(3):
+...     state = state.apply(state.legal_actions()[0])
+>>> state = state.apply_text("H").apply_text("play")
+>>> while sum(h.bit_count() for h in state.hands) > 12:
+...     state = state.apply(state.legal_actions()[0])
+>>> solver = Solver(Position.from_state(state))
+>>> value = solver.value()
+>>> 0 <= value <= solver.upper_bound()
+True
+>>> max(solver.move_values().values()) == value  # the soloist's side is to move here
+True
+"""
+
+from __future__ import annotations
+
+from binokel.action import BETTEL
+from binokel.ai.fast import Position
+from binokel.card import COPY, KIND_MASK, POINTS
+from binokel.score import LAST_TRICK_BONUS
+from binokel.trick import NO_TRUMP, beats, legal_cards
+
+_SHIFT = 56  # bits of one hand mask in the transposition key
+
+
+class SolveAborted(Exception):
+    """The search needed more nodes than its limit (the solver can be asked again with more)."""
+
+
+class Solver:
+    """Exact search of one open-card position (the hands of ``position`` are all known).
+
+    The position is not changed. A solver keeps its transposition table, so asking for
+    :meth:`value` and then :meth:`move_values` of the same position is cheap."""
+
+    def __init__(self, position: Position, table: dict[int, tuple[int, int, int]] | None = None,
+                 node_limit: int | None = None) -> None:
+        p = position
+        self.node_limit = node_limit if node_limit is not None else 1 << 62
+        self.position = p
+        self.rules = p.rules
+        soloist_team = p.rules.team_of(p.soloist)
+        # side[seat]: True for the soloist's side (the maximising side).
+        self.side = tuple(p.rules.team_of(s) == soloist_team and s != p.out for s in range(p.players))
+        # gainer[seat]: a trick won by ``seat`` counts for the side (a Durch or Bettel is the soloist's own).
+        if p.trump != NO_TRUMP:
+            self.gainer = self.side
+        elif p.game == BETTEL:
+            self.gainer = tuple(s != p.soloist for s in range(p.players))
+        else:
+            self.gainer = tuple(s == p.soloist for s in range(p.players))
+        self.trump = p.trump
+        self.mode = 0 if p.trump != NO_TRUMP else (2 if p.game == BETTEL else 1)  # 0 points, 1 Durch, 2 Bettel
+        self.table: dict[int, tuple[int, int, int]] = {} if table is None else table
+        self.nodes = 0
+
+    # ------------------------------------------------------------------ bounds
+
+    def upper_bound(self) -> int:
+        """The most the soloist's side could gain from here (every point or trick left)."""
+        p = self.position
+        if self.mode:
+            return _tricks_left(p)
+        return sum(_mask_points(h) for h in p.hands) + sum(POINTS[k] for k in p.trick) + LAST_TRICK_BONUS
+
+    # ------------------------------------------------------------------ driver
+
+    def value(self, guess: int | None = None) -> int:
+        """The exact gain of the soloist's side from here with best play by everyone."""
+        p = self.position
+        if guess is None and not self.mode:
+            guess = self.playout_gain()
+        return self._mtd(list(p.hands), list(p.trick), p.leader, p.best, guess)
+
+    def playout_gain(self) -> int:
+        """The side's gain when the heuristic card rule plays the rest: a first guess."""
+        from binokel.ai.search import (
+            playout,  # the search module imports this one's users
+        )
+
+        p = self.position
+        before = sum(p.points[s] for s in range(p.players) if self.gainer[s])
+        done = playout(p.copy())
+        return sum(done.points[s] for s in range(p.players) if self.gainer[s]) - before
+
+    def move_values(self) -> dict[int, int]:
+        """For each legal card of the seat to move, the side's exact gain after playing it
+        (the current trick's points included)."""
+        p = self.position
+        values: dict[int, int] = {}
+        legal = p.legal_mask()
+        guess: int | None = None
+        for kind in _kinds(legal):
+            hands = list(p.hands)
+            trick = list(p.trick)
+            seat = p.to_move
+            hands[seat] = _remove(hands[seat], kind)
+            trick.append(kind)
+            best = p.best if len(trick) == 1 or not beats(kind, trick[p.best], self.trump) else len(trick) - 1
+            order = p.orders[p.leader]
+            if len(trick) == len(order):
+                winner = order[best]
+                gain = self._gain(trick, winner, not hands[winner])
+                if not any(hands):
+                    values[kind] = gain
+                    continue
+                values[kind] = gain + self._mtd(hands, [], winner, 0, None if guess is None else guess - gain)
+            else:
+                values[kind] = self._mtd(hands, trick, p.leader, best, guess)
+            guess = values[kind]
+        return values
+
+    def makes(self, threshold: int) -> bool:
+        """Can the soloist's side gain at least ``threshold`` from here? (One zero-window search.)"""
+        p = self.position
+        return self._search(list(p.hands), list(p.trick), p.leader, p.best, threshold) >= threshold
+
+    def _gain(self, trick: list[int], winner: int, last: bool) -> int:
+        if not self.gainer[winner]:
+            return 0
+        if self.mode == 0:
+            return sum(POINTS[k] for k in trick) + (LAST_TRICK_BONUS if last else 0)
+        return 1
+
+    def _mtd(self, hands: list[int], trick: list[int], leader: int, best: int, guess: int | None) -> int:
+        """Zero-window searches closing in on the exact value: the first at ``guess``, then
+        bisection of the interval still open (the fail-soft bounds of a point game are
+        weak, so MTD(f)'s steps from the last bound would crawl a point at a time)."""
+        low = 0
+        if self.mode:
+            high = sum(h.bit_count() for h in hands) + len(trick)
+            high = -(-high // max(1, len(self.position.orders[leader])))
+        else:
+            high = (sum(_mask_points(h) for h in hands) + sum(POINTS[k] for k in trick) + LAST_TRICK_BONUS)
+        probe = (low + high + 1) // 2 if guess is None else min(max(guess, low + 1), high)
+        step = 0 if guess is None else 1  # gallop away from a guess by 1, 2, 4...; then bisect
+        while low < high:
+            g = self._search(hands, trick, leader, best, probe)
+            if g >= probe:
+                low = max(probe, min(g, high))
+                probe = low + step if step else (low + high + 1) // 2
+            else:
+                high = min(probe - 1, max(g, low))
+                probe = high - step + 1 if step else (low + high + 1) // 2
+            step *= 2
+            probe = min(max(probe, low + 1), high)
+        return low
+
+    # ------------------------------------------------------------------ search
+
+    def _search(self, hands: list[int], trick: list[int], leader: int, best: int, threshold: int) -> int:
+        """Fail-soft zero-window search: a value ``v`` with ``true >= v`` if ``v >= threshold``,
+        else ``true <= v``. ``hands`` and ``trick`` are restored before it returns."""
+        p = self.position
+        orders = p.orders
+        trump = self.trump
+        side = self.side
+        gainer = self.gainer
+        mode = self.mode
+        beat_led = p.beat_led
+        exemption = bool(p.rules.partner_exemption)
+        table = self.table
+        limit = self.node_limit
+        players = len(orders[leader])
+        shift = _SHIFT
+        points = POINTS
+        bonus = LAST_TRICK_BONUS
+
+        def remaining_high(hands: list[int], trick: list[int], leader: int) -> int:
+            if mode:
+                return -(-(sum(h.bit_count() for h in hands) + len(trick)) // players)
+            return sum(_mask_points(h) for h in hands) + sum(points[k] for k in trick) + bonus
+
+        def search(trick: list[int], leader: int, best: int, t: int) -> int:
+            self.nodes += 1
+            if self.nodes > limit:
+                raise SolveAborted(f"more than {limit} nodes")
+            if t <= 0:
+                return 0
+            order = orders[leader]
+            n = len(trick)
+            key = 0
+            if n == 0:
+                for h in hands:
+                    key = (key << shift) | h
+                key = key << 3 | leader
+                entry = table.get(key)
+                if entry is not None:
+                    lo, hi, first = entry
+                    if lo >= t:
+                        return lo
+                    if hi < t:
+                        return hi
+                else:
+                    first = -1
+                    lo = 0
+                    hi = remaining_high(hands, trick, leader)
+                    if hi < t:
+                        table[key] = (lo, hi, -1)
+                        return hi
+            seat = order[n]
+            hand = hands[seat]
+            if n:
+                top = trick[best]
+                exempt = exemption and (order[best] - seat) % 2 == 0
+                legal = legal_cards(hand, trick, best, trump, beat_led, bool(exempt))
+            else:
+                top = -1
+                legal = (hand | hand >> COPY) & KIND_MASK
+            mine = side[seat]
+            moves = _ordered(legal, top, best, order, n, gainer, mine, trump, mode)
+            if n == 0 and len(moves) > 1 and first in moves:
+                moves.remove(first)
+                moves.insert(0, first)
+            result = -1 if mine else 1 << 20
+            chosen = -1
+            last_card = n + 1 == len(order)
+            for kind in moves:
+                hands[seat] = _remove(hand, kind)
+                trick.append(kind)
+                new_best = n if n and beats(kind, top, trump) else best
+                if last_card:
+                    winner = order[new_best]
+                    done = not hands[winner]
+                    if not gainer[winner]:
+                        gain = 0
+                    elif mode == 0:
+                        gain = sum(points[k] for k in trick) + (bonus if done else 0)
+                    else:
+                        gain = 1
+                    value = gain if done else gain + search([], winner, 0, t - gain)
+                else:
+                    value = search(trick, leader, new_best, t)
+                trick.pop()
+                hands[seat] = hand
+                if mine:
+                    if value > result:
+                        result, chosen = value, kind
+                        if result >= t:
+                            break
+                elif value < result:
+                    result, chosen = value, kind
+                    if result < t:
+                        break
+            if n == 0:
+                entry = table.get(key)
+                lo, hi, _ = entry if entry is not None else (0, remaining_high(hands, trick, leader), -1)
+                if result >= t:
+                    lo = max(lo, result)
+                else:
+                    hi = min(hi, result)
+                table[key] = (lo, hi, chosen)
+            return result
+
+        return search(trick, leader, best, threshold)
+
+
+def _ordered(legal: int, top: int, best: int, order: tuple[int, ...], n: int, gainer: tuple[bool, ...],
+             mine: bool, trump: int, mode: int) -> list[int]:
+    """The moves among ``legal``, likely best first."""
+    if n == 0:
+        # Lead: high cards first (aces before tens...): they take tricks or draw out the rest.
+        lead = _LEADS.get(legal)
+        if lead is None:
+            lead = _LEADS[legal] = tuple(sorted(_kinds(legal), key=lambda k: (k % 7, -POINTS[k])))
+        return list(lead)
+    kinds = _kinds(legal)
+    if len(kinds) < 2:
+        return kinds
+    seat = order[n]
+    holder = order[best]
+    scored = []
+    for k in kinds:
+        gains = gainer[seat if beats(k, top, trump) else holder]
+        want = gains if mine else not gains
+        if mode == 0:
+            # Points to a trick the side takes help it, to one the others take help them.
+            scored.append((not want, -POINTS[k] if gains else POINTS[k], k))
+        else:
+            scored.append((not want, k % 7 if want else -(k % 7), k))
+    scored.sort()
+    return [k for _, _, k in scored]
+
+
+_LEADS: dict[int, tuple[int, ...]] = {}
+_KINDS: dict[int, tuple[int, ...]] = {}
+
+
+def _kinds(mask: int) -> list[int]:
+    kinds = _KINDS.get(mask)
+    if kinds is None:
+        out = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            out.append(low.bit_length() - 1)
+            rest ^= low
+        kinds = _KINDS[mask] = tuple(out)
+    return list(kinds)
+
+
+def _remove(mask: int, kind: int) -> int:
+    bit = 1 << (kind + COPY)
+    return mask ^ bit if mask & bit else mask ^ (1 << kind)
+
+
+_SUIT_POINTS: dict[int, int] = {}
+
+
+def _mask_points(mask: int) -> int:
+    """Card points of a hand mask (cached per 7-bit suit chunk)."""
+    total = 0
+    while mask:
+        chunk = mask & 0x7F
+        mask >>= 7
+        if chunk:
+            value = _SUIT_POINTS.get(chunk)
+            if value is None:
+                value = _SUIT_POINTS[chunk] = sum(POINTS[r] for r in range(7) if chunk >> r & 1)
+            total += value
+    return total
+
+
+def _tricks_left(p: Position) -> int:
+    cards = sum(h.bit_count() for h in p.hands) + len(p.trick)
+    return -(-cards // max(1, len(p.orders[p.leader])))
+
+
+__all__ = ["SolveAborted", "Solver"]

@@ -1,0 +1,77 @@
+"""The expert bot's pieces: the auction and play models that weigh sampled worlds, and
+the conversion of the solver's gain into a seat's utility."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from ai_support import random_states
+
+from binokel.action import DURCH
+from binokel.ai.expert import auction_calls, auction_weight, play_weight, side_utility
+from binokel.ai.fast import Position
+from binokel.ai.knowledge import Knowledge
+from binokel.ai.sample import World, dealt_hands, sample_world
+from binokel.ai.search import playout, position_value
+from binokel.ai.solver import Solver
+from binokel.state import Phase
+from binokel.view import view
+
+
+@pytest.mark.parametrize("rules", ["standard", "kreuz", "classic40", "four-sitout"])
+def test_world_weights_are_probabilities_and_the_true_world_is_possible(rules: str) -> None:
+    rng = random.Random(rules)
+    checked = 0
+    for state in random_states(rules, rng, 4):
+        if state.is_over() or state.phase is not Phase.PLAY:
+            continue
+        seen = view(state, state.to_move)
+        knowledge = Knowledge.from_view(seen)
+        truth = World(tuple(state.hands), tuple(state.tapp), tuple(state.discard))
+        weight = play_weight(seen, knowledge, truth)
+        assert 0 < weight <= 1
+        calls = auction_calls(seen)
+        assert seen.seat not in calls
+        assert 0 < auction_weight(dealt_hands(knowledge, truth), calls, knowledge) <= 1
+        sampled = sample_world(knowledge, rng)
+        assert 0 < play_weight(seen, knowledge, sampled) <= 1
+        checked += 1
+    assert checked > 20
+
+
+def test_a_high_bidder_is_more_likely_to_hold_a_strong_hand() -> None:
+    """The auction model: worlds in which the seat that bid high holds a strong hand weigh more."""
+    rng = random.Random(5)
+    for state in random_states("standard", rng, 30):
+        if state.phase is Phase.PLAY and state.bid >= 200 and state.to_move != state.soloist:
+            break
+    else:
+        pytest.skip("no high bid in these deals")
+    seen = view(state, state.to_move)
+    knowledge = Knowledge.from_view(seen)
+    calls = auction_calls(seen)
+    assert calls[state.soloist][0] is not None
+    truth = World(tuple(state.hands), tuple(state.tapp), tuple(state.discard))
+    strong = auction_weight(dealt_hands(knowledge, truth), calls, knowledge)
+    assert 0 < strong <= 1
+
+
+@pytest.mark.parametrize("rules", ["standard", "kreuz", "standard(bettel=300)"])
+def test_side_utility_of_the_exact_gain_matches_the_played_out_result(rules: str) -> None:
+    """At the last trick the utility from the solver's gain is the finished deal's, up to the
+    other side's split (taken as even, each seat with a trick: its melds may count when
+    in fact they do not)."""
+    rng = random.Random(rules)
+    checked = 0
+    for state in random_states(rules, rng, 10):
+        if state.phase is not Phase.PLAY or sum(h.bit_count() for h in state.hands) != len(state.hands) - (
+                state.sitting_out is not None) or state.trick:
+            continue
+        p = Position.from_state(state)
+        gain = Solver(p).value()
+        done = playout(p.copy())
+        slack = 0 if p.game >= DURCH else max(p.melds[s] for s in range(p.players) if s != p.soloist) + 1
+        assert abs(side_utility(p, p.soloist, gain) - position_value(done, p.soloist)) <= slack
+        checked += 1
+    assert checked
