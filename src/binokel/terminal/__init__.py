@@ -73,8 +73,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             from binokel.terminal.remote import join
         except ImportError as error:
-            raise BinokelError(f"--join needs the websockets package ({error.name} is missing):"
-                               " pip install 'binokel[serve]'") from None
+            raise BinokelError("join_needs_websockets", missing=str(error.name)) from None
         return join(args.join, args.name, style)
     record: dict[str, Any] = {}
     if args.resume:
