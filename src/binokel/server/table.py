@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -240,7 +241,9 @@ class Table:
                         return
                     version = self.driver.version
                     seen = self.driver.view(seat)
-                    rng = self.driver.rng("bot")
+                    # The bots' stream of earlier versions of the server (whose version 0 was the first deal):
+                    # the same seed keeps giving the same bot moves.
+                    rng = random.Random(f"{self.seed}:bot:{version - 1}")
                 started = time.monotonic()
                 action = await asyncio.to_thread(choose_safely, self.bots[seat], seen, rng, self.budget)
                 pause = self.think - (time.monotonic() - started)  # thinking counts towards the pause
