@@ -17,6 +17,7 @@ from test_server import (  # noqa: F401
     until_ready,
 )
 
+from binokel.view import view
 from binokel.ai import make_bot
 from binokel.game import Game
 from binokel.record import game_record
@@ -30,7 +31,7 @@ def played(rules: str, seed: int, levels: tuple[str, ...] = ("medium", "medium",
     state = State.new(rules, dealer=0).deal_random(random.Random(seed))
     bots = [make_bot(levels[s % len(levels)], seed=s) for s in range(state.players)]
     while not state.is_over():
-        state = state.apply(bots[state.to_move].choose(state.view(state.to_move), budget=0.01))
+        state = state.apply(bots[state.to_move].choose(view(state, state.to_move), budget=0.01))
     return state
 
 
@@ -78,7 +79,7 @@ def test_review_names_the_bots_choice_and_its_cost() -> None:
 
 def test_bidding_help_sees_only_the_view() -> None:
     state = State.new("standard", dealer=2).deal_random(random.Random(7))
-    seen = state.view(0)
+    seen = view(state, 0)
     help_ = bidding_help(seen, seed=3, worlds=12)
     assert help_["certain"] == max(help_["melds"].values())
     low, high = help_["safe"]
@@ -86,7 +87,7 @@ def test_bidding_help_sees_only_the_view() -> None:
     assert help_["lowest"] == 150
     # The same view with other hidden cards gives the same help: only the view is read.
     other = State.new("standard", dealer=2).deal([[str(c) for c in state.hand(0)], *_shuffled_rest(state)], _tapp_of(state))
-    assert bidding_help(other.view(0), seed=3, worlds=12) == help_
+    assert bidding_help(view(other, 0), seed=3, worlds=12) == help_
 
 
 def _shuffled_rest(state: State) -> list[list[str]]:
@@ -112,7 +113,7 @@ def test_review_of_an_uploaded_record() -> None:
     bots = [make_bot("easy", seed=s) for s in range(3)]
     while not game.needs_deal():
         seat = game.current.to_move
-        game = game.apply(bots[seat].choose(game.current.view(seat), budget=0.01))
+        game = game.apply(bots[seat].choose(view(game.current, seat), budget=0.01))
     record = game_record(game, ["A", "B", "C"])
     review = review_record(record, 0, worlds=4)
     assert review["deal"] == 0 and review["deals"] == 1 and review["players"] == ["A", "B", "C"]

@@ -182,7 +182,7 @@ def test_who_sees_what_in_one_deal() -> None:
     deal = table.game.deals[0]
     assert len(over) == 1 and over[0].visibility == Visibility.everyone(3)
     assert over[0].data == {"number": 1, "dealer": deal.dealer, "soloist": soloist, "bid": 150,
-                            "game": table.view(0).game, "outcome": deal.outcome.value, "scores": list(deal.scores),
+                            "game": table.view(0).to_json()["game"], "outcome": deal.outcome.value, "scores": list(deal.scores),
                             "meld_points": list(deal.meld_points), "card_points": list(deal.card_points),
                             "totals": list(table.game.totals)}
 

@@ -8,7 +8,7 @@ RULES.md section 10). Nothing here ever sees a deal in progress beyond one seat'
 >>> import random
 >>> from binokel.state import State
 >>> state = State.new("standard", dealer=2).deal_random(random.Random(1))
->>> help = bidding_help(state.view(0), seed=1, worlds=8)
+>>> help = bidding_help(view(state, 0), seed=1, worlds=8)
 >>> sorted(help)
 ['certain', 'estimate', 'limit', 'lowest', 'melds', 'safe']
 >>> sorted(help["melds"]) == ["C", "D", "H", "S"]
@@ -199,7 +199,7 @@ def review_deal(state: State, seat: int, *, seed: int = 0, worlds: int = 16, bud
     >>> state = State.new("standard", dealer=2).deal_random(random.Random(3))
     >>> bots = [make_bot("easy", seed=s) for s in range(3)]
     >>> while not state.is_over():
-    ...     state = state.apply(bots[state.to_move].choose(state.view(state.to_move), budget=0.01))
+    ...     state = state.apply(bots[state.to_move].choose(view(state, state.to_move), budget=0.01))
     >>> review = review_deal(state, 0, worlds=4)
     >>> len(review["tricks"]), len(review["hands"]), all(d["seat"] == 0 for d in review["decisions"])
     (15, 3, True)
