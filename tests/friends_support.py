@@ -28,6 +28,7 @@ from binokel.game import Game
 from binokel.meld import meld_cards
 from binokel.record import actions_of, replay_deal
 from binokel.server.app import create_app
+from binokel.server.limits import Limits
 from server_support import Saved as Store
 from binokel.server.table import spectator_view
 from binokel.state import Phase, State
@@ -36,7 +37,13 @@ from binokel.view import view
 Message = dict[str, Any]
 
 
+PLAY_LIMITS = Limits(messages_per_second=1000.0, message_burst=1000)
+"""The tests play as fast as the server answers: an open auction of random bids sends more
+than the 20 messages a second a person's connection may (whose limit has its own test)."""
+
+
 def client_for(db: Path, think: float = 0, **options: Any) -> TestClient:
+    options.setdefault("limits", PLAY_LIMITS)
     return TestClient(create_app(db, think=think, budget=0.01, **options))
 
 
