@@ -37,13 +37,12 @@ from binokel.view import view
 Message = dict[str, Any]
 
 
-PLAY_LIMITS = Limits(messages_per_second=1000.0, message_burst=1000)
-"""The tests play as fast as the server answers: an open auction of random bids sends more
-than the 20 messages a second a person's connection may (whose limit has its own test)."""
+FAST = Limits(messages_per_second=1000.0, message_burst=1000)
+"""Tests act as fast as the server answers, far beyond a person's 20 messages a second."""
 
 
 def client_for(db: Path, think: float = 0, **options: Any) -> TestClient:
-    options.setdefault("limits", PLAY_LIMITS)
+    options.setdefault("limits", FAST)
     return TestClient(create_app(db, think=think, budget=0.01, **options))
 
 
@@ -87,9 +86,11 @@ class Watcher:
         return message
 
     def until(self, version: int) -> Message:
-        """Read until the state of ``version`` (every connection gets one per version)."""
+        """Read until the state of ``version`` (every connection gets one per version); an
+        error on the way fails the test (rather than waiting for a version that never comes)."""
         while self.state is None or self.state["version"] < version:
-            self.receive()
+            message = self.receive()
+            assert message["type"] != "error", (self.seat, version, message)
         assert self.state["version"] == version, (self.seat, self.state["version"], version)
         return self.state
 

@@ -33,6 +33,7 @@ from binokel.meld import meld_cards
 from binokel.record import actions_of, replay, replay_deal
 from binokel.rules import RULE_SETS, STANDARD, Rules, options
 from binokel.server.app import create_app
+from binokel.server.limits import Limits
 from binokel.server.protocol import CARD_PATTERN, MAX_MESSAGE
 from server_support import Saved as Store
 from binokel.state import Phase, State
@@ -51,7 +52,9 @@ def db(server_db: Path | str) -> Path | str:
 
 
 def client_for(db: Path, think: float = 0) -> TestClient:
-    return TestClient(create_app(db, think=think, budget=0.01))
+    # The test clients act as fast as the server answers: beyond a person's messages a second.
+    return TestClient(create_app(db, think=think, budget=0.01, limits=Limits(messages_per_second=1000.0,
+                                                                             message_burst=1000)))
 
 
 @pytest.fixture

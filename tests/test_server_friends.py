@@ -427,3 +427,14 @@ def test_invite_links_use_the_public_url_and_say_when_only_this_computer_listens
         assert links["seats"][0]["url"].startswith("https://binokel.example/club/#/join/")
         assert links["watch"] == f"https://binokel.example/club/#/watch/{created['id']}"
         assert created["token"] not in json.dumps(links)  # a link never carries a seat token
+
+
+def test_too_many_messages_a_second(db: Path) -> None:
+    with client_for(db, think=600, limits=Limits(messages_per_second=0.001, message_burst=3)) as client, \
+            contextlib.ExitStack() as stack:
+        created = create(client, "standard", ["me", "easy", "easy"], seed=1)
+        anna = connect(client, created["id"], created["token"], stack)
+        for _ in range(4):
+            anna.send({"type": "sync"})
+        assert "too many messages" in anna.until_type("error")["message"]
+        assert [m["type"] for m in anna.log].count("state") == 1 + 3  # the first three were answered
