@@ -28,9 +28,8 @@ from binokel.game import Game
 from binokel.meld import meld_cards
 from binokel.record import actions_of, replay_deal
 from binokel.server.app import create_app
-from server_support import Saved as Store
-
 from binokel.server.limits import Limits
+from server_support import Saved as Store
 from binokel.server.table import spectator_view
 from binokel.state import Phase, State
 from binokel.view import view
