@@ -123,6 +123,8 @@ class Person:
                 message: Message = json.loads(ws.recv(timeout=10))
                 kind = message["type"]
                 if kind == "events":
+                    # Told up to this version: a reconnect asks from here (the state may never come).
+                    self.version = max(self.version, message["version"])
                     for event in message["events"]:
                         self.told.setdefault(event["version"], []).append(event)
                         if event["kind"] == "action" and event["seat"] == self.seat and event["action"]:
