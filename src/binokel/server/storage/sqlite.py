@@ -431,9 +431,9 @@ class SQLiteStore(Store):
         self.notifier.close()
         with self._lock:
             self._db.close()
+        # Readers are other threads' connections, maybe in the middle of a query: closing one
+        # from here can crash the process, so they are let go and close in their own thread.
         with self._readers_lock:
-            for db in self._readers:
-                db.close()
             self._readers.clear()
 
 
