@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if workers < 1:
         return _fail(f"--workers must be 1 or more, not {workers}")
     if workers > 1:
-        from binokel.server import workers as supervisor
+        import binokel.server.workers as supervisor
 
         if not (is_postgres_url(db) or args.redis or os.environ.get("BINOKEL_REDIS")):
             return _fail("--workers needs a database all of them share and hear: --db postgresql://… (or --redis)")

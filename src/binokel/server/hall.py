@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from binokel.server import persist
+import binokel.server.persist as persist
 from binokel.server.limits import Limits
 from binokel.server.metrics import Metrics
 from binokel.server.persist import PROCESS, SeatRow, driver_seats, later

@@ -37,7 +37,7 @@ from typing import Any
 
 from binokel.ai import HINT_LEVEL, Bot, choose_safely, make_bot
 from binokel.error import BinokelError
-from binokel.server import persist
+import binokel.server.persist as persist
 from binokel.server.limits import Bucket, Limits
 from binokel.server.metrics import Metrics
 from binokel.server.persist import PROCESS, SeatRow
