@@ -607,3 +607,20 @@ def test_screenshots_round2(server: Server, browser: Browser) -> None:
     play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play") and p.locator("#trick .card").count() >= 1)
     page.screenshot(path=str(shots / "table-phone-360.png"))
     page.context.close()
+
+
+def test_a_game_can_be_deleted_from_the_resume_list(server: Server, page: Page) -> None:
+    """The creator deletes a game from "your games" (after confirming): it leaves the list and
+    the server forgets it (its record answers 404)."""
+    goto(page, server.url)
+    page.get_by_test_id("start-game").click()
+    expect(page.locator("#hand .card").first).to_be_visible()
+    game_id = page.evaluate("() => location.hash.split('/').pop()")
+    page.get_by_test_id("home-link").click()
+    expect(page.get_by_test_id(f"resume-{game_id}")).to_be_visible()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id(f"forget-{game_id}").click()
+    expect(page.get_by_test_id(f"resume-{game_id}")).to_have_count(0)
+    assert page.evaluate("id => JSON.parse(localStorage.getItem('binokel.seats') || '{}')[id] === undefined", game_id)
+    status = page.evaluate("async id => (await fetch(`/api/games/${id}/record`)).status", game_id)
+    assert status == 404

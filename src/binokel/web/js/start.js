@@ -3,7 +3,7 @@
 import { t, number, rulesText, glossary, language, optionLabel, optionMeaning, choiceLabel, ruleSetLabel, ruleSetAbout, reason } from "./i18n.js";
 import { cardElement } from "./cards.js";
 import { side } from "./model.js";
-import { heldSeats, myGames, remember } from "./friends.js";
+import { forget, heldSeats, myGames, remember } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -193,6 +193,21 @@ export class StartPage {
     }
   }
 
+  /** Delete a table this browser created (for everybody), or leave one it was invited to (from
+   * this browser's list only; a bot stands in for an absent person). Asks first. */
+  async forgetGame(gameId) {
+    const held = heldSeats()[gameId];
+    if (!held || !window.confirm(t(held.host ? "delete_game_confirm" : "leave_game_confirm"))) return;
+    if (held.host) {
+      const response = await fetch(`/api/games/${encodeURIComponent(gameId)}`, {
+        method: "DELETE", headers: { Authorization: `Bearer ${held.token}` },
+      });
+      if (!response.ok && response.status !== 404) return;  // not deleted: keep it in the list
+    }
+    forget(gameId);
+    await this.loadResumeList();
+  }
+
   /** "Your games": the tables this browser holds a seat at (by its tokens), and the lobby. */
   async loadResumeList() {
     const list = $("resume-list");
@@ -213,8 +228,14 @@ export class StartPage {
         `<span class="options" data-testid="resume-options">${options.length ? options.join(" · ") : escape(t("resume_standard"))}</span>` +
         (opponents.length ? `<span class="options">${t("opponents")}: ${opponents.join(", ")}</span>` : "") +
         (turn ? `<span class="turn${g.to_move === g.seat ? " mine" : ""}">${turn}</span>` : "") +
-        `<span class="go">${t("resume")}</span></a></li>`;
+        `<span class="go">${t("resume")}</span></a>` +
+        // The creator deletes the table for everybody; anyone else only drops it from this browser.
+        `<button type="button" class="forget-game" data-game="${escape(g.id)}" data-testid="forget-${escape(g.id)}">` +
+        `${t(heldSeats()[g.id]?.host ? "delete_game" : "leave_game")}</button></li>`;
     }).join("");
+    list.querySelectorAll("button.forget-game").forEach((button) => {
+      button.addEventListener("click", () => this.forgetGame(button.dataset.game));
+    });
     $("resume-empty").hidden = open.length > 0;
     $("start-view").classList.toggle("has-games", open.length > 0);  // phones show them first
     let tables = [];
