@@ -367,16 +367,8 @@ class HardBot(MediumBot):
             trumps = trumps[:1]
         out = rules.sitting_out(view.dealer)
         opponents = opponents_of(rules, view.seat, out)
-        candidates = list(trumps)
-        risky = {}  # candidate index -> its value when broken, for the games without trump that are not sure
-        for game in no_trump_games(rules):
-            plan = plan_no_trump(hand, game, rules)
-            gaps = no_trump_gaps(_kept(hand, plan), game, rules)
-            if gaps <= NEAR_NO_TRUMP:
-                if gaps:
-                    risky[len(candidates)] = utility(contract_worth(rules, game, view.seat, False, out), view.seat,
-                                                     opponents)
-                candidates.append(plan)
+        candidates: list[Plan] = list(trumps)
+        risky = add_no_trump_candidates(view, hand, candidates)
         if len(candidates) == 1:
             return candidates[0]
         knowledge = Knowledge.from_view(view)
@@ -522,3 +514,21 @@ def _contract_utility(results: list[Position], bid: int, knowledge: Knowledge) -
         play_on += utility(trump_scores(rules, seat, bid, p.card_points(), p.melds, p.won, out), seat, opponents)
         give_up += utility(surrender_scores(rules, seat, bid, p.melds, out), seat, opponents)
     return max(play_on, give_up) / len(results)
+
+
+def add_no_trump_candidates(view: SeatView, hand: int, candidates: list[Plan]) -> dict[int, float]:
+    """Append to ``candidates`` the games without trump this hand is near enough to play;
+    return, for those that are not sure, candidate index -> the soloist's value when broken."""
+    rules = view.rules
+    out = rules.sitting_out(view.dealer)
+    opponents = opponents_of(rules, view.seat, out)
+    risky: dict[int, float] = {}
+    for game in no_trump_games(rules):
+        plan = plan_no_trump(hand, game, rules)
+        gaps = no_trump_gaps(_kept(hand, plan), game, rules)
+        if gaps <= NEAR_NO_TRUMP:
+            if gaps:
+                risky[len(candidates)] = utility(contract_worth(rules, game, view.seat, False, out), view.seat,
+                                                 opponents)
+            candidates.append(plan)
+    return risky

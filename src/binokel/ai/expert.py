@@ -37,12 +37,11 @@ from collections.abc import Iterator
 from binokel.action import DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind
 from binokel.ai.bots import (
     DEFENDER_UTILITY,
-    NEAR_NO_TRUMP,
     HardBot,
+    add_no_trump_candidates,
     _kept,
     _lowest_bid,
     new_position,
-    no_trump_games,
     trumps_kept,
     undominated,
 )
@@ -53,9 +52,7 @@ from binokel.ai.policy import (
     Plan,
     best_contract,
     choose_card,
-    no_trump_gaps,
     plan_contract,
-    plan_no_trump,
 )
 from binokel.ai.sample import World, dealt_hands, world_position
 from binokel.ai.search import (
@@ -277,15 +274,7 @@ class ExpertBot(HardBot):
         out = rules.sitting_out(view.dealer)
         opponents = opponents_of(rules, view.seat, out)
         candidates: list[Plan] = list(trumps)
-        risky: dict[int, float] = {}
-        for game in no_trump_games(rules):
-            plan = plan_no_trump(hand, game, rules)
-            gaps = no_trump_gaps(_kept(hand, plan), game, rules)
-            if gaps <= NEAR_NO_TRUMP:
-                if gaps:
-                    risky[len(candidates)] = utility(contract_worth(rules, game, view.seat, False, out), view.seat,
-                                                     opponents)
-                candidates.append(plan)
+        risky = add_no_trump_candidates(view, hand, candidates)
         if len(candidates) == 1:
             return candidates[0]
         knowledge = Knowledge.from_view(view)
