@@ -191,7 +191,7 @@ def test_joining_taken_seats_and_wrong_codes_change_nothing(db: Path) -> None:
         for body, status, message in [
             ({"code": seat_code, "name": "Eve"}, 409, "seat 1 is taken"),
             ({"code": "ABCD-EFGH", "name": "Eve"}, 404, "wrong"),
-            ({"code": seat_code[:-1] + "x", "name": "Eve"}, 404, "wrong"),
+            ({"code": seat_code[:-1] + ("y" if seat_code.endswith("x") else "x"), "name": "Eve"}, 404, "wrong"),
             ({"code": "", "name": "Eve"}, 400, "code must be"),
             ({"code": "x" * 1000, "name": "Eve"}, 400, "code must be"),
             ({"code": created["invites"]["code"], "name": ""}, 400, "name must have"),
