@@ -26,7 +26,7 @@ from binokel.card import CARDS, Card
 from binokel.error import BinokelError, RecordError
 from binokel.game import Game
 from binokel.rules import Rules
-from binokel.state import Phase, State
+from binokel.state import MAX_BID, Phase, State
 
 DEAL_FORMAT = "binokel-deal/1"
 GAME_FORMAT = "binokel-game/1"
@@ -161,6 +161,11 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
         if state.phase is not Phase.AUCTION:
             raise RecordError("auction_over", path)
         if isinstance(call, int) and not isinstance(call, bool):
+            if call > MAX_BID:  # str() of a number of thousands of digits fails
+                raise RecordError("number_too_large", path, value=str(call) if call.bit_length() < 64 else "…",
+                                  max=MAX_BID)
+            if call < 0:
+                raise RecordError("bad_call", path, text=str(call) if call.bit_length() < 64 else "-…")
             call = str(call)
         if not isinstance(call, str):
             raise RecordError("bad_call", path, text=repr(call))

@@ -20,6 +20,7 @@ from typing import Any
 
 from binokel.card import CARDS, Card, Rank, Suit
 from binokel.error import NotationError
+from binokel.number import read_number, shown
 
 # The options with a fixed set of words. StrEnum members are their text, so the
 # canonical rule text, records and JSON read exactly as before.
@@ -154,6 +155,18 @@ def _seating(players: int, sit_out: bool, dealer: int) -> Seating:
     return Seating(players, dealer, forehand, out, orders[forehand], orders)
 
 
+CARDS_MOST = 48
+"""The most cards of any deck: a bound on every option that counts cards."""
+TARGET_MOST = 10_000
+"""The highest ``target``: a game to 10**10 would never end (the rule sets play to 500..1500)."""
+DEALS_MOST = 100
+"""The most ``deals`` a game of a fixed number of deals may have."""
+VALUE_MOST = 10_000
+"""The highest value of a contract or opening bid (``min_bid``, ``durch``, ``open_durch``, ...)."""
+TEXT_MOST = 1_000
+"""The longest rule text read (every option written out is about 600 characters)."""
+
+
 @dataclass(frozen=True)
 class Option:
     """How one option is documented and which values it accepts."""
@@ -162,6 +175,7 @@ class Option:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     step: int | None = None
+    maximum: int | None = None  # a bound on work: a game to a target of 10**10 would never end
 
     @property
     def words(self) -> type[StrEnum] | None:
@@ -183,14 +197,19 @@ class Rules:
                       "(40, no low card)", choices=tuple(Deck))
     players: int = _opt(3, "seats at the table (with sit_out=1 the dealer sits out, so one fewer play)",
                         choices=(3, 4, 6))
-    hand_size: int = _opt(15, "cards dealt to each player", minimum=1)
+    hand_size: int = _opt(15, "cards dealt to each player", minimum=1, maximum=CARDS_MOST)
     tapp_size: int = _opt(3, "cards dealt to the Tapp (the soloist discards as many; 0: no Tapp, the soloist names "
-                          "the game at once)", minimum=0)
-    packet: int = _opt(3, "cards per packet when dealing", minimum=1)
-    tapp_rounds: int = _opt(1, "the Tapp is dealt in equal parts after each of the first this many rounds", minimum=1)
-    target: int = _opt(1500, "the game ends after a deal in which somebody reaches this total", minimum=10)
-    deals: int = _opt(0, "play this many deals instead of to the target (0: play to the target)", minimum=0)
-    min_bid: int = _opt(150, "forehand's forced opening bid", minimum=10, step=10)
+                          "the game at once)", minimum=0,
+                          maximum=CARDS_MOST)
+    packet: int = _opt(3, "cards per packet when dealing", minimum=1, maximum=CARDS_MOST)
+    tapp_rounds: int = _opt(1, "the Tapp is dealt in equal parts after each of the first this many rounds", minimum=1,
+                      maximum=CARDS_MOST)
+    target: int = _opt(1500, "the game ends after a deal in which somebody reaches this total", minimum=10,
+                  maximum=TARGET_MOST)
+    deals: int = _opt(0, "play this many deals instead of to the target (0: play to the target)", minimum=0,
+                 maximum=DEALS_MOST)
+    min_bid: int = _opt(150, "forehand's forced opening bid", minimum=10, step=10,
+                  maximum=VALUE_MOST)
     first_lead: FirstLead = _opt(FirstLead.FOREHAND, "who leads the first trick of a trump game: 'forehand' or "
                                  "'soloist'", choices=tuple(FirstLead))
     surrender_credit: SurrenderCredit = _opt(SurrenderCredit.FIFTY, "each opponent's credit (plus own melds) when the "
@@ -200,7 +219,8 @@ class Rules:
                                      "(twice the single value; double binokel stays 300)", choices=tuple(DoubleMelds))
     eight_tens: int = _opt(0, "value of eight tens (0: no meld)", choices=(0, 1000))
     eight_sevens: int = _opt(0, "value of eight 7s with the sevens deck (0: no meld)", choices=(0, 1000))
-    durch: int = _opt(1000, "value of Durch won or lost (0: Durch is not allowed)", minimum=0, step=10)
+    durch: int = _opt(1000, "value of Durch won or lost (0: Durch is not allowed)", minimum=0, step=10,
+                 maximum=VALUE_MOST)
     failed_credit: int = _opt(0, "extra points to each defender when the contract fails", choices=(0, 30))
     defender_melds: DefenderMelds = _opt(DefenderMelds.TRICK, "defenders' melds count: 'trick' (only with an own "
                                          "trick) or 'always'", choices=tuple(DefenderMelds))
@@ -221,14 +241,15 @@ class Rules:
     all_pass: AllPass = _opt(AllPass.REDEAL, "open auction, everybody passes: 'redeal' (no score, the deal passes on) "
                              "or 'forced' (Zwangsspiel: the dealer plays the minimum bid)", choices=tuple(AllPass))
     open_durch: int = _opt(0, "value of open Durch after the Tapp, the soloist's hand shown (0: not allowed; the "
-                           "sources: 1500)", minimum=0, step=10)
+                           "sources: 1500)", minimum=0, step=10, maximum=VALUE_MOST)
     hand_durch: int = _opt(0, "value of open Durch from the hand, announced instead of taking the Tapp (0: not "
-                           "allowed; the sources: 2000)", minimum=0, step=10)
+                           "allowed; the sources: 2000)", minimum=0, step=10,
+                           maximum=VALUE_MOST)
     durch_fail_credit: int = _opt(0, "points to each opponent (team) when a Durch fails", choices=(0, 300, 400))
     durch_game: int = _opt(0, "1: a Durch won or lost counts as a whole game won or lost instead of points",
                            choices=(0, 1))
     bettel: int = _opt(0, "value of Bettel, the soloist wins no trick (0: not allowed; 300 is our suggestion)",
-                       minimum=0, step=10)
+                       minimum=0, step=10, maximum=VALUE_MOST)
     end: End = _opt(End.SOLOIST, "several reach the target: 'soloist' (the deal's soloist wins if among them) or "
                     "'highest' (the highest total wins)", choices=tuple(End))
 
@@ -253,8 +274,8 @@ class Rules:
             raise NotationError("deck_size", deck=deck, active=self.active, hand_size=self.hand_size,
                                 tapp_size=self.tapp_size)
         if self.packets:
-            if not re.fullmatch(r"[1-9][0-9]*(-[1-9][0-9]*)*", self.packets):
-                raise NotationError("bad_packets", value=repr(self.packets))
+            if len(self.packets) > 3 * CARDS_MOST or not re.fullmatch(r"[1-9][0-9]?(-[1-9][0-9]?)*", self.packets):
+                raise NotationError("bad_packets", value=repr(shown(self.packets)))
             if sum(self.packet_sizes) != self.hand_size:
                 raise NotationError("packets_sum", packets=self.packets, hand_size=self.hand_size,
                                     example=_even_packets(self.hand_size))
@@ -436,6 +457,8 @@ class Rules:
             return text
         if not isinstance(text, str):
             raise NotationError("rules_not_text", value=repr(text))
+        if len(text) > TEXT_MOST:
+            raise NotationError("rules_too_long", max=TEXT_MOST)
         match = re.fullmatch(r"\s*([A-Za-z0-9_-]+)\s*(?:\((.*)\))?\s*", text)
         if not match:
             raise NotationError("unreadable_rules", text=repr(text))
@@ -488,10 +511,11 @@ def _convert(key: str, value: Any, standard: Any, option: Option) -> Any:
             raise NotationError("option_not_number", name=key, value=repr(value))
         if isinstance(value, int):
             return value
-        try:
-            return int(str(value).strip())
-        except ValueError:
-            raise NotationError("option_not_number", name=key, value=repr(value)) from None
+        text = str(value).strip()
+        # Any short number here (a minus too); _check_value then names the option's bounds.
+        number = read_number(text.removeprefix("-"), most=10**18, code="option_not_number", name=key,
+                             value=repr(shown(text)))
+        return -number if text.startswith("-") else number
     text = str(value).strip().lower()
     words = option.words
     if words is not None and text in words._value2member_map_:
@@ -503,6 +527,8 @@ def _check_value(key: str, value: Any, option: Option) -> None:
     if option.choices is not None and value not in option.choices:
         raise NotationError("option_not_choice", name=key, choices=", ".join(map(str, option.choices)),
                             value=repr(value))
+    if option.maximum is not None and value > option.maximum:
+        raise NotationError("option_above_maximum", name=key, maximum=option.maximum, value=repr(value))
     if option.minimum is not None and value < option.minimum:
         raise NotationError("option_below_minimum", name=key, minimum=option.minimum, value=repr(value))
     if option.step is not None and value % option.step:

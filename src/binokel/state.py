@@ -27,6 +27,7 @@ from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DUR
 from binokel.card import CARDS, COPY, POINTS, Card, Hand, add_card, mask_of, present, remove_card
 from binokel.error import IllegalActionError, NotationError
 from binokel.meld import Meld, meld_total, melds_of_mask
+from binokel.number import read_number, shown
 from binokel.rules import AllPass, Auction, FirstLead, MustBeat, Rules, Seating
 from binokel.score import LAST_TRICK_BONUS, contract_made, durch_scores, surrender_scores, trump_scores
 from binokel.trick import NO_TRUMP, Trick, card_refusal, legal_cards
@@ -37,6 +38,9 @@ CHANCE = -1
 OPEN_BID_SPAN = 500
 """How far above the lowest bid the open auction's offered bids reach (:meth:`State.legal_actions`).
 Any higher multiple of 10 is legal as well (RULES.md section 10): ``apply`` accepts it."""
+MAX_BID = 9_999_999_990
+"""The highest bid (10 digits): far above any deal's worth, so "no upper limit" (RULES.md
+section 10) in practice, and every bid is short notation (:func:`binokel.number.read_number`)."""
 
 
 class Phase(StrEnum):
@@ -227,10 +231,10 @@ class State:
         if phase is Phase.AUCTION:
             if self.rules.auction is _OPEN:
                 low = self.lowest_bid()
-                return [PASS] + [Action.bid(v) for v in range(low, low + OPEN_BID_SPAN + 1, 10)]
+                return [PASS] + [Action.bid(v) for v in range(low, min(low + OPEN_BID_SPAN, MAX_BID) + 1, 10)]
             if self.holder is None:
                 return [Action.bid(self.rules.min_bid)]
-            return [PASS, Action.bid(self.high + 10)]
+            return [PASS, Action.bid(self.high + 10)] if self.high < MAX_BID else [PASS]
         if phase is Phase.DISCARD:
             seat = self.to_move
             if TYPE_CHECKING:  # the discard phase has a seat to move (no runtime check in playouts)
@@ -291,10 +295,11 @@ class State:
                 if kind is ActionKind.PASS:
                     return True
                 # RULES.md section 10: no upper limit, any multiple of 10 from the lowest bid up.
-                return kind is ActionKind.BID and action.value >= self.lowest_bid() and action.value % 10 == 0
+                return kind is ActionKind.BID and self.lowest_bid() <= action.value <= MAX_BID \
+                    and action.value % 10 == 0
             if self.holder is None:
                 return kind is ActionKind.BID and action.value == self.rules.min_bid
-            return kind is ActionKind.PASS or (kind is ActionKind.BID and action.value == self.high + 10)
+            return kind is ActionKind.PASS or (kind is ActionKind.BID and action.value == self.high + 10 <= MAX_BID)
         if phase is Phase.DISCARD:
             seat = self.to_move
             if TYPE_CHECKING:
@@ -594,9 +599,7 @@ def parse_action(phase: Phase, text: str) -> Action:
     if phase is Phase.AUCTION:
         if word == "pass":
             return PASS
-        if word.isdigit():
-            return Action.bid(int(word))
-        raise NotationError("bad_call", text=repr(text))
+        return Action.bid(read_number(word, most=MAX_BID, code="bad_call", text=repr(shown(text))))
     if phase is Phase.DISCARD:
         return Action.discard(Card.parse(text))
     if phase is Phase.GAME:

@@ -24,6 +24,7 @@ from binokel.action import (BETTEL, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, 
                             ActionKind)
 from binokel.card import Card, Suit
 from binokel.error import NotationError
+from binokel.number import is_number, small_number
 
 COMMANDS = {
     "?": "hint", "hint": "hint", "s": "sheet", "score": "sheet", "sheet": "sheet", "r": "rules", "rules": "rules",
@@ -102,16 +103,18 @@ def _command(word: str, words: Mapping[str, Sequence[str]], phase: str) -> str |
 
 
 def _number(word: str, choices: Sequence[Action]) -> Action | None:
-    if word.isdigit() and 1 <= int(word) <= len(choices):
-        return choices[int(word) - 1]
+    number = small_number(word)  # ASCII digits only: "²".isdigit() is true, int("²") fails
+    if number is not None and 1 <= number <= len(choices):
+        return choices[number - 1]
     return None
 
 
 def _auction(word: str, choices: Sequence[Action], words: Mapping[str, Sequence[str]]) -> Parsed:
     if _in(word, words, "pass", "p", "pass", "-"):
         return Parsed(actions=(PASS,))
-    if word.isdigit():
-        return Parsed(actions=(Action.bid(int(word)),))
+    bid = small_number(word)
+    if bid is not None:
+        return Parsed(actions=(Action.bid(bid),))
     if _in(word, words, "bid", "b", "bid", "+", "y", "yes"):
         bids = [a for a in choices if a.kind is ActionKind.BID]
         if bids:
@@ -127,7 +130,7 @@ def _cards(text: str, choices: Sequence[Action], many: bool) -> Parsed:
     for token in tokens:
         chosen = _number(token, choices)
         if chosen is None:
-            if token.isdigit():
+            if is_number(token):
                 return _error("err_number", number=token, count=len(choices))
             try:
                 card = Card.parse(token)

@@ -31,6 +31,7 @@ from websockets.sync.client import connect
 
 from binokel.card import Card, Suit
 from binokel.error import BinokelError
+from binokel.number import small_number
 from binokel.terminal.style import Style, sort_hand
 
 LINK_KINDS = ("join", "game", "watch", "seat")
@@ -256,8 +257,9 @@ class RemoteTable:
             answer = self.read(f"Your move [{choices}] (q to leave): ").strip()
             if answer.lower() == "q":
                 return "quit"
-            if answer.isdigit() and 1 <= int(answer) <= len(legal) and len(legal) <= 12:
-                action = legal[int(answer) - 1]
+            number = small_number(answer)
+            if number is not None and 1 <= number <= len(legal) and len(legal) <= 12:
+                action = legal[number - 1]
             else:
                 action = next((a for a in legal if a.lower() == answer.lower()), "")
             if action:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from binokel.error import NotationError
+from binokel.number import small_number
 from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS, STANDARD, Option, Rules, parse_options
 from binokel.terminal.messages import Messages
 from binokel.terminal.style import Style
@@ -38,8 +39,8 @@ def choose_rules(read: Callable[[str], str], write: Callable[[str], None], t: Me
             return None
         if not text:
             rules = STANDARD
-        elif text.isdigit() and 1 <= int(text) <= len(names):
-            rules = RULE_SETS[names[int(text) - 1]]
+        elif (choice := small_number(text)) is not None and 1 <= choice <= len(names):
+            rules = RULE_SETS[names[choice - 1]]
         else:
             try:
                 rules = Rules.parse(text)
