@@ -263,7 +263,7 @@ def test_the_server_serves_the_catalogue(tmp_path: Path) -> None:
     from binokel.i18n import source
     from binokel.server.app import create_app
 
-    with TestClient(create_app(tmp_path / "games.db")) as client:
+    with TestClient(create_app(tmp_path / "games.db", allow_hosts=("testserver",))) as client:
         for lang in LANGUAGES:
             answer = client.get(f"/i18n/{lang}.json")
             assert answer.status_code == 200 and answer.content == source(lang)

@@ -52,10 +52,15 @@ def db(server_db: Path | str) -> Path | str:
     return server_db  # each test runs on SQLite and on PostgreSQL
 
 
+TEST_HOSTS = ("testserver",)
+"""TestClient's host name: the server answers to it like to a name given with --allow-host."""
+
+
 def client_for(db: Path, think: float = 0) -> TestClient:
     # The test clients act as fast as the server answers: beyond a person's messages a second.
-    return TestClient(create_app(db, think=think, budget=0.01, limits=Limits(messages_per_second=1000.0,
-                                                                             message_burst=1000)))
+    return TestClient(create_app(db, think=think, budget=0.01, allow_hosts=TEST_HOSTS, limits=Limits(
+        messages_per_second=1000.0, message_burst=1000, address_messages_per_second=1000.0,
+        address_message_burst=1000)))
 
 
 @pytest.fixture

@@ -15,12 +15,12 @@ import json
 import logging
 import os
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import (
     FileResponse,
     HTMLResponse,
@@ -37,7 +37,8 @@ from binokel.record import game_record
 from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
 from binokel.ai import LEVELS
 from binokel.server.hall import Hall, Invites, Refused
-from binokel.server.limits import KeyedBuckets, Limits
+from binokel.server.guard import Guard, Names, Policy, origin_of
+from binokel.server.limits import Limits, Quotas
 from binokel.server.metrics import CONTENT_TYPE, Metrics
 from binokel.server.persist import PROCESS
 from binokel.server.protocol import (
@@ -65,6 +66,15 @@ POLICY_CLOSE = 1008
 """Websocket close code for a connection that did not start with hello."""
 UNAVAILABLE_CLOSE = 1013
 """Websocket close code (try again later) while the games database is unavailable."""
+TOO_SLOW_CLOSE = 4408
+"""Websocket close code for a client too slow to read its messages (it reconnects and catches up)."""
+TOO_MANY_CLOSE = 4429
+"""Websocket close code for a connection over a cap (per table, per address)."""
+CLOSE_SECONDS = 5.0
+"""How long closing a dropped client's socket may take (its buffers are full)."""
+JSON_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
+    "application/json": {"schema": {"type": "object", "additionalProperties": True}}}}}
+"""The OpenAPI description of a route's JSON body (the routes read it themselves)."""
 
 
 def web_dir() -> Path:
@@ -79,7 +89,7 @@ def meta() -> dict[str, Any]:
                        "changes": rule_changes(rules)} for name, rules in RULE_SETS.items()],
         "options": [{"name": name, "standard": standard, "meaning": option.help,
                      "choices": list(option.choices) if option.choices else None,
-                     "minimum": option.minimum, "step": option.step}
+                     "minimum": option.minimum, "maximum": option.maximum, "step": option.step}
                     for name, (standard, option) in OPTIONS.items()],
         "levels": list(LEVELS),
         "languages": list(LANGUAGES),
@@ -133,20 +143,24 @@ def lan_address() -> str:
 
 def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float = 0.6, budget: float = 0.5,
                host: str = "127.0.0.1", public_url: str | None = None, limits: Limits | None = None,
-               redis: str | None = None) -> FastAPI:
+               redis: str | None = None, allow_origins: Sequence[str] = (), allow_hosts: Sequence[str] = ()) -> FastAPI:
     """The server app on the games database ``db_path`` (a SQLite path, a ``postgresql://``
     URL, None: ``BINOKEL_DB`` or the default file; or an open store); ``redis``: a
     ``redis://`` URL for change notification between processes. ``think`` is the least time
     between a computer opponent's move and the change before it (so people can follow);
     ``budget`` is how long a computer opponent may think, in seconds. ``host`` is the
     address the server listens on and ``public_url`` the address friends reach it at
-    (behind a proxy or tunnel): invite links are made from it."""
+    (behind a proxy or tunnel): invite links are made from it. ``allow_origins`` are other
+    origins whose pages may use the server, ``allow_hosts`` other names it answers to
+    (:mod:`binokel.server.guard`; the server's own names and pages always may)."""
     limits = limits or Limits()
     store = db_path if isinstance(db_path, Store) else open_store(db_path, redis=redis)
     metrics = Metrics(PROCESS)
     hall = Hall(store, think=think, budget=budget, limits=limits, metrics=metrics)
-    creations = KeyedBuckets(limits.tables_per_minute / 60, limits.tables_per_minute)
-    joins = KeyedBuckets(limits.joins_per_minute / 60, limits.joins_per_minute)
+    quotas = Quotas(limits)
+    origins = [origin for origin in (origin_of(url) for url in (*allow_origins, *([public_url] if public_url else [])))
+               if origin is not None]
+    policy = Policy(Names.for_server(host, public_url, origins, allow_hosts), frozenset(origins), limits.body_bytes)
     local_only = host in LOCAL_HOSTS and public_url is None
 
     @contextlib.asynccontextmanager
@@ -156,8 +170,9 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         hall.stop()
         await asyncio.to_thread(store.close)
 
-    app = FastAPI(title="Binokel", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(title="Binokel", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hall = hall
+    app.add_middleware(Guard, policy=policy)  # Host, Origin, JSON and body size, before any route
     app.mount("/static", StaticFiles(directory=web_dir(), check_dir=False), name="static")
 
     def base_url(request: Request) -> str:
@@ -245,34 +260,34 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         except ProtocolError as problem:
             return JSONResponse({"ok": False, "error": str(problem)})
 
-    @app.post("/api/games")
+    @app.post("/api/games", openapi_extra=JSON_BODY)
     async def create_game(request: Request) -> JSONResponse:
         body = await json_body(request)
         try:
             settings = parse_settings(body)
         except ProtocolError as problem:
             return error(400, problem)
-        if not creations.take(client_of(request)):
+        if not quotas.tables.take(client_of(request)):
             return error(429, ProtocolError("too_many_tables", max=limits.tables_per_minute))
         created = await hall.create(settings)
         return JSONResponse({"id": created.table.id, "seat": created.seat, "token": created.token,
                              "invites": created.invites.to_json(),
                              "links": links(request, created.invites, created.table.id)})
 
-    @app.post("/api/invite")
+    @app.post("/api/invite", openapi_extra=JSON_BODY)
     async def look_up_invite(request: Request) -> JSONResponse:
         body = await json_body(request)
-        if not joins.take(client_of(request)):
+        if not quotas.joins.take(client_of(request)):
             return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
         table, seat = await hall.invite(body.get("code") if isinstance(body, dict) else None)
         return JSONResponse({**hall.summary(table), "seat": seat, "open_seats": table.open_seats})
 
-    @app.post("/api/join")
+    @app.post("/api/join", openapi_extra=JSON_BODY)
     async def join(request: Request) -> JSONResponse:
         body = await json_body(request)
         if not isinstance(body, dict) or not set(body) <= {"code", "id", "name"}:
             return error(400, ProtocolError("join_body"))
-        if not joins.take(client_of(request)):
+        if not quotas.joins.take(client_of(request)):
             return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
         code = body.get("code")
         if code is not None:
@@ -293,7 +308,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         invites = await hall.new_invites(table, bearer(request))
         return JSONResponse({"id": game_id, "invites": invites.to_json(), "links": links(request, invites, game_id)})
 
-    @app.post("/api/my-games")
+    @app.post("/api/my-games", openapi_extra=JSON_BODY)
     async def my_games(request: Request) -> JSONResponse:
         body = await json_body(request)
         return JSONResponse({"games": await hall.games_of(body.get("tokens") if isinstance(body, dict) else None)})
@@ -321,21 +336,31 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
 
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:
+        address = websocket.client.host if websocket.client else "?"
         await websocket.accept()
+        if not quotas.connect(address):
+            await _refuse(websocket, ProtocolError("too_many_connections_address", max=limits.connections_per_address),
+                          TOO_MANY_CLOSE)
+            return
+        try:
+            await _serve(websocket, game_id, address)
+        finally:
+            quotas.disconnect(address)
+
+    async def _serve(websocket: WebSocket, game_id: str, address: str) -> None:
         try:
             table = await hall.get(game_id)
         except Refused as problem:  # the store is unavailable: the client tries again
-            await websocket.send_json({"type": "error", "message": problem.message, "version": None})
-            await websocket.close(code=UNAVAILABLE_CLOSE)
+            await _refuse(websocket, problem, UNAVAILABLE_CLOSE)
             return
         if table is None:
-            await websocket.send_json(error_message(ProtocolError("no_game", id=repr(game_id)), None))
-            await websocket.close(code=UNKNOWN_GAME_CLOSE)
+            await _refuse(websocket, ProtocolError("no_game", id=repr(game_id[:100])), UNKNOWN_GAME_CLOSE)
             return
-        connection = await _hello(websocket, table, limits)
+        connection = await _hello(websocket, table, limits, address)
         if connection is None:
             return
         sender = asyncio.create_task(_send(websocket, connection))
+        connection.on_overflow = sender.cancel  # a client too slow to read: stop writing to it; closed below
         if isinstance(connection.since, int) and connection.since > table.version:
             await table.catch_up()  # the client has seen steps stored by another process
         try:
@@ -343,36 +368,60 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         except ProtocolError as problem:
             connection.post(table.error(problem))
             connection.post(None)
-            await sender
-            return
-        try:
-            while not sender.done():
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                raw = message.get("text") if "text" in message else message.get("bytes")
-                if not connection.messages.take():
-                    too_many = ProtocolError("too_many_messages", max=f"{limits.messages_per_second:g}")
-                    connection.post(table.error(too_many))
-                    continue
-                await _handle(hall, table, connection, raw)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            table.leave(connection)
-            connection.post(None)
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(Exception, asyncio.CancelledError):
                 await sender
+            return
+        reader = asyncio.create_task(_read(websocket, hall, table, connection, quotas))
+        try:
+            await asyncio.wait({reader, sender}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            reader.cancel()  # a command being carried out finishes anyway (shielded in _read)
+            table.leave(connection)
+            if connection.dropped:
+                metrics.refused.labels("too_slow").inc()
+                log.info("dropped a client too slow to read, game %s", table.id,
+                         extra={"event": "dropped", "game": table.id, "client": address})
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(websocket.close(code=TOO_SLOW_CLOSE), CLOSE_SECONDS)
+            else:
+                connection.post(None)
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await sender
 
     return app
 
 
-async def _hello(websocket: WebSocket, table: Table, limits: Limits) -> Connection | None:
+async def _refuse(websocket: WebSocket, problem: BinokelError, code: int) -> None:
+    """One error message, then close with ``code`` (the client may be gone already)."""
+    with contextlib.suppress(Exception):
+        await websocket.send_json(error_message(problem, None))
+        await websocket.close(code=code)
+
+
+async def _read(websocket: WebSocket, hall: Hall, table: Table, connection: Connection, quotas: Quotas) -> None:
+    """Carry out the client's messages one at a time, until it disconnects."""
+    limits = quotas.limits
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text") if "text" in message else message.get("bytes")
+        if not connection.messages.take() or not quotas.messages.take(connection.address):
+            too_many = ProtocolError("too_many_messages", max=f"{limits.messages_per_second:g}")
+            connection.post(table.error(too_many))
+            continue
+        # Shielded: a command is carried out whole (stored and told) even if the connection is
+        # dropped meanwhile; only the wait for the next message is cancelled.
+        await asyncio.shield(_handle(hall, table, connection, raw, quotas))
+
+
+async def _hello(websocket: WebSocket, table: Table, limits: Limits, address: str) -> Connection | None:
     """The first message names the seat token (or none, to watch); a wrong token is refused
     and the socket closed. The token never travels in a URL."""
     async def refuse(problem: ProtocolError, code: int) -> None:
-        await websocket.send_json(table.error(problem))
-        await websocket.close(code=code)
+        with contextlib.suppress(Exception):  # the client may be gone already
+            await websocket.send_json(table.error(problem))
+            await websocket.close(code=code)
 
     try:
         first = await asyncio.wait_for(websocket.receive(), timeout=limits.hello_seconds)
@@ -382,7 +431,7 @@ async def _hello(websocket: WebSocket, table: Table, limits: Limits) -> Connecti
     if first["type"] == "websocket.disconnect":
         return None
     try:
-        hello = parse_message(first.get("text") if "text" in first else first.get("bytes"))
+        hello = parse_message(first.get("text") if "text" in first else first.get("bytes"), limits.message_bytes)
     except ProtocolError as problem:
         await refuse(problem, POLICY_CLOSE)
         return None
@@ -399,7 +448,7 @@ async def _hello(websocket: WebSocket, table: Table, limits: Limits) -> Connecti
             return None
         seat = row.seat if row.seat >= 0 else None
         host = row.host
-    connection = Connection(seat, limits, host=host)
+    connection = Connection(seat, limits, host=host, address=address)
     connection.since = hello.get("version")
     return connection
 
@@ -418,10 +467,11 @@ async def _send(websocket: WebSocket, connection: Connection) -> None:
             return
 
 
-async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | bytes | None) -> None:
+async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | bytes | None,
+                  quotas: Quotas) -> None:
     """Carry out one client message; problems go back to that connection only."""
     try:
-        message = parse_message(raw)
+        message = parse_message(raw, quotas.limits.message_bytes)
         kind = message["type"]
         if "seat" in message and message["seat"] != connection.seat:
             raise ProtocolError("not_your_seat", seat=connection.seat, value=repr(message["seat"]))
@@ -437,6 +487,8 @@ async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | b
         elif kind == "events":
             table.events_since(connection, message["since"])
         elif kind == "rematch":
+            if table.rematch_id is None and table.driver.is_over() and not quotas.tables.take(connection.address):
+                raise ProtocolError("too_many_tables", max=quotas.limits.tables_per_minute)  # a rematch is a new table
             connection.post({"type": "rematch", "id": await table.rematch(connection)})
         elif kind == "chat":
             table.say(connection, message)

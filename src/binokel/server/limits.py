@@ -11,18 +11,25 @@ hardening issue builds on these: the numbers are settings of :class:`Limits`.
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds on what one client may ask of the server."""
+    """Bounds on what one client may ask of the server (docs/server.md, "Security", lists
+    them all with their defaults; a test checks that it does)."""
 
-    message_bytes: int = 16 * 1024  # one websocket message
+    message_bytes: int = 16 * 1024  # one websocket message, and the body of a small JSON request
+    frame_bytes: int = 64 * 1024  # one websocket frame at the transport (uvicorn ws_max_size): closed 1009 beyond
+    body_bytes: int = 512 * 1024  # any HTTP request body (the largest: a record to review); 413 beyond
     messages_per_second: float = 20.0  # per connection, on average ...
     message_burst: int = 60  # ... with this many at once
+    address_messages_per_second: float = 100.0  # per client address, all its connections together ...
+    address_message_burst: int = 300  # ... with this many at once
+    queue_messages: int = 256  # messages waiting for one connection; a client that far behind is dropped (4408)
     connections_per_table: int = 40  # people, their extra tabs and spectators together
+    connections_per_address: int = 60  # websockets from one client address, over all tables
     tables_per_minute: int = 20  # new tables (and rematches) per client address
     joins_per_minute: int = 30  # join attempts (codes tried) per client address
     chat_chars: int = 200  # one chat line
@@ -72,3 +79,35 @@ class KeyedBuckets:
         while len(self.buckets) > self.size:
             self.buckets.popitem(last=False)
         return bucket.take(now)
+
+
+class Quotas:
+    """The per-address budgets of one server process: new tables (and rematches), joins,
+    websocket messages, and the websockets each address holds open.
+
+    >>> quotas = Quotas(Limits(connections_per_address=1))
+    >>> quotas.connect("10.0.0.1"), quotas.connect("10.0.0.1"), quotas.connect("10.0.0.2")
+    (True, False, True)
+    >>> quotas.disconnect("10.0.0.1"); quotas.connect("10.0.0.1")
+    True
+    """
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.tables = KeyedBuckets(limits.tables_per_minute / 60, limits.tables_per_minute)
+        self.joins = KeyedBuckets(limits.joins_per_minute / 60, limits.joins_per_minute)
+        self.messages = KeyedBuckets(limits.address_messages_per_second, limits.address_message_burst)
+        self.open: Counter[str] = Counter()
+
+    def connect(self, address: str) -> bool:
+        """Count a new websocket of ``address``; False (not counted) if it holds the most already."""
+        if self.open[address] >= self.limits.connections_per_address:
+            return False
+        self.open[address] += 1
+        return True
+
+    def disconnect(self, address: str) -> None:
+        """A websocket of ``address`` closed (an address with none left is forgotten)."""
+        self.open[address] -= 1
+        if self.open[address] <= 0:
+            del self.open[address]

@@ -51,6 +51,8 @@ class Metrics:
         self.conflicts = Counter("binokel_version_conflicts",
                                  "Appends refused because another process wrote first (then caught up)",
                                  registry=registry)
+        self.refused = Counter("binokel_refused", "Requests, connections and messages refused by a limit or "
+                               "the gate (docs/server.md, Security), by reason code", ["reason"], registry=registry)
 
     def exposition(self) -> bytes:
         """The metrics in the Prometheus text format."""

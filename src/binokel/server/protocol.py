@@ -458,8 +458,9 @@ def rule_facts(seen: SeatView, rules: Rules) -> dict[str, Any]:
     return {"refusals": refusals, "contracts": contracts, "surrender": surrender, "meld_options": melds}
 
 
-def parse_message(text: str | bytes | None) -> dict[str, Any]:
-    """Read one client message; raise ProtocolError if it is not one of the protocol's.
+def parse_message(text: str | bytes | None, most: int = MAX_MESSAGE) -> dict[str, Any]:
+    """Read one client message (at most ``most`` bytes of UTF-8, ``Limits.message_bytes``);
+    raise ProtocolError if it is not one of the protocol's.
 
     >>> parse_message('{"type": "action", "action": "AS", "version": 3}')["action"]
     'AS'
@@ -470,8 +471,8 @@ def parse_message(text: str | bytes | None) -> dict[str, Any]:
     """
     if not isinstance(text, str):
         raise ProtocolError("binary_message")
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
-        raise ProtocolError("message_too_large", max=MAX_MESSAGE)
+    if len(text) > most or len(text.encode("utf-8", "surrogatepass")) > most:  # (the first test is quicker)
+        raise ProtocolError("message_too_large", max=most)
     try:
         message = json.loads(text, parse_constant=_no_constant)
     except (ValueError, RecursionError) as error:

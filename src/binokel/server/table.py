@@ -75,19 +75,40 @@ PRIVATE_FIELDS: dict[str, Any] = {"hand": [], "discard": None, "legal_actions": 
 
 
 class Connection:
-    """One websocket watching a table: its seat (None: a spectator) and its outgoing queue."""
+    """One websocket watching a table: its seat (None: a spectator) and its outgoing queue,
+    bounded: a client too slow to read is dropped rather than let its messages pile up."""
 
-    def __init__(self, seat: int | None, limits: Limits, *, host: bool = False) -> None:
+    def __init__(self, seat: int | None, limits: Limits, *, host: bool = False, address: str = "?") -> None:
         self.seat = seat
         self.host = host
+        self.address = address  # the client's address (its per-address quotas)
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.bound = limits.queue_messages
+        self.dropped = False
+        self.on_overflow: Callable[[], object] | None = None  # set by the app: closes the socket (4408)
         self.messages = Bucket(limits.messages_per_second, limits.message_burst)
         self.chat = Bucket(limits.chat_per_10_seconds / 10, limits.chat_per_10_seconds)
         self.since: int | None = None  # the version the client said it had seen (hello)
 
     def post(self, message: dict[str, Any] | None) -> None:
-        """Queue a message (None closes the connection)."""
+        """Queue a message (None closes the connection). With ``Limits.queue_messages``
+        waiting already the client is too slow to read: it is dropped (see :meth:`drop`)."""
+        if self.dropped:
+            return
+        if message is not None and self.queue.qsize() >= self.bound:
+            self.drop()
+            return
         self.queue.put_nowait(message)
+
+    def drop(self) -> None:
+        """Give up on a slow client: empty its queue (the memory returns at once), ignore what
+        is posted later, and let the app close its socket (close code 4408). The client
+        reconnects with the last version it saw and catches up from there (``hello``)."""
+        self.dropped = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        if self.on_overflow is not None:
+            self.on_overflow()
 
 
 Client = Connection  # the name before seats existed
