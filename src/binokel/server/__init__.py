@@ -7,7 +7,6 @@ line stays quick. The protocol is documented in :mod:`binokel.server.protocol`.
 from __future__ import annotations
 
 import argparse
-import logging
 import math
 import os
 import socket
@@ -27,6 +26,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--public-url", default=None, metavar="URL",
                         help="the address friends reach this server at (behind a reverse proxy or tunnel);"
                              " invite links are made from it")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                        help="another origin whose pages may use this server (repeatable), e.g."
+                             " https://cards.example.org; its own pages (and --public-url's) always may")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="another name this server answers to (repeatable), e.g. mybox.local; it always"
+                             " answers to localhost, its address and the host of --public-url")
+    parser.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                        help="proxies trusted to say the client's address in X-Forwarded-For (comma-separated,"
+                             " '*' for any; default: $FORWARDED_ALLOW_IPS, else 127.0.0.1)")
+    parser.add_argument("--log-format", choices=("text", "json"), default="text",
+                        help="one line per event as text (default) or as JSON")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: 8000)")
     parser.add_argument("--db", default=None, metavar="PATH|URL",
                         help="the games database: a SQLite file, or postgresql://user@host/db for several"
@@ -79,9 +89,20 @@ def run(args: argparse.Namespace) -> int:
         args.db = str(db)
         url = f"http://{f'[{args.host}]' if ':' in args.host else args.host}:{port}/"
         return supervisor.supervise(supervisor.worker_command(args, port), workers, url=url)
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    from binokel.server.guard import origin_of
+    from binokel.server.limits import Limits
+    from binokel.server.logs import configure
+
+    configure(getattr(args, "log_format", "text"))
+    allow_origins = getattr(args, "allow_origin", None) or []
+    for origin in allow_origins:
+        if origin_of(origin) is None:
+            return _fail(f"--allow-origin must be an origin such as https://cards.example.org, not {origin!r}")
+    limits = Limits()
     try:
-        app = create_app(db, think=args.think, host=args.host, public_url=public_url, redis=args.redis)
+        app = create_app(db, think=args.think, host=args.host, public_url=public_url, redis=args.redis,
+                         limits=limits, allow_origins=allow_origins,
+                         allow_hosts=getattr(args, "allow_host", None) or [])
     except Exception as error:  # noqa: BLE001 - sqlite3, PostgreSQL or OS errors: one line, no traceback
         return _fail(f"cannot open the database {shown}: {error}")
     try:
@@ -105,8 +126,12 @@ def run(args: argparse.Namespace) -> int:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
     # No permessage-deflate: messages are a few KB, and compressing each one for each socket
     # cost about a quarter of the server's CPU under load (bench/load.py; docs/server.md).
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=1 << 20, lifespan="on",
-                                           ws_per_message_deflate=False))
+    # A frame larger than the limit is refused by the transport (close 1009) before it is
+    # buffered; a message above Limits.message_bytes but within it gets a clear error.
+    forwarded = getattr(args, "forwarded_allow_ips", None)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=limits.frame_bytes, lifespan="on",
+                                           ws_per_message_deflate=False, log_config=None,
+                                           **({"forwarded_allow_ips": forwarded} if forwarded else {})))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

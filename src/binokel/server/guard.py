@@ -198,7 +198,7 @@ class Guard:
             if kind == "http":
                 await _respond(send, *refusal(status, error))
             else:
-                await _deny_websocket(scope, send, *refusal(status, error))
+                await _deny_websocket(send)
             return
         if kind == "websocket":
             await self.app(scope, receive, send)
@@ -272,13 +272,8 @@ async def _respond(send: Send, status: int, body: bytes) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-async def _deny_websocket(scope: Scope, send: Send, status: int, body: bytes) -> None:
-    """Refuse a websocket handshake: an HTTP answer with the JSON error where the server can
-    send one (uvicorn can), else a plain close before accepting (the client sees 403)."""
-    if "websocket.http.response" in scope.get("extensions", {}):
-        await send({"type": "websocket.http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode())]})
-        await send({"type": "websocket.http.response.body", "body": body})
-    else:
-        await send({"type": "websocket.close", "code": 1008})
+async def _deny_websocket(send: Send) -> None:
+    """Refuse a websocket handshake: a close before accepting, which the client sees as HTTP
+    403. (The ASGI denial response could carry the JSON error, but uvicorn then logs an
+    error for every refusal; the reason is in the server's log line instead.)"""
+    await send({"type": "websocket.close", "code": 1008})

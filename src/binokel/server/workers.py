@@ -75,9 +75,12 @@ def worker_command(args: argparse.Namespace, port: int) -> list[str]:
     """The command line of one worker: this ``serve`` with one process and ``--reuse-port``."""
     argv = [sys.executable, "-m", "binokel", "serve", "--host", str(args.host), "--port", str(port),
             "--think", str(args.think), "--reuse-port", "--quiet"]
-    for option in ("db", "redis", "public_url"):
+    for option in ("db", "redis", "public_url", "forwarded_allow_ips", "log_format"):
         value = getattr(args, option, None)
         if value:
+            argv += [f"--{option.replace('_', '-')}", str(value)]
+    for option in ("allow_origin", "allow_host"):  # repeatable
+        for value in getattr(args, option, None) or []:
             argv += [f"--{option.replace('_', '-')}", str(value)]
     return argv
 
