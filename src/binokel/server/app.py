@@ -39,6 +39,7 @@ from binokel.ai import LEVELS
 from binokel.server.hall import Hall, Invites, Refused
 from binokel.server.guard import Guard, Names, Policy, origin_of
 from binokel.server.limits import Limits, Quotas
+from binokel.server.logs import quiet_client_errors
 from binokel.server.metrics import CONTENT_TYPE, Metrics
 from binokel.server.persist import PROCESS
 from binokel.server.protocol import (
@@ -46,6 +47,7 @@ from binokel.server.protocol import (
     OPPONENT_NAMES,
     PHRASES,
     ProtocolError,
+    brief,
     error_message,
     parse_message,
     parse_rules,
@@ -70,8 +72,10 @@ TOO_SLOW_CLOSE = 4408
 """Websocket close code for a client too slow to read its messages (it reconnects and catches up)."""
 TOO_MANY_CLOSE = 4429
 """Websocket close code for a connection over a cap (per table, per address)."""
-CLOSE_SECONDS = 5.0
-"""How long closing a dropped client's socket may take (its buffers are full)."""
+CLOSE_SECONDS = 30.0
+"""How long the close frame of a dropped client may wait to be written: it goes after what
+its full buffers hold (the client sees it once it reads them); a client that never reads
+again has its socket closed after this long."""
 JSON_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
     "application/json": {"schema": {"type": "object", "additionalProperties": True}}}}}
 """The OpenAPI description of a route's JSON body (the routes read it themselves)."""
@@ -117,7 +121,8 @@ def public_record(table: Table) -> dict[str, Any]:
 
 def error(status: int, problem: BinokelError) -> JSONResponse:
     """An HTTP refusal: the English text, and the reason code and params for the page."""
-    return JSONResponse({"error": problem.message, "code": problem.code, "params": problem.params}, status_code=status)
+    message, params = brief(problem)
+    return JSONResponse({"error": message, "code": problem.code, "params": params}, status_code=status)
 
 
 def bearer(request: Request) -> str | None:
@@ -154,6 +159,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     origins whose pages may use the server, ``allow_hosts`` other names it answers to
     (:mod:`binokel.server.guard`; the server's own names and pages always may)."""
     limits = limits or Limits()
+    quiet_client_errors()  # a frame that is not UTF-8 is the client's mistake: no traceback in the log
     store = db_path if isinstance(db_path, Store) else open_store(db_path, redis=redis)
     metrics = Metrics(PROCESS)
     hall = Hall(store, think=think, budget=budget, limits=limits, metrics=metrics)

@@ -96,6 +96,14 @@ def configure(log_format: str = "text", level: int = logging.WARNING) -> None:
         logger = logging.getLogger(name)
         logger.handlers = []
         logger.propagate = True  # through the one handler above, and its filter
-    quiet = QuietClientErrors()
+    quiet_client_errors()
+
+
+def quiet_client_errors() -> None:
+    """Filter the loggers of uvicorn and websockets (once): a client's mistakes, one short
+    line at level INFO instead of a traceback (see :class:`QuietClientErrors`). The app
+    does this itself, however it is served."""
     for name in ("uvicorn.error", "websockets", "websockets.server", "websockets.protocol"):
-        logging.getLogger(name).addFilter(quiet)
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, QuietClientErrors) for f in logger.filters):
+            logger.addFilter(QuietClientErrors())

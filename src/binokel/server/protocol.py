@@ -205,7 +205,7 @@ from typing import Any
 from binokel.action import BETTEL, DURCH, GAME_WORDS, HAND_DURCH, OPEN_DURCH
 from binokel.ai import LEVELS
 from binokel.error import BinokelError
-from binokel.i18n import LANGUAGES
+from binokel.i18n import LANGUAGES, render
 from binokel.meld import meld_values
 from binokel.rules import STANDARD, Rules
 from binokel.score import contract_worth
@@ -526,7 +526,25 @@ def error_message(error: BinokelError, version: int | None) -> dict[str, Any]:
     >>> error_message(ProtocolError("stale_version", version=3, current=4), 4)["message"]
     'stale version 3: the game is at version 4 (send sync)'
     """
-    return {"type": "error", "message": error.message, "code": error.code, "params": error.params, "version": version}
+    message, params = brief(error)
+    return {"type": "error", "message": message, "code": error.code, "params": params, "version": version}
+
+
+SHOWN = 100
+"""Characters of a client's own text that an error repeats back (a 5000-digit "bid" is not echoed)."""
+
+
+def brief(error: BinokelError) -> tuple[str, dict[str, Any]]:
+    """The English text and the params of an error, each text param cut to :data:`SHOWN` characters.
+
+    >>> brief(ProtocolError("unknown_type", value="x" * 500, known="hello"))[0][:40]
+    'unknown message type xxxxxxxxxxxxxxxxxxx'
+    """
+    params = {key: value[:SHOWN] + "…" if isinstance(value, str) and len(value) > SHOWN else value
+              for key, value in error.params.items()}
+    if params == error.params:
+        return error.message, error.params
+    return render(f"error.{error.code}", params, "en"), params
 
 
 CARD_PATTERN = re.compile(r"^[ATKQJ97][SHDC]$")
