@@ -41,7 +41,8 @@ def test_serve_prints_the_address_and_stops_on_ctrl_c(tmp_path: Path) -> None:
         url = line.split()[-1]
         meta = json.loads(urllib.request.urlopen(url + "api/meta", timeout=10).read())
         assert meta["levels"] == ["easy", "medium", "hard", "expert"]
-        request = urllib.request.Request(url + "api/games", data=b'{"seed": 1}', method="POST")
+        request = urllib.request.Request(url + "api/games", data=b'{"seed": 1}', method="POST",
+                                         headers={"Content-Type": "application/json"})
         game_id = json.loads(urllib.request.urlopen(request, timeout=10).read())["id"]
         assert db.exists()
         process.send_signal(signal.SIGINT)
@@ -81,7 +82,8 @@ def test_kill_9_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     process, url = _start(db)
     try:
-        request = urllib.request.Request(url + "api/games", data=b'{"seed": 12}', method="POST")
+        request = urllib.request.Request(url + "api/games", data=b'{"seed": 12}', method="POST",
+                                         headers={"Content-Type": "application/json"})
         created = json.loads(urllib.request.urlopen(request, timeout=10).read())
         game_id, hello = created["id"], json.dumps({"type": "hello", "token": created["token"]})
         rng = random.Random(12)

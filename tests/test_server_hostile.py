@@ -638,3 +638,13 @@ def test_invalid_utf8_and_vanishing_clients_log_no_traceback(tmp_path: Path, cap
         answer = httpx.post(served.url + "/api/games", json={"rules": "standard(target=10000000000)"})
         assert answer.status_code == 400 and answer.json()["code"] == "option_above_maximum"
     assert tracebacks(caplog) == []
+
+
+def test_the_security_section_lists_every_limit_with_its_default() -> None:
+    """docs/server.md, "Security": every setting of ``Limits`` is in the table."""
+    from dataclasses import fields
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "server.md").read_text()
+    section = text[text.index("## Security"):text.index("## Concurrency")]
+    missing = [f.name for f in fields(Limits) if f"`{f.name}`" not in section]
+    assert missing == []
