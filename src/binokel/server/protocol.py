@@ -8,6 +8,11 @@ HTTP
 - ``GET /`` → the page ``src/binokel/web/index.html``; ``GET /static/{path}`` → files
   from ``src/binokel/web/``; ``GET /i18n/{lang}.json`` → the one translation catalogue
   of a language (``binokel.i18n``; unknown language → 404).
+- Before any route, the gate (``server/guard.py``): a ``Host`` the server does not answer
+  to → 421 ``bad_host``; a change (POST, PUT, PATCH, DELETE) from a page of another
+  ``Origin`` → 403 ``bad_origin``; a change with a body that is not ``Content-Type:
+  application/json`` → 415 ``json_required``; a body over 512 KiB → 413 ``body_too_large``.
+  ``GET /api/openapi.json`` is the OpenAPI schema of these routes.
 - Every HTTP refusal is ``{"error": "<English text>", "code": "<reason>", "params": {...}}``:
   the page shows ``error.<reason>`` of the catalogue with the params in the player's
   language (``error`` is ``str()`` of the :class:`binokel.error.BinokelError`).
@@ -89,6 +94,13 @@ seat here (forged, of another table, a digest) gets an ``error`` and close code 
 a first message that is not a hello gets an ``error`` and close code 1008. An unknown
 game id gets one ``error`` message and close code 4404. ``version`` is the last
 version the client saw: the missed events come first (see ``events``).
+Other close codes: 4408 — the client was too slow to read (more than
+``Limits.queue_messages`` messages waited for it): it reconnects with its last version
+and catches up; 4429 — too many connections from its address (after an ``error``
+``too_many_connections_address``); 1007 — a frame that is not UTF-8; 1009 — a frame
+over ``Limits.frame_bytes``; 1013 — the games database is unavailable, try again.
+A handshake from a page of another origin, or to a name the server does not answer to,
+is refused before it is accepted (HTTP 403; see docs/server.md, "Security").
 Every message after the hello acts for the connection's seat only; a message naming
 another ``seat`` is refused. Spectators may only ``sync`` and ask for ``events``.
 
@@ -187,7 +199,8 @@ at a time; every accepted change (an action, a deal) increments ``version`` and 
 written to SQLite before any client hears of it. ``version`` is the table driver's
 (``binokel.table.Table.version``): the number of steps taken, so a new game's first
 state (the first deal dealt) is version 1. Malformed JSON, binary frames,
-messages over 16 KiB, more than 20 messages a second (bursts of 60), unknown types,
+messages over 16 KiB, more than 20 messages a second (bursts of 60; 100 a second per
+address over all its connections), unknown types,
 out-of-turn, illegal or stale actions, actions of spectators get an ``error`` to the
 sender only and change nothing. A person away on their turn for longer than the
 table's ``grace`` gets a stand-in bot of the table's ``stand_in`` level until they
