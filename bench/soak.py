@@ -302,6 +302,10 @@ def main() -> None:
             time.sleep(3)  # the clients are gone: let the server let go of them
             after = rss(server.pid)
             health = httpx.get(url + "/healthz", timeout=10).status_code
+            exposition = httpx.get(url + "/metrics", timeout=10).text
+            refused = {found[1]: float(found[2]) for found in
+                       re.finditer(r'^binokel_refused_total\{reason="([^"]+)"\} (\S+)$', exposition, re.M)}
+            connections = re.search(r"^binokel_connections (\S+)$", exposition, re.M)
             load_path = Path(tmp) / "load.json"
             load_report = json.loads(load_path.read_text()) if load_path.exists() else None
         finally:
@@ -317,6 +321,7 @@ def main() -> None:
             "rss_mb": {"before": round(before / 2**20, 1), "peak": round(max(peak) / 2**20, 1),
                        "after": round(after / 2**20, 1)},
             "tracebacks_in_log": tracebacks(log), "healthz_after": health,
+            "server_refused": refused, "server_connections_after": float(connections[1]) if connections else None,
             "load": {key: load_report.get(key) for key in ("people_actions", "server_steps_per_second", "errors",
                                                             "latency_ms", "connections_failed")
                      if key in load_report} if load_report else None,
@@ -331,6 +336,8 @@ def main() -> None:
     print(f"  closes:        {report['closes']}")
     print(f"  server RSS:    {report['rss_mb']['before']} MB before, {report['rss_mb']['peak']} MB at the peak, "
           f"{report['rss_mb']['after']} MB after")
+    print(f"  slow readers dropped by the server: {refused.get('too_slow', 0):g}; connections left after: "
+          f"{report['server_connections_after']}")
     print(f"  tracebacks in the server log: {report['tracebacks_in_log']}; /healthz after: {health}")
     print(f"  load generator: {report['load']}")
 
