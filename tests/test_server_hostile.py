@@ -648,3 +648,22 @@ def test_the_security_section_lists_every_limit_with_its_default() -> None:
     section = text[text.index("## Security"):text.index("## Concurrency")]
     missing = [f.name for f in fields(Limits) if f"`{f.name}`" not in section]
     assert missing == []
+
+
+def test_logs_are_one_json_line_per_event_and_client_mistakes_have_no_traceback() -> None:
+    from binokel.server.logs import JsonFormatter, QuietClientErrors
+
+    def record(error: Exception, message: str, name: str = "uvicorn.error") -> logging.LogRecord:
+        info = (type(error), error, error.__traceback__)
+        return logging.LogRecord(name, logging.ERROR, __file__, 1, message, (), info)
+
+    mistake = record(UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"),
+                     "Invalid UTF-8 sequence received from client.")
+    QuietClientErrors().filter(mistake)
+    assert mistake.exc_info is None and mistake.levelno == logging.INFO
+    line = json.loads(JsonFormatter().format(mistake))
+    assert line["level"] == "info" and line["event"] == "client_error" and "traceback" not in line
+    bug = record(KeyError("a bug"), "Exception in ASGI application", "binokel.server")
+    assert QuietClientErrors().filter(bug) and bug.exc_info is not None
+    line = json.loads(JsonFormatter().format(bug))
+    assert line["level"] == "error" and "KeyError" in line["traceback"] and "\n" not in JsonFormatter().format(bug)
