@@ -667,3 +667,25 @@ def test_logs_are_one_json_line_per_event_and_client_mistakes_have_no_traceback(
     assert QuietClientErrors().filter(bug) and bug.exc_info is not None
     line = json.loads(JsonFormatter().format(bug))
     assert line["level"] == "error" and "KeyError" in line["traceback"] and "\n" not in JsonFormatter().format(bug)
+
+
+@pytest.mark.parametrize("per_minute, answer", [(1, "too_many_tables"), (2, "rematch")])
+def test_a_rematch_counts_as_a_new_table_of_its_address(tmp_path: Path, per_minute: int, answer: str) -> None:
+    limits = Limits(**{**FAST.__dict__, "tables_per_minute": per_minute})
+    with TestClient(app_for(tmp_path / "games.db", limits=limits), base_url=LOCAL) as client:
+        game = create(client, seats=["me", "easy", "easy"], rules="standard(deals=1)", grace=0)
+        with client.websocket_connect(ws_url(f"/ws/games/{game['id']}")) as spectator:
+            spectator.send_json({"type": "hello", "token": None})  # wakes the table: a stand-in plays for seat 0
+            for _ in range(5000):  # bounded: one deal of a few dozen steps
+                message = spectator.receive_json()
+                if message["type"] == "state" and message["game"]["over"]:
+                    break
+            assert message["game"]["over"]
+        with client.websocket_connect(ws_url(f"/ws/games/{game['id']}")) as ws:
+            ws.send_json({"type": "hello", "token": game["token"]})
+            ws.send_json({"type": "rematch"})
+            for _ in range(20):
+                message = ws.receive_json()
+                if message["type"] in ("error", "rematch"):
+                    break
+            assert message.get("code", message["type"]) == answer
