@@ -166,7 +166,9 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     quotas = Quotas(limits)
     origins = [origin for origin in (origin_of(url) for url in (*allow_origins, *([public_url] if public_url else [])))
                if origin is not None]
-    policy = Policy(Names.for_server(host, public_url, origins, allow_hosts), frozenset(origins), limits.body_bytes)
+    # Open to the network, the invite links may name this machine (lan_address's fallback).
+    own_names = [*allow_hosts, *([socket.gethostname()] if host in WILDCARD_HOSTS else [])]
+    policy = Policy(Names.for_server(host, public_url, origins, own_names), frozenset(origins), limits.body_bytes)
     local_only = host in LOCAL_HOSTS and public_url is None
 
     @contextlib.asynccontextmanager
