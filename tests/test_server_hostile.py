@@ -633,6 +633,13 @@ def test_invalid_utf8_and_vanishing_clients_log_no_traceback(tmp_path: Path, cap
             sock.sendall(cut)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\0\0\0\0\0\0\0")  # RST, not FIN
             sock.close()
+        for route in ("/api/games", "/api/join", "/api/review"):  # HTTP clients gone in the middle of their body
+            sock = socket.create_connection(("127.0.0.1", served.port))
+            sock.sendall(f"POST {route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                         "Content-Length: 1000\r\n\r\n{\"se".encode())
+            time.sleep(0.1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\0\0\0\0\0\0\0")
+            sock.close()
         time.sleep(0.5)  # let the server notice (the assertions below do not depend on it)
         assert httpx.get(served.url + "/healthz").status_code == 200
         answer = httpx.post(served.url + "/api/games", json={"rules": "standard(target=10000000000)"})

@@ -43,6 +43,8 @@ from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.requests import ClientDisconnect
+
 from binokel.error import BinokelError
 from binokel.server.protocol import ProtocolError
 
@@ -251,6 +253,9 @@ class Guard:
         except BodyTooLarge:
             if not started:
                 await _respond(send, *refusal(413, ProtocolError("body_too_large", max=most)))
+        except ClientDisconnect:  # gone in the middle of its body: nobody to answer, nothing to log but a line
+            log.info("client gone during %s %s", scope.get("method"), scope.get("path"),
+                     extra={"event": "client_gone", "client": _client(scope)})
 
 
 def _headers(scope: Scope) -> dict[str, str]:

@@ -30,7 +30,7 @@ STANDARD_FIELDS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None)))
 CLIENT_MISTAKES = (
     "invalid utf-8", "invalid continuation byte", "invalid start byte", "unexpected end of data",
     "connectionclosed", "connection closed", "connectionreseterror", "brokenpipeerror",
-    "incompleteread", "no close frame", "message too big", "payloadtoobig",
+    "incompleteread", "no close frame", "message too big", "payloadtoobig", "clientdisconnect",
 )
 """Words of the exceptions uvicorn and websockets log when a client breaks the protocol or
 goes away: nothing the server can fix, so no traceback."""
