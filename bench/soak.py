@@ -13,7 +13,7 @@ and prints what it saw: requests and frames sent, answers by HTTP status and by 
 code, close codes, the server's RSS before, at the peak and after the clients left, the
 tracebacks in the server's log (should be 0) and the load generator's own report.
 
-    python bench/soak.py [--seconds 20] [--hostile 8] [--tables 6] [--json]
+    python bench/soak.py [--seconds 20] [--hostile 8] [--tables 6] [--slow 20] [--json]
 
 Bounded: the run stops after ``--seconds`` (plus setup and a few seconds to wind down).
 Numbers only; the test suite never asserts on time.
@@ -148,7 +148,8 @@ async def fuzz_socket(url: str, game_id: str, token: str | None, rng: random.Ran
             await asyncio.sleep(0.2)
 
 
-def raw_ws(port: int, path: str, headers: str = "", buffer: int | None = None) -> socket.socket:
+def raw_ws(port: int, path: str, headers: str = "", buffer: int | None = None) -> tuple[socket.socket, bytes]:
+    """A websocket opened by hand, and the server's answer to the handshake."""
     sock = socket.socket()
     if buffer:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, buffer)
@@ -157,7 +158,13 @@ def raw_ws(port: int, path: str, headers: str = "", buffer: int | None = None) -
     sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
                   "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                   f"Sec-WebSocket-Version: 13\r\n{headers}\r\n").encode())
-    return sock
+    answer = b""
+    while b"\r\n\r\n" not in answer:  # frames sent before the 101 would be read as part of the request
+        chunk = sock.recv(1)
+        if not chunk:
+            break
+        answer += chunk
+    return sock, answer
 
 
 def masked(payload: bytes, opcode: int = 1) -> bytes:
@@ -167,7 +174,8 @@ def masked(payload: bytes, opcode: int = 1) -> bytes:
     return head + b"\0\0\0\0" + payload
 
 
-async def raw_attacks(url: str, game_id: str, rng: random.Random, stop: asyncio.Event, seen: Seen) -> None:
+async def raw_attacks(url: str, game_id: str, rng: random.Random, stop: asyncio.Event, seen: Seen,
+                      slow_count: int) -> None:
     """Invalid UTF-8 frames, foreign-origin websockets and clients that stop reading."""
     port = int(url.rsplit(":", 1)[1])
     path = f"/ws/games/{game_id}"
@@ -176,17 +184,16 @@ async def raw_attacks(url: str, game_id: str, rng: random.Random, stop: asyncio.
         choice = rng.randrange(3)
         try:
             if choice == 0:
-                sock = await asyncio.to_thread(raw_ws, port, path)
+                sock, _ = await asyncio.to_thread(raw_ws, port, path)
                 sock.sendall(masked(b"\xff\xfe" + bytes(rng.randrange(256) for _ in range(8))))
                 seen.frames += 1
                 sock.close()
             elif choice == 1:
-                sock = await asyncio.to_thread(raw_ws, port, path, "Origin: https://evil.example\r\n")
-                answer = await asyncio.to_thread(sock.recv, 100)
+                sock, answer = await asyncio.to_thread(raw_ws, port, path, "Origin: https://evil.example\r\n")
                 seen.closes["origin " + answer[9:12].decode(errors="replace")] += 1
                 sock.close()
-            elif len(slow) < 20:
-                sock = await asyncio.to_thread(raw_ws, port, path, "", 2048)
+            elif len(slow) < slow_count:
+                sock, _ = await asyncio.to_thread(raw_ws, port, path, "", 2048)
                 sock.sendall(masked(json.dumps({"type": "hello", "token": None}).encode()))
                 slow.append(sock)  # never read again
         except OSError as error:
@@ -232,19 +239,21 @@ async def fuzz_http(url: str, game_id: str, rng: random.Random, stop: asyncio.Ev
             await asyncio.sleep(0)
 
 
-async def hostile(url: str, clients: int, seconds: float, seed: int) -> Seen:
+async def hostile(url: str, clients: int, seconds: float, seed: int, slow: int) -> Seen:
     seen = Seen()
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=url, timeout=10) as http:
         game = (await http.post("/api/games", json={"seats": ["me", "open", "easy"], "seed": seed})).json()
         bots = (await http.post("/api/games", json={"seats": ["easy", "easy", "easy"], "seed": seed,
-                                                    "next_deal_after": 0.5})).json()
+                                                    "rules": "standard(target=10000)",
+                                                    "next_deal_after": 0.01})).json()  # a busy table
     stop = asyncio.Event()
     ws_url = "ws" + url[4:]
     tasks = [asyncio.ensure_future(fuzz_socket(ws_url, game["id"], game["token"] if i % 2 else None,
                                                random.Random(rng.random()), stop, seen)) for i in range(clients)]
     tasks.append(asyncio.ensure_future(fuzz_http(url, game["id"], random.Random(rng.random()), stop, seen)))
-    tasks.append(asyncio.ensure_future(raw_attacks(url, bots["id"], random.Random(rng.random()), stop, seen)))
+    tasks.append(asyncio.ensure_future(raw_attacks(url, bots["id"], random.Random(rng.random()), stop, seen,
+                                                   slow)))
     await asyncio.sleep(seconds)
     stop.set()
     await asyncio.wait(tasks, timeout=15)
@@ -271,6 +280,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="how long both run (default 20)")
     parser.add_argument("--hostile", type=int, default=8, help="fuzzing websockets at once (default 8)")
     parser.add_argument("--tables", type=int, default=6, help="tables of the load generator (default 6)")
+    parser.add_argument("--slow", type=int, default=20, help="spectators of a busy bot table that stop reading "
+                        "(default 20)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args()
@@ -293,7 +304,7 @@ def main() -> None:
                         await asyncio.sleep(0.5)
                 sampler = asyncio.ensure_future(sample())
                 try:
-                    return await hostile(url, args.hostile, args.seconds, args.seed)
+                    return await hostile(url, args.hostile, args.seconds, args.seed, args.slow)
                 finally:
                     sampler.cancel()
 
@@ -313,6 +324,7 @@ def main() -> None:
             server.wait(timeout=30)
         report = {
             "seconds": args.seconds, "hostile_websockets": args.hostile, "load_tables": args.tables,
+            "slow_readers": args.slow,
             "http_requests": seen.requests, "frames": seen.frames,
             "http_statuses": dict(sorted(seen.statuses.items())),
             "server_errors_5xx": sum(n for status, n in seen.statuses.items() if status >= 500),
