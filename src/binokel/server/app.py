@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import (
     FileResponse,
     HTMLResponse,
@@ -384,6 +384,8 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
             await asyncio.wait({reader, sender}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             reader.cancel()  # a command being carried out finishes anyway (shielded in _read)
+            for task in (reader, sender):
+                task.add_done_callback(_settled)
             table.leave(connection)
             if connection.dropped:
                 metrics.refused.labels("too_slow").inc()
@@ -397,6 +399,16 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
                     await sender
 
     return app
+
+
+def _settled(task: asyncio.Task[None]) -> None:
+    """A connection's reader or sender ended: a socket that went away is no news (no
+    "exception never retrieved" in the log); anything else is a bug, logged once."""
+    if task.cancelled():
+        return
+    problem = task.exception()
+    if problem is not None and not isinstance(problem, (WebSocketDisconnect, RuntimeError, OSError)):
+        log.error("a connection's task failed", exc_info=problem)
 
 
 async def _refuse(websocket: WebSocket, problem: BinokelError, code: int) -> None:
