@@ -705,3 +705,22 @@ def test_a_rematch_counts_as_a_new_table_of_its_address(tmp_path: Path, per_minu
                 if message["type"] in ("error", "rematch"):
                     break
             assert message.get("code", message["type"]) == answer
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.from_regex(r"[a-z0-9-]{1,20}(\.[a-z0-9-]{1,10}){0,3}", fullmatch=True),
+       port=st.none() | st.integers(1, 65535))
+def test_no_other_name_passes_the_host_check(name: str, port: int | None) -> None:
+    """Whatever name a page makes point at this computer, a local server refuses it; a server
+    open to the network accepts it only if it is an IP address (a name is never rebound to)."""
+    import ipaddress
+
+    host = name if port is None else f"{name}:{port}"
+    local, network = Names.for_server("127.0.0.1"), Names.for_server("0.0.0.0")
+    try:
+        ipaddress.ip_address(name)
+        is_ip = True
+    except ValueError:
+        is_ip = False
+    assert local.allows(host) == (name in ("localhost", "127.0.0.1"))
+    assert network.allows(host) == (is_ip or name == "localhost")
