@@ -31,6 +31,14 @@ from binokel.rules import AllPass, Auction, FirstLead, MustBeat, Rules, Seating
 from binokel.score import LAST_TRICK_BONUS, contract_made, durch_scores, surrender_scores, trump_scores
 from binokel.trick import NO_TRUMP, Trick, card_refusal, legal_cards
 
+if TYPE_CHECKING:
+    from binokel import _cython as cython
+else:  # Cython's pure-Python mode: C types of a few hot locals when compiled (setup.py)
+    try:
+        import cython
+    except ImportError:
+        from binokel import _cython as cython
+
 CHANCE = -1
 """``to_move`` while the cards are being dealt."""
 
@@ -183,9 +191,12 @@ class State:
         """The chance step: shuffle and deal in packets, the Tapp after the first rounds."""
         if self.phase is not Phase.DEAL:
             raise IllegalActionError("already_dealt")
-        # Sorting by random keys is a uniform shuffle, and faster here than random.shuffle.
+        # Sorting by random keys is a uniform shuffle, and faster here than random.shuffle: the
+        # keys are drawn in deck order, and the sort is stable (as sorted(deck, key=...) was).
+        kinds = self.rules.deck_kinds
         key = rng.random
-        deck = sorted(self.rules.deck_kinds, key=lambda _: key())
+        keys = [key() for _ in kinds]
+        deck = [kinds[i] for i in sorted(range(len(keys)), key=keys.__getitem__)]
         return self._dealt(*deal_packets(self.rules, self.forehand, deck))
 
     # ------------------------------------------------------------------ queries
@@ -227,10 +238,10 @@ class State:
         if phase is Phase.AUCTION:
             if self.rules.auction is _OPEN:
                 low = self.lowest_bid()
-                return [PASS] + [Action.bid(v) for v in range(low, low + OPEN_BID_SPAN + 1, 10)]
+                return [PASS] + [_bid(v) for v in range(low, low + OPEN_BID_SPAN + 1, 10)]
             if self.holder is None:
-                return [Action.bid(self.rules.min_bid)]
-            return [PASS, Action.bid(self.high + 10)]
+                return [_bid(self.rules.min_bid)]
+            return [PASS, _bid(self.high + 10)]
         if phase is Phase.DISCARD:
             seat = self.to_move
             if TYPE_CHECKING:  # the discard phase has a seat to move (no runtime check in playouts)
@@ -493,6 +504,8 @@ class State:
         d["phase"], d["leader"], d["to_move"] = Phase.PLAY, leader, leader
         return new
 
+    @cython.locals(d=dict, kind=cython.int, seat=cython.int, hand=cython.ulonglong, bit=cython.ulonglong,
+                   size=cython.int, best=cython.int, top=cython.int, winner=cython.int, points=cython.int)
     def _play(self, kind: int) -> State:
         # The hot path of every search and playout: plain integer work, no helpers.
         new = State.__new__(State)
@@ -641,6 +654,17 @@ def _actions_of(tables: tuple[tuple[tuple[Action, ...], ...], ...], mask: int) -
     """The actions of the card kinds in ``mask``, in card order."""
     return [*tables[0][mask & 0x7F], *tables[1][mask >> 7 & 0x7F], *tables[2][mask >> 14 & 0x7F],
             *tables[3][mask >> 21]]
+
+
+_BIDS: dict[int, Action] = {}
+
+
+def _bid(value: int) -> Action:
+    """``Action.bid(value)``, built once per value (actions are immutable values)."""
+    action = _BIDS.get(value)
+    if action is None:
+        action = _BIDS[value] = Action.bid(value)
+    return action
 
 
 def _replace(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
