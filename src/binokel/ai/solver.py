@@ -47,11 +47,21 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from binokel.action import BETTEL
 from binokel.ai.fast import Position
 from binokel.card import COPY, KIND_MASK, POINTS
 from binokel.score import LAST_TRICK_BONUS
 from binokel.trick import NO_TRUMP, beats, legal_cards
+
+if TYPE_CHECKING:
+    from binokel import _cython as cython
+else:  # Cython's pure-Python mode: C types of a few hot locals when compiled (setup.py)
+    try:
+        import cython
+    except ImportError:
+        from binokel import _cython as cython
 
 _SHIFT = 56  # bits of one hand mask in the transposition key
 
@@ -166,16 +176,25 @@ class Solver:
         else:
             high = (sum(_mask_points(h) for h in hands) + sum(POINTS[k] for k in trick) + LAST_TRICK_BONUS)
         probe = (low + high + 1) // 2 if guess is None else min(max(guess, low + 1), high)
-        step = 0 if guess is None else 1  # gallop away from a guess by 1, 2, 4...; then bisect
+        # Gallop away from a guess by 1, 2, 4... while the answers point the same way; once
+        # the value is bracketed (an answer in the other direction), bisect.
+        step = 0 if guess is None else 1
+        direction = 0
         while low < high:
             g = self._search(hands, trick, leader, best, probe)
-            if g >= probe:
+            up = g >= probe
+            if up:
                 low = max(probe, min(g, high))
-                probe = low + step if step else (low + high + 1) // 2
             else:
                 high = min(probe - 1, max(g, low))
-                probe = high - step + 1 if step else (low + high + 1) // 2
-            step *= 2
+            if step and direction and up != (direction > 0):
+                step = 0  # bracketed
+            direction = 1 if up else -1
+            if step:
+                probe = low + step if up else high - step + 1
+                step *= 2
+            else:
+                probe = (low + high + 1) // 2
             probe = min(max(probe, low + 1), high)
         return low
 
@@ -214,6 +233,21 @@ class Solver:
             n = len(trick)
             key = 0
             if n == 0:
+                lead_hand = hands[order[0]]
+                if not lead_hand & (lead_hand - 1):
+                    # One card each (every seat in play holds as many as the leader): the last
+                    # trick plays itself. The last tricks are most of the tree's nodes.
+                    top = -1
+                    winner = leader
+                    total = bonus
+                    for s in order:
+                        kind = hands[s].bit_length() - 1  # a lone card sits in its first-copy bit
+                        total += points[kind]
+                        if top < 0 or beats(kind, top, trump):
+                            top, winner = kind, s
+                    if not gainer[winner]:
+                        return 0
+                    return total if mode == 0 else 1
                 for h in hands:
                     key = (key << shift) | h
                 key = key << 3 | leader
@@ -251,14 +285,20 @@ class Solver:
             for kind in moves:
                 hands[seat] = _remove(hand, kind)
                 trick.append(kind)
-                new_best = n if n and beats(kind, top, trump) else best
+                # beats(kind, top, trump), inline: the innermost loop of the search
+                if n and (kind % 7 < top % 7 if kind // 7 == top // 7 else kind // 7 == trump):
+                    new_best = n
+                else:
+                    new_best = best
                 if last_card:
                     winner = order[new_best]
                     done = not hands[winner]
                     if not gainer[winner]:
                         gain = 0
                     elif mode == 0:
-                        gain = sum(points[k] for k in trick) + (bonus if done else 0)
+                        gain = bonus if done else 0
+                        for k in trick:
+                            gain += points[k]
                     else:
                         gain = 1
                     value = gain if done else gain + search([], winner, 0, t - gain)
@@ -332,6 +372,7 @@ def _kinds(mask: int) -> list[int]:
     return list(kinds)
 
 
+@cython.locals(mask=cython.ulonglong, kind=cython.int, bit=cython.ulonglong)
 def _remove(mask: int, kind: int) -> int:
     bit = 1 << (kind + COPY)
     return mask ^ bit if mask & bit else mask ^ (1 << kind)
