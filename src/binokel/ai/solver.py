@@ -95,6 +95,7 @@ class Solver:
         self.trump = p.trump
         self.mode = 0 if p.trump != NO_TRUMP else (2 if p.game == BETTEL else 1)  # 0 points, 1 Durch, 2 Bettel
         self.table: dict[int, tuple[int, int, int]] = {} if table is None else table
+        self._follow_orders: dict[int, list[int]] = {}  # the move order by legal cards, winning card, seats
         self.nodes = 0
 
     # ------------------------------------------------------------------ bounds
@@ -223,7 +224,11 @@ class Solver:
                 return -(-(sum(h.bit_count() for h in hands) + len(trick)) // players)
             return sum(_mask_points(h) for h in hands) + sum(points[k] for k in trick) + bonus
 
-        def search(trick: list[int], leader: int, best: int, t: int) -> int:
+        follow_orders = self._follow_orders
+
+        def search(trick: list[int], leader: int, best: int, t: int, left: int) -> int:
+            # left: the most the side could still gain (remaining_high of hands and trick), kept
+            # up to date as tricks end instead of being counted again at every table entry.
             self.nodes += 1
             if self.nodes > limit:
                 raise SolveAborted(f"more than {limit} nodes")
@@ -236,7 +241,7 @@ class Solver:
                 lead_hand = hands[order[0]]
                 if not lead_hand & (lead_hand - 1):
                     # One card each (every seat in play holds as many as the leader): the last
-                    # trick plays itself. The last tricks are most of the tree's nodes.
+                    # trick plays itself, with no table entry to make.
                     top = -1
                     winner = leader
                     total = bonus
@@ -261,7 +266,7 @@ class Solver:
                 else:
                     first = -1
                     lo = 0
-                    hi = remaining_high(hands, trick, leader)
+                    hi = left
                     if hi < t:
                         table[key] = (lo, hi, -1)
                         return hi
@@ -275,10 +280,18 @@ class Solver:
                 top = -1
                 legal = (hand | hand >> COPY) & KIND_MASK
             mine = side[seat]
-            moves = _ordered(legal, top, best, order, n, gainer, mine, trump, mode)
-            if n == 0 and len(moves) > 1 and first in moves:
-                moves.remove(first)
-                moves.insert(0, first)
+            if n:
+                # The order of the moves depends on these alone (the sides are the solver's).
+                order_key = legal << 16 | (top + 1) << 8 | seat << 4 | order[best]
+                moves = follow_orders.get(order_key)
+                if moves is None:
+                    moves = follow_orders[order_key] = _ordered(legal, top, best, order, n, gainer, mine, trump,
+                                                                mode)
+            else:
+                moves = _ordered(legal, top, best, order, n, gainer, mine, trump, mode)
+                if len(moves) > 1 and first in moves:
+                    moves.remove(first)
+                    moves.insert(0, first)
             result = -1 if mine else 1 << 20
             chosen = -1
             last_card = n + 1 == len(order)
@@ -293,17 +306,20 @@ class Solver:
                 if last_card:
                     winner = order[new_best]
                     done = not hands[winner]
-                    if not gainer[winner]:
-                        gain = 0
-                    elif mode == 0:
-                        gain = bonus if done else 0
+                    if mode == 0:
+                        taken = 0
                         for k in trick:
-                            gain += points[k]
+                            taken += points[k]
+                        gain = taken + (bonus if done else 0) if gainer[winner] else 0
+                        if not done:
+                            value = gain + search([], winner, 0, t - gain, left - taken)
+                        else:
+                            value = gain
                     else:
-                        gain = 1
-                    value = gain if done else gain + search([], winner, 0, t - gain)
+                        gain = 1 if gainer[winner] else 0
+                        value = gain if done else gain + search([], winner, 0, t - gain, left - 1)
                 else:
-                    value = search(trick, leader, new_best, t)
+                    value = search(trick, leader, new_best, t, left)
                 trick.pop()
                 hands[seat] = hand
                 if mine:
@@ -317,7 +333,7 @@ class Solver:
                         break
             if n == 0:
                 entry = table.get(key)
-                lo, hi, _ = entry if entry is not None else (0, remaining_high(hands, trick, leader), -1)
+                lo, hi, _ = entry if entry is not None else (0, left, -1)
                 if result >= t:
                     lo = max(lo, result)
                 else:
@@ -325,7 +341,7 @@ class Solver:
                 table[key] = (lo, hi, chosen)
             return result
 
-        return search(trick, leader, best, threshold)
+        return search(trick, leader, best, threshold, remaining_high(hands, trick, leader))
 
 
 def _ordered(legal: int, top: int, best: int, order: tuple[int, ...], n: int, gainer: tuple[bool, ...],
