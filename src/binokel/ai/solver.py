@@ -226,6 +226,11 @@ class Solver:
 
         follow_orders = self._follow_orders
 
+        @cython.locals(leader=cython.int, best=cython.int, t=cython.int, left=cython.int, n=cython.int,
+                       seat=cython.int, top=cython.int, kind=cython.int, new_best=cython.int, winner=cython.int,
+                       result=cython.int, value=cython.int, gain=cython.int, taken=cython.int, chosen=cython.int,
+                       mine=cython.bint, last_card=cython.bint, done=cython.bint, k=cython.int,
+                       hand=cython.ulonglong, legal=cython.ulonglong, lead_hand=cython.ulonglong)
         def search(trick: list[int], leader: int, best: int, t: int, left: int) -> int:
             # left: the most the side could still gain (remaining_high of hands and trick), kept
             # up to date as tricks end instead of being counted again at every table entry.
