@@ -82,17 +82,21 @@ def extensions() -> list[object]:
 
 
 def stale_modules() -> list[str]:
-    """The compiled modules older than their .py (scripts/test rebuilds them in place)."""
+    """The compiled modules older than their .py, and, where some are built in place, the
+    ones that are not (added since): scripts/test rebuilds them in place."""
     from importlib.machinery import EXTENSION_SUFFIXES
 
-    stale = []
+    stale, missing, built_any = [], [], False
     for name in COMPILED:
         source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "src", "binokel", *name.split(".")) + ".py"
-        for suffix in EXTENSION_SUFFIXES:
-            built = source[:-3] + suffix
-            if os.path.exists(built) and os.path.getmtime(source) > os.path.getmtime(built):
-                stale.append(name)
-    return stale
+        built = [source[:-3] + suffix for suffix in EXTENSION_SUFFIXES if os.path.exists(source[:-3] + suffix)]
+        if not built:
+            missing.append(name)
+            continue
+        built_any = True
+        if os.path.getmtime(source) > os.path.getmtime(built[0]):
+            stale.append(name)
+    return stale + (missing if built_any else [])
 
 
 if __name__ == "__main__" and sys.argv[1:] == ["--check-built"]:
