@@ -52,7 +52,9 @@ def solve_digest(rules: Rules, seed: int) -> list[object] | None:
     while not p.over:
         legal = p.legal_mask()
         p.play(legal.bit_length() - 1)
-    return [solver.value(), sorted(solver.move_values().items()), list(p.scores())]
+    value = solver.value()
+    # The nodes too: the same search must take the same path both ways, not only reach the same values.
+    return [value, solver.nodes, sorted(solver.move_values().items()), solver.nodes, list(p.scores())]
 
 
 def main(deals: int) -> dict[str, object]:

@@ -47,6 +47,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from binokel.action import BETTEL
@@ -95,7 +96,7 @@ class Solver:
         self.trump = p.trump
         self.mode = 0 if p.trump != NO_TRUMP else (2 if p.game == BETTEL else 1)  # 0 points, 1 Durch, 2 Bettel
         self.table: dict[int, tuple[int, int, int]] = {} if table is None else table
-        self._follow_orders: dict[int, list[int]] = {}  # the move order by legal cards, winning card, seats
+        self._follow_orders: dict[int, tuple[int, ...]] = {}  # the move order by legal cards, winning card, seats
         self.nodes = 0
 
     # ------------------------------------------------------------------ bounds
@@ -288,15 +289,17 @@ class Solver:
             if n:
                 # The order of the moves depends on these alone (the sides are the solver's).
                 order_key = legal << 16 | (top + 1) << 8 | seat << 4 | order[best]
-                moves = follow_orders.get(order_key)
-                if moves is None:
-                    moves = follow_orders[order_key] = _ordered(legal, top, best, order, n, gainer, mine, trump,
-                                                                mode)
+                cached = follow_orders.get(order_key)
+                if cached is None:
+                    cached = follow_orders[order_key] = tuple(_ordered(legal, top, best, order, n, gainer, mine,
+                                                                       trump, mode))
+                moves: Sequence[int] = cached
             else:
-                moves = _ordered(legal, top, best, order, n, gainer, mine, trump, mode)
-                if len(moves) > 1 and first in moves:
-                    moves.remove(first)
-                    moves.insert(0, first)
+                leads = _ordered(legal, top, best, order, n, gainer, mine, trump, mode)
+                if len(leads) > 1 and first in leads:
+                    leads.remove(first)
+                    leads.insert(0, first)
+                moves = leads
             result = -1 if mine else 1 << 20
             chosen = -1
             last_card = n + 1 == len(order)
@@ -336,6 +339,15 @@ class Solver:
                     result, chosen = value, kind
                     if result < t:
                         break
+            if n and chosen != moves[0] and (result >= t if mine else result < t):
+                # A cutoff by a later card: try it first the next time these cards meet here (a new
+                # tuple: a search further up may be going through the old one).
+                # (A loop, not a generator: a generator would capture the C-typed local when compiled.)
+                reordered = [chosen]
+                for m in moves:
+                    if m != chosen:
+                        reordered.append(m)
+                follow_orders[order_key] = tuple(reordered)
             if n == 0:
                 entry = table.get(key)
                 lo, hi, _ = entry if entry is not None else (0, left, -1)
