@@ -7,7 +7,13 @@ actions). When OpenSpiel (``pyspiel``) is importable, its Skat is played the sam
 in the same run (random legal actions, chance outcomes sampled by their probabilities)
 and the ratio of card plays per second is printed as well.
 
-    python bench/engine.py [--json] [--seconds S] [--rules R] [--seed N]
+The engines take turns in short rounds and are timed in CPU seconds of this process
+(``time.process_time``): on a shared machine wall-clock time would measure the
+neighbours. The binokel figure is that of the core this interpreter runs (compiled or
+interpreted, see ``binokel --version``); ``--both`` measures the interpreted core too, in
+a second process with ``BINOKEL_PURE=1``, against Skat again there.
+
+    python bench/engine.py [--json] [--seconds S] [--rules R] [--seed N] [--both]
 
 Numbers only: the test suite never asserts on time.
 """
@@ -16,12 +22,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
+import subprocess
 import sys
 import time
 from typing import Any
 
+import binokel
 from binokel.action import ActionKind
 from binokel.rules import Rules
 from binokel.state import State
@@ -36,7 +45,7 @@ def bench_binokel(rules: Rules, seconds: float, seed: int) -> dict[str, Any]:
     play = ActionKind.PLAY
     deals = plays = actions = 0
     dealer = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         state = State.new(rules, dealer).deal_random(rng)
@@ -48,9 +57,9 @@ def bench_binokel(rules: Rules, seconds: float, seed: int) -> dict[str, Any]:
             actions += 1
         deals += 1
         dealer = (dealer + 1) % rules.players
-        if deals % 16 == 0 and time.perf_counter() >= deadline:
+        if deals % 16 == 0 and time.process_time() >= deadline:
             break
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return _rates("binokel", rules.text, deals, plays, actions, elapsed)
 
 
@@ -60,7 +69,7 @@ def bench_skat(seconds: float, seed: int) -> dict[str, Any]:
     game = pyspiel.load_game("skat")
     rng = random.Random(seed)
     deals = plays = actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         state = game.new_initial_state()
@@ -77,9 +86,9 @@ def bench_skat(seconds: float, seed: int) -> dict[str, Any]:
             actions += 1
         plays += max(0, card_actions - SKAT_DISCARDS)
         deals += 1
-        if deals % 16 == 0 and time.perf_counter() >= deadline:
+        if deals % 16 == 0 and time.process_time() >= deadline:
             break
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return _rates("open_spiel skat", "skat", deals, plays, actions, elapsed)
 
 
@@ -91,42 +100,78 @@ def _rates(engine: str, rules: str, deals: int, plays: int, actions: int, elapse
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--seconds", type=float, default=5.0, help="time per engine (default 5)")
-    parser.add_argument("--rules", default="standard", help="rule set, e.g. classic40 or 'standard(must_beat=led)'")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-    rules = Rules.parse(args.rules)
+ROUNDS = 5  # the engines take turns: a drift in the machine's speed hits both alike
 
-    result: dict[str, Any] = {"python": platform.python_version(), "binokel": bench_binokel(rules, args.seconds, args.seed)}
+
+def _merged(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    total = {key: sum(p[key] for p in parts) for key in ("deals", "card_plays", "actions", "seconds")}
+    return _rates(parts[0]["engine"], parts[0]["rules"], total["deals"], total["card_plays"], total["actions"],
+                  total["seconds"])
+
+
+def measure(rules: Rules, seconds: float, seed: int) -> dict[str, Any]:
+    """binokel (the core this interpreter runs) and, if installed, OpenSpiel Skat, in turns."""
     try:
         import pyspiel  # noqa: F401
     except ImportError:
-        result["open_spiel"] = None
-        skat_note = "open_spiel (pyspiel) is not installed: no Skat comparison"
+        skat = False
     else:
-        result["open_spiel"] = bench_skat(args.seconds, args.seed)
+        skat = True
+    ours: list[dict[str, Any]] = []
+    theirs: list[dict[str, Any]] = []
+    for round_number in range(ROUNDS):
+        ours.append(bench_binokel(rules, seconds / ROUNDS, seed + round_number))
+        if skat:
+            theirs.append(bench_skat(seconds / ROUNDS, seed + round_number))
+    result: dict[str, Any] = {"core": list(binokel.compiled()) or "pure Python", "binokel": _merged(ours),
+                              "open_spiel": _merged(theirs) if skat else None}
+    if skat:
         ratio = result["binokel"]["card_plays_per_second"] / result["open_spiel"]["card_plays_per_second"]
         result["card_plays_ratio_binokel_to_skat"] = round(ratio, 3)
-        skat_note = None
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--seconds", type=float, default=5.0, help="CPU time per engine (default 5)")
+    parser.add_argument("--rules", default="standard", help="rule set, e.g. classic40 or 'standard(must_beat=led)'")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--both", action="store_true",
+                        help="also measure the interpreted core (a second process with BINOKEL_PURE=1)")
+    args = parser.parse_args(argv)
+    rules = Rules.parse(args.rules)
+
+    result: dict[str, Any] = {"python": platform.python_version(), **measure(rules, args.seconds, args.seed)}
+    if args.both and binokel.compiled():
+        command = [sys.executable, os.path.abspath(__file__), "--json", "--seconds", str(args.seconds),
+                   "--rules", args.rules, "--seed", str(args.seed)]
+        out = subprocess.run(command, capture_output=True, text=True, check=True,
+                             env={**os.environ, "BINOKEL_PURE": "1"})
+        pure = json.loads(out.stdout)
+        result["interpreted"] = {key: pure[key] for key in ("core", "binokel", "open_spiel",
+                                                            "card_plays_ratio_binokel_to_skat") if key in pure}
 
     if args.json:
         print(json.dumps(result))
         return 0
     print(f"Python {result['python']}")
-    for key in ("binokel", "open_spiel"):
-        r = result[key]
-        if r is None:
+    for run in (result, result.get("interpreted")):
+        if not run:
             continue
-        print(f"{r['engine']:>16} ({r['rules']}): {r['deals_per_second']:>9.1f} deals/s  "
-              f"{r['card_plays_per_second']:>10.1f} card plays/s  {r['actions_per_second']:>10.1f} actions/s  "
-              f"({r['deals']} deals in {r['seconds']} s)")
-    if skat_note:
-        print(skat_note)
-    else:
-        print(f"card plays per second, binokel / OpenSpiel Skat: {result['card_plays_ratio_binokel_to_skat']}")
+        core = run["core"] if isinstance(run["core"], str) else "compiled core: " + ", ".join(run["core"])
+        print(f"binokel ({core}):")
+        for key in ("binokel", "open_spiel"):
+            r = run[key]
+            if r is None:
+                continue
+            print(f"{r['engine']:>16} ({r['rules']}): {r['deals_per_second']:>9.1f} deals/s  "
+                  f"{r['card_plays_per_second']:>10.1f} card plays/s  {r['actions_per_second']:>10.1f} actions/s  "
+                  f"({r['deals']} deals in {r['seconds']} CPU s)")
+        if run["open_spiel"] is None:
+            print("open_spiel (pyspiel) is not installed: no Skat comparison")
+        else:
+            print(f"card plays per second, binokel / OpenSpiel Skat: {run['card_plays_ratio_binokel_to_skat']}")
     return 0
 
 

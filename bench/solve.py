@@ -9,7 +9,8 @@ which values every legal card); both get a node limit, and a position over the l
 counts as unfinished. Prints the median CPU time per position (``time.process_time``:
 the machine is shared, and wall-clock time would measure the neighbours), the nodes,
 and the ratio old / new over the positions both finished. Numbers only: nothing asserts
-on time.
+on time. The solver runs as this interpreter has it (compiled or interpreted, see
+``binokel --version``; ``BINOKEL_PURE=1`` for the interpreted one).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import statistics
 import time
 from typing import Any
 
+import binokel
 from binokel.ai import make_bot
 from binokel.ai.fast import Position
 from binokel.ai.policy import choose_card
@@ -89,6 +91,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rows: list[dict[str, Any]] = []
+    core = list(binokel.compiled()) or "pure Python"
+    if not args.json:
+        print(f"core: {core if isinstance(core, str) else 'compiled ' + ', '.join(core)}")
     for rules_text in args.rules.split(";"):
         rules = Rules.parse(rules_text)
         for left in (int(x) for x in args.tricks.split(",")):
@@ -122,7 +127,7 @@ def main() -> None:
                       f"old median {r['old_median_ms']} ms ({unfinished_old} over {args.old_limit} nodes)  "
                       f"old/new {r['old_over_new_median']}", flush=True)
     if args.json:
-        print(json.dumps({"limit": args.limit, "old_limit": args.old_limit, "rows": rows}))
+        print(json.dumps({"core": core, "limit": args.limit, "old_limit": args.old_limit, "rows": rows}))
 
 
 if __name__ == "__main__":

@@ -64,8 +64,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+class VersionAction(argparse.Action):
+    """--version: one unwrapped line (argparse's own version action wraps it at the terminal width)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> NoReturn:
+        print(version_text())
+        parser.exit()
+
+
+def version_text() -> str:
+    """``binokel 0.1.0 (compiled core: card, state, ...)`` or ``binokel 0.1.0 (pure Python)``."""
+    import binokel
+
+    names = binokel.compiled()
+    if not names:
+        core = "pure Python"
+    elif len(names) == len(binokel.COMPILED_MODULES):
+        core = "compiled core: " + ", ".join(names)
+    else:  # some modules did not compile, or were edited since the build
+        core = "compiled core: " + ", ".join(names) + "; pure Python: " + ", ".join(
+            n for n in binokel.COMPILED_MODULES if n not in names)
+    return f"binokel {binokel.__version__} ({core})"
+
+
 def build_parser() -> Parser:
     parser = Parser(prog="binokel", description="Binokel, the Swabian trick-and-meld card game.")
+    parser.add_argument("--version", action=VersionAction, nargs=0,
+                        help="print the version and whether the compiled core is active, and exit")
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser("replay", help="check and score deal or game records",

@@ -67,42 +67,43 @@ def melds_of_mask(mask: int, trump: int, rules: Rules = STANDARD) -> list[Meld]:
     low, high = mask & KIND_MASK, mask >> COPY
     melds: list[Meld] = []
     plain = rules.double_melds is _PLAIN
-
-    for suit, family_cards, family_mask, king, queen in _SUITS:
-        is_trump = suit == trump
-        family = 150 if is_trump else 100
-        pair = 40 if is_trump else 20
+    # The shared meld values come from tables built once (_SEQUENCE_MELDS...): the engine finds
+    # every seat's melds in every deal, and building the values each time was most of the work.
+    for suit, family_mask, k, q in _SUITS_BITS:
+        double_family, family, pair = _SEQUENCE_MELDS[suit][suit == trump][plain]
         if high & family_mask == family_mask:
-            value = 2 * family if plain else (1500 if is_trump else 1000)
-            melds.append(_meld("double_family", suit, _twice(family_cards), value))
+            melds.append(double_family)
             continue
-        k, q = king.index, queen.index
         pairs = min((low >> k & 1) + (high >> k & 1), (low >> q & 1) + (high >> q & 1))
         if low & family_mask == family_mask:
-            melds.append(_meld("family", suit, family_cards, family))
+            melds.append(family)
             pairs -= 1  # the family's K and Q are not also a pair
         for _ in range(pairs):
-            melds.append(_meld("pair", suit, (king, queen), pair))
+            melds.append(pair)
 
-    for rank_mask, word, points, cards in _OF_A_KIND:
+    for rank_mask, eight, four in _KIND_MELDS[plain]:
         if high & rank_mask == rank_mask:
-            melds.append(_meld(f"eight_{word}", None, _twice(cards), 2 * points if plain else SPECIAL_EIGHT))
+            melds.append(eight)
         elif low & rank_mask == rank_mask:
-            melds.append(_meld(f"four_{word}", None, cards, points))
+            melds.append(four)
     for rank, word, points in ((Rank.T, "tens", rules.eight_tens), (Rank.SEVEN, "sevens", rules.eight_sevens)):
         if points and high & _rank_mask(rank) == _rank_mask(rank):
             melds.append(_meld(f"eight_{word}", None, _twice(_rank_cards(rank)), points))
 
     if high & _BINOKEL_MASK == _BINOKEL_MASK:
-        melds.append(_meld("double_binokel", None, _twice(BINOKEL_CARDS), 300))
+        melds.append(_DOUBLE_BINOKEL)
     elif low & _BINOKEL_MASK == _BINOKEL_MASK:
-        melds.append(_meld("binokel", None, BINOKEL_CARDS, 40))
+        melds.append(_BINOKEL)
 
     low_rank = rules.low_rank
     if low_rank is not None:
-        dissle = CARDS[trump * 7 + low_rank]
-        for _ in range((low >> dissle.index & 1) + (high >> dissle.index & 1)):
-            melds.append(_meld("dissle", Suit(trump), (dissle,), 10))
+        index = trump * 7 + low_rank
+        copies = (low >> index & 1) + (high >> index & 1)
+        if copies:
+            dissle = _DISSLES.get(index)
+            if dissle is None:
+                dissle = _DISSLES[index] = _meld("dissle", Suit(trump), (CARDS[index],), 10)
+            melds.extend([dissle] * copies)
     return melds
 
 
@@ -137,6 +138,23 @@ _SUITS = tuple((suit, tuple(CARDS[suit * 7 + r] for r in FAMILY), sum(1 << (suit
 _OF_A_KIND = tuple((_rank_mask(rank), FOUR_NAMES[rank], points, _rank_cards(rank))
                    for rank, points in FOUR_POINTS.items())
 _BINOKEL_MASK = sum(1 << c.index for c in BINOKEL_CARDS)
+_SUITS_BITS = tuple((suit, family_mask, king.index, queen.index) for suit, _, family_mask, king, queen in _SUITS)
+# Per suit, [not trump, trump], [counted as special, plain]: (double family, family, pair).
+_SEQUENCE_MELDS = tuple(
+    tuple(tuple((_meld("double_family", suit, _twice(family_cards),
+                       2 * (150 if is_trump else 100) if plain else (1500 if is_trump else 1000)),
+                 _meld("family", suit, family_cards, 150 if is_trump else 100),
+                 _meld("pair", suit, (king, queen), 40 if is_trump else 20))
+                for plain in (False, True)) for is_trump in (False, True))
+    for suit, family_cards, _, king, queen in _SUITS)
+# [counted as special, plain]: (rank mask, eight of a kind, four of a kind) per rank.
+_KIND_MELDS = tuple(
+    tuple((rank_mask, _meld(f"eight_{word}", None, _twice(cards), 2 * points if plain else SPECIAL_EIGHT),
+           _meld(f"four_{word}", None, cards, points)) for rank_mask, word, points, cards in _OF_A_KIND)
+    for plain in (False, True))
+_BINOKEL = _meld("binokel", None, BINOKEL_CARDS, 40)
+_DOUBLE_BINOKEL = _meld("double_binokel", None, _twice(BINOKEL_CARDS), 300)
+_DISSLES: dict[int, Meld] = {}
 
 
 def meld_values(cards: Hand | Iterable[Card], rules: Rules = STANDARD) -> dict[Suit, int]:

@@ -47,11 +47,22 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from binokel.action import BETTEL
 from binokel.ai.fast import Position
 from binokel.card import COPY, KIND_MASK, POINTS
 from binokel.score import LAST_TRICK_BONUS
 from binokel.trick import NO_TRUMP, beats, legal_cards
+
+if TYPE_CHECKING:
+    from binokel import _cython as cython
+else:  # Cython's pure-Python mode: C types of a few hot locals when compiled (setup.py)
+    try:
+        import cython
+    except ImportError:
+        from binokel import _cython as cython
 
 _SHIFT = 56  # bits of one hand mask in the transposition key
 
@@ -85,6 +96,7 @@ class Solver:
         self.trump = p.trump
         self.mode = 0 if p.trump != NO_TRUMP else (2 if p.game == BETTEL else 1)  # 0 points, 1 Durch, 2 Bettel
         self.table: dict[int, tuple[int, int, int]] = {} if table is None else table
+        self._follow_orders: dict[int, tuple[int, ...]] = {}  # the move order by legal cards, winning card, seats
         self.nodes = 0
 
     # ------------------------------------------------------------------ bounds
@@ -166,16 +178,25 @@ class Solver:
         else:
             high = (sum(_mask_points(h) for h in hands) + sum(POINTS[k] for k in trick) + LAST_TRICK_BONUS)
         probe = (low + high + 1) // 2 if guess is None else min(max(guess, low + 1), high)
-        step = 0 if guess is None else 1  # gallop away from a guess by 1, 2, 4...; then bisect
+        # Gallop away from a guess by 1, 2, 4... while the answers point the same way; once
+        # the value is bracketed (an answer in the other direction), bisect.
+        step = 0 if guess is None else 1
+        direction = 0
         while low < high:
             g = self._search(hands, trick, leader, best, probe)
-            if g >= probe:
+            up = g >= probe
+            if up:
                 low = max(probe, min(g, high))
-                probe = low + step if step else (low + high + 1) // 2
             else:
                 high = min(probe - 1, max(g, low))
-                probe = high - step + 1 if step else (low + high + 1) // 2
-            step *= 2
+            if step and direction and up != (direction > 0):
+                step = 0  # bracketed
+            direction = 1 if up else -1
+            if step:
+                probe = low + step if up else high - step + 1
+                step *= 2
+            else:
+                probe = (low + high + 1) // 2
             probe = min(max(probe, low + 1), high)
         return low
 
@@ -204,7 +225,16 @@ class Solver:
                 return -(-(sum(h.bit_count() for h in hands) + len(trick)) // players)
             return sum(_mask_points(h) for h in hands) + sum(points[k] for k in trick) + bonus
 
-        def search(trick: list[int], leader: int, best: int, t: int) -> int:
+        follow_orders = self._follow_orders
+
+        @cython.locals(leader=cython.int, best=cython.int, t=cython.int, left=cython.int, n=cython.int,
+                       seat=cython.int, top=cython.int, kind=cython.int, new_best=cython.int, winner=cython.int,
+                       result=cython.int, value=cython.int, gain=cython.int, taken=cython.int, chosen=cython.int,
+                       mine=cython.bint, last_card=cython.bint, done=cython.bint, k=cython.int,
+                       hand=cython.ulonglong, legal=cython.ulonglong, lead_hand=cython.ulonglong)
+        def search(trick: list[int], leader: int, best: int, t: int, left: int) -> int:
+            # left: the most the side could still gain (remaining_high of hands and trick), kept
+            # up to date as tricks end instead of being counted again at every table entry.
             self.nodes += 1
             if self.nodes > limit:
                 raise SolveAborted(f"more than {limit} nodes")
@@ -214,6 +244,21 @@ class Solver:
             n = len(trick)
             key = 0
             if n == 0:
+                lead_hand = hands[order[0]]
+                if not lead_hand & (lead_hand - 1):
+                    # One card each (every seat in play holds as many as the leader): the last
+                    # trick plays itself, with no table entry to make.
+                    top = -1
+                    winner = leader
+                    total = bonus
+                    for s in order:
+                        kind = hands[s].bit_length() - 1  # a lone card sits in its first-copy bit
+                        total += points[kind]
+                        if top < 0 or beats(kind, top, trump):
+                            top, winner = kind, s
+                    if not gainer[winner]:
+                        return 0
+                    return total if mode == 0 else 1
                 for h in hands:
                     key = (key << shift) | h
                 key = key << 3 | leader
@@ -227,7 +272,7 @@ class Solver:
                 else:
                     first = -1
                     lo = 0
-                    hi = remaining_high(hands, trick, leader)
+                    hi = left
                     if hi < t:
                         table[key] = (lo, hi, -1)
                         return hi
@@ -241,29 +286,48 @@ class Solver:
                 top = -1
                 legal = (hand | hand >> COPY) & KIND_MASK
             mine = side[seat]
-            moves = _ordered(legal, top, best, order, n, gainer, mine, trump, mode)
-            if n == 0 and len(moves) > 1 and first in moves:
-                moves.remove(first)
-                moves.insert(0, first)
+            if n:
+                # The order of the moves depends on these alone (the sides are the solver's).
+                order_key = legal << 16 | (top + 1) << 8 | seat << 4 | order[best]
+                cached = follow_orders.get(order_key)
+                if cached is None:
+                    cached = follow_orders[order_key] = tuple(_ordered(legal, top, best, order, n, gainer, mine,
+                                                                       trump, mode))
+                moves: Sequence[int] = cached
+            else:
+                leads = _ordered(legal, top, best, order, n, gainer, mine, trump, mode)
+                if len(leads) > 1 and first in leads:
+                    leads.remove(first)
+                    leads.insert(0, first)
+                moves = leads
             result = -1 if mine else 1 << 20
             chosen = -1
             last_card = n + 1 == len(order)
             for kind in moves:
                 hands[seat] = _remove(hand, kind)
                 trick.append(kind)
-                new_best = n if n and beats(kind, top, trump) else best
+                # beats(kind, top, trump), inline: the innermost loop of the search
+                if n and (kind % 7 < top % 7 if kind // 7 == top // 7 else kind // 7 == trump):
+                    new_best = n
+                else:
+                    new_best = best
                 if last_card:
                     winner = order[new_best]
                     done = not hands[winner]
-                    if not gainer[winner]:
-                        gain = 0
-                    elif mode == 0:
-                        gain = sum(points[k] for k in trick) + (bonus if done else 0)
+                    if mode == 0:
+                        taken = 0
+                        for k in trick:
+                            taken += points[k]
+                        gain = taken + (bonus if done else 0) if gainer[winner] else 0
+                        if not done:
+                            value = gain + search([], winner, 0, t - gain, left - taken)
+                        else:
+                            value = gain
                     else:
-                        gain = 1
-                    value = gain if done else gain + search([], winner, 0, t - gain)
+                        gain = 1 if gainer[winner] else 0
+                        value = gain if done else gain + search([], winner, 0, t - gain, left - 1)
                 else:
-                    value = search(trick, leader, new_best, t)
+                    value = search(trick, leader, new_best, t, left)
                 trick.pop()
                 hands[seat] = hand
                 if mine:
@@ -275,9 +339,18 @@ class Solver:
                     result, chosen = value, kind
                     if result < t:
                         break
+            if n and chosen != moves[0] and (result >= t if mine else result < t):
+                # A cutoff by a later card: try it first the next time these cards meet here (a new
+                # tuple: a search further up may be going through the old one).
+                # (A loop, not a generator: a generator would capture the C-typed local when compiled.)
+                reordered = [chosen]
+                for m in moves:
+                    if m != chosen:
+                        reordered.append(m)
+                follow_orders[order_key] = tuple(reordered)
             if n == 0:
                 entry = table.get(key)
-                lo, hi, _ = entry if entry is not None else (0, remaining_high(hands, trick, leader), -1)
+                lo, hi, _ = entry if entry is not None else (0, left, -1)
                 if result >= t:
                     lo = max(lo, result)
                 else:
@@ -285,7 +358,7 @@ class Solver:
                 table[key] = (lo, hi, chosen)
             return result
 
-        return search(trick, leader, best, threshold)
+        return search(trick, leader, best, threshold, remaining_high(hands, trick, leader))
 
 
 def _ordered(legal: int, top: int, best: int, order: tuple[int, ...], n: int, gainer: tuple[bool, ...],
@@ -332,6 +405,7 @@ def _kinds(mask: int) -> list[int]:
     return list(kinds)
 
 
+@cython.locals(mask=cython.ulonglong, kind=cython.int, bit=cython.ulonglong)
 def _remove(mask: int, kind: int) -> int:
     bit = 1 << (kind + COPY)
     return mask ^ bit if mask & bit else mask ^ (1 << kind)
