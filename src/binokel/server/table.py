@@ -371,8 +371,8 @@ class Table:
         """May the table leave this process's memory? Nobody connected for ``seconds``, no
         command under way, no bot move or hint in flight (it is reloaded from the store when
         somebody comes; a bot's next move waits until then)."""
-        return (self.unwatched_for() >= seconds and not self.lock.locked() and not self.moving
-                and not self._hinting)
+        return (not self.connections and self.unwatched_for() >= seconds and not self.lock.locked()
+                and not self.moving and not self._hinting)
 
     def unwatched_for(self) -> float:
         """Seconds since this process last had a connection to the table (0 while it has one)."""
