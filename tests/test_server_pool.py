@@ -143,6 +143,19 @@ def test_a_cancelled_wait_leaves_the_queue_and_stop_cancels_the_rest() -> None:
     asyncio.run(scenario())
 
 
+def test_a_pool_used_without_start_thinks_in_threads() -> None:
+    """An app driven without its lifespan never starts its pool: bots still move, in threads
+    (no worker process is made that nobody would stop)."""
+
+    async def scenario() -> None:
+        pool = Pool("process", workers=1)
+        assert str(await pool.think("t", make_bot("easy"), SEEN, random.Random(0), 0.01)) in LEGAL
+        assert pool.worker_pids() == []
+        await pool.stop()
+
+    asyncio.run(scenario())
+
+
 def test_processes_think_and_end_with_the_pool() -> None:
     """Process mode: a standard bot thinks in a worker process (another pid), a bot object
     that cannot go there (a test's own class) thinks in a thread; after stop, no worker is left."""

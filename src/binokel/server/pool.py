@@ -168,8 +168,13 @@ class Pool:
         """The bot's checked answer to ``view`` (:func:`binokel.ai.choose_safely`), thought in
         the pool when it is the table's turn. Cancelling the caller takes a waiting job out
         of the queue (a running search finishes, its answer unused)."""
-        if self._closed or not self._started:
-            raise PoolClosed("the pool is not running")
+        if self._closed:
+            raise PoolClosed("the pool is stopped")
+        if not self._started:
+            # Used without start() (an app driven without its lifespan): threads only, so no
+            # process is left that nobody stops.
+            self._started = True
+            self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="binokel-think")
         job = _Job(table, hint, bot, view, rng, budget, seed)
         (self._hints if hint else self._moves).setdefault(table, collections.deque()).append(job)
         if table not in self._turns:
