@@ -268,3 +268,24 @@ def test_a_real_full_disk_answers_503_and_recovers(tmp_path: Path) -> None:
             ws.send_json({"type": "action", "action": action, "version": state["version"]})
             assert until(ws, lambda m: m["type"] in ("error", "state"))["version"] == state["version"] + 1
         create(client)
+
+
+class FullAfterTheGame(FullDisk):
+    """The disk fills between a new game's two writes (the game, then its invite codes)."""
+
+    fail_invites = False
+
+    def set_invites(self, game_id: str, invites: Any) -> None:
+        if self.fail_invites:
+            self.fail_invites = False
+            raise self._unavailable(sqlite3.OperationalError("database or disk is full"))
+        super().set_invites(game_id, invites)
+
+
+def test_a_new_game_whose_invites_could_not_be_stored_is_taken_away(tmp_path: Path) -> None:
+    store = FullAfterTheGame(tmp_path / "games.sqlite3")
+    with client_on(store) as client:
+        store.fail_invites = True
+        unavailable(client.post("/api/games", json={"rules": "standard", "seats": ["me", "open", "easy"]}))
+        assert store.all_games() == []  # no game nobody was told of is left behind
+        assert client.post("/api/games", json={"rules": "standard", "seats": ["me", "open", "easy"]}).status_code == 200

@@ -14,6 +14,7 @@ this process's presence rows fresh (:meth:`Hall.heartbeat`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from concurrent.futures import ThreadPoolExecutor
@@ -205,6 +206,10 @@ class Hall:
             await asyncio.to_thread(persist.create, self.store, game_id, settings, change, people,
                                     self._invite_rows(game_id, invites), seed)
         except StorageUnavailable as error:
+            # The game may be stored without its invites (two writes): nobody was told of it;
+            # take it away again if the database lets us.
+            with contextlib.suppress(StorageUnavailable):
+                await asyncio.to_thread(self.store.delete, game_id)
             raise self._unavailable("a new game", error) from None
         self.outage.ok()
         driver.commit(change)
