@@ -300,6 +300,8 @@ def _worker_start(server: int) -> None:
     """A worker process: Ctrl-C is for the server (it stops the workers); exit when the server
     (or the fork server between them) is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not logging.getLogger().handlers:  # a failing bot's line looks like the server's own
+        logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     parent = os.getppid()
 
     def watch() -> None:
