@@ -174,9 +174,11 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hall.start()
-        yield
-        hall.stop()
-        await asyncio.to_thread(store.close)
+        try:
+            yield
+        finally:
+            await hall.shutdown()  # the tables, then the bot pool: no worker process outlives the app
+            await asyncio.to_thread(store.close)
 
     app = FastAPI(title="Binokel", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hall = hall
@@ -214,6 +216,13 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     @app.exception_handler(Refused)
     async def refused(request: Request, problem: Refused) -> JSONResponse:
         return error(problem.status, problem)
+
+    @app.exception_handler(StorageUnavailable)
+    async def unavailable(request: Request, problem: StorageUnavailable) -> JSONResponse:
+        # A store call of a route that does not catch it (a read, say): 503 and a clear code, not 500.
+        hall.metrics.db_errors.inc()
+        hall.outage.failed(request.url.path, problem)
+        return error(503, ProtocolError("db_unavailable"))
 
     @app.get("/", response_model=None)
     async def index() -> Response:

@@ -14,6 +14,7 @@ this process's presence rows fresh (:meth:`Hall.heartbeat`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from concurrent.futures import ThreadPoolExecutor
@@ -24,6 +25,8 @@ from typing import Any
 import binokel.server.persist as persist
 from binokel.server.limits import Limits
 from binokel.server.metrics import Metrics
+from binokel.server.outage import Outage
+from binokel.server.pool import Pool
 from binokel.server.persist import PROCESS, SeatRow, driver_seats, later
 from binokel.server.protocol import ProtocolError, Settings, parse_name
 from binokel.server.seat import (
@@ -52,9 +55,10 @@ INVITE_SECONDS = 7 * 24 * 3600.0
 IO_THREADS = 32
 """Threads for the store's blocking calls (PostgreSQL: at most 8 connections of them at once)."""
 UNWATCHED = 20.0
-"""Seconds a table stays in a process's memory with no connection there. Several processes:
-another process may be serving it, and holding it here would only repeat that work (and its
-bots' thinking); it is loaded again from the store when somebody connects here."""
+"""Seconds a table stays in a process's memory with no connection there (the default of
+``Limits.idle_seconds``). Several processes: another process may be serving it, and holding
+it here would only repeat that work (and its bots' thinking); it is loaded again from the
+store when somebody connects here."""
 HEARTBEAT = 5.0
 """Seconds between this process's presence heartbeats (and its reading of the others')."""
 
@@ -92,12 +96,17 @@ class Hall:
     """The tables of one server process, keyed by game id."""
 
     def __init__(self, store: Store, *, think: float, budget: float, limits: Limits | None = None,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, pool: Pool | None = None) -> None:
         self.store = store
         self.think = think
         self.budget = budget
         self.limits = limits or Limits()
         self.metrics = metrics or Metrics(PROCESS)
+        # Every table's bots and hints think in this one pool (started and stopped with the
+        # app); a database that refuses writes is one outage for all of them (logged once).
+        self.pool = pool or Pool(self.limits.pool, self.limits.pool_workers)
+        self.outage = Outage()
+        self.evicted = 0
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -109,6 +118,7 @@ class Hall:
     async def start(self) -> None:
         """Listen to the store's changes and start the presence heartbeat (at app start)."""
         self._loop = asyncio.get_running_loop()
+        await self.pool.start()
         # The store's calls run in the loop's default executor (asyncio.to_thread); its standard
         # size (cores + 4) is too small to ride out a slow disk flush while other tables write.
         self._loop.set_default_executor(ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="binokel-io"))
@@ -146,15 +156,33 @@ class Hall:
             except Exception:
                 log.exception("presence heartbeat failed")
                 continue
+            self.sweep()
             for game_id in ids:
                 table = self.tables.get(game_id)
-                if table is None:
-                    continue
-                if table.unwatched_for() > UNWATCHED and not table.lock.locked():
-                    self._forget(table)  # reloaded from the store when somebody comes
-                    table.stop()
-                    continue
-                table.set_elsewhere([row for row in rows if row.game_id == game_id])
+                if table is not None:
+                    table.set_elsewhere([row for row in rows if row.game_id == game_id])
+
+    def sweep(self) -> int:
+        """Evict the idle tables (:meth:`Table.is_idle` for ``Limits.idle_seconds``) and, beyond
+        ``Limits.tables_in_memory``, the idle ones watched least recently; the number evicted.
+        An evicted table is reloaded from the store (snapshot and log) when somebody comes."""
+        evicted = 0
+        for table in list(self.tables.values()):
+            if table.is_idle(self.limits.idle_seconds):
+                self._evict(table)
+                evicted += 1
+        over = len(self.tables) - self.limits.tables_in_memory
+        if over > 0:
+            idle = sorted((t for t in self.tables.values() if t.is_idle(0.0)), key=lambda t: t.watched_at)
+            for table in idle[:over]:
+                self._evict(table)
+                evicted += 1
+        return evicted
+
+    def _evict(self, table: Table) -> None:
+        self._forget(table)
+        table.stop()
+        self.evicted += 1
 
     # ------------------------------------------------------------------ tables
 
@@ -177,9 +205,13 @@ class Hall:
         try:
             await asyncio.to_thread(persist.create, self.store, game_id, settings, change, people,
                                     self._invite_rows(game_id, invites), seed)
-        except StorageUnavailable:
-            self.metrics.db_errors.inc()
-            raise Refused(503, "db_unavailable") from None
+        except StorageUnavailable as error:
+            # The game may be stored without its invites (two writes): nobody was told of it;
+            # take it away again if the database lets us.
+            with contextlib.suppress(StorageUnavailable):
+                await asyncio.to_thread(self.store.delete, game_id)
+            raise self._unavailable("a new game", error) from None
+        self.outage.ok()
         driver.commit(change)
         table = self._table(game_id, settings, driver, people)
         self.metrics.actions.inc()
@@ -201,12 +233,21 @@ class Hall:
     def _table(self, game_id: str, settings: Settings, driver: Driver, people: list[SeatRow], *, base: int = 0,
                updated: str | None = None) -> Table:
         table = Table(game_id, settings, driver, self.store, people, think=self.think, budget=self.budget,
-                      limits=self.limits, base=base, metrics=self.metrics, updated=updated)
+                      limits=self.limits, base=base, metrics=self.metrics, updated=updated, pool=self.pool,
+                      outage=self.outage)
         table.on_rematch = self.rematch
         table.on_deleted = self._forget
         self.tables[game_id] = table
+        if len(self.tables) > self.limits.tables_in_memory:
+            self.sweep()  # the cap: the idle tables watched least recently leave (this one is new)
         self.metrics.tables.set(len(self.tables))
         return table
+
+    def _unavailable(self, what: str, error: StorageUnavailable) -> Refused:
+        """A write the store refused: counted, logged once per outage, answered 503."""
+        self.metrics.db_errors.inc()
+        self.outage.failed(what, error)
+        return Refused(503, "db_unavailable")
 
     def _forget(self, table: Table) -> None:
         if self.tables.get(table.id) is table:
@@ -265,11 +306,14 @@ class Hall:
             raise Refused(403, "not_host_delete")
         try:
             await asyncio.to_thread(self.store.delete, game_id)
-        except StorageUnavailable:
-            self.metrics.db_errors.inc()
-            raise Refused(503, "db_unavailable") from None
+        except StorageUnavailable as error:
+            raise self._unavailable(f"the deletion of game {game_id}", error) from None
+        self.outage.ok()
         table._gone()  # told only once it is gone for good
-        await asyncio.to_thread(self.store.notify, game_id, 0)  # other processes re-read it and find it gone
+        try:
+            await asyncio.to_thread(self.store.notify, game_id, 0)  # other processes re-read it and find it gone
+        except StorageUnavailable:
+            self.metrics.db_errors.inc()  # deleted all the same; the others find out when they next read it
 
     # ------------------------------------------------------------------ seats
 
@@ -327,11 +371,11 @@ class Hall:
                     await table.refresh()
                     if seat in table.people:
                         raise Refused(409, "seat_taken", seat=seat) from None
-                except StorageUnavailable:
-                    self.metrics.db_errors.inc()
-                    raise Refused(503, "db_unavailable") from None
+                except StorageUnavailable as error:
+                    raise self._unavailable(f"a seat at game {table.id}", error) from None
             else:
                 raise Refused(503, "db_unavailable")
+            self.outage.ok()
             table.seat_person(row)
             return seat, token
 
@@ -387,6 +431,11 @@ class Hall:
             self._subscription.close()
         for table in self.tables.values():
             table.stop()
+
+    async def shutdown(self) -> None:
+        """Stop the tables, then the pool (its worker processes end or are terminated)."""
+        self.stop()
+        await self.pool.stop()
 
 
 def _names(settings: Settings, people: list[SeatRow]) -> list[str]:

@@ -38,6 +38,15 @@ class Limits:
     tokens_per_request: int = 50  # "your games": tokens one browser may ask about at once
     hello_seconds: float = 10.0  # a new connection must say hello within this time
 
+    # -- scheduling and faults (issue 12; server/pool.py, docs/server.md "Scheduling and faults")
+    pool: str = "process"  # where bots and hints think: "process" (every core) or "thread"
+    pool_workers: int = 0  # searches at once (0: one per core)
+    hints_per_minute: int = 6  # per seat at a table (all its tabs), besides one hint at a time
+    hint_seconds: float = 5.0  # a hint not worked out within this time is refused (hints_busy)
+    save_retry_seconds: float = 5.0  # the longest pause between tries to save a bot move
+    idle_seconds: float = 20.0  # a table nobody watches here, with no search in flight, leaves memory
+    tables_in_memory: int = 2000  # beyond this, the tables watched least recently leave first
+
 
 class Bucket:
     """A token bucket: ``rate`` per second on average, ``burst`` at once."""

@@ -40,6 +40,8 @@ from binokel.error import BinokelError
 import binokel.server.persist as persist
 from binokel.server.limits import Bucket, Limits
 from binokel.server.metrics import Metrics
+from binokel.server.outage import Outage
+from binokel.server.pool import Pool, PoolClosed
 from binokel.server.persist import PROCESS, SeatRow
 from binokel.server.protocol import (
     ProtocolError,
@@ -64,6 +66,8 @@ from binokel.view import SeatView, view
 
 log = logging.getLogger("binokel.server")
 
+RETRY_FIRST = 0.25
+"""Seconds before the first retry of a bot move the database refused (the pause then doubles)."""
 CATCH_UP = 500
 """A client that reconnects at most this many versions behind gets the missed events; further
 behind, the snapshot alone."""
@@ -133,7 +137,7 @@ class Table:
 
     def __init__(self, game_id: str, settings: Settings, driver: Driver, store: Store, people: list[SeatRow],
                  *, think: float, budget: float, limits: Limits, base: int = 0, metrics: Metrics | None = None,
-                 updated: str | None = None) -> None:
+                 updated: str | None = None, pool: Pool | None = None, outage: Outage | None = None) -> None:
         self.id = game_id
         self.settings = settings
         self.driver = driver
@@ -179,6 +183,14 @@ class Table:
         self._game_cache: tuple[Any, dict[str, Any]] | None = None
         self._history_cache: list[dict[str, Any]] = []
         self._changes = rule_changes(driver.rules)
+        # Scheduling and faults: the pool the bots and hints think in (None: a thread each),
+        # the seats with a hint in flight and their hint quotas, a bot move in flight (a
+        # search or a save being retried), the database outage shared by the hall's tables.
+        self.pool = pool
+        self.outage = outage or Outage()
+        self._hinting: set[int] = set()
+        self._hint_quota: dict[int, Bucket] = {}
+        self.moving = False
 
     # ------------------------------------------------------------------ seats
 
@@ -376,6 +388,13 @@ class Table:
         self._broadcast_presence()
         self.kick()
 
+    def is_idle(self, seconds: float) -> bool:
+        """May the table leave this process's memory? Nobody connected for ``seconds``, no
+        command under way, no bot move or hint in flight (it is reloaded from the store when
+        somebody comes; a bot's next move waits until then)."""
+        return (not self.connections and self.unwatched_for() >= seconds and not self.lock.locked()
+                and not self.moving and not self._hinting)
+
     def unwatched_for(self) -> float:
         """Seconds since this process last had a connection to the table (0 while it has one)."""
         return 0.0 if self.connections else time.monotonic() - self.watched_at
@@ -464,17 +483,39 @@ class Table:
         return await self._commit(self.driver.propose_deal())
 
     async def hint(self, connection: Connection) -> str:
-        """What the strongest level would do for the asking seat, from that seat's view only."""
+        """What the strongest measured level (:data:`binokel.ai.HINT_LEVEL`) would do for the
+        asking seat, from that seat's view only. A seat (all its tabs together) has one hint
+        in flight at most and ``Limits.hints_per_minute``; a hint the pool cannot work out
+        within ``Limits.hint_seconds`` is refused (``hints_busy``): bot moves go first."""
         async with self.lock:
             seat = self._player(connection)
             if self.waiting or self.driver.to_move != seat:
                 raise ProtocolError("hint_not_your_turn")
+            if seat in self._hinting:
+                raise ProtocolError("hint_in_flight")
+            per_minute = self.limits.hints_per_minute
+            quota = self._hint_quota.setdefault(seat, Bucket(per_minute / 60, per_minute))
+            if not quota.take():
+                raise ProtocolError("too_many_hints", max=per_minute)
             seen = self.driver.view(seat)
             seed = self.driver.seed_for(f"hint{seat}")
             rng = random.Random(seed)
+            self._hinting.add(seat)
         adviser = make_bot(HINT_LEVEL, seed=self.seed)  # one per request: hints may overlap, bots keep state
-        action = await asyncio.to_thread(choose_safely, adviser, seen, rng, self.budget, seed=seed)
+        try:
+            action = await asyncio.wait_for(self._think(adviser, seen, rng, seed, hint=True),
+                                            timeout=self.limits.hint_seconds)
+        except (TimeoutError, PoolClosed):
+            raise ProtocolError("hints_busy") from None
+        finally:
+            self._hinting.discard(seat)
         return str(action)
+
+    async def _think(self, bot: Bot, seen: SeatView, rng: random.Random, seed: object, *, hint: bool = False) -> Any:
+        """The bot's checked choice, thought in the hall's pool (a thread without one)."""
+        if self.pool is None:
+            return await asyncio.to_thread(choose_safely, bot, seen, rng, self.budget, seed=seed)
+        return await self.pool.think(self.id, bot, seen, rng, self.budget, seed=seed, hint=hint)
 
     async def rematch(self, connection: Connection) -> str:
         """The same people in the same seats, a fresh shuffle: one new game for everybody."""
@@ -552,9 +593,10 @@ class Table:
         except StorageUnavailable as error:
             self._forget(expected + 1)
             self.metrics.db_errors.inc()
-            log.error("could not store a step of game %s: %s", self.id, error)
+            self.outage.failed(f"a step of game {self.id}", error)  # logged once per outage
             await self._adopt_missed(quiet=True)  # the write may have landed before the line broke
             raise ProtocolError("db_unavailable") from None
+        self.outage.ok()
         self.metrics.actions.inc()
         self.updated = persist.now()
         self._adopt(change, stand_in)
@@ -731,7 +773,9 @@ class Table:
     async def _run(self) -> None:
         """Let bots move (the table's bots, and stand-ins for people away too long), deal when
         the next-deal timeout passes; sleep until something changes."""
+        retry = RETRY_FIRST
         while True:
+            refused = False
             async with self.lock:
                 self._wake.clear()
                 seat, wait = self._next_mover()
@@ -740,10 +784,11 @@ class Table:
                     # the table's next-deal timeout has passed, or everybody asked at some process
                     try:
                         await self._deal()
+                        retry = RETRY_FIRST
+                        continue
                     except ProtocolError:
-                        await asyncio.sleep(1)  # the store is unavailable: try again, not in a tight loop
-                    continue
-                if seat is not None:
+                        refused = True  # the store is unavailable: try again, not in a tight loop
+                elif seat is not None:
                     version = self.version
                     standing_in = seat not in self.bots
                     bot = self.bots.get(seat) or self._stand_in(seat)
@@ -752,6 +797,10 @@ class Table:
                         self._broadcast_presence()
                     seen = self.driver.view(seat)
                     rng = self.driver.rng("bot")
+            if refused:
+                await asyncio.sleep(retry)  # outside the lock: people may still send (and hear why)
+                retry = min(2 * retry, self.limits.save_retry_seconds)
+                continue
             if seat is None:
                 if wait < 0:
                     await self._wake.wait()
@@ -769,21 +818,46 @@ class Table:
         return self.stand_ins[seat]
 
     async def _move(self, seat: int, bot: Bot, seen: SeatView, rng: Any, version: int, standing_in: bool) -> None:
+        """Think (in the pool), pause, then store the move. A move the database refuses is
+        retried (the same move, not thought again) with a pause that doubles up to
+        ``Limits.save_retry_seconds``; the table's people are told once why it waits."""
         started = time.monotonic()
-        action = await asyncio.to_thread(choose_safely, bot, seen, rng, self.budget)
-        self.metrics.think.observe(time.monotonic() - started)
-        pause = self.think - (time.monotonic() - started)  # thinking counts towards the pause
-        if pause > 0:
-            await asyncio.sleep(pause)
-        async with self.lock:
-            if self.version != version or (standing_in and self.connected(seat)):
-                return  # the table moved on, or the person came back: their move now
+        self.moving = True
+        try:
             try:
-                # False: another process moved first (the same move: it is made once)
-                await self._commit(self.driver.propose(seat, action), stand_in=seat if standing_in else None)
-            except (ProtocolError, BinokelError):
-                log.exception("a bot's move in game %s was not accepted", self.id)
-                await asyncio.sleep(1)  # a save that failed: try again, but not in a tight loop
+                action = await self._think(bot, seen, rng, self.driver.seed_for("bot"))  # still at `version`
+            except PoolClosed:
+                return  # shutting down
+            self.metrics.think.observe(time.monotonic() - started)
+            pause = self.think - (time.monotonic() - started)  # thinking counts towards the pause
+            if pause > 0:
+                await asyncio.sleep(pause)
+            retry = RETRY_FIRST
+            told = False
+            while True:
+                async with self.lock:
+                    if self.version != version or (standing_in and self.connected(seat)):
+                        return  # the table moved on, or the person came back: their move now
+                    try:
+                        # False: another process moved first (the same move: it is made once)
+                        await self._commit(self.driver.propose(seat, action), stand_in=seat if standing_in else None)
+                        return
+                    except ProtocolError as problem:
+                        if problem.code != "db_unavailable":
+                            log.warning("a bot's move in game %s was not accepted: %s", self.id, problem)
+                            await asyncio.sleep(1)  # not in a tight loop
+                            return
+                    except BinokelError:
+                        log.exception("a bot's move in game %s was not accepted", self.id)
+                        await asyncio.sleep(1)
+                        return
+                    if not told:  # nothing changed; say why the table waits (once)
+                        told = True
+                        self._broadcast(self.error(ProtocolError("db_unavailable")))
+                await asyncio.sleep(retry)
+                retry = min(2 * retry, self.limits.save_retry_seconds)
+        finally:
+            self.moving = False
 
     def stop(self) -> None:
         """Cancel the runner and background work (shutdown, deletion)."""

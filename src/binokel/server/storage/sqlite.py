@@ -85,6 +85,7 @@ class SQLiteStore(Store):
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
         self._closed = False
+        self._failing = False  # writes fail at the moment (logged once, until one lands)
         try:
             self._db = self._connect()
         except sqlite3.Error as error:
@@ -173,6 +174,9 @@ class SQLiteStore(Store):
                     request.error = self._unavailable(error) if isinstance(error, sqlite3.Error) else error
                 db.execute("RELEASE request")
             db.execute("COMMIT")
+            if self._failing:
+                self._failing = False
+                log.warning("games database %s: writes work again", self.path)
         except BaseException as error:
             if db.in_transaction:
                 try:
@@ -190,7 +194,9 @@ class SQLiteStore(Store):
                 request.done = True
 
     def _unavailable(self, error: sqlite3.Error) -> StorageUnavailable:
-        log.error("games database %s: write failed: %s", self.path, error)
+        if not self._failing:  # one line per outage, not one per refused write (or retry)
+            self._failing = True
+            log.error("games database %s: write failed: %s (writes fail until one works again)", self.path, error)
         return StorageUnavailable(f"cannot write the games database: {error}")
 
     def _migrate(self) -> None:

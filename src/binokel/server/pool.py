@@ -1,0 +1,371 @@
+"""Where the server's bots and hints think: one bounded pool, fair across tables.
+
+A bot's move and a hint are searches (tenths of a second to seconds of CPU each). They
+all go through one :class:`Pool` per server process, with ``workers`` slots:
+
+- **processes** by default (``Limits.pool = "process"``): worker processes of a
+  ``forkserver`` context (``spawn`` where there is none), so the searches use every core
+  and never hold the event loop's interpreter lock. What crosses to a worker is plain
+  data: the bot's *level* (a standard bot keeps no state between moves: every choice is
+  seeded by the table), the seat's view as JSON (bots get views, never states), the
+  table's random generator for this choice, the budget and the seed; the answer comes
+  back as the action's text. A bot that is not a standard level (a test's stand-in
+  object) thinks in a thread instead. ``Limits.pool = "thread"`` runs every search in
+  threads (tests, or a machine where processes are not wanted).
+- **fair**: a table has at most one search in the pool at a time; a free slot goes to
+  the next table (round robin) that has a waiting *bot move*, and only when no move
+  waits to the next table with a waiting *hint*. So a flood of hints at one table can
+  take one slot at most, and a table's bot move waits for at most one search of every
+  other table with a waiting move (``tests/test_server_pool.py``).
+- **an explicit lifecycle**: :meth:`Pool.start` in the app's lifespan, :meth:`Pool.stop`
+  when it ends: queued searches are cancelled, the executor is shut down with
+  ``cancel_futures``, and worker processes still alive after a short grace are
+  terminated (then killed). A worker ignores Ctrl-C (its server stops it) and exits by
+  itself when the server process is gone (it watches its parent), so a server killed with
+  ``-9`` leaves no orphan holding its output pipes open.
+
+>>> import asyncio, random
+>>> from binokel.ai import make_bot
+>>> from binokel.state import State
+>>> from binokel.view import view
+>>> seen = view(State.new("standard", dealer=0).deal_random(random.Random(1)), 1)
+>>> async def one() -> str:
+...     pool = Pool("thread", workers=1)
+...     await pool.start()
+...     try:
+...         return str(await pool.think("t1", make_bot("easy"), seen, random.Random(2), 0.01))
+...     finally:
+...         await pool.stop()
+>>> asyncio.run(one()) in {str(a) for a in seen.legal_actions}
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import concurrent.futures
+import contextlib
+import logging
+import multiprocessing
+import os
+import random
+import signal
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from binokel.action import Action
+from binokel.ai import BOT_CLASSES, Bot, choose_safely, make_bot
+from binokel.view import SeatView
+
+log = logging.getLogger("binokel.server")
+
+KINDS = ("process", "thread")
+"""Where searches run (``Limits.pool``)."""
+STOP_GRACE = 2.0
+"""Seconds a worker process may take to finish its search at shutdown before it is terminated."""
+WATCH_SECONDS = 0.5
+"""How often a worker process looks whether its server is still there."""
+
+
+class PoolClosed(RuntimeError):
+    """The pool is stopped (the server is shutting down): nothing more is thought."""
+
+
+@dataclass(eq=False)
+class _Job:
+    table: str
+    hint: bool
+    bot: Bot
+    view: SeatView
+    rng: random.Random
+    budget: float
+    seed: object
+    future: asyncio.Future[Action] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+class Pool:
+    """A bounded, fair pool for bot moves and hints (see the module docstring)."""
+
+    def __init__(self, kind: str = "process", workers: int = 0) -> None:
+        if kind not in KINDS:
+            raise ValueError(f"pool must be one of {', '.join(KINDS)}, not {kind!r}")
+        self.kind = kind
+        self.workers = workers if workers > 0 else max(1, os.cpu_count() or 1)
+        self._moves: dict[str, collections.deque[_Job]] = {}
+        self._hints: dict[str, collections.deque[_Job]] = {}
+        self._turns: collections.deque[str] = collections.deque()  # round robin: tables with waiting jobs
+        self._running: dict[str, _Job] = {}  # table -> its one search in the pool
+        self._processes: concurrent.futures.ProcessPoolExecutor | None = None
+        self._threads: ThreadPoolExecutor | None = None
+        self._started = False
+        self._closed = False
+        self.started_jobs: list[tuple[str, bool]] = []  # (table, hint) in start order, the last few
+        self.broken = 0  # how often the worker processes had to be replaced
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        """Make the executors (at app start). Process workers are started now, in a thread, so
+        the first bot move does not wait for a new interpreter."""
+        if self._started:
+            return
+        self._started = True
+        self._closed = False
+        self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="binokel-think")
+        if self.kind == "process":
+            try:
+                self._processes = self._new_processes()
+                await asyncio.to_thread(_warm, self._processes, self.workers)
+            except Exception as error:  # noqa: BLE001 - no processes here: threads still think
+                log.warning("bot worker processes could not be started (%s); bots think in threads", error)
+                self._drop_processes()
+
+    def _new_processes(self) -> concurrent.futures.ProcessPoolExecutor:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        if "forkserver" in methods:
+            # The fork server imports only the bots (not the web app, not __main__); every
+            # worker forked from it starts with them loaded.
+            context.set_forkserver_preload(["binokel.server.pool"])
+        return concurrent.futures.ProcessPoolExecutor(max_workers=self.workers, mp_context=context,
+                                                      initializer=_worker_start, initargs=(os.getpid(),))
+
+    async def stop(self) -> None:
+        """Cancel what waits, stop the executors; worker processes get :data:`STOP_GRACE` seconds."""
+        self._closed = True
+        self._started = False
+        for queues in (self._moves, self._hints):
+            for jobs in queues.values():
+                for job in jobs:
+                    job.future.cancel()
+            queues.clear()
+        self._turns.clear()
+        processes = self._drop_processes()
+        threads, self._threads = self._threads, None
+        if threads is not None:
+            threads.shutdown(wait=False, cancel_futures=True)  # a running search ends within its budget
+        if processes:
+            await asyncio.to_thread(_reap, processes, STOP_GRACE)
+
+    def _drop_processes(self) -> list[multiprocessing.process.BaseProcess]:
+        """Shut the process executor down without waiting; its worker processes (to reap)."""
+        executor, self._processes = self._processes, None
+        if executor is None:
+            return []
+        workers = list(getattr(executor, "_processes", {}).values())  # no public list of them
+        executor.shutdown(wait=False, cancel_futures=True)
+        return workers
+
+    # ------------------------------------------------------------------ thinking
+
+    async def think(self, table: str, bot: Bot, view: SeatView, rng: random.Random, budget: float, *,
+                    seed: object = None, hint: bool = False) -> Action:
+        """The bot's checked answer to ``view`` (:func:`binokel.ai.choose_safely`), thought in
+        the pool when it is the table's turn. Cancelling the caller takes a waiting job out
+        of the queue (a running search finishes, its answer unused)."""
+        if self._closed:
+            raise PoolClosed("the pool is stopped")
+        if not self._started:
+            # Used without start() (an app driven without its lifespan): threads only, so no
+            # process is left that nobody stops.
+            self._started = True
+            self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="binokel-think")
+        job = _Job(table, hint, bot, view, rng, budget, seed)
+        (self._hints if hint else self._moves).setdefault(table, collections.deque()).append(job)
+        if table not in self._turns:
+            self._turns.append(table)
+        self._dispatch()
+        try:
+            return await asyncio.shield(job.future)
+        except asyncio.CancelledError:
+            if not job.future.done():
+                self._withdraw(job)
+            # a running search's answer (or error) comes later and nobody reads it
+            job.future.add_done_callback(lambda done: done.cancelled() or done.exception())
+            raise
+
+    def waiting(self, table: str) -> int:
+        """Jobs of ``table`` waiting or running in the pool."""
+        return (len(self._moves.get(table, ())) + len(self._hints.get(table, ()))
+                + (1 if table in self._running else 0))
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes' ids (none in thread mode)."""
+        executor = self._processes
+        workers = getattr(executor, "_processes", None) or {}
+        return [process.pid for process in workers.values() if process.pid is not None]
+
+    @property
+    def busy(self) -> int:
+        return len(self._running)
+
+    def _withdraw(self, job: _Job) -> None:
+        queues = self._hints if job.hint else self._moves
+        jobs = queues.get(job.table)
+        if jobs is not None and job in jobs:
+            jobs.remove(job)
+            if not jobs:
+                del queues[job.table]
+        job.future.cancel()
+
+    def _next(self) -> _Job | None:
+        """The next job to start: round robin over the tables with nothing running, bot moves
+        before hints."""
+        for queues in (self._moves, self._hints):
+            for _ in range(len(self._turns)):
+                table = self._turns[0]
+                self._turns.rotate(-1)
+                jobs = queues.get(table)
+                if jobs and table not in self._running:
+                    job = jobs.popleft()
+                    if not jobs:
+                        del queues[table]
+                    return job
+        return None
+
+    def _dispatch(self) -> None:
+        """Start jobs while a slot is free."""
+        while len(self._running) < self.workers:
+            job = self._next()
+            if job is None:
+                break
+            self._running[job.table] = job
+            self.started_jobs.append((job.table, job.hint))
+            del self.started_jobs[:-1000]
+            asyncio.get_running_loop().create_task(self._run(job), name=f"think for {job.table}")
+        for table in list(self._turns):  # forget the tables with nothing left
+            if table not in self._moves and table not in self._hints and table not in self._running:
+                self._turns.remove(table)
+
+    async def _run(self, job: _Job) -> None:
+        try:
+            action = await self._call(job)
+        except BaseException as error:  # handed to the waiting caller
+            if not job.future.done():
+                if isinstance(error, asyncio.CancelledError):
+                    job.future.cancel()
+                else:
+                    job.future.set_exception(error)
+            if not isinstance(error, Exception):
+                raise
+        else:
+            if not job.future.done():
+                job.future.set_result(action)
+        finally:
+            self._running.pop(job.table, None)
+            if job.table in self._turns:  # it had its turn: the other tables come first
+                self._turns.remove(job.table)
+                self._turns.append(job.table)
+            if not self._closed:
+                self._dispatch()
+
+    async def _call(self, job: _Job) -> Action:
+        loop = asyncio.get_running_loop()
+        level = getattr(job.bot, "name", None)
+        if self._processes is not None and isinstance(level, str) and type(job.bot) is BOT_CLASSES.get(level):
+            try:
+                text = await asyncio.wrap_future(self._processes.submit(
+                    _think, level, job.view.to_json(), job.rng, job.budget, job.seed))
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): new workers for the next ones; this
+                # search is done in a thread so its table does not wait.
+                self.broken += 1
+                log.error("a bot worker process died; starting new ones")
+                self._replace_processes()
+            else:
+                return _action(job.view, text)
+        if self._threads is None:
+            raise PoolClosed("the pool is not running")
+        return await loop.run_in_executor(self._threads, _choose, job.bot, job.view, job.rng, job.budget, job.seed)
+
+    def _replace_processes(self) -> None:
+        if self._closed:
+            return
+        old = self._drop_processes()
+        threading.Thread(target=_reap, args=(old, STOP_GRACE), daemon=True).start()
+        try:
+            self._processes = self._new_processes()
+        except Exception:  # threads still think
+            log.exception("no new bot worker processes; bots think in threads")
+
+
+# ---------------------------------------------------------------------- in the workers
+
+def _worker_start(server: int) -> None:
+    """A worker process: Ctrl-C is for the server (it stops the workers); exit when the server
+    (or the fork server between them) is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not logging.getLogger().handlers:  # a failing bot's line looks like the server's own
+        logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH_SECONDS)
+            if os.getppid() != parent or not _alive(server):
+                os._exit(0)
+
+    threading.Thread(target=watch, name="binokel-watch-server", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _ready() -> int:
+    return os.getpid()
+
+
+def _think(level: str, seen: dict[str, Any], rng: random.Random, budget: float, seed: object) -> str:
+    """In a worker: the level's checked choice for the view, as its text."""
+    view = SeatView.from_json(seen)
+    return str(choose_safely(make_bot(level), view, rng, budget, seed=seed))
+
+
+def _choose(bot: Bot, view: SeatView, rng: random.Random, budget: float, seed: object) -> Action:
+    return choose_safely(bot, view, rng, budget, seed=seed)
+
+
+def _action(view: SeatView, text: str) -> Action:
+    """The legal action a worker named (it checked it against the same view)."""
+    for action in view.legal_actions:
+        if str(action) == text:
+            return action
+    raise ValueError(f"the worker answered {text!r}, not a legal action")
+
+
+# ---------------------------------------------------------------------- in the server
+
+def _warm(executor: concurrent.futures.ProcessPoolExecutor, workers: int) -> None:
+    """Start the worker processes (a no-op job each) and wait for them, bounded."""
+    futures = [executor.submit(_ready) for _ in range(workers)]
+    concurrent.futures.wait(futures, timeout=30)
+    for future in futures:
+        future.result(timeout=0)  # an error here means no processes: the caller falls back
+
+
+def _reap(processes: list[multiprocessing.process.BaseProcess], grace: float) -> None:
+    """Wait ``grace`` seconds for the worker processes to end, then terminate, then kill them."""
+    deadline = time.monotonic() + grace
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        with contextlib.suppress(Exception):
+            if process.is_alive():
+                process.terminate()
+                process.join(1.0)
+            if process.is_alive():
+                process.kill()
+                process.join(1.0)
