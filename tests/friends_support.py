@@ -27,9 +27,7 @@ from binokel.card import CARDS, Card
 from binokel.game import Game
 from binokel.meld import meld_cards
 from binokel.record import actions_of, replay_deal
-from binokel.server.app import create_app
-from binokel.server.limits import Limits
-from server_support import Saved as Store
+from server_support import Saved as Store, app_for
 from binokel.server.table import spectator_view
 from binokel.state import Phase, State
 from binokel.view import view
@@ -37,15 +35,8 @@ from binokel.view import view
 Message = dict[str, Any]
 
 
-FAST = Limits(messages_per_second=1000.0, message_burst=1000, address_messages_per_second=1000.0,
-              address_message_burst=1000)
-"""Tests act as fast as the server answers, far beyond a person's 20 messages a second."""
-
-
 def client_for(db: Path, think: float = 0, **options: Any) -> TestClient:
-    options.setdefault("limits", FAST)
-    options.setdefault("allow_hosts", ("testserver",))  # TestClient's name, like one given with --allow-host
-    return TestClient(create_app(db, think=think, budget=0.01, **options))
+    return TestClient(app_for(db, think=think, **options))
 
 
 def create(client: TestClient, rules: str, seats: list[str], **body: Any) -> Message:

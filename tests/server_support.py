@@ -8,6 +8,7 @@ is none, a failure under CI=true)."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,27 @@ import pytest
 
 from binokel.record import game_record
 from binokel.server import persist
+from binokel.server.app import create_app
+from binokel.server.limits import Limits
 from binokel.server.storage import open_store
+
+FAST_LIMITS = Limits(messages_per_second=1000.0, message_burst=1000, address_messages_per_second=1000.0,
+                     address_message_burst=1000)
+"""Tests act as fast as the server answers, far beyond a person's 20 messages a second."""
+TEST_HOSTS = ("testserver",)
+"""TestClient's host name (its websockets always use it): answered like a name given with --allow-host."""
+
+
+def fast_limits(**changes: Any) -> Limits:
+    """:data:`FAST_LIMITS` with some settings changed."""
+    return dataclasses.replace(FAST_LIMITS, **changes)
+
+
+def app_for(db: Any, *, think: float = 0, budget: float = 0.01, **options: Any) -> Any:
+    """The app under test on ``db``: fast limits and TestClient's host name unless told otherwise."""
+    options.setdefault("limits", FAST_LIMITS)
+    options.setdefault("allow_hosts", TEST_HOSTS)
+    return create_app(db, think=think, budget=budget, **options)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

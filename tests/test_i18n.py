@@ -261,9 +261,10 @@ def test_the_server_serves_the_catalogue(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
     from binokel.i18n import source
-    from binokel.server.app import create_app
+    from binokel.server.limits import Limits
+    from server_support import app_for
 
-    with TestClient(create_app(tmp_path / "games.db", allow_hosts=("testserver",))) as client:
+    with TestClient(app_for(tmp_path / "games.db", limits=Limits())) as client:
         for lang in LANGUAGES:
             answer = client.get(f"/i18n/{lang}.json")
             assert answer.status_code == 200 and answer.content == source(lang)

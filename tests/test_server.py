@@ -33,10 +33,8 @@ from binokel.i18n import render
 from binokel.meld import meld_cards
 from binokel.record import actions_of, replay, replay_deal
 from binokel.rules import RULE_SETS, STANDARD, Rules, options
-from binokel.server.app import create_app
-from binokel.server.limits import Limits
 from binokel.server.protocol import CARD_PATTERN, MAX_MESSAGE
-from server_support import Saved as Store
+from server_support import Saved as Store, app_for
 from binokel.state import Phase, State
 from binokel.view import view
 
@@ -52,15 +50,8 @@ def db(server_db: Path | str) -> Path | str:
     return server_db  # each test runs on SQLite and on PostgreSQL
 
 
-TEST_HOSTS = ("testserver",)
-"""TestClient's host name: the server answers to it like to a name given with --allow-host."""
-
-
 def client_for(db: Path, think: float = 0) -> TestClient:
-    # The test clients act as fast as the server answers: beyond a person's messages a second.
-    return TestClient(create_app(db, think=think, budget=0.01, allow_hosts=TEST_HOSTS, limits=Limits(
-        messages_per_second=1000.0, message_burst=1000, address_messages_per_second=1000.0,
-        address_message_burst=1000)))
+    return TestClient(app_for(db, think=think))
 
 
 @pytest.fixture

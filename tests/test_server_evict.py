@@ -20,8 +20,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from binokel.ai import make_bot
-from binokel.server.app import create_app
-from binokel.server.limits import Limits
+from server_support import app_for, fast_limits
 from binokel.view import SeatView
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -30,10 +29,8 @@ Message = dict[str, Any]
 
 
 def client_for(tmp_path: Any, **limits: Any) -> TestClient:
-    return TestClient(create_app(tmp_path / "games.sqlite3", think=0, budget=0.01,
-                                 limits=Limits(messages_per_second=1000.0, message_burst=1000, pool="thread",
-                                               tables_per_minute=1000,
-                                               **limits)))
+    return TestClient(app_for(tmp_path / "games.sqlite3",
+                              limits=fast_limits(pool="thread", tables_per_minute=1000, **limits)))
 
 
 def create(client: TestClient, seats: list[str], seed: int = 2) -> Message:

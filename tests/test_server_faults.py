@@ -24,15 +24,13 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about httpx versions
     from fastapi.testclient import TestClient
 
-from binokel.server.app import create_app
-from binokel.server.limits import Limits
 from binokel.server.storage import SQLiteStore, open_store
-from server_support import Saved
+from server_support import Saved, app_for, fast_limits
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 T = TypeVar("T")
-LIMITS = Limits(messages_per_second=1000.0, message_burst=1000, pool="thread")
+LIMITS = fast_limits(pool="thread")
 Message = dict[str, Any]
 
 
@@ -57,7 +55,7 @@ def disk(tmp_path: Path) -> Iterator[FullDisk]:
 
 
 def client_on(store: Any, think: float = 0.0) -> TestClient:
-    return TestClient(create_app(store, think=think, budget=0.01, limits=LIMITS))
+    return TestClient(app_for(store, think=think, limits=LIMITS))
 
 
 def create(client: TestClient, **body: Any) -> Message:
@@ -201,7 +199,7 @@ def test_acknowledged_versions_are_all_in_the_store_after_a_restart(disk: FullDi
     with open_store(disk.path) as store:
         stored = store.load(game["id"])
         assert stored is not None and stored.entries[-1].version >= max(told)
-    with TestClient(create_app(disk.path, think=0, budget=0.01, limits=LIMITS)) as client, tab(client, game) as ws:
+    with TestClient(app_for(disk.path, limits=LIMITS)) as client, tab(client, game) as ws:
         assert until(ws, is_state)["version"] >= max(told)
 
 

@@ -26,7 +26,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from binokel.ai import HINT_LEVEL, make_bot
-from binokel.server.app import create_app
+from server_support import app_for, fast_limits
 from binokel.server.limits import Limits
 from binokel.server.pool import Pool, PoolClosed
 from binokel.state import State
@@ -232,10 +232,7 @@ def test_workers_end_by_themselves_when_the_server_is_killed() -> None:
 # ---------------------------------------------------------------------- hints at a real table
 
 def hint_client(limits: Limits, budget: float = 0.01, think: float = 600) -> TestClient:
-    return TestClient(create_app(":memory:", think=think, budget=budget, limits=limits))
-
-
-FAST = dict(messages_per_second=1000.0, message_burst=1000)
+    return TestClient(app_for(":memory:", think=think, budget=budget, limits=limits))
 
 
 def _my_turn(client: TestClient) -> tuple[str, str]:
@@ -267,7 +264,7 @@ def _answer(ws: Any) -> dict[str, Any]:
 def test_one_hint_in_flight_per_seat_and_a_few_a_minute(monkeypatch: pytest.MonkeyPatch) -> None:
     shared = board()
     gate_hints(monkeypatch, shared)
-    with hint_client(Limits(**FAST, pool="thread", hints_per_minute=3)) as client:
+    with hint_client(fast_limits(pool="thread", hints_per_minute=3)) as client:
         game_id, token = _my_turn(client)
         with client.websocket_connect(f"/ws/games/{game_id}") as tab1, \
                 client.websocket_connect(f"/ws/games/{game_id}") as tab2:
@@ -296,7 +293,7 @@ def test_one_hint_in_flight_per_seat_and_a_few_a_minute(monkeypatch: pytest.Monk
 def test_a_hint_the_pool_cannot_give_in_time_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     shared = board()
     gate_hints(monkeypatch, shared)
-    with hint_client(Limits(**FAST, pool="thread", hint_seconds=0.2)) as client:
+    with hint_client(fast_limits(pool="thread", hint_seconds=0.2)) as client:
         game_id, token = _my_turn(client)
         with client.websocket_connect(f"/ws/games/{game_id}") as ws:
             ws.send_json({"type": "hello", "token": token})
@@ -316,7 +313,7 @@ def test_a_hint_flood_at_one_table_leaves_another_tables_bots_alone() -> None:
     soon as it is answered); table B, all bots, plays on. B's p95 time between moves under
     the flood stays within a generous ratio of its p95 unloaded, measured in the same run;
     the quotas refused most of the flood."""
-    limits = Limits(**FAST, hints_per_minute=6, connections_per_table=40)
+    limits = fast_limits(hints_per_minute=6, connections_per_table=40)
     with hint_client(limits, budget=0.3, think=0.05) as client:
         flooded, token = _my_turn(client)
         other = client.post("/api/games", json={"rules": "standard", "seats": ["easy", "easy", "easy"], "seed": 3,
