@@ -15,7 +15,12 @@ Per bot (the ``players`` names of the records):
   opening bid is not counted as a choice;
 - far above the melds (the issue's measure against another program): the share of the
   bot's contracts bid at least :data:`FAR` above the best melds of the hand as dealt,
-  and how often those fail (surrendered ones count as failed).
+  and how often those fail (surrendered ones count as failed);
+- wrong surrenders: every surrendered contract is played on instead, from the true deal,
+  by :data:`JUDGE` bots in every seat (budget :data:`JUDGE_BUDGET`, :data:`JUDGE_RUNS`
+  seeds): how many of them playing on would have made (in the majority of the runs), and
+  the mean utility the soloist lost by surrendering (positive: surrendering was worse).
+  A sure game without trump counts as reaching :data:`NO_TRUMP_REACH` in "bid past reach".
 
 Numbers only; nothing here is a test.
 """
@@ -29,17 +34,25 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from binokel.ai import make_bot
+from binokel.ai.bots import no_trump_games
 from binokel.ai.knowledge import counts_of
-from binokel.ai.policy import best_contract
+from binokel.ai.policy import Plan, best_contract, no_trump_gaps, partner_share, plan_no_trump
+from binokel.ai.search import opponents_of, utility
 from binokel.action import ActionKind
-from binokel.card import Card, Hand, Suit, add_card
+from binokel.card import Card, Hand, Suit, add_card, remove_card
 from binokel.meld import find_melds, meld_total
-from binokel.record import replay
+from binokel.record import replay, replay_deal
+from binokel.score import surrender_scores
 from binokel.state import Outcome, State
 from binokel.view import view
 
 TAPPS = 200
 FAR = 150
+JUDGE = "hard"
+JUDGE_BUDGET = 0.02
+JUDGE_RUNS = 3
+NO_TRUMP_REACH = 1000
 
 
 def hand_melds(hand: list[Card], state: State) -> int:
@@ -62,11 +75,45 @@ def reach(hand: list[Card], state: State, rng: random.Random) -> float:
         cards = mask
         for kind in rng.sample(unseen, rules.tapp_size):
             cards = add_card(cards, kind)
-        best = max(best, best_contract(cards, rules).total)
+        plan = best_contract(cards, rules)
+        best = max(best, plan.total + partner_share(rules, plan.card_points))
+        if any(no_trump_gaps(kept(cards, plan_no_trump(cards, g, rules)), g, rules) == 0
+               for g in no_trump_games(rules)):
+            best = max(best, NO_TRUMP_REACH)
     return best
 
 
-def analyse(paths: list[Path]) -> dict[str, dict[str, Any]]:
+def kept(cards: int, plan: Plan) -> int:
+    for kind in plan.discard:
+        cards = remove_card(cards, kind)
+    return cards
+
+
+def judge_play_on(data: dict[str, Any], runs: int = JUDGE_RUNS) -> tuple[float, float]:
+    """A surrendered deal played on by judge bots: (share of runs made, mean utility
+    of playing on minus surrendering, for the soloist)."""
+    data = dict(data, surrender=False, tricks=[])
+    start = replay_deal(data)
+    soloist, bid = start.soloist, start.bid
+    assert soloist is not None
+    out = start.rules.sitting_out(start.dealer)
+    opponents = opponents_of(start.rules, soloist, out)
+    melds = [meld_total(find_melds(Hand(h), start.trump, start.rules)) for h in start.hands]
+    give_up = utility(surrender_scores(start.rules, soloist, bid, melds, out), soloist, opponents)
+    made = gain = 0.0
+    for run in range(runs):
+        bots = [make_bot(JUDGE, seed=run * 10 + seat) for seat in range(start.players)]
+        rng = random.Random(run)
+        state = start
+        while not state.is_over():
+            state = state.apply(bots[state.to_move].choose(view(state, state.to_move), rng, JUDGE_BUDGET))
+        made += float(state.outcome is Outcome.MADE)
+        assert state.scores is not None
+        gain += utility(tuple(state.scores), soloist, opponents) - give_up
+    return made / runs, gain / runs
+
+
+def analyse(paths: list[Path], judge: bool = True) -> dict[str, dict[str, Any]]:
     rng = random.Random(1)
     stats: dict[str, dict[str, list[float]]] = {}
     for path in paths:
@@ -93,6 +140,10 @@ def analyse(paths: list[Path]) -> dict[str, dict[str, Any]]:
         s.setdefault("contracts", []).append(1.0)
         s.setdefault("made", []).append(float(outcome in (Outcome.MADE, Outcome.DURCH_MADE, Outcome.BETTEL_MADE)))
         s.setdefault("surrendered", []).append(float(outcome is Outcome.SURRENDERED))
+        if outcome is Outcome.SURRENDERED and judge:
+            share, gain = judge_play_on(data)
+            s.setdefault("surrender_wrong", []).append(float(share > 0.5))
+            s.setdefault("surrender_cost", []).append(gain)
         if state.bid - hand_melds([Card.parse(c) for c in data["hands"][soloist]], state) >= FAR:
             s.setdefault("far", []).append(1.0)
             s.setdefault("far_failed", []).append(float(outcome in (Outcome.FAILED, Outcome.SURRENDERED)))
@@ -112,7 +163,9 @@ def analyse(paths: list[Path]) -> dict[str, dict[str, Any]]:
                         "surrender_rate": mean("surrendered"), "failed": len(s.get("overbid", [])),
                         "mean_overbid_failed": mean("overbid"), "bidding_seats": len(s.get("past_reach", [])),
                         "bid_past_reach": mean("past_reach"), "far_share": mean("far"),
-                        "far_contracts": len(s.get("far_failed", [])), "far_failed": mean("far_failed")}
+                        "far_contracts": len(s.get("far_failed", [])), "far_failed": mean("far_failed"),
+                        "surrenders": len(s.get("surrender_wrong", [])), "surrender_wrong": mean("surrender_wrong"),
+                        "surrender_cost": mean("surrender_cost")}
     return result
 
 
@@ -120,9 +173,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("dirs", nargs="+", type=Path)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-judge", action="store_true", help="do not play surrendered deals on")
     args = parser.parse_args()
     paths = sorted(p for d in args.dirs for p in d.glob("deal-*.json"))
-    result = analyse(paths)
+    result = analyse(paths, judge=not args.no_judge)
     if args.json:
         print(json.dumps({"deals": len(paths), "bots": result}))
         return
@@ -131,7 +185,9 @@ def main() -> None:
         print(f"  {name:<18} contracts {r['contracts']:4}  success {r['success_rate']}  surrender {r['surrender_rate']}"
               f"  overbid on failed {r['mean_overbid_failed']} (n={r['failed']})"
               f"  bid past reach {r['bid_past_reach']} (n={r['bidding_seats']})"
-              f"  bid >= melds+{FAR}: {r['far_share']} of contracts, failed {r['far_failed']} (n={r['far_contracts']})")
+              f"  bid >= melds+{FAR}: {r['far_share']} of contracts, failed {r['far_failed']} (n={r['far_contracts']})"
+              f"  surrenders that playing on would have made {r['surrender_wrong']} (n={r['surrenders']},"
+              f" mean cost of surrendering {r['surrender_cost']})")
 
 
 if __name__ == "__main__":

@@ -34,17 +34,9 @@ import random
 import time
 from collections.abc import Iterator
 
-from binokel.action import DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind
-from binokel.ai.bots import (
-    DEFENDER_UTILITY,
-    HardBot,
-    add_no_trump_candidates,
-    _kept,
-    _lowest_bid,
-    new_position,
-    trumps_kept,
-    undominated,
-)
+from binokel.action import DURCH, PASS, PLAYS, Action, ActionKind
+from binokel.ai.bots import (HardBot, SoloistSimulation, _kept, add_no_trump_candidates, new_position, trumps_kept,
+                             undominated)
 from binokel.ai.fast import Position
 from binokel.ai.knowledge import Knowledge
 from binokel.card import add_masks
@@ -185,11 +177,16 @@ class ExpertBot(HardBot):
     """Worlds sampled per world kept, for the resampling by the auction's likelihood."""
     MADE_SHARE = 0.55
     """The lowest share of simulated deals in which the soloist must reach a bid to make it."""
+    SURRENDER_WORLDS = 32
     SURRENDER_MARGIN = 25.0
-    """Giving up must beat playing on by this much (utility) to surrender."""
+    """Giving up must beat playing on by this much (utility) a world: playouts undervalue the soloist."""
+    SURRENDER_Z = 1.64
+    """... and by this many standard errors (one-sided 95%), so that few worlds never decide a surrender."""
     SOLVER_TRICKS = 4
     """Tricks left from which every sampled world is solved exactly."""
     SOLVER_NODES = 5000
+    TIE = 5.0
+    """Simulated plans within this many utility points a deal of the best are a tie."""
     TRUMP_WINDOW = 40
     """Trump plans whose estimate is within this many points of the best are simulated."""
 
@@ -234,32 +231,14 @@ class ExpertBot(HardBot):
 
     # ------------------------------------------------------------------ bidding
 
-    def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
-        lowest = _lowest_bid(view)
-        knowledge = Knowledge.from_view(view)
-        results = self._soloist_results(view, knowledge, rng, max(16, self.effort(budget) // 3),
-                                        self.deadline(budget))
-        if not results:
-            return super().bid(view, rng, budget)
-        rules, seat = knowledge.rules, view.seat
-        reached = sum(1 for p in results if (p.is_durch and not p.broken)
-                      or (not p.is_durch and p.soloist_total() + _partner_points(p) >= lowest.value))
-        if reached < self.MADE_SHARE * len(results):
-            return PASS
-        opponents = opponents_of(rules, seat, knowledge.sitting_out)
-        play_on = give_up = 0.0
-        for p in results:
-            if p.is_durch:
-                value = position_value(p, seat)
-                play_on += value
-                give_up += value
-                continue
-            play_on += utility(trump_scores(rules, seat, lowest.value, p.card_points(), p.melds, p.won,
-                                            knowledge.sitting_out), seat, opponents)
-            give_up += utility(surrender_scores(rules, seat, lowest.value, p.melds, knowledge.sitting_out),
-                               seat, opponents)
-        value = max(play_on, give_up) / len(results)
-        return lowest if value > DEFENDER_UTILITY else PASS
+    BID_WORLDS = 24
+
+    def bid_effort(self, budget: float) -> int:
+        return self.effort(budget) // 3
+
+    def accepts(self, simulation: SoloistSimulation, bid: int) -> bool:
+        """As hard, and only while the soloist reaches ``bid`` in :attr:`MADE_SHARE` of the deals."""
+        return super().accepts(simulation, bid) and simulation.made_share(bid) >= self.MADE_SHARE
 
     # ------------------------------------------------------------------ discard and game
 
@@ -299,29 +278,9 @@ class ExpertBot(HardBot):
         means = [(totals[i] + self.PESSIMISM * risky[i]) / (count + self.PESSIMISM) if i in risky
                  else totals[i] / count for i in range(len(candidates))]
         best = max(means)
-        # Near-ties (within a point a deal) go to the earlier candidate: more trumps, better estimate.
-        return candidates[next(i for i, m in enumerate(means) if m >= best - 1.0)]
-
-    # ------------------------------------------------------------------ surrender
-
-    def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
-        knowledge = Knowledge.from_view(view)
-        rules = knowledge.rules
-        out = knowledge.sitting_out
-        opponents = opponents_of(rules, view.seat, out)
-        worlds = max(16, self.effort(budget) // 2)
-        play_on = give_up = 0.0
-        count = 0
-        for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
-            position = new_position(rules, view.dealer, list(world.hands), view.seat, view.bid or 0, knowledge.trump,
-                                    tuple(c.index for c in view.discard or ()))
-            give_up += utility(surrender_scores(rules, view.seat, view.bid or 0, position.melds, out), view.seat,
-                               opponents)
-            play_on += position_value(playout(position), view.seat)
-            count += 1
-        if not count:
-            return PLAY_ON
-        return SURRENDER if give_up > play_on + self.SURRENDER_MARGIN * count else PLAY_ON
+        # Near-ties go to the plan keeping more trumps (a longer suit), then to the earlier (better estimate).
+        near = [i for i, m in enumerate(means) if m >= best - self.TIE]
+        return candidates[min(near, key=lambda i: (-trumps_kept(hand, candidates[i]), i))]
 
     # ------------------------------------------------------------------ card play
 
@@ -346,15 +305,6 @@ class ExpertBot(HardBot):
         if not worlds:
             return super().play(view, rng, budget)
         return PLAYS[max(legal, key=lambda k: (totals[k], -POINTS[k]))]
-
-
-def _partner_points(p: Position) -> int:
-    """Points the soloist's partners add to its total (with teams)."""
-    rules = p.rules
-    if rules.teams == "none":
-        return 0
-    team = rules.team_of(p.soloist)
-    return sum(p.points[s] + p.melds[s] for s in range(p.players) if s != p.soloist and rules.team_of(s) == team)
 
 
 __all__ = ["ExpertBot", "auction_calls", "auction_weight", "hand_estimate", "side_utility"]
