@@ -22,6 +22,8 @@ Per bot (the ``players`` names of the records):
   the mean utility the soloist lost by surrendering (positive: surrendering was worse).
   A sure game without trump counts as reaching :data:`NO_TRUMP_REACH` in "bid past reach".
 
+``--surrender-study N`` compares surrender rules instead (see :func:`surrender_study`).
+
 Numbers only; nothing here is a test.
 """
 
@@ -35,7 +37,9 @@ from pathlib import Path
 from typing import Any
 
 from binokel.ai import make_bot
-from binokel.ai.bots import no_trump_games
+from binokel.action import PLAY_ON
+from binokel.ai.bots import HardBot, gives_up, no_trump_games, surrender_gains
+from binokel.ai.knowledge import Knowledge
 from binokel.ai.knowledge import counts_of
 from binokel.ai.policy import Plan, best_contract, no_trump_gaps, partner_share, plan_no_trump
 from binokel.ai.search import opponents_of, utility
@@ -92,13 +96,17 @@ def kept(cards: int, plan: Plan) -> int:
 def judge_play_on(data: dict[str, Any], runs: int = JUDGE_RUNS) -> tuple[float, float]:
     """A surrendered deal played on by judge bots: (share of runs made, mean utility
     of playing on minus surrendering, for the soloist)."""
-    data = dict(data, surrender=False, tricks=[])
-    start = replay_deal(data)
+    return judge_state(replay_deal(dict(data, surrender=False, tricks=[])), runs)
+
+
+def judge_state(start: State, runs: int = JUDGE_RUNS) -> tuple[float, float]:
+    """From the first trick of ``start``, played out by judge bots ``runs`` times: (share
+    made, the soloist's mean utility of playing on minus that of surrendering)."""
     soloist, bid = start.soloist, start.bid
     assert soloist is not None
     out = start.rules.sitting_out(start.dealer)
     opponents = opponents_of(start.rules, soloist, out)
-    melds = [meld_total(find_melds(Hand(h), start.trump, start.rules)) for h in start.hands]
+    melds = [meld_total(find_melds(Hand(mask=h), Suit(int(start.game or 0)), start.rules)) for h in start.hands]
     give_up = utility(surrender_scores(start.rules, soloist, bid, melds, out), soloist, opponents)
     made = gain = 0.0
     for run in range(runs):
@@ -169,12 +177,65 @@ def analyse(paths: list[Path], judge: bool = True) -> dict[str, dict[str, Any]]:
     return result
 
 
+RULES_TRIED = {"hard (mean > 0)": (0.0, 0.0), "margin 25": (25.0, 0.0), "z 1.64": (0.0, 1.64),
+               "expert (margin 25, z 1.64)": (25.0, 1.64)}
+
+
+def surrender_study(positions: int, seed: int, worlds: int) -> dict[str, Any]:
+    """Surrender rules compared on doubtful contracts: seat 0 is made soloist at a bid
+    around its hand's estimate (−40 to +120), hard discards and names trump; the
+    per-world gains of surrendering (``worlds`` worlds, as the bots compute them) are fed
+    to each rule of :data:`RULES_TRIED`; where the rules disagree the contract is played
+    on by the judge bots. Regret: the utility lost against the better of the two actions
+    by the judge."""
+    rng = random.Random(seed)
+    bot = HardBot(seed=seed)
+    regret = dict.fromkeys(RULES_TRIED, 0.0)
+    surrenders = dict.fromkeys(RULES_TRIED, 0)
+    wrong = dict.fromkeys(RULES_TRIED, 0)
+    judged = found = 0
+    while found < positions:
+        state = State.new("standard", dealer=2).deal_random(rng)
+        plan = best_contract(state.hands[0], state.rules)
+        bid = max(150, (plan.total + rng.randint(-40, 120) - 150) // 20 * 20 + 150)
+        for call in range(150, bid + 10, 10):
+            state = state.apply_text(str(call))
+        state = state.apply_text("pass").apply_text("pass")
+        while state.phase.value in ("tapp", "discard", "game"):
+            state = state.apply(bot.choose(view(state, 0), rng, 0.05))
+        if state.phase.value != "surrender":
+            continue
+        found += 1
+        seen = view(state, 0)
+        knowledge = Knowledge.from_view(seen)
+        gains = surrender_gains(seen, knowledge, bot.worlds(knowledge, rng, worlds, float("inf")))
+        choices = {name: gives_up(gains, margin, z) for name, (margin, z) in RULES_TRIED.items()}
+        for name, give in choices.items():
+            surrenders[name] += give
+        if len(set(choices.values())) == 1:
+            continue  # every rule agrees: no difference between them to judge
+        judged += 1
+        made, gain = judge_state(state.apply(PLAY_ON))
+        for name, give in choices.items():
+            regret[name] += max(0.0, gain) if give else max(0.0, -gain)
+            wrong[name] += give and made > 0.5
+    return {"positions": positions, "judged": judged, "worlds": worlds,
+            "rules": {name: {"surrenders": surrenders[name], "surrendered_but_made": wrong[name],
+                             "regret_per_position": round(regret[name] / positions, 2)} for name in RULES_TRIED}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("dirs", nargs="+", type=Path)
+    parser.add_argument("dirs", nargs="*", type=Path)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-judge", action="store_true", help="do not play surrendered deals on")
+    parser.add_argument("--surrender-study", type=int, metavar="N", help="compare surrender rules on N contracts")
+    parser.add_argument("--worlds", type=int, default=32, help="worlds per surrender in the study (default 32)")
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.surrender_study:
+        print(json.dumps(surrender_study(args.surrender_study, args.seed, args.worlds)))
+        return
     paths = sorted(p for d in args.dirs for p in d.glob("deal-*.json"))
     result = analyse(paths, judge=not args.no_judge)
     if args.json:
