@@ -185,9 +185,9 @@ def surrender_study(positions: int, seed: int, worlds: int) -> dict[str, Any]:
     """Surrender rules compared on doubtful contracts: seat 0 is made soloist at a bid
     around its hand's estimate (−40 to +120), hard discards and names trump; the
     per-world gains of surrendering (``worlds`` worlds, as the bots compute them) are fed
-    to each rule of :data:`RULES_TRIED`; where the rules disagree the contract is played
+    to each rule of :data:`RULES_TRIED`; where any rule surrenders the contract is played
     on by the judge bots. Regret: the utility lost against the better of the two actions
-    by the judge."""
+    by the judge (the same for every rule where all play on, so not counted)."""
     rng = random.Random(seed)
     bot = HardBot(seed=seed)
     regret = dict.fromkeys(RULES_TRIED, 0.0)
@@ -212,8 +212,8 @@ def surrender_study(positions: int, seed: int, worlds: int) -> dict[str, Any]:
         choices = {name: gives_up(gains, margin, z) for name, (margin, z) in RULES_TRIED.items()}
         for name, give in choices.items():
             surrenders[name] += give
-        if len(set(choices.values())) == 1:
-            continue  # every rule agrees: no difference between them to judge
+        if not any(choices.values()):
+            continue  # every rule plays on: the same result for all of them
         judged += 1
         made, gain = judge_state(state.apply(PLAY_ON))
         for name, give in choices.items():

@@ -45,6 +45,7 @@ from binokel.ai.policy import (
     best_contract,
     choose_card,
     plan_contract,
+    void_plan,
 )
 from binokel.ai.sample import World, dealt_hands, world_position
 from binokel.ai.search import (
@@ -185,6 +186,8 @@ class ExpertBot(HardBot):
     SOLVER_TRICKS = 4
     """Tricks left from which every sampled world is solved exactly."""
     SOLVER_NODES = 5000
+    DISCARD_VARIANTS = 0
+    """1: the best trump plan is also simulated with a discard that voids its shortest side suit."""
     TIE = 5.0
     """Simulated plans within this many utility points a deal of the best are a tie."""
     TRUMP_WINDOW = 40
@@ -253,6 +256,8 @@ class ExpertBot(HardBot):
         out = rules.sitting_out(view.dealer)
         opponents = opponents_of(rules, view.seat, out)
         candidates: list[Plan] = list(trumps)
+        if self.DISCARD_VARIANTS:  # last, so that a near-tie keeps the policy's discard
+            candidates += [v for v in (void_plan(hand, trumps[0], rules),) if v is not None]
         risky = add_no_trump_candidates(view, hand, candidates)
         if len(candidates) == 1:
             return candidates[0]
