@@ -190,7 +190,7 @@ def surrender_study(positions: int, seed: int, worlds: int) -> dict[str, Any]:
     by the judge (the same for every rule where all play on, so not counted)."""
     rng = random.Random(seed)
     bot = HardBot(seed=seed)
-    regret = dict.fromkeys(RULES_TRIED, 0.0)
+    regret: dict[str, list[float]] = {name: [] for name in RULES_TRIED}
     surrenders = dict.fromkeys(RULES_TRIED, 0)
     wrong = dict.fromkeys(RULES_TRIED, 0)
     judged = found = 0
@@ -217,11 +217,21 @@ def surrender_study(positions: int, seed: int, worlds: int) -> dict[str, Any]:
         judged += 1
         made, gain = judge_state(state.apply(PLAY_ON))
         for name, give in choices.items():
-            regret[name] += max(0.0, gain) if give else max(0.0, -gain)
+            regret[name].append(max(0.0, gain) if give else max(0.0, -gain))
             wrong[name] += give and made > 0.5
+    first = next(iter(RULES_TRIED))
+    paired = {}
+    for name in RULES_TRIED:
+        diffs = [a - b for a, b in zip(regret[first], regret[name])]
+        mean = statistics.fmean(diffs) if diffs else 0.0
+        half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+        # Per position (every position: those where all play on count 0).
+        scale = len(diffs) / positions
+        paired[name] = [round(mean * scale, 2), round((mean - half) * scale, 2), round((mean + half) * scale, 2)]
     return {"positions": positions, "judged": judged, "worlds": worlds,
             "rules": {name: {"surrenders": surrenders[name], "surrendered_but_made": wrong[name],
-                             "regret_per_position": round(regret[name] / positions, 2)} for name in RULES_TRIED}}
+                             "regret_per_position": round(sum(regret[name]) / positions, 2),
+                             f"regret saved against {first}, 95% CI": paired[name]} for name in RULES_TRIED}}
 
 
 def main() -> None:

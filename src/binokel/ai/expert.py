@@ -8,13 +8,20 @@ What it adds to :class:`~binokel.ai.bots.HardBot` (measured in ``docs/ai.md``):
   other seat's auction is under a model of bidding: a seat that bid ``B`` holds a hand
   worth about ``B`` or more, a seat that passed when ``L`` was needed one worth less
   (:func:`auction_weight`); no world contradicts what is known (the sampler's facts);
-- **bidding**: the lowest bid is made only while the simulated soloist reaches it in at
-  least :attr:`ExpertBot.MADE_SHARE` of the sampled Tapps *and* playing it (or giving it
-  up) is worth more than defending — so no bid far beyond what the hand can reach;
-- **surrender** only when giving up is clearly better over many worlds
-  (:attr:`ExpertBot.SURRENDER_MARGIN`), because playouts undervalue the soloist;
+- **bidding** (the loop shared with hard, :func:`~binokel.ai.bots.simulate_soloist`):
+  over sampled Tapps and hidden hands the seat is simulated as soloist of its best plan
+  for each Tapp; the lowest bid is made only while it is within the hand's reach with the
+  best sampled Tapp, worth more than defending on average (surrender counted), *and*
+  reached in at least :attr:`ExpertBot.MADE_SHARE` of the deals;
+- **surrender** only when giving up beats playing on over at least
+  :attr:`ExpertBot.SURRENDER_WORLDS` worlds by :attr:`ExpertBot.SURRENDER_MARGIN` a world
+  and by :attr:`ExpertBot.SURRENDER_Z` standard errors
+  (:func:`~binokel.ai.bots.gives_up`): playouts undervalue the soloist, and few scattered
+  worlds must not decide;
 - **trump choice** among every trump suit near the best plan, not just the two best,
-  ties broken by the number of trumps kept;
+  simulated in the same worlds; plans within :attr:`ExpertBot.TIE` of the best go to the
+  one keeping more trumps (optionally a discard that voids a side suit,
+  :attr:`ExpertBot.DISCARD_VARIANTS`);
 - **card play**: in the last :attr:`ExpertBot.SOLVER_TRICKS` tricks each world is solved
   exactly by :class:`~binokel.ai.solver.Solver`; before that, playouts as the hard bot.
 
