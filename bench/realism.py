@@ -179,7 +179,8 @@ def analyse(paths: list[Path], judge: bool = True) -> dict[str, dict[str, Any]]:
 
 RULES_TRIED = {"mean > 0": (0.0, 0.0), "margin 25": (25.0, 0.0), "z 1.64": (0.0, 1.64),
                "margin 25, z 1.64": (25.0, 1.64), "margin 50": (50.0, 0.0), "margin 100": (100.0, 0.0),
-               "margin 150": (150.0, 0.0), "margin 200": (200.0, 0.0), "margin 100, z 1.64": (100.0, 1.64)}
+               "margin 150": (150.0, 0.0), "margin 200": (200.0, 0.0), "margin 100, z 1.64": (100.0, 1.64),
+               "margin 200, z 1.64": (200.0, 1.64)}
 
 
 def surrender_study(positions: int, seed: int, worlds: int) -> dict[str, Any]:

@@ -397,8 +397,10 @@ class HardBot(MediumBot):
 
     SURRENDER_WORLDS = 8
     """At least this many worlds weigh the surrender."""
-    SURRENDER_MARGIN = 0.0
-    """Giving up must beat playing on by this much utility per world on average."""
+    SURRENDER_MARGIN = 200.0
+    """Giving up must beat playing on by this much utility per world on average: heuristic
+    playouts undervalue the soloist, and with no margin hard gave up contracts that playing on
+    would have made (a fifth of its surrenders; the study in docs/ai.md chose 200)."""
     SURRENDER_Z = 0.0
     """... and by this many standard errors of that mean (0: the mean alone decides)."""
 

@@ -186,8 +186,6 @@ class ExpertBot(HardBot):
     MADE_SHARE = 0.55
     """The lowest share of simulated deals in which the soloist must reach a bid to make it."""
     SURRENDER_WORLDS = 32
-    SURRENDER_MARGIN = 25.0
-    """Giving up must beat playing on by this much (utility) a world: playouts undervalue the soloist."""
     SURRENDER_Z = 1.64
     """... and by this many standard errors (one-sided 95%), so that few worlds never decide a surrender."""
     SOLVER_TRICKS = 4
