@@ -35,7 +35,7 @@ read this one list); ``"oracle"`` exists for measurement only."""
 
 HINT_LEVEL = "hard"
 """The level that gives hints: the strongest *measured* level. Expert has not been shown
-significantly stronger than hard yet (docs/ai.md: +3.8 [−2.1, +9.7] points a deal over 300
+significantly stronger than hard yet (docs/ai.md: +3.5 [−1.0, +8.1] points a deal over 404
 paired deals at budget 0.02), so hints stay with hard until a tournament says otherwise."""
 
 BOT_CLASSES = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot, "oracle": OracleBot}
