@@ -102,7 +102,7 @@ class BotSpec:
         ...     BotSpec.parse("hard:depth=3")
         ... except OptionError as error:
         ...     print(error)  # doctest: +ELLIPSIS
-        the hard bot has no option 'depth' (known: budget, endgame_cards, ...)
+        the hard bot has no option 'depth' (known: budget, bid_worlds, endgame_cards, ...)
         """
         level, *parts = [part.strip() for part in text.strip().lower().split(":")]
         if level not in BOT_CLASSES:
@@ -208,6 +208,7 @@ class SeatStats:
     surrendered: bool = False
     bid: int = 0
     won_game: bool = False
+    overbid: int | None = None  # a failed trump contract: the bid minus what the soloist reached
 
 
 @dataclass
@@ -273,7 +274,9 @@ def _seat_stats(state: State, seat: int) -> SeatStats:
         score=state.scores[seat], played=seat != state.sitting_out, soloist=is_soloist,
         made=is_soloist and state.outcome in (Outcome.MADE, Outcome.DURCH_MADE, Outcome.BETTEL_MADE),
         surrendered=is_soloist and state.outcome is Outcome.SURRENDERED,
-        bid=state.bid if is_soloist and state.bid is not None else 0)
+        bid=state.bid if is_soloist and state.bid is not None else 0,
+        overbid=state.bid - state.card_points[seat] - state.meld_points[seat]
+        if is_soloist and state.bid is not None and state.outcome is Outcome.FAILED else None)
 
 
 def play_game(settings: Settings, index: int, seating: tuple[int, ...]) -> Played:
@@ -485,7 +488,9 @@ def report(settings: Settings, results: list[Played]) -> dict[str, Any]:
                 soloist_rate=len(solo) / len(bot_stats),
                 made_rate=sum(s.made for s in solo) / len(solo) if solo else None,
                 surrender_rate=sum(s.surrendered for s in solo) / len(solo) if solo else None,
-                mean_bid=statistics.fmean(s.bid for s in solo) if solo else None)
+                mean_bid=statistics.fmean(s.bid for s in solo) if solo else None,
+                mean_overbid_failed=statistics.fmean(over) if (over := [s.overbid for s in solo
+                                                                       if s.overbid is not None]) else None)
         entry["latency"] = {kind: {"p50": percentile(t, 0.5), "p95": percentile(t, 0.95), "n": len(t)}
                             for kind, t in sorted(latency.get(names[i], {}).items())} if _unique(names, i) else None
         bots.append(entry)
@@ -530,8 +535,10 @@ def format_report(data: dict[str, Any]) -> str:
                 return "-" if x is None else f"{x:.2f}"
 
             bid = "-" if entry["mean_bid"] is None else f"{entry['mean_bid']:.0f}"
+            over = entry.get("mean_overbid_failed")
             lines.append(f"  {entry['bot']:<10} mean {entry['mean_score']:8.1f}  soloist {rate(entry['soloist_rate'])}"
-                         f"  made {rate(entry['made_rate'])}  surrendered {rate(entry['surrender_rate'])}  bid {bid}")
+                         f"  made {rate(entry['made_rate'])}  surrendered {rate(entry['surrender_rate'])}  bid {bid}"
+                         f"  overbid on failed {'-' if over is None else f'{over:.0f}'}")
         for kind, lat in (entry["latency"] or {}).items():
             lines.append(f"      {kind:<9} p50 {lat['p50'] * 1000:7.1f} ms  p95 {lat['p95'] * 1000:7.1f} ms  "
                          f"n={lat['n']}")

@@ -35,8 +35,8 @@ read this one list); ``"oracle"`` exists for measurement only."""
 
 HINT_LEVEL = "hard"
 """The level that gives hints: the strongest *measured* level. Expert has not been shown
-stronger than hard yet (docs/ai.md: −6.4 [−12.6, −0.1] and +4.4 [−2.7, +11.5] points a
-deal in two runs), so hints stay with hard until a tournament says otherwise."""
+significantly stronger than hard yet (docs/ai.md: +3.5 [−1.0, +8.1] points a deal over 404
+paired deals at budget 0.02), so hints stay with hard until a tournament says otherwise."""
 
 BOT_CLASSES = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot, "oracle": OracleBot}
 

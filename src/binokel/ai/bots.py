@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
                             TAKE, Action, ActionKind)
@@ -326,33 +326,34 @@ class HardBot(MediumBot):
 
     # ---------------------------------------------------------------- bidding
 
+    BID_WORLDS = 12
+    """At least this many sampled Tapps (worlds) weigh each bid."""
+
     def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+        """The lowest bid while the simulation says it pays (:meth:`accepts`), else pass."""
         lowest = _lowest_bid(view)
         knowledge = Knowledge.from_view(view)
-        results = self._soloist_results(view, knowledge, rng, max(12, self.effort(budget) // 4),
-                                        self.deadline(budget))
-        if not results:
+        worlds = self.worlds(knowledge, rng, max(self.BID_WORLDS, self.bid_effort(budget)), self.deadline(budget),
+                             skip_failures=True)
+        simulation = simulate_soloist(view, knowledge, worlds)
+        if not simulation.results:
             return super().bid(view, rng, budget)
-        value = _contract_utility(results, lowest.value, knowledge)
-        return lowest if value > DEFENDER_UTILITY else PASS
+        return lowest if self.accepts(simulation, lowest.value) else PASS
+
+    def bid_effort(self, budget: float) -> int:
+        """Sampled Tapps per bid at ``budget``."""
+        return self.effort(budget) // 4
 
     def _soloist_results(self, view: SeatView, knowledge: Knowledge, rng: random.Random,
                          worlds: int, deadline: float) -> list[Position]:
-        """Play out sampled deals with this seat as soloist of its best plan (bid 0: the
-        bid is weighed afterwards)."""
-        rules = knowledge.rules
-        seat = view.seat
-        results = []
-        for world in self.worlds(knowledge, rng, worlds, deadline, skip_failures=True):
-            cards = world.hands[seat]
-            for kind in world.tapp:
-                cards = add_card(cards, kind)
-            plan = choose_plan(cards, rules, rules.min_bid)
-            hands = list(world.hands)
-            hands[seat] = _kept(cards, plan)
-            position = new_position(rules, view.dealer, hands, seat, 0, plan.game, plan.discard)
-            results.append(playout(position))
-        return results
+        """The simulated deals alone (server/review.py's bidding help reads them)."""
+        return simulate_soloist(view, knowledge, self.worlds(knowledge, rng, worlds, deadline,
+                                                             skip_failures=True)).results
+
+    def accepts(self, simulation: SoloistSimulation, bid: int) -> bool:
+        """Is ``bid`` worth playing: never past what the hand reaches with the best sampled
+        Tapp, and worth more than defending on average."""
+        return bid <= simulation.reach and simulation.value(bid) > DEFENDER_UTILITY
 
     # ---------------------------------------------------------------- discard, game, surrender
 
@@ -394,25 +395,23 @@ class HardBot(MediumBot):
                  else totals[i] / max(count, 1) for i in range(len(candidates))]
         return candidates[max(range(len(candidates)), key=lambda i: means[i])]
 
+    SURRENDER_WORLDS = 8
+    """At least this many worlds weigh the surrender."""
+    SURRENDER_MARGIN = 200.0
+    """Giving up must beat playing on by this much utility per world on average: heuristic
+    playouts undervalue the soloist, and with no margin hard gave up contracts that playing on
+    would have made (a fifth of its surrenders; the study in docs/ai.md chose 200)."""
+    SURRENDER_Z = 0.0
+    """... and by this many standard errors of that mean (0: the mean alone decides)."""
+
     def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         knowledge = Knowledge.from_view(view)
-        rules = knowledge.rules
-        trump = knowledge.trump
-        out = knowledge.sitting_out
-        opponents = opponents_of(rules, view.seat, out)
-        worlds = max(8, self.effort(budget) // 2)
-        play_on = give_up = 0.0
-        count = 0
-        for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
-            position = new_position(rules, view.dealer, list(world.hands), view.seat, _bid(view), trump,
-                                    tuple(c.index for c in view.discard or ()))
-            surrendered = surrender_scores(rules, view.seat, _bid(view), position.melds, out)
-            give_up += utility(surrendered, view.seat, opponents)
-            play_on += position_value(playout(position), view.seat)
-            count += 1
-        if not count:
+        worlds = self.worlds(knowledge, rng, max(self.SURRENDER_WORLDS, self.effort(budget) // 2),
+                             self.deadline(budget))
+        gains = surrender_gains(view, knowledge, worlds)
+        if not gains:
             return super().surrender(view, rng, budget)
-        return SURRENDER if give_up > play_on else PLAY_ON
+        return SURRENDER if gives_up(gains, self.SURRENDER_MARGIN, self.SURRENDER_Z) else PLAY_ON
 
     # ---------------------------------------------------------------- card play
 
@@ -514,6 +513,94 @@ def _contract_utility(results: list[Position], bid: int, knowledge: Knowledge) -
         play_on += utility(trump_scores(rules, seat, bid, p.card_points(), p.melds, p.won, out), seat, opponents)
         give_up += utility(surrender_scores(rules, seat, bid, p.melds, out), seat, opponents)
     return max(play_on, give_up) / len(results)
+
+
+class SoloistSimulation:
+    """Deals played out with one seat as soloist of its best plan, one per sampled Tapp
+    (and hidden hands), bid 0: each bid is weighed afterwards. ``reach`` is the highest
+    total the hand could make with the best sampled Tapp (a sure game without trump
+    counts as :data:`NO_TRUMP_BID`); no bot bids past it."""
+
+    def __init__(self, knowledge: Knowledge, results: list[Position], reach: int) -> None:
+        self.knowledge = knowledge
+        self.results = results
+        self.reach = reach
+
+    def made_share(self, bid: int) -> float:
+        """The share of the simulated deals in which the soloist reaches ``bid``."""
+        if not self.results:
+            return 0.0
+        made = sum(1 for p in self.results if (p.is_durch and not p.broken)
+                   or (not p.is_durch and p.soloist_total() + partner_points(p) >= bid))
+        return made / len(self.results)
+
+    def value(self, bid: int) -> float:
+        """Mean utility of playing ``bid`` over the simulated deals; in trump games
+        surrendering instead when that is better on average."""
+        return _contract_utility(self.results, bid, self.knowledge)
+
+
+def simulate_soloist(view: SeatView, knowledge: Knowledge, worlds: Iterator[World]) -> SoloistSimulation:
+    """Play out each world with this seat as soloist of its best plan for the world's Tapp."""
+    rules = knowledge.rules
+    seat = view.seat
+    results = []
+    reach = 0
+    for world in worlds:
+        cards = world.hands[seat]
+        for kind in world.tapp:
+            cards = add_card(cards, kind)
+        plan = choose_plan(cards, rules, rules.min_bid)
+        hands = list(world.hands)
+        hands[seat] = _kept(cards, plan)
+        position = playout(new_position(rules, view.dealer, hands, seat, 0, plan.game, plan.discard))
+        results.append(position)
+        if plan.game >= DURCH:
+            reach = max(reach, NO_TRUMP_BID if not position.broken else 0)
+        else:
+            best = best_contract(cards, rules)
+            estimate = best.total + partner_share(rules, best.card_points)
+            reach = max(reach, estimate, position.soloist_total() + partner_points(position))
+    return SoloistSimulation(knowledge, results, reach)
+
+
+def partner_points(p: Position) -> int:
+    """Points the soloist's partners add to its total (with teams)."""
+    rules = p.rules
+    if not rules.has_teams:
+        return 0
+    team = rules.team_of(p.soloist)
+    return sum(p.points[s] + p.melds[s] for s in range(p.players) if s != p.soloist and rules.team_of(s) == team)
+
+
+def surrender_gains(view: SeatView, knowledge: Knowledge, worlds: Iterable[World]) -> list[float]:
+    """Per sampled world: the soloist's utility of surrendering minus that of playing on
+    (played out by the heuristic rule)."""
+    rules = knowledge.rules
+    out = knowledge.sitting_out
+    opponents = opponents_of(rules, view.seat, out)
+    bid = _bid(view)
+    gains = []
+    for world in worlds:
+        position = new_position(rules, view.dealer, list(world.hands), view.seat, bid, knowledge.trump,
+                                tuple(c.index for c in view.discard or ()))
+        give_up = utility(surrender_scores(rules, view.seat, bid, position.melds, out), view.seat, opponents)
+        gains.append(give_up - position_value(playout(position), view.seat))
+    return gains
+
+
+def gives_up(gains: list[float], margin: float, z: float) -> bool:
+    """Surrender? Only when the mean gain beats ``margin`` by ``z`` standard errors.
+
+    >>> gives_up([30.0, 50.0, 40.0], 10, 2), gives_up([300.0, -200.0, 20.0], 10, 2), gives_up([5.0], 0, 0)
+    (True, False, True)
+    """
+    n = len(gains)
+    mean = sum(gains) / n
+    if n < 2 or not z:
+        return mean > margin
+    spread = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1) / n)
+    return mean - z * spread > margin
 
 
 def add_no_trump_candidates(view: SeatView, hand: int, candidates: list[Plan]) -> dict[int, float]:

@@ -8,13 +8,20 @@ What it adds to :class:`~binokel.ai.bots.HardBot` (measured in ``docs/ai.md``):
   other seat's auction is under a model of bidding: a seat that bid ``B`` holds a hand
   worth about ``B`` or more, a seat that passed when ``L`` was needed one worth less
   (:func:`auction_weight`); no world contradicts what is known (the sampler's facts);
-- **bidding**: the lowest bid is made only while the simulated soloist reaches it in at
-  least :attr:`ExpertBot.MADE_SHARE` of the sampled Tapps *and* playing it (or giving it
-  up) is worth more than defending — so no bid far beyond what the hand can reach;
-- **surrender** only when giving up is clearly better over many worlds
-  (:attr:`ExpertBot.SURRENDER_MARGIN`), because playouts undervalue the soloist;
+- **bidding** (the loop shared with hard, :func:`~binokel.ai.bots.simulate_soloist`):
+  over sampled Tapps and hidden hands the seat is simulated as soloist of its best plan
+  for each Tapp; the lowest bid is made only while it is within the hand's reach with the
+  best sampled Tapp, worth more than defending on average (surrender counted), *and*
+  reached in at least :attr:`ExpertBot.MADE_SHARE` of the deals;
+- **surrender** only when giving up beats playing on over at least
+  :attr:`ExpertBot.SURRENDER_WORLDS` worlds by :attr:`ExpertBot.SURRENDER_MARGIN` a world
+  and by :attr:`ExpertBot.SURRENDER_Z` standard errors
+  (:func:`~binokel.ai.bots.gives_up`): playouts undervalue the soloist, and few scattered
+  worlds must not decide;
 - **trump choice** among every trump suit near the best plan, not just the two best,
-  ties broken by the number of trumps kept;
+  simulated in the same worlds; plans within :attr:`ExpertBot.TIE` of the best go to the
+  one keeping more trumps (optionally a discard that voids a side suit,
+  :attr:`ExpertBot.DISCARD_VARIANTS`);
 - **card play**: in the last :attr:`ExpertBot.SOLVER_TRICKS` tricks each world is solved
   exactly by :class:`~binokel.ai.solver.Solver`; before that, playouts as the hard bot.
 
@@ -34,17 +41,9 @@ import random
 import time
 from collections.abc import Iterator
 
-from binokel.action import DURCH, PASS, PLAY_ON, PLAYS, SURRENDER, Action, ActionKind
-from binokel.ai.bots import (
-    DEFENDER_UTILITY,
-    HardBot,
-    add_no_trump_candidates,
-    _kept,
-    _lowest_bid,
-    new_position,
-    trumps_kept,
-    undominated,
-)
+from binokel.action import DURCH, PASS, PLAYS, Action, ActionKind
+from binokel.ai.bots import (HardBot, SoloistSimulation, _kept, add_no_trump_candidates, new_position, trumps_kept,
+                             undominated)
 from binokel.ai.fast import Position
 from binokel.ai.knowledge import Knowledge
 from binokel.card import add_masks
@@ -53,6 +52,7 @@ from binokel.ai.policy import (
     best_contract,
     choose_card,
     plan_contract,
+    void_plan,
 )
 from binokel.ai.sample import World, dealt_hands, world_position
 from binokel.ai.search import (
@@ -185,11 +185,16 @@ class ExpertBot(HardBot):
     """Worlds sampled per world kept, for the resampling by the auction's likelihood."""
     MADE_SHARE = 0.55
     """The lowest share of simulated deals in which the soloist must reach a bid to make it."""
-    SURRENDER_MARGIN = 25.0
-    """Giving up must beat playing on by this much (utility) to surrender."""
+    SURRENDER_WORLDS = 32
+    SURRENDER_Z = 1.64
+    """... and by this many standard errors (one-sided 95%), so that few worlds never decide a surrender."""
     SOLVER_TRICKS = 4
     """Tricks left from which every sampled world is solved exactly."""
     SOLVER_NODES = 5000
+    DISCARD_VARIANTS = 0
+    """1: the best trump plan is also simulated with a discard that voids its shortest side suit."""
+    TIE = 5.0
+    """Simulated plans within this many utility points a deal of the best are a tie."""
     TRUMP_WINDOW = 40
     """Trump plans whose estimate is within this many points of the best are simulated."""
 
@@ -234,32 +239,14 @@ class ExpertBot(HardBot):
 
     # ------------------------------------------------------------------ bidding
 
-    def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
-        lowest = _lowest_bid(view)
-        knowledge = Knowledge.from_view(view)
-        results = self._soloist_results(view, knowledge, rng, max(16, self.effort(budget) // 3),
-                                        self.deadline(budget))
-        if not results:
-            return super().bid(view, rng, budget)
-        rules, seat = knowledge.rules, view.seat
-        reached = sum(1 for p in results if (p.is_durch and not p.broken)
-                      or (not p.is_durch and p.soloist_total() + _partner_points(p) >= lowest.value))
-        if reached < self.MADE_SHARE * len(results):
-            return PASS
-        opponents = opponents_of(rules, seat, knowledge.sitting_out)
-        play_on = give_up = 0.0
-        for p in results:
-            if p.is_durch:
-                value = position_value(p, seat)
-                play_on += value
-                give_up += value
-                continue
-            play_on += utility(trump_scores(rules, seat, lowest.value, p.card_points(), p.melds, p.won,
-                                            knowledge.sitting_out), seat, opponents)
-            give_up += utility(surrender_scores(rules, seat, lowest.value, p.melds, knowledge.sitting_out),
-                               seat, opponents)
-        value = max(play_on, give_up) / len(results)
-        return lowest if value > DEFENDER_UTILITY else PASS
+    BID_WORLDS = 24
+
+    def bid_effort(self, budget: float) -> int:
+        return self.effort(budget) // 3
+
+    def accepts(self, simulation: SoloistSimulation, bid: int) -> bool:
+        """As hard, and only while the soloist reaches ``bid`` in :attr:`MADE_SHARE` of the deals."""
+        return super().accepts(simulation, bid) and simulation.made_share(bid) >= self.MADE_SHARE
 
     # ------------------------------------------------------------------ discard and game
 
@@ -274,6 +261,8 @@ class ExpertBot(HardBot):
         out = rules.sitting_out(view.dealer)
         opponents = opponents_of(rules, view.seat, out)
         candidates: list[Plan] = list(trumps)
+        if self.DISCARD_VARIANTS:  # last, so that a near-tie keeps the policy's discard
+            candidates += [v for v in (void_plan(hand, trumps[0], rules),) if v is not None]
         risky = add_no_trump_candidates(view, hand, candidates)
         if len(candidates) == 1:
             return candidates[0]
@@ -299,29 +288,9 @@ class ExpertBot(HardBot):
         means = [(totals[i] + self.PESSIMISM * risky[i]) / (count + self.PESSIMISM) if i in risky
                  else totals[i] / count for i in range(len(candidates))]
         best = max(means)
-        # Near-ties (within a point a deal) go to the earlier candidate: more trumps, better estimate.
-        return candidates[next(i for i, m in enumerate(means) if m >= best - 1.0)]
-
-    # ------------------------------------------------------------------ surrender
-
-    def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
-        knowledge = Knowledge.from_view(view)
-        rules = knowledge.rules
-        out = knowledge.sitting_out
-        opponents = opponents_of(rules, view.seat, out)
-        worlds = max(16, self.effort(budget) // 2)
-        play_on = give_up = 0.0
-        count = 0
-        for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
-            position = new_position(rules, view.dealer, list(world.hands), view.seat, view.bid or 0, knowledge.trump,
-                                    tuple(c.index for c in view.discard or ()))
-            give_up += utility(surrender_scores(rules, view.seat, view.bid or 0, position.melds, out), view.seat,
-                               opponents)
-            play_on += position_value(playout(position), view.seat)
-            count += 1
-        if not count:
-            return PLAY_ON
-        return SURRENDER if give_up > play_on + self.SURRENDER_MARGIN * count else PLAY_ON
+        # Near-ties go to the plan keeping more trumps (a longer suit), then to the earlier (better estimate).
+        near = [i for i, m in enumerate(means) if m >= best - self.TIE]
+        return candidates[min(near, key=lambda i: (-trumps_kept(hand, candidates[i]), i))]
 
     # ------------------------------------------------------------------ card play
 
@@ -346,15 +315,6 @@ class ExpertBot(HardBot):
         if not worlds:
             return super().play(view, rng, budget)
         return PLAYS[max(legal, key=lambda k: (totals[k], -POINTS[k]))]
-
-
-def _partner_points(p: Position) -> int:
-    """Points the soloist's partners add to its total (with teams)."""
-    rules = p.rules
-    if rules.teams == "none":
-        return 0
-    team = rules.team_of(p.soloist)
-    return sum(p.points[s] + p.melds[s] for s in range(p.players) if s != p.soloist and rules.team_of(s) == team)
 
 
 __all__ = ["ExpertBot", "auction_calls", "auction_weight", "hand_estimate", "side_utility"]

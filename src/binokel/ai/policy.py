@@ -118,6 +118,51 @@ def plan_contract(cards: int, trump: int, rules: Rules) -> Plan:
     return Plan(discard, Contract(trump), melds, points)
 
 
+def void_plan(cards: int, plan: Plan, rules: Rules) -> Plan | None:
+    """A variant of the trump ``plan`` that lays away every card of its shortest side suit
+    (one that fits in the discard and holds no meld card), the rest of the discard as the
+    plan's; None if there is no such suit or the plan already voids it. A void lets the
+    soloist trump that suit at once.
+
+    >>> cards = Hand.parse("AH AH TH KH QH JH 9H AS TS KS QS JD AC TC 9D QD KD 9C").mask
+    >>> plan = plan_contract(cards, 1, Rules.parse("standard"))
+    >>> from binokel.card import CARDS
+    >>> sorted(str(CARDS[k]) for k in void_plan(cards, plan, Rules.parse("standard")).discard)
+    ['9C', 'AC', 'TC']
+    """
+    trump = int(plan.game)
+    keep = meld_cards(find_melds(Hand(mask=cards), Suit(trump), rules)).mask
+    extra = cards.bit_count() - rules.hand_size
+    best: tuple[int, ...] | None = None
+    for suit in range(4):
+        if suit == trump:
+            continue
+        held = [k for k in kinds_of(present(cards) & SUIT_MASK[suit]) for _ in range(1 + (cards >> (k + COPY) & 1))]
+        if not held or len(held) > extra or present(keep) & SUIT_MASK[suit]:
+            continue
+        if best is None or len(held) < len(best):
+            best = tuple(held)
+    if best is None:
+        return None
+    rest = [k for k in plan.discard if k // 7 != best[0] // 7]
+    discard = best + tuple(rest[:extra - len(best)])
+    if len(discard) < extra:  # the plan laid away fewer of its other cards than room is left: its cheapest
+        kept = cards
+        for k in discard:
+            kept = remove_card(kept, k)
+        spare = sorted((k for k in kinds_of(present(kept)) if not present(keep) >> k & 1),
+                       key=lambda k: card_key(k, trump))
+        discard += tuple(spare[:extra - len(discard)])
+    if sorted(discard) == sorted(plan.discard) or len(discard) != extra:
+        return None
+    kept = cards
+    for k in discard:
+        kept = remove_card(kept, k)
+    melds = meld_total(find_melds(Hand(mask=kept), Suit(trump), rules))
+    points = expected_card_points(kept, trump, rules) + sum(POINTS[k] for k in discard)
+    return Plan(discard, plan.game, melds, points)
+
+
 def partner_share(rules: Rules, card_points: int) -> int:
     """Card points the soloist's partners may add with teams: their share of the points
     the soloist does not take, split evenly among the other playing seats (0 without teams).
@@ -309,4 +354,4 @@ def _lead(hand: int, kinds: list[int], declarer: bool, trump: int, gone: int, is
 
 
 __all__ = ["best_contract", "plan_contract", "plan_no_trump", "no_trump_gaps", "expected_card_points", "partner_share",
-           "is_sure_durch", "choose_card", "cheapest", "card_key", "DURCH", "NO_TRUMP", "Plan"]
+           "is_sure_durch", "choose_card", "void_plan", "cheapest", "card_key", "DURCH", "NO_TRUMP", "Plan"]
