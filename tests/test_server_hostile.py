@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
+import select
 import socket
 import threading
 import time
@@ -43,6 +45,7 @@ from binokel.record import replay_game
 from binokel.server.app import TOO_MANY_CLOSE, TOO_SLOW_CLOSE, create_app
 from binokel.server.guard import Guard, Names, Policy
 from binokel.server.limits import Limits
+from binokel.server.transport import uvicorn_config
 from binokel.server.protocol import CLIENT_TYPES
 from server_support import Saved
 
@@ -433,9 +436,7 @@ class Served:
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, log_level="warning", ws_max_size=limits.frame_bytes, lifespan="on",
-                                ws_per_message_deflate=False, log_config=None)
-        self.server = uvicorn.Server(config)
+        self.server = uvicorn.Server(uvicorn_config(app, limits))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
     def __enter__(self) -> Served:
@@ -654,6 +655,51 @@ def test_invalid_utf8_and_vanishing_clients_log_no_traceback(tmp_path: Path, cap
         answer = httpx.post(served.url + "/api/games", json={"rules": "standard(target=10000000000)"})
         assert answer.status_code == 400 and answer.json()["code"] == "option_above_maximum"
     assert tracebacks(caplog) == []
+
+
+def test_a_request_head_sent_slowly_is_cut_off_and_a_prompt_one_is_served(tmp_path: Path) -> None:
+    """Slowloris: a client that trickles its request line and headers (a byte now and then,
+    never finishing) is disconnected once ``Limits.head_seconds`` have passed since its
+    first byte, on a fresh connection and on the next request of a kept-alive one; a client
+    that sends its head at once, and a websocket, are served and stay."""
+    limits = dataclasses.replace(FAST, head_seconds=0.5)
+    app = app_for(tmp_path / "games.db", limits=limits)
+
+    def trickle(sock: socket.socket, text: bytes) -> bool:
+        """Send ``text`` a byte every 0.1 s; True if the server closed the connection meanwhile."""
+        for byte in text:
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:
+                return True
+            readable, _, _ = select.select([sock], [], [], 0.1)
+            if readable:
+                try:
+                    if sock.recv(4096) == b"":
+                        return True
+                except OSError:
+                    return True
+        return False
+
+    slow_head = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X-Slow: " + b"a" * 200
+    with Served(app, limits) as served:
+        fresh = socket.create_connection(("127.0.0.1", served.port))
+        assert trickle(fresh, slow_head), "a head trickled in over 20 s was not cut off"
+        fresh.close()
+        kept = socket.create_connection(("127.0.0.1", served.port))  # one prompt request, then a slow one
+        kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert kept.recv(4096).startswith(b"HTTP/1.1 200")
+        assert trickle(kept, slow_head), "the kept-alive connection's slow second head was not cut off"
+        kept.close()
+        created = httpx.post(served.url + "/api/games", json={"seats": ["me", "easy", "easy"], "seed": 3}).json()
+        sock = raw_websocket(served.port, f"/ws/games/{created['id']}")
+        time.sleep(1.0)  # twice the deadline: an upgraded connection is past its head
+        sock.sendall(frame(json.dumps({"type": "hello", "token": created["token"]}).encode()))
+        sock.settimeout(10)
+        first = sock.recv(2)
+        assert first[:1] == b"\x81", f"the websocket was not answered with a text frame: {first!r}"
+        sock.close()
+        assert httpx.get(served.url + "/healthz").status_code == 200
 
 
 def test_the_security_section_lists_every_limit_with_its_default() -> None:

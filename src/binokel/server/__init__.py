@@ -61,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from binokel.server.app import create_app, lan_address
+        from binokel.server.transport import uvicorn_config
     except ImportError as error:
         return _fail(f"needs FastAPI and uvicorn ({error.name} is missing): pip install 'binokel[serve]'")
 
@@ -124,14 +125,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"Games are saved in {shown}. Press Ctrl-C to stop.", flush=True)
     if args.open:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
-    # No permessage-deflate: messages are a few KB, and compressing each one for each socket
-    # cost about a quarter of the server's CPU under load (bench/load.py; docs/server.md).
-    # A frame larger than the limit is refused by the transport (close 1009) before it is
-    # buffered; a message above Limits.message_bytes but within it gets a clear error.
     forwarded = getattr(args, "forwarded_allow_ips", None)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=limits.frame_bytes, lifespan="on",
-                                           ws_per_message_deflate=False, log_config=None,
-                                           **({"forwarded_allow_ips": forwarded} if forwarded else {})))
+    server = uvicorn.Server(uvicorn_config(app, limits, **({"forwarded_allow_ips": forwarded} if forwarded else {})))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:

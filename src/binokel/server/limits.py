@@ -37,6 +37,7 @@ class Limits:
     chat_kept: int = 50  # the last lines a newcomer sees
     tokens_per_request: int = 50  # "your games": tokens one browser may ask about at once
     hello_seconds: float = 10.0  # a new connection must say hello within this time
+    head_seconds: float = 10.0  # an HTTP request's line and headers must arrive within this time
 
     # -- scheduling and faults (issue 12; server/pool.py, docs/server.md "Scheduling and faults")
     pool: str = "process"  # where bots and hints think: "process" (every core) or "thread"
