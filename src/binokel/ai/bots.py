@@ -344,11 +344,11 @@ class HardBot(MediumBot):
         """Sampled Tapps per bid at ``budget``."""
         return self.effort(budget) // 4
 
-    def _soloist_results(self, view: SeatView, knowledge: Knowledge, rng: random.Random,
-                         worlds: int, deadline: float) -> list[Position]:
-        """The simulated deals alone (server/review.py's bidding help reads them)."""
-        return simulate_soloist(view, knowledge, self.worlds(knowledge, rng, worlds, deadline,
-                                                             skip_failures=True)).results
+    def simulate(self, view: SeatView, rng: random.Random, worlds: int, deadline: float) -> SoloistSimulation:
+        """The bidding's simulation of ``worlds`` sampled Tapps (and hidden hands), by ``deadline``
+        (server/review.py's bidding help shows it; :meth:`accepts` weighs a bid on it)."""
+        knowledge = Knowledge.from_view(view)
+        return simulate_soloist(view, knowledge, self.worlds(knowledge, rng, worlds, deadline, skip_failures=True))
 
     def accepts(self, simulation: SoloistSimulation, bid: int) -> bool:
         """Is ``bid`` worth playing: never past what the hand reaches with the best sampled

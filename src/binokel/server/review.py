@@ -22,7 +22,7 @@ import time
 from typing import Any
 
 from binokel.action import DURCH, GAMES, Action, ActionKind
-from binokel.ai.bots import DEFENDER_UTILITY, HardBot, _contract_utility
+from binokel.ai.bots import HardBot
 from binokel.ai.knowledge import Knowledge
 from binokel.ai.sample import world_position
 from binokel.ai.search import playout, position_value, solve
@@ -57,10 +57,8 @@ def bidding_help(seen: SeatView, *, seed: int = 0, worlds: int = 24, seconds: fl
     hand = Hand(seen.hand)
     melds = meld_values(hand, rules)
     bot = HardBot(seed=seed)
-    knowledge = Knowledge.from_view(seen)
-    rng = random.Random(seed)
-    deadline = time.perf_counter() + seconds
-    results = bot._soloist_results(seen, knowledge, rng, worlds, deadline)
+    simulation = bot.simulate(seen, random.Random(seed), worlds, time.perf_counter() + seconds)
+    results = simulation.results
     lowest = _lowest(seen, rules.min_bid)
     totals = sorted(p.soloist_total() for p in results if not p.is_durch)
     if totals:
@@ -72,7 +70,7 @@ def bidding_help(seen: SeatView, *, seed: int = 0, worlds: int = 24, seconds: fl
     limit = None
     if results:
         bid = lowest
-        while bid <= lowest + 600 and _contract_utility(results, bid, knowledge) > DEFENDER_UTILITY:
+        while bid <= lowest + 600 and bot.accepts(simulation, bid):
             limit = bid
             bid += 10
     return {"melds": melds, "certain": max(melds.values()), "estimate": estimate, "safe": safe,
