@@ -26,7 +26,8 @@ CORE = ["card", "rules", "action", "trick", "meld", "score", "state", "view", "g
 REFUSING = [SRC / f"{name}.py" for name in CORE] + [SRC / "cli.py", SRC / "tournament.py",
                                                     *sorted((SRC / "server").glob("*.py")),
                                                     *sorted((SRC / "terminal").glob("*.py"))]
-ERRORS = {"BinokelError", "NotationError", "IllegalActionError", "RecordError", "ProtocolError"}
+ERRORS = {"BinokelError", "NotationError", "IllegalActionError", "RecordError", "ProtocolError", "Refused"}
+"""``Refused(status, code, **params)`` (the server's HTTP refusals) has its code second."""
 
 
 def strings(lang: str) -> dict[str, str]:
@@ -83,8 +84,9 @@ def test_every_raise_site_has_a_code_in_every_language_with_its_params() -> None
             where = f"{path.name}:{line}"
             if name == "BinokelError" and path.name == "error.py":
                 continue  # the class itself, rebuilding a pickled error
-            assert call.args, f"{where}: {name} without a reason code"
-            codes = _codes(call.args[0])
+            first = 1 if name == "Refused" else 0
+            assert len(call.args) > first, f"{where}: {name} without a reason code"
+            codes = _codes(call.args[first])
             keywords = {k.arg for k in call.keywords if k.arg is not None}
             passes_on = any(k.arg is None for k in call.keywords)
             if codes is None:  # re-raised with another error's code: ``X(error.code, **error.params)``

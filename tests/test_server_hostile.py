@@ -205,7 +205,7 @@ def test_a_json_body_over_the_message_limit_gets_413(client: TestClient) -> None
 
 
 def test_connections_per_address_and_per_table_are_capped(tmp_path: Path) -> None:
-    for per_table, per_address, code, close in ((2, 10, "too_many_connections", 1000),
+    for per_table, per_address, code, close in ((2, 10, "too_many_connections", TOO_MANY_CLOSE),
                                                 (10, 2, "too_many_connections_address", TOO_MANY_CLOSE)):
         limits = Limits(**{**FAST.__dict__, "connections_per_address": per_address,
                            "connections_per_table": per_table})
@@ -228,6 +228,50 @@ def test_connections_per_address_and_per_table_are_capped(tmp_path: Path) -> Non
             with client.websocket_connect(path) as ws:  # all closed: the address may connect again
                 ws.send_json({"type": "hello", "token": None})
                 assert ws.receive_json()["type"] in ("events", "state")
+
+
+REFUSALS: list[tuple[str, str, dict[str, Any], dict[str, str], int, str]] = [
+    # (method, path ({id}: a live table), json, headers, status, code)
+    ("GET", "/api/games/{id}/review?deal=abc&seat=0", {}, {}, 400, "bad_request"),
+    ("GET", "/api/games/{id}/review?seat=1.5", {}, {}, 400, "bad_request"),
+    ("GET", "/api/games/{id}/review?seat=0", {}, {}, 400, "no_finished_deal"),
+    ("GET", "/api/games/nope/review", {}, {}, 404, "no_game"),
+    ("GET", "/api/games/{id}/advice", {}, {}, 403, "advice_token"),
+    ("GET", "/api/games/{id}/advice", {}, {"Authorization": "Bearer forged"}, 403, "advice_token"),
+    ("GET", "/api/games/nope/advice", {}, {}, 404, "no_game"),
+    ("POST", "/api/review", {"record": {"format": "binokel-game/1", "deals": "x"}, "seat": 0, "deal": 0}, {},
+     400, "no_rules"),
+    ("POST", "/api/review", {"seat": 0}, {}, 400, "review_body"),
+    ("POST", "/api/review", {"record": {}, "seat": "0"}, {}, 400, "review_numbers"),
+    ("POST", "/api/review", {"record": {}, "seat": 0, "deal": True}, {}, 400, "review_numbers"),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "headers", "status", "code"), REFUSALS)
+def test_every_http_refusal_is_in_the_protocols_format(client: TestClient, method: str, path: str,
+                                                       body: dict[str, Any], headers: dict[str, str],
+                                                       status: int, code: str) -> None:
+    """The error format of docs/server.md ("Security"): text, a catalogue code, its params."""
+    game = create(client, seats=["me", "easy", "easy"])
+    url = path.replace("{id}", game["id"])
+    response = client.request(method, url, json=body if method == "POST" else None, headers=headers)
+    assert response.status_code == status, response.text
+    answer = response.json()
+    assert set(answer) == {"error", "code", "params"} and answer["code"] == code, answer
+    assert code in CODES and isinstance(answer["params"], dict) and answer["error"]
+
+
+def test_a_validation_error_names_the_field(client: TestClient) -> None:
+    game = create(client, seats=["me", "easy", "easy"])
+    answer = client.get(f"/api/games/{game['id']}/review", params={"deal": "abc", "seat": 0}).json()
+    assert answer["params"]["field"] == "query.deal" and "integer" in answer["params"]["reason"]
+    assert answer["error"] == f"query.deal is not valid: {answer['params']['reason']}"
+
+
+def test_a_bad_uploaded_record_says_where(client: TestClient) -> None:
+    record = {"format": "binokel-game/1", "deals": "x"}
+    answer = client.post("/api/review", json={"record": record, "seat": 0, "deal": 0}).json()
+    assert answer["code"] == "no_rules" and answer["params"]["at"] == "rules"
 
 
 def test_messages_are_limited_per_address_across_connections(tmp_path: Path) -> None:

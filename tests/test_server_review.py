@@ -19,6 +19,7 @@ from test_server import (  # noqa: F401
 
 from binokel.view import view
 from binokel.ai import make_bot
+from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.record import game_record
 from binokel.server.review import bidding_help, explain_deal, review_deal, review_record
@@ -117,8 +118,12 @@ def test_review_of_an_uploaded_record() -> None:
     record = game_record(game, ["A", "B", "C"])
     review = review_record(record, 0, worlds=4)
     assert review["deal"] == 0 and review["deals"] == 1 and review["players"] == ["A", "B", "C"]
-    with pytest.raises(ValueError):
+    with pytest.raises(BinokelError) as deal:
         review_record(record, 0, 3)
+    with pytest.raises(BinokelError) as seat:
+        review_record(record, 3)
+    assert (deal.value.code, deal.value.params) == ("bad_review_deal", {"last": 0, "value": "3"})
+    assert (seat.value.code, seat.value.params) == ("bad_seat", {"last": 2, "value": "3"})
 
 
 def test_http_review_advice_and_rules_check(client) -> None:  # noqa: F811

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import (
     FileResponse,
     HTMLResponse,
@@ -217,6 +218,14 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     async def refused(request: Request, problem: Refused) -> JSONResponse:
         return error(problem.status, problem)
 
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, problem: RequestValidationError) -> JSONResponse:
+        # FastAPI's own check of a path or query parameter (``?deal=abc``): the protocol's
+        # format, not its ``{"detail": ...}``; the first problem names the field.
+        first: dict[str, Any] = next(iter(problem.errors()), {})
+        field = ".".join(str(part) for part in first.get("loc", ())) or "request"
+        return error(400, ProtocolError("bad_request", field=field, reason=str(first.get("msg", "invalid"))))
+
     @app.exception_handler(StorageUnavailable)
     async def unavailable(request: Request, problem: StorageUnavailable) -> JSONResponse:
         # A store call of a route that does not catch it (a read, say): 503 and a clear code, not 500.
@@ -382,11 +391,11 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
             await table.catch_up()  # the client has seen steps stored by another process
         try:
             table.join(connection, connection.since)
-        except ProtocolError as problem:
-            connection.post(table.error(problem))
-            connection.post(None)
+        except ProtocolError as problem:  # over the table's cap (too_many_connections): 4429, like the address's
+            sender.cancel()
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await sender
+            await _refuse(websocket, problem, TOO_MANY_CLOSE)
             return
         reader = asyncio.create_task(_read(websocket, hall, table, connection, quotas))
         try:

@@ -77,7 +77,14 @@ HTTP
   "certain", "estimate", "safe": [low, high], "limit", "lowest"}|null}`` (null outside
   the auction); ``GET /api/games/{id}/review?deal=k&seat=s`` and ``POST /api/review``
   ``{"record": <binokel-game/1>, "seat": s, "deal": k}`` → the review of a finished deal
-  (see ``binokel.server.review.review_deal``); 400 when there is no such finished deal.
+  (see ``binokel.server.review.review_deal``); 400 when there is no such finished deal
+  (``no_finished_deal``, ``bad_review_deal``, ``bad_seat``) or a bad record (its
+  ``RecordError``'s code, ``params.at`` the offending entry); advice without a seat
+  token of this table → 403 ``advice_token``.
+- Every HTTP refusal is ``{"error": "<English text>", "code": <reason code>, "params":
+  {...}}`` (``error.<code>`` of the catalogues). A path or query parameter of the wrong
+  type (``?deal=abc``) → 400 ``bad_request`` with ``params`` ``{"field": "query.deal",
+  "reason": "<the validator's English message>"}``.
 - ``GET /api/games/{id}/record`` → the game record (RECORDS.md ``binokel-game/1``) as a
   download (``Content-Disposition: attachment``). While a deal is in progress its
   cards are hidden information, so that deal is left out until it is over; the record
@@ -96,9 +103,10 @@ game id gets one ``error`` message and close code 4404. ``version`` is the last
 version the client saw: the missed events come first (see ``events``).
 Other close codes: 4408 — the client was too slow to read (more than
 ``Limits.queue_messages`` messages waited for it): it reconnects with its last version
-and catches up; 4429 — too many connections from its address (after an ``error``
-``too_many_connections_address``); 1007 — a frame that is not UTF-8; 1009 — a frame
-over ``Limits.frame_bytes``; 1013 — the games database is unavailable, try again.
+and catches up; 4429 — too many connections from its address or to this table (after
+an ``error`` ``too_many_connections_address`` or ``too_many_connections``); 1007 — a
+frame that is not UTF-8; 1009 — a frame over ``Limits.frame_bytes``; 1013 — the games
+database is unavailable, try again.
 A handshake from a page of another origin, or to a name the server does not answer to,
 is refused before it is accepted (HTTP 403; see docs/server.md, "Security").
 Every message after the hello acts for the connection's seat only; a message naming

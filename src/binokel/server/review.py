@@ -27,6 +27,7 @@ from binokel.ai.knowledge import Knowledge
 from binokel.ai.sample import world_position
 from binokel.ai.search import playout, position_value, solve
 from binokel.card import CARDS, POINTS, Hand, Suit
+from binokel.error import BinokelError
 from binokel.meld import find_melds, meld_total
 from binokel.record import actions_of, replay_game
 from binokel.score import LAST_TRICK_BONUS, contract_made
@@ -242,16 +243,16 @@ def _index(card: str) -> int:
 def review_record(record: Any, seat: int, deal: int | None = None, *, seed: int = 0,
                   worlds: int = 16) -> dict[str, Any]:
     """Review deal ``deal`` (0-based; default the last finished one) of a ``binokel-game/1``
-    record (RecordError for a bad record, ValueError for a deal that does not exist)."""
+    record (RecordError for a bad record, BinokelError for a deal or seat that does not exist)."""
     game = replay_game(record)
     finished = [d for d in game.deals if d.is_over()]
     if not finished:
-        raise ValueError("the record has no finished deal")
+        raise BinokelError("no_finished_deal")
     index = len(finished) - 1 if deal is None else deal
     if not 0 <= index < len(finished):
-        raise ValueError(f"deal must be from 0 to {len(finished) - 1}, not {deal!r}")
+        raise BinokelError("bad_review_deal", last=len(finished) - 1, value=repr(deal))
     if not 0 <= seat < game.rules.players:
-        raise ValueError(f"seat must be from 0 to {game.rules.players - 1}, not {seat!r}")
+        raise BinokelError("bad_seat", last=game.rules.players - 1, value=repr(seat))
     names = record.get("players") if isinstance(record, dict) else None
     return {**review_deal(finished[index], seat, seed=seed, worlds=worlds), "deal": index, "deals": len(finished),
             "players": names if isinstance(names, list) else [f"{s + 1}" for s in range(game.rules.players)],

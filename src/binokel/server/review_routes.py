@@ -2,6 +2,9 @@
 from the seat's own view, and the review of finished deals (a table's, or an uploaded
 ``binokel-game/1`` record). Added to the app by ``add_review_routes``.
 
+Every refusal is a :class:`~binokel.server.hall.Refused` (a status, a reason code and
+its params), answered by the app's one error path in the protocol's format.
+
 A deal in progress is never reviewed: a table's review reads its public record, which
 leaves the deal in progress out (its cards are hidden until it is over).
 """
@@ -16,7 +19,8 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from binokel.error import BinokelError
+from binokel.error import BinokelError, RecordError
+from binokel.server.hall import Refused
 from binokel.server.review import bidding_help, review_record
 from binokel.server.table import Table
 
@@ -24,10 +28,6 @@ UPLOAD_BYTES = 512 * 1024
 """The largest uploaded record (a long game of many deals is some 100 KiB)."""
 WORLDS = 16
 """Simulated deals per decision of a review (the hard bot's own estimate)."""
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
 
 
 def _bearer(request: Request) -> str | None:
@@ -42,18 +42,20 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
     async def review(record: Any, seat: int, deal: int | None) -> JSONResponse:
         try:
             answer = await asyncio.to_thread(review_record, record, seat, deal, worlds=WORLDS)
-        except (BinokelError, ValueError) as problem:
-            return _error(400, str(problem))
+        except RecordError as problem:  # where in the record: a param, so the page may show it
+            raise Refused(400, problem.code, **{**problem.params, "at": problem.at}) from problem
+        except BinokelError as problem:
+            raise Refused(400, problem.code, **problem.params) from problem
         return JSONResponse(answer)
 
     @app.get("/api/games/{game_id}/advice")
     async def advice(game_id: str, request: Request) -> JSONResponse:
         table = await get_table(game_id)
         if table is None:
-            return _error(404, f"no game {game_id!r}")
+            raise Refused(404, "no_game", id=repr(game_id[:100]))
         row = table.seat_of(_bearer(request) or "")
         if row is None or row.seat < 0:
-            return _error(403, "bidding help is for a seat at this table: send its token")
+            raise Refused(403, "advice_token")
         async with table.lock:
             seen = table.driver.view(row.seat)
         if seen.phase != "auction":
@@ -66,7 +68,7 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
                            seat: int | None = None) -> JSONResponse:
         table = await get_table(game_id)
         if table is None:
-            return _error(404, f"no game {game_id!r}")
+            raise Refused(404, "no_game", id=repr(game_id[:100]))
         if seat is None:
             row = table.seat_of(_bearer(request) or "")
             seat = row.seat if row is not None and row.seat >= 0 else 0
@@ -78,15 +80,15 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
     async def review_upload(request: Request) -> JSONResponse:
         raw = await request.body()
         if len(raw) > UPLOAD_BYTES:
-            return _error(413, f"a record must be at most {UPLOAD_BYTES // 1024} KiB")
+            raise Refused(413, "body_too_large", max=UPLOAD_BYTES)
         try:
             body = json.loads(raw)
         except (ValueError, RecursionError):
-            return _error(400, "the body must be JSON: {\"record\": <binokel-game/1>, \"seat\": n, \"deal\": k}")
+            raise Refused(400, "review_body") from None
         if not isinstance(body, dict) or "record" not in body:
-            return _error(400, "the body must be {\"record\": <binokel-game/1>, \"seat\": n, \"deal\": k}")
+            raise Refused(400, "review_body")
         seat, deal = body.get("seat", 0), body.get("deal")
         bad_deal = deal is not None and (isinstance(deal, bool) or not isinstance(deal, int))
         if isinstance(seat, bool) or not isinstance(seat, int) or bad_deal:
-            return _error(400, "seat and deal must be whole numbers")
+            raise Refused(400, "review_numbers")
         return await review(body["record"], seat, deal)
