@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import math
 import random
 import statistics
 import subprocess
@@ -311,9 +312,11 @@ def _p95(samples: list[float]) -> float:
 def test_a_hint_flood_at_one_table_leaves_another_tables_bots_alone() -> None:
     """20 connections of the seat to move at table A ask for hints non-stop (each asks again as
     soon as it is answered); table B, all bots, plays on. B's p95 time between moves under
-    the flood stays within a generous ratio of its p95 unloaded, measured in the same run;
-    the quotas refused most of the flood."""
+    the flood stays within a generous ratio of its p95 unloaded, measured in the same run in
+    alternating rounds (the median round's ratio, so one hiccup of a busy machine in one
+    window does not decide it); the quotas refused most of the flood."""
     limits = fast_limits(hints_per_minute=6, connections_per_table=40)
+    rounds, window, settle = 3, 1.2, 0.5
     with hint_client(limits, budget=0.3, think=0.05) as client:
         flooded, token = _my_turn(client)
         other = client.post("/api/games", json={"rules": "standard", "seats": ["easy", "easy", "easy"], "seed": 3,
@@ -335,8 +338,7 @@ def test_a_hint_flood_at_one_table_leaves_another_tables_bots_alone() -> None:
         def flood() -> None:
             with client.websocket_connect(f"/ws/games/{flooded}") as ws:
                 ws.send_json({"type": "hello", "token": token})
-                flood_on.wait()
-                while not stop.is_set():
+                while flood_on.wait() and not stop.is_set():
                     ws.send_json({"type": "hint"})
                     answer = _answer(ws)
                     with count_lock:
@@ -346,12 +348,21 @@ def test_a_hint_flood_at_one_table_leaves_another_tables_bots_alone() -> None:
         threads += [threading.Thread(target=flood, daemon=True) for _ in range(20)]
         for thread in threads:
             thread.start()
-        time.sleep(2.0)  # unloaded
-        switched = time.monotonic()
-        flood_on.set()
-        time.sleep(2.5)  # the flood
+        time.sleep(0.5)  # everybody connected
+        began = time.monotonic()
+        windows: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        for _ in range(rounds):
+            quiet = time.monotonic()
+            time.sleep(window)  # unloaded
+            switched = time.monotonic()
+            flood_on.set()
+            time.sleep(window)  # the flood
+            flood_on.clear()
+            windows.append(((quiet, switched), (switched, time.monotonic())))
+            time.sleep(settle)  # the hints in flight finish outside both windows
         stop.set()
-        ended = time.monotonic()
+        flood_on.set()
+        elapsed = time.monotonic() - began
         with client.websocket_connect(f"/ws/games/{other}") as ws:  # wake the watcher's last receive
             ws.send_json({"type": "hello", "token": None})
         for thread in threads:
@@ -361,11 +372,15 @@ def test_a_hint_flood_at_one_table_leaves_another_tables_bots_alone() -> None:
         seen = [(at, v) for at, v in arrivals if start <= at <= end]
         return [b[0] - a[0] for a, b in zip(seen, seen[1:]) if b[1] == a[1] + 1]
 
-    before, during = gaps(0.0, switched), gaps(switched, ended)
-    assert len(before) >= 5 and len(during) >= 5, (len(before), len(during))
-    ratio = _p95(during) / _p95(before)
-    print(f"\nother table's p95 between bot moves: unloaded {_p95(before):.3f} s, under the flood "
-          f"{_p95(during):.3f} s (ratio {ratio:.2f}); hint answers {dict(answers)}")
-    assert ratio < 4.0, (ratio, before, during)
-    assert answers["hint"] <= limits.hints_per_minute + 1  # the quota (a token refills in 10 s)
+    ratios = []
+    for unloaded, loaded in windows:
+        before, during = gaps(*unloaded), gaps(*loaded)
+        assert len(before) >= 5 and len(during) >= 5, (len(before), len(during))
+        ratios.append(_p95(during) / _p95(before))
+    ratio = statistics.median(ratios)
+    print(f"\nother table's p95 between bot moves under the flood / unloaded, per round: "
+          f"{', '.join(f'{r:.2f}' for r in ratios)} (median {ratio:.2f}); hint answers {dict(answers)}")
+    assert ratio < 4.0, ratios
+    # The quota: hints_per_minute at once, then one token every 60 / hints_per_minute seconds.
+    assert answers["hint"] <= limits.hints_per_minute + math.ceil(elapsed * limits.hints_per_minute / 60)
     assert answers["hint_in_flight"] > 0 and answers["too_many_hints"] > 0
