@@ -6,6 +6,9 @@ compiler works, each is also compiled to an extension module, which Python's imp
 system prefers to the .py next to it (in a wheel and in an editable install alike).
 Without Cython or a compiler, or with ``BINOKEL_PURE=1``, nothing is compiled and
 the package is the same pure Python. A failed compilation never fails the install.
+
+One module is C of its own: ``binokel.ai._solve`` (``src/binokel/ai/_solve.c``), the open-card
+solver's search, which needs only a C compiler (see binokel/ai/solver.py).
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ def _compiled_modules() -> tuple[str, ...]:
 
 
 COMPILED = _compiled_modules()
+C_SEARCH = ("binokel.ai._solve", os.path.join("src", "binokel", "ai", "_solve.c"))
+"""The solver's search in C: built wherever a C compiler works, Cython or not."""
 
 
 def _say(text: str) -> None:
@@ -58,27 +63,28 @@ def extensions() -> list[object]:
     if os.environ.get("BINOKEL_PURE", "") not in ("", "0"):
         _say("BINOKEL_PURE is set: pure Python, nothing compiled")
         return []
+    from setuptools import Extension
+
+    search = Extension(C_SEARCH[0], [C_SEARCH[1]], extra_compile_args=["-O3"] if os.name == "posix" else [])
     try:
         from Cython.Build import cythonize
     except ImportError:
-        _say("Cython is not installed: pure Python, nothing compiled")
-        return []
-    from setuptools import Extension
-
+        _say("Cython is not installed: the core stays pure Python (the solver's C search is built)")
+        return [search]
     modules = [Extension(f"binokel.{name}", [os.path.join("src", "binokel", *name.split(".")) + ".py"])
                for name in COMPILED]
     try:
-        return list(cythonize(
+        return [search, *cythonize(
             modules, quiet=True, language_level=3,
             compiler_directives={
                 # Annotations stay Python types: the compiled modules must behave exactly like
                 # the interpreted ones (an `int` annotation as a C long would overflow on masks).
                 "annotation_typing": False,
                 "binding": True, "embedsignature": True, "always_allow_keywords": True,
-            }))
+            })]
     except Exception as error:  # noqa: BLE001 - a Cython error: stay pure Python
         _say(f"Cython could not translate the core ({error}); using pure Python")
-        return []
+        return [search]
 
 
 def stale_modules() -> list[str]:
@@ -87,9 +93,12 @@ def stale_modules() -> list[str]:
     from importlib.machinery import EXTENSION_SUFFIXES
 
     stale, missing, built_any = [], [], False
-    for name in COMPILED:
-        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "src", "binokel", *name.split(".")) + ".py"
-        built = [source[:-3] + suffix for suffix in EXTENSION_SUFFIXES if os.path.exists(source[:-3] + suffix)]
+    here = os.path.dirname(os.path.abspath(__file__))
+    sources = {name: os.path.join(here, "src", "binokel", *name.split(".")) + ".py" for name in COMPILED}
+    sources[C_SEARCH[0].partition(".")[2]] = os.path.join(here, C_SEARCH[1])
+    for name, source in sources.items():
+        stem = os.path.splitext(source)[0]
+        built = [stem + suffix for suffix in EXTENSION_SUFFIXES if os.path.exists(stem + suffix)]
         if not built:
             missing.append(name)
             continue

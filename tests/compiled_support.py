@@ -47,7 +47,9 @@ def solve_digest(rules: Rules, seed: int) -> list[object] | None:
         if state.is_over():
             return None
         state = state.apply(rng.choice(state.legal_actions()))
-    solver = Solver(Position.from_state(state))
+    # The Python search (a dict table) in both processes: this compares Cython's build of solver.py
+    # with the interpreted one; the C search is checked against it by tests/test_ai_solver_core.py.
+    solver = Solver(Position.from_state(state), table={})
     p = Position.from_state(state)
     while not p.over:
         legal = p.legal_mask()

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import binokel
+from binokel.ai.solver import search_core
 from binokel.cli import main
 
 HERE = Path(__file__).parent
@@ -62,12 +63,14 @@ def test_version_says_which_core_runs(capsys: pytest.CaptureFixture[str]) -> Non
     if binokel.compiled():
         assert "compiled core: " + ", ".join(binokel.compiled()) in line
     else:
-        assert line.endswith("(pure Python)")
+        assert "(pure Python" in line
+    assert line.endswith("; solver search in C)" if search_core() == "C" else ")")
 
 
 def test_binokel_pure_imports_the_python_sources() -> None:
-    out = run_python(["-c", "import binokel, binokel.state as s; print(binokel.compiled(), s.__file__)"], pure=True)
-    assert out.stdout.split() == ["()", str(PACKAGE / "state.py")]
+    out = run_python(["-c", "import binokel, binokel.state as s, binokel.ai.solver as v; "
+                            "print(binokel.compiled(), s.__file__, v.search_core())"], pure=True)
+    assert out.stdout.split() == ["()", str(PACKAGE / "state.py"), "Python"]
 
 
 @pytest.mark.skipif(not built_modules(), reason="nothing compiled: the same code runs both ways")

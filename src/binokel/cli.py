@@ -74,8 +74,10 @@ class VersionAction(argparse.Action):
 
 
 def version_text() -> str:
-    """``binokel 0.1.0 (compiled core: card, state, ...)`` or ``binokel 0.1.0 (pure Python)``."""
+    """``binokel 0.1.0 (compiled core: card, state, ...; solver search in C)`` or ``binokel 0.1.0
+    (pure Python)``."""
     import binokel
+    from binokel.ai.solver import search_core
 
     names = binokel.compiled()
     if not names:
@@ -85,7 +87,8 @@ def version_text() -> str:
     else:  # some modules did not compile, or were edited since the build
         core = "compiled core: " + ", ".join(names) + "; pure Python: " + ", ".join(
             n for n in binokel.COMPILED_MODULES if n not in names)
-    return f"binokel {binokel.__version__} ({core})"
+    search = "; solver search in C" if search_core() == "C" else ""
+    return f"binokel {binokel.__version__} ({core}{search})"
 
 
 def build_parser() -> Parser:

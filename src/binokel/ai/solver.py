@@ -23,8 +23,15 @@ more is merged. Moves are ordered cheaply: a card that wins the
 trick for its side first, high points to a trick one's own side takes, low points
 otherwise; the best lead found before first.
 
-It is checked against brute force over the reference engine (``tests/test_ai_solver.py``)
-and timed by ``bench/solve.py``.
+The search itself (:meth:`Solver._search`) also exists in C, ``binokel.ai._solve``,
+built by the install where a C compiler works: the same search with the same values
+(a little different in its move order, so its node counts differ), about 20 times
+faster than this module compiled by Cython. The solver uses it unless it is not built
+or ``BINOKEL_PURE`` covers ``ai.solver``; :func:`search_core` says which runs.
+
+It is checked against brute force over the reference engine (``tests/test_ai_solver.py``),
+the C search against this module's (``tests/test_ai_solver_core.py``), and timed by
+``bench/solve.py``.
 
 >>> import random
 >>> from binokel.state import State
@@ -47,8 +54,10 @@ True
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from types import ModuleType
+from typing import TYPE_CHECKING, Union
 
 from binokel.action import BETTEL
 from binokel.ai.fast import Position
@@ -58,6 +67,7 @@ from binokel.trick import NO_TRUMP, beats, legal_cards
 
 if TYPE_CHECKING:
     from binokel import _cython as cython
+    from binokel.ai import _solve
 else:  # Cython's pure-Python mode: C types of a few hot locals when compiled (setup.py)
     try:
         import cython
@@ -65,6 +75,40 @@ else:  # Cython's pure-Python mode: C types of a few hot locals when compiled (s
         from binokel import _cython as cython
 
 _SHIFT = 56  # bits of one hand mask in the transposition key
+
+
+def _load_core() -> ModuleType | None:
+    """The C search, unless it is not built or BINOKEL_PURE asks for the interpreted solver."""
+    pure = os.environ.get("BINOKEL_PURE", "").strip()
+    if pure in ("1", "yes", "true") or "ai.solver" in (n.strip() for n in pure.split(",")):
+        return None
+    try:
+        from binokel.ai import _solve
+    except ImportError:
+        return None
+    return _solve
+
+
+_core = _load_core()
+
+Table = Union[dict[int, tuple[int, int, int]], "_solve.Table"]
+"""The bounds the searches of one deal's positions share (:func:`new_table`)."""
+
+
+def new_table() -> Table:
+    """An empty table for :class:`Solver`: several solvers of positions of one deal (the
+    same soloist and game, for example one per sampled world) may share it."""
+    return _core.Table() if _core is not None else {}
+
+
+def search_core() -> str:
+    """Which search runs: ``"C"`` (``binokel.ai._solve``) or ``"Python"`` (this module,
+    compiled by Cython or not).
+
+    >>> search_core() in ("C", "Python")
+    True
+    """
+    return "C" if _core is not None else "Python"
 
 
 class SolveAborted(Exception):
@@ -77,8 +121,7 @@ class Solver:
     The position is not changed. A solver keeps its transposition table, so asking for
     :meth:`value` and then :meth:`move_values` of the same position is cheap."""
 
-    def __init__(self, position: Position, table: dict[int, tuple[int, int, int]] | None = None,
-                 node_limit: int | None = None) -> None:
+    def __init__(self, position: Position, table: Table | None = None, node_limit: int | None = None) -> None:
         p = position
         self.node_limit = node_limit if node_limit is not None else 1 << 62
         self.position = p
@@ -95,7 +138,7 @@ class Solver:
             self.gainer = tuple(s == p.soloist for s in range(p.players))
         self.trump = p.trump
         self.mode = 0 if p.trump != NO_TRUMP else (2 if p.game == BETTEL else 1)  # 0 points, 1 Durch, 2 Bettel
-        self.table: dict[int, tuple[int, int, int]] = {} if table is None else table
+        self.table: Table = new_table() if table is None else table
         self._follow_orders: dict[int, tuple[int, ...]] = {}  # the move order by legal cards, winning card, seats
         self.nodes = 0
 
@@ -104,9 +147,13 @@ class Solver:
     def upper_bound(self) -> int:
         """The most the soloist's side could gain from here (every point or trick left)."""
         p = self.position
+        return self._most(p.hands, p.trick, p.leader)
+
+    def _most(self, hands: list[int], trick: list[int], leader: int) -> int:
+        """The most the side could gain with these hands and this trick: every point or trick left."""
         if self.mode:
-            return _tricks_left(p)
-        return sum(_mask_points(h) for h in p.hands) + sum(POINTS[k] for k in p.trick) + LAST_TRICK_BONUS
+            return -(-(sum(h.bit_count() for h in hands) + len(trick)) // max(1, len(self.position.orders[leader])))
+        return sum(_mask_points(h) for h in hands) + sum(POINTS[k] for k in trick) + LAST_TRICK_BONUS
 
     # ------------------------------------------------------------------ driver
 
@@ -172,11 +219,7 @@ class Solver:
         bisection of the interval still open (the fail-soft bounds of a point game are
         weak, so MTD(f)'s steps from the last bound would crawl a point at a time)."""
         low = 0
-        if self.mode:
-            high = sum(h.bit_count() for h in hands) + len(trick)
-            high = -(-high // max(1, len(self.position.orders[leader])))
-        else:
-            high = (sum(_mask_points(h) for h in hands) + sum(POINTS[k] for k in trick) + LAST_TRICK_BONUS)
+        high = self._most(hands, trick, leader)
         probe = (low + high + 1) // 2 if guess is None else min(max(guess, low + 1), high)
         # Gallop away from a guess by 1, 2, 4... while the answers point the same way; once
         # the value is bracketed (an answer in the other direction), bisect.
@@ -206,6 +249,16 @@ class Solver:
         """Fail-soft zero-window search: a value ``v`` with ``true >= v`` if ``v >= threshold``,
         else ``true <= v``. ``hands`` and ``trick`` are restored before it returns."""
         p = self.position
+        if not isinstance(self.table, dict):  # the C search's table: the same search in C
+            assert _core is not None
+            value, nodes = _core.search(self.table, hands, trick, p.orders, leader, best, threshold - 1, threshold,
+                                        self._most(hands, trick, leader), self.trump, self.mode, p.beat_led,
+                                        bool(p.rules.partner_exemption), self.side, self.gainer,
+                                        self.node_limit - self.nodes)
+            self.nodes += nodes
+            if value is None:
+                raise SolveAborted(f"more than {self.node_limit} nodes")
+            return int(value)
         orders = p.orders
         trump = self.trump
         side = self.side
@@ -215,15 +268,9 @@ class Solver:
         exemption = bool(p.rules.partner_exemption)
         table = self.table
         limit = self.node_limit
-        players = len(orders[leader])
         shift = _SHIFT
         points = POINTS
         bonus = LAST_TRICK_BONUS
-
-        def remaining_high(hands: list[int], trick: list[int], leader: int) -> int:
-            if mode:
-                return -(-(sum(h.bit_count() for h in hands) + len(trick)) // players)
-            return sum(_mask_points(h) for h in hands) + sum(points[k] for k in trick) + bonus
 
         follow_orders = self._follow_orders
 
@@ -233,7 +280,7 @@ class Solver:
                        mine=cython.bint, last_card=cython.bint, done=cython.bint, k=cython.int,
                        hand=cython.ulonglong, legal=cython.ulonglong, lead_hand=cython.ulonglong)
         def search(trick: list[int], leader: int, best: int, t: int, left: int) -> int:
-            # left: the most the side could still gain (remaining_high of hands and trick), kept
+            # left: the most the side could still gain (_most of hands and trick), kept
             # up to date as tricks end instead of being counted again at every table entry.
             self.nodes += 1
             if self.nodes > limit:
@@ -358,7 +405,7 @@ class Solver:
                 table[key] = (lo, hi, chosen)
             return result
 
-        return search(trick, leader, best, threshold, remaining_high(hands, trick, leader))
+        return search(trick, leader, best, threshold, self._most(hands, trick, leader))
 
 
 def _ordered(legal: int, top: int, best: int, order: tuple[int, ...], n: int, gainer: tuple[bool, ...],
@@ -428,9 +475,4 @@ def _mask_points(mask: int) -> int:
     return total
 
 
-def _tricks_left(p: Position) -> int:
-    cards = sum(h.bit_count() for h in p.hands) + len(p.trick)
-    return -(-cards // max(1, len(p.orders[p.leader])))
-
-
-__all__ = ["SolveAborted", "Solver"]
+__all__ = ["SolveAborted", "Solver", "Table", "new_table", "search_core"]

@@ -1,0 +1,575 @@
+/* binokel.ai._solve: the open-card solver's zero-window search, in C.
+ *
+ * The same search as Solver._search in solver.py (the reference, which runs where this
+ * module is not built): fail-soft zero-window alpha-beta over the rest of a deal with
+ * every hand known, a transposition table of (lower, upper) bounds and the best lead at
+ * every trick start, keyed by all hands and the leader. Values are identical to the
+ * Python search's (tests/test_ai_solver_core.py); the nodes differ a little, because
+ * this module orders moves with a small table of cutoff cards and a history of leads.
+ *
+ * Cards are kinds 0..27 (suit * 7 + rank, rank 0 the highest); a hand is a mask with bit
+ * k the first copy of kind k and bit k + 28 the second (binokel.card). */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_SEATS 6
+#define KINDS 28
+#define COPY 28
+#define KIND_MASK ((1ULL << KINDS) - 1)
+#define LAST_TRICK_BONUS 10
+#define MIN_CAPACITY 4096
+#define MAX_CAPACITY (1u << 21) /* entries (64 bytes each): the table is cleared when full */
+#define KILLERS 4096
+
+static const int RANK_POINTS[7] = {11, 10, 4, 3, 2, 0, 0};
+static int POINTS[KINDS];
+static uint32_t SUIT_MASK[4];
+static uint32_t HIGHER[KINDS]; /* the kinds of the same suit that beat kind k */
+
+/* ------------------------------------------------------------------ the table */
+
+typedef struct {
+    uint64_t hands[MAX_SEATS];
+    int16_t lo, hi;
+    int8_t leader; /* -1: an empty slot */
+    int8_t first;  /* the best lead found, -1 if none */
+    int16_t spare;
+} Entry;
+
+typedef struct {
+    uint32_t key;
+    int8_t kind;
+} Killer;
+
+typedef struct {
+    PyObject_HEAD
+    Entry *entries;
+    size_t capacity; /* a power of two */
+    size_t used;
+    Killer killers[KILLERS]; /* per follow situation: the card that last cut the search off */
+} TableObject;
+
+static uint64_t key_hash(const uint64_t *hands, int leader)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL * (uint64_t)(leader + 1);
+    for (int i = 0; i < MAX_SEATS; i++) {
+        h ^= hands[i] + 0x632BE59BD9B4E019ULL + (h << 6) + (h >> 2);
+        h *= 0xBF58476D1CE4E5B9ULL;
+    }
+    return h ^ (h >> 31);
+}
+
+static Entry *allocate(size_t capacity)
+{
+    Entry *entries = PyMem_Calloc(capacity, sizeof(Entry));
+    if (entries != NULL)
+        for (size_t i = 0; i < capacity; i++)
+            entries[i].leader = -1;
+    return entries;
+}
+
+static Entry *slot_of(Entry *entries, size_t capacity, const uint64_t *hands, int leader)
+{
+    size_t i = (size_t)key_hash(hands, leader) & (capacity - 1);
+    for (;;) {
+        Entry *e = &entries[i];
+        if (e->leader < 0 || (e->leader == leader && memcmp(e->hands, hands, sizeof e->hands) == 0))
+            return e;
+        i = (i + 1) & (capacity - 1);
+    }
+}
+
+static Entry *table_find(TableObject *t, const uint64_t *hands, int leader)
+{
+    Entry *e = slot_of(t->entries, t->capacity, hands, leader);
+    return e->leader < 0 ? NULL : e;
+}
+
+/* Grow (or, at the largest size, clear) the table before it is half full; 0 on no memory. */
+static int table_make_room(TableObject *t)
+{
+    if (2 * (t->used + 1) <= t->capacity)
+        return 1;
+    if (t->capacity >= MAX_CAPACITY) {
+        for (size_t i = 0; i < t->capacity; i++)
+            t->entries[i].leader = -1;
+        t->used = 0;
+        return 1;
+    }
+    size_t capacity = 2 * t->capacity;
+    Entry *entries = allocate(capacity);
+    if (entries == NULL)
+        return 0;
+    for (size_t i = 0; i < t->capacity; i++) {
+        Entry *old = &t->entries[i];
+        if (old->leader >= 0)
+            *slot_of(entries, capacity, old->hands, old->leader) = *old;
+    }
+    PyMem_Free(t->entries);
+    t->entries = entries;
+    t->capacity = capacity;
+    return 1;
+}
+
+static int table_store(TableObject *t, const uint64_t *hands, int leader, int lo, int hi, int first)
+{
+    Entry *e = slot_of(t->entries, t->capacity, hands, leader);
+    if (e->leader < 0) {
+        if (!table_make_room(t))
+            return 0;
+        e = slot_of(t->entries, t->capacity, hands, leader);
+        memcpy(e->hands, hands, sizeof e->hands);
+        e->leader = (int8_t)leader;
+        t->used++;
+    }
+    e->lo = (int16_t)lo;
+    e->hi = (int16_t)hi;
+    e->first = (int8_t)first;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ the search */
+
+typedef struct {
+    TableObject *table;
+    uint64_t hands[MAX_SEATS];
+    int orders[MAX_SEATS][MAX_SEATS];
+    int in_trick; /* seats that play to a trick */
+    int trump;    /* -1: no trump */
+    int mode;     /* 0 card points, 1 Durch, 2 Bettel */
+    int beat_led, exemption;
+    int side[MAX_SEATS];   /* the soloist's side: the maximising seats */
+    int gainer[MAX_SEATS]; /* a trick won by this seat counts for the side */
+    long long nodes, limit;
+    int failed; /* 1: over the node limit, 2: out of memory */
+} Search;
+
+static inline int beats(int kind, int top, int trump)
+{
+    int suit = kind / 7, top_suit = top / 7;
+    if (suit == top_suit)
+        return kind % 7 < top % 7;
+    return suit == trump;
+}
+
+static inline int lowest_kind(uint32_t mask) { return __builtin_ctz(mask); }
+
+/* The kinds ``hand`` may play to ``trick`` (trick.py's legal_cards). */
+static uint32_t legal_cards(const Search *s, uint64_t hand, const int *trick, int n, int best, int exempt)
+{
+    uint32_t have = (uint32_t)((hand | (hand >> COPY)) & KIND_MASK);
+    if (n == 0)
+        return have;
+    int led = trick[0] / 7, top = trick[best];
+    uint32_t follow = have & SUIT_MASK[led];
+    if (follow) {
+        int target;
+        if (exempt)
+            return follow;
+        if (top / 7 == led)
+            target = top;
+        else if (s->beat_led) {
+            target = KINDS;
+            for (int i = 0; i < n; i++)
+                if (trick[i] / 7 == led && trick[i] < target)
+                    target = trick[i];
+        } else
+            return follow;
+        uint32_t higher = follow & HIGHER[target];
+        return higher ? higher : follow;
+    }
+    if (s->trump >= 0 && !exempt) {
+        uint32_t trumps = have & SUIT_MASK[s->trump];
+        if (trumps) {
+            if (top / 7 == s->trump) {
+                uint32_t higher = trumps & HIGHER[top];
+                return higher ? higher : trumps;
+            }
+            return trumps;
+        }
+    }
+    return have;
+}
+
+/* The moves among ``legal``, likely best first (solver.py's _ordered); returns their number. */
+static int ordered(const Search *s, uint32_t legal, int n, int top, int seat, int holder, int mine, int *moves)
+{
+    int count = 0;
+    if (n == 0) {
+        /* Leads: high cards first (aces before tens...), they take tricks or draw out the rest. */
+        for (int rank = 0; rank < 7; rank++)
+            for (int suit = 0; suit < 4; suit++)
+                if (legal >> (suit * 7 + rank) & 1)
+                    moves[count++] = suit * 7 + rank;
+        return count;
+    }
+    int keys[KINDS];
+    for (uint32_t rest = legal; rest; rest &= rest - 1) {
+        int k = lowest_kind(rest);
+        int gains = s->gainer[beats(k, top, s->trump) ? seat : holder];
+        int want = mine ? gains : !gains;
+        int second;
+        if (s->mode == 0)
+            second = gains ? -POINTS[k] : POINTS[k];
+        else
+            second = want ? k % 7 : -(k % 7);
+        /* (not want, second, kind), packed so that plain integer order is the tuple order */
+        int key = (!want) << 16 | (second + 64) << 8 | k;
+        int i = count++;
+        while (i > 0 && keys[i - 1] > key) {
+            keys[i] = keys[i - 1];
+            moves[i] = moves[i - 1];
+            i--;
+        }
+        keys[i] = key;
+        moves[i] = k;
+    }
+    return count;
+}
+
+static inline void to_front(int *moves, int count, int kind)
+{
+    for (int i = 1; i < count; i++)
+        if (moves[i] == kind) {
+            memmove(moves + 1, moves, (size_t)i * sizeof *moves);
+            moves[0] = kind;
+            return;
+        }
+}
+
+/* Fail-soft alpha-beta: a value v with true <= v if v <= alpha, true >= v if v >= beta, else
+ * true == v. ``left`` is the most the side could still gain (every point or trick left),
+ * kept up to date as tricks end. A zero-window search at t is the window (t - 1, t). */
+static int search(Search *s, int *trick, int n, int leader, int best, int alpha, int beta, int left)
+{
+    if (++s->nodes > s->limit) {
+        s->failed = 1;
+        return 0;
+    }
+    if (beta <= 0)
+        return 0;
+    const int *order = s->orders[leader];
+    int first = -1, lo = 0, hi = left;
+    if (n == 0) {
+        uint64_t lead_hand = s->hands[order[0]];
+        if (!(lead_hand & (lead_hand - 1))) {
+            /* One card each: the last trick plays itself (a lone card sits in its first-copy bit). */
+            int top = -1, winner = leader, total = LAST_TRICK_BONUS;
+            for (int i = 0; i < s->in_trick; i++) {
+                int seat = order[i];
+                int kind = 63 - __builtin_clzll(s->hands[seat]);
+                total += POINTS[kind];
+                if (top < 0 || beats(kind, top, s->trump)) {
+                    top = kind;
+                    winner = seat;
+                }
+            }
+            if (!s->gainer[winner])
+                return 0;
+            return s->mode == 0 ? total : 1;
+        }
+        Entry *entry = table_find(s->table, s->hands, leader);
+        if (entry != NULL) {
+            lo = entry->lo;
+            hi = entry->hi;
+            first = entry->first;
+            if (lo >= beta)
+                return lo;
+            if (hi <= alpha)
+                return hi;
+            if (lo == hi)
+                return lo;
+            if (lo > alpha)
+                alpha = lo;
+            if (hi < beta)
+                beta = hi;
+        } else if (hi <= alpha) {
+            if (!table_store(s->table, s->hands, leader, 0, hi, -1))
+                s->failed = 2;
+            return hi;
+        }
+    }
+    const int low = alpha, high = beta; /* the window searched, for the table's bounds */
+    int seat = order[n];
+    uint64_t hand = s->hands[seat];
+    int top = -1, holder = order[best];
+    uint32_t legal;
+    if (n) {
+        top = trick[best];
+        int exempt = s->exemption && ((holder - seat) & 1) == 0;
+        legal = legal_cards(s, hand, trick, n, best, exempt);
+    } else
+        legal = (uint32_t)((hand | (hand >> COPY)) & KIND_MASK);
+    int mine = s->side[seat];
+    int moves[KINDS];
+    int count = ordered(s, legal, n, top, seat, holder, mine, moves);
+    Killer *killer = NULL;
+    uint32_t situation = 0;
+    if (n) {
+        /* The order of a follow depends on these alone: try the card that cut off here last time first. */
+        situation = (uint32_t)((legal * 2654435761u) ^ ((uint32_t)(top + 1) << 3) ^ ((uint32_t)seat << 9)
+                               ^ ((uint32_t)holder << 12) ^ ((uint32_t)n << 15)) | 1u;
+        killer = &s->table->killers[(situation ^ (situation >> 12)) & (KILLERS - 1)];
+        if (killer->key == situation && legal >> killer->kind & 1)
+            to_front(moves, count, killer->kind);
+    } else if (first >= 0 && legal >> first & 1)
+        to_front(moves, count, first);
+    int result = mine ? -1 : 1 << 20, chosen = -1, cut = 0;
+    int last_card = n + 1 == s->in_trick;
+    for (int i = 0; i < count; i++) {
+        int kind = moves[i];
+        uint64_t second = 1ULL << (kind + COPY);
+        s->hands[seat] = hand & second ? hand ^ second : hand ^ (1ULL << kind);
+        trick[n] = kind;
+        int new_best = n && beats(kind, top, s->trump) ? n : best;
+        int value;
+        if (last_card) {
+            int winner = order[new_best];
+            int done = s->hands[winner] == 0;
+            int next[MAX_SEATS];
+            int taken = 1, gain;
+            if (s->mode == 0) {
+                taken = 0;
+                for (int j = 0; j <= n; j++)
+                    taken += POINTS[trick[j]];
+                gain = s->gainer[winner] ? taken + (done ? LAST_TRICK_BONUS : 0) : 0;
+            } else
+                gain = s->gainer[winner] ? 1 : 0;
+            value = done ? gain : gain + search(s, next, 0, winner, 0, alpha - gain, beta - gain, left - taken);
+        } else
+            value = search(s, trick, n + 1, leader, new_best, alpha, beta, left);
+        s->hands[seat] = hand;
+        if (s->failed)
+            return 0;
+        if (mine) {
+            if (value > result) {
+                result = value;
+                chosen = kind;
+                if (result >= beta) {
+                    cut = 1;
+                    break;
+                }
+                if (result > alpha)
+                    alpha = result;
+            }
+        } else if (value < result) {
+            result = value;
+            chosen = kind;
+            if (result <= alpha) {
+                cut = 1;
+                break;
+            }
+            if (result < beta)
+                beta = result;
+        }
+    }
+    if (killer != NULL && cut && chosen != moves[0]) {
+        killer->key = situation;
+        killer->kind = (int8_t)chosen;
+    }
+    if (n == 0) {
+        Entry *entry = table_find(s->table, s->hands, leader);
+        if (entry != NULL) {
+            lo = entry->lo;
+            hi = entry->hi;
+        } else {
+            lo = 0;
+            hi = left;
+        }
+        if (result <= low)
+            hi = hi < result ? hi : result;
+        else if (result >= high)
+            lo = lo > result ? lo : result;
+        else
+            lo = hi = result;
+        if (!table_store(s->table, s->hands, leader, lo, hi, chosen))
+            s->failed = 2;
+    }
+    return result;
+}
+
+/* ------------------------------------------------------------------ Python */
+
+static PyObject *table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *keywords[] = {NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, ":Table", keywords))
+        return NULL;
+    TableObject *self = (TableObject *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->entries = allocate(MIN_CAPACITY);
+    if (self->entries == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    self->capacity = MIN_CAPACITY;
+    self->used = 0;
+    memset(self->killers, 0, sizeof self->killers);
+    return (PyObject *)self;
+}
+
+static void table_dealloc(TableObject *self)
+{
+    PyMem_Free(self->entries);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static Py_ssize_t table_len(TableObject *self) { return (Py_ssize_t)self->used; }
+
+static PySequenceMethods table_as_sequence = {.sq_length = (lenfunc)table_len};
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "binokel.ai._solve.Table",
+    .tp_doc = PyDoc_STR("The bounds found by searches of one deal's positions (trick starts), shared by them."),
+    .tp_basicsize = sizeof(TableObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = table_new,
+    .tp_dealloc = (destructor)table_dealloc,
+    .tp_as_sequence = &table_as_sequence,
+};
+
+static int read_ints(PyObject *sequence, int *out, int most, const char *what)
+{
+    PyObject *fast = PySequence_Fast(sequence, what);
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > most) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: at most %d items", what, most);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long value = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (value == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)value;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+static PyObject *solve_search(PyObject *module, PyObject *args)
+{
+    PyObject *table, *hands, *trick_items, *orders, *side, *gainer;
+    int leader, best, alpha, beta, left, trump, mode, beat_led, exemption;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "O!OOOiiiiiiippOOL:search", &TableType, &table, &hands, &trick_items, &orders,
+                          &leader, &best, &alpha, &beta, &left, &trump, &mode, &beat_led, &exemption, &side,
+                          &gainer, &limit))
+        return NULL;
+    Search s;
+    memset(&s, 0, sizeof s);
+    s.table = (TableObject *)table;
+    s.trump = trump;
+    s.mode = mode;
+    s.beat_led = beat_led;
+    s.exemption = exemption;
+    s.limit = limit;
+    PyObject *fast = PySequence_Fast(hands, "hands");
+    if (fast == NULL)
+        return NULL;
+    Py_ssize_t players = PySequence_Fast_GET_SIZE(fast);
+    if (players > MAX_SEATS || players < 2) {
+        Py_DECREF(fast);
+        return PyErr_Format(PyExc_ValueError, "hands: 2 to %d seats", MAX_SEATS);
+    }
+    for (Py_ssize_t i = 0; i < players; i++) {
+        s.hands[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+    }
+    Py_DECREF(fast);
+    int flags[MAX_SEATS];
+    if (read_ints(side, flags, (int)players, "side") != players)
+        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "side: one flag a seat");
+    for (int i = 0; i < players; i++)
+        s.side[i] = flags[i] != 0;
+    if (read_ints(gainer, flags, (int)players, "gainer") != players)
+        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "gainer: one flag a seat");
+    for (int i = 0; i < players; i++)
+        s.gainer[i] = flags[i] != 0;
+    PyObject *order_list = PySequence_Fast(orders, "orders");
+    if (order_list == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(order_list) != players) {
+        Py_DECREF(order_list);
+        return PyErr_Format(PyExc_ValueError, "orders: one a seat");
+    }
+    s.in_trick = -1;
+    for (Py_ssize_t i = 0; i < players; i++) {
+        int n = read_ints(PySequence_Fast_GET_ITEM(order_list, i), s.orders[i], MAX_SEATS, "order");
+        if (n < 0) {
+            Py_DECREF(order_list);
+            return NULL;
+        }
+        if (i == leader)
+            s.in_trick = n;
+    }
+    Py_DECREF(order_list);
+    int trick[MAX_SEATS];
+    int n = read_ints(trick_items, trick, MAX_SEATS, "trick");
+    if (n < 0)
+        return NULL;
+    if (leader < 0 || leader >= players || s.in_trick < 2 || n >= s.in_trick || (n && (best < 0 || best >= n)))
+        return PyErr_Format(PyExc_ValueError, "not a position of the play");
+    for (int i = 0; i < s.in_trick; i++)
+        if (s.orders[leader][i] < 0 || s.orders[leader][i] >= players)
+            return PyErr_Format(PyExc_ValueError, "orders: seats 0 to %d", (int)players - 1);
+    for (int i = 0; i < n; i++)
+        if (trick[i] < 0 || trick[i] >= KINDS)
+            return PyErr_Format(PyExc_ValueError, "trick: kinds 0 to %d", KINDS - 1);
+    int value;
+    Py_BEGIN_ALLOW_THREADS
+    value = search(&s, trick, n, leader, best, alpha, beta, left);
+    Py_END_ALLOW_THREADS
+    if (s.failed == 2)
+        return PyErr_NoMemory();
+    if (s.failed)
+        return Py_BuildValue("(OL)", Py_None, s.nodes);
+    return Py_BuildValue("(iL)", value, s.nodes);
+}
+
+static PyMethodDef methods[] = {
+    {"search", solve_search, METH_VARARGS,
+     PyDoc_STR("search(table, hands, trick, orders, leader, best, alpha, beta, left, trump, mode, beat_led, "
+               "exemption, side, gainer, node_limit) -> (value or None over the limit, nodes): fail-soft "
+               "alpha-beta; with the window (t - 1, t) Solver._search's zero-window search.")},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "binokel.ai._solve",
+    PyDoc_STR("The open-card solver's search in C (binokel.ai.solver uses it where it is built)."), -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__solve(void)
+{
+    for (int k = 0; k < KINDS; k++) {
+        POINTS[k] = RANK_POINTS[k % 7];
+        HIGHER[k] = ((1u << (k % 7)) - 1) << (7 * (k / 7));
+    }
+    for (int suit = 0; suit < 4; suit++)
+        SUIT_MASK[suit] = ((1u << 7) - 1) << (7 * suit);
+    if (PyType_Ready(&TableType) < 0)
+        return NULL;
+    PyObject *module = PyModule_Create(&module_def);
+    if (module == NULL)
+        return NULL;
+    Py_INCREF(&TableType);
+    if (PyModule_AddObject(module, "Table", (PyObject *)&TableType) < 0) {
+        Py_DECREF(&TableType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

@@ -1,0 +1,12 @@
+"""Types of the C search (``_solve.c``), for mypy."""
+
+from collections.abc import Sequence
+
+class Table:
+    """The bounds found by searches of one deal's positions (trick starts), shared by them."""
+
+    def __len__(self) -> int: ...
+
+def search(table: Table, hands: Sequence[int], trick: Sequence[int], orders: Sequence[Sequence[int]], leader: int,
+           best: int, threshold: int, left: int, trump: int, mode: int, beat_led: bool, exemption: bool,
+           side: Sequence[bool], gainer: Sequence[bool], node_limit: int) -> tuple[int | None, int]: ...

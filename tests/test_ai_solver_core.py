@@ -1,0 +1,101 @@
+"""The solver's search in C (``binokel.ai._solve``) against the Python search it mirrors.
+
+Every value, every card's value and every threshold test of random positions of every rule
+set must be the same both ways; the node limit is kept; bad arguments are refused with an
+error, never a crash.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+from ai_support import AI_RULES, random_states
+
+from binokel.ai import solver as solver_module
+from binokel.ai.fast import Position
+from binokel.ai.solver import SolveAborted, Solver, new_table, search_core
+from binokel.rules import RULE_SETS, Rules
+from binokel.state import Phase
+
+PURE = os.environ.get("BINOKEL_PURE", "") not in ("", "0")
+
+pytestmark = pytest.mark.skipif(search_core() != "C", reason="the C search is not built (or BINOKEL_PURE is set)")
+
+
+def play_positions(rules: str, most_cards: int, count: int, seed: int) -> list[Position]:
+    rng = random.Random(f"core:{rules}:{seed}")
+    found = []
+    for state in random_states(rules, rng, 60):
+        if state.phase is Phase.PLAY and sum(h.bit_count() for h in state.hands) <= most_cards:
+            found.append(Position.from_state(state))
+            if len(found) >= count:
+                break
+    return found
+
+
+@pytest.mark.skipif(not os.environ.get("BINOKEL_EXPECT_COMPILED") or PURE, reason="no C compiler expected")
+def test_a_machine_with_a_compiler_runs_the_c_search() -> None:
+    assert search_core() == "C"
+
+
+@pytest.mark.parametrize("rules", AI_RULES)
+def test_the_c_search_gives_the_python_search_s_values(rules: str) -> None:
+    positions = play_positions(rules, 18, 8, 1)
+    assert positions, "no play positions found"
+    for p in positions:
+        fast, reference = Solver(p), Solver(p, table={})
+        assert not isinstance(fast.table, dict) and isinstance(reference.table, dict)
+        assert fast.value() == reference.value()
+        assert fast.move_values() == reference.move_values()
+        for threshold in (1, 25, 60, 120):
+            assert fast.makes(threshold) == reference.makes(threshold)
+
+
+@pytest.mark.parametrize("rules", ["standard", "kreuz", "four-sitout", "sechser"])
+def test_deeper_positions_agree_too(rules: str) -> None:
+    """Six tricks left (the C search's table grows, the killer cards come into play)."""
+    in_trick = len(Rules.parse(rules).seating(0).order)
+    positions = play_positions(rules, 6 * in_trick, 2, 2)
+    assert positions
+    for p in positions:
+        assert Solver(p).value() == Solver(p, table={}).value()
+
+
+def test_a_table_shared_by_the_worlds_of_one_deal_changes_no_value() -> None:
+    positions = play_positions("standard", 15, 6, 3)
+    shared = new_table()
+    for p in positions:
+        assert Solver(p, shared).move_values() == Solver(p, table={}).move_values()
+    assert len(shared) > 0
+
+
+def test_the_node_limit_is_kept() -> None:
+    p = play_positions("standard", 27, 1, 4)[0]
+    solver = Solver(p, node_limit=500)
+    with pytest.raises(SolveAborted):
+        solver.value()
+    assert 500 < solver.nodes <= 501
+
+
+@pytest.mark.parametrize("change, error", [
+    ({"hands": [1]}, ValueError), ({"hands": [1] * 7}, ValueError), ({"hands": ["x", 0, 0]}, TypeError),
+    ({"hands": [-1, 0, 0]}, OverflowError), ({"trick": [40]}, ValueError), ({"trick": [1, 2, 3]}, ValueError),
+    ({"leader": 5}, ValueError), ({"orders": ((0, 1, 2),)}, ValueError), ({"orders": ((0, 9, 2),) * 3}, ValueError),
+    ({"side": (True,)}, ValueError), ({"table": {}}, TypeError), ({"best": 3, "trick": [1]}, ValueError),
+])
+def test_bad_arguments_are_refused(change: dict[str, object], error: type[Exception]) -> None:
+    core = solver_module._core
+    assert core is not None
+    arguments: dict[str, object] = {
+        "table": core.Table(), "hands": [1, 2, 4], "trick": [], "orders": ((0, 1, 2), (1, 2, 0), (2, 0, 1)),
+        "leader": 0, "best": 0, "alpha": 0, "beta": 1, "left": 30, "trump": 0, "mode": 0, "beat_led": False,
+        "exemption": False, "side": (True, False, False), "gainer": (True, False, False), "node_limit": 100}
+    arguments.update(change)
+    with pytest.raises(error):
+        core.search(*arguments.values())
+
+
+def test_every_rule_set_is_covered() -> None:
+    assert set(RULE_SETS) <= set(AI_RULES)
