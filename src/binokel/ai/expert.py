@@ -22,8 +22,9 @@ What it adds to :class:`~binokel.ai.bots.HardBot` (measured in ``docs/ai.md``):
   simulated in the same worlds; plans within :attr:`ExpertBot.TIE` of the best go to the
   one keeping more trumps (optionally a discard that voids a side suit,
   :attr:`ExpertBot.DISCARD_VARIANTS`);
-- **card play**: in the last :attr:`ExpertBot.SOLVER_TRICKS` tricks each world is solved
-  exactly by :class:`~binokel.ai.solver.Solver`; before that, playouts as the hard bot.
+- **card play**: from :attr:`ExpertBot.SOLVER_TRICKS` tricks left on, each world is solved
+  exactly by :class:`~binokel.ai.solver.Solver` as soon as the budget's nodes
+  (:attr:`ExpertBot.SOLVER_RATE`) suffice for it; before that, playouts as the hard bot.
 
 >>> import random
 >>> from binokel.state import State
@@ -62,7 +63,7 @@ from binokel.ai.search import (
     position_value,
     utility,
 )
-from binokel.ai.solver import SolveAborted, Solver
+from binokel.ai.solver import SolveAborted, Solver, new_table, search_core
 from binokel.card import POINTS, Hand, mask_points
 from binokel.score import surrender_scores, trump_scores
 from binokel.view import SeatView
@@ -188,9 +189,15 @@ class ExpertBot(HardBot):
     SURRENDER_WORLDS = 32
     SURRENDER_Z = 1.64
     """... and by this many standard errors (one-sided 95%), so that few worlds never decide a surrender."""
-    SOLVER_TRICKS = 4
-    """Tricks left from which every sampled world is solved exactly."""
+    SOLVER_TRICKS = 9
+    """Tricks left from which the sampled worlds are solved exactly, when the budget allows it:
+    the first world must be solved within its share of the budget's nodes, else playouts decide."""
+    SOLVER_RATE = {"C": 8_000_000, "Python": 500_000}[search_core()]
+    """Solver nodes per second of budget (by the search that runs: the C one is ~15x faster)."""
+    SOLVER_WORLDS = 48
+    """At most this many worlds are solved for one card (more budget: deeper positions instead)."""
     SOLVER_NODES = 5000
+    """Nodes a world may take at least, whatever the budget."""
     DISCARD_VARIANTS = 0
     """1: the best trump plan is also simulated with a discard that voids its shortest side suit."""
     TIE = 5.0
@@ -301,13 +308,17 @@ class ExpertBot(HardBot):
         knowledge = Knowledge.from_view(view)
         legal = [a.value for a in view.legal_actions]
         totals = dict.fromkeys(legal, 0.0)
+        count = min(self.SOLVER_WORLDS, max(8, self.effort(budget) // 20))
+        nodes = max(self.SOLVER_NODES, int(budget * self.SOLVER_RATE) // count)
         worlds = 0
-        table: dict[int, tuple[int, int, int]] = {}
-        for world in self.worlds(knowledge, rng, max(8, self.effort(budget) // 20), self.deadline(budget)):
+        table = new_table()
+        for world in self.worlds(knowledge, rng, count, self.deadline(budget)):
             position = world_position(view, knowledge, world)
             try:
-                gains = Solver(position, table, self.SOLVER_NODES).move_values()
+                gains = Solver(position, table, nodes).move_values()
             except SolveAborted:
+                if not worlds:
+                    break  # too deep for this budget: the playouts decide
                 continue
             for kind in legal:
                 totals[kind] += side_utility(position, view.seat, gains[kind])
