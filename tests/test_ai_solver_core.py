@@ -84,6 +84,9 @@ def test_the_node_limit_is_kept() -> None:
     ({"hands": [-1, 0, 0]}, OverflowError), ({"trick": [40]}, ValueError), ({"trick": [1, 2, 3]}, ValueError),
     ({"leader": 5}, ValueError), ({"orders": ((0, 1, 2),)}, ValueError), ({"orders": ((0, 9, 2),) * 3}, ValueError),
     ({"side": (True,)}, ValueError), ({"table": {}}, TypeError), ({"best": 3, "trick": [1]}, ValueError),
+    ({"hands": [1, 2, 12]}, ValueError), ({"hands": [1, 2, 1 << 60]}, ValueError),
+    ({"hands": [1, 2, 1 << 30]}, ValueError), ({"hands": [0, 0, 0]}, ValueError),
+    ({"orders": ((0, 1, 2), (1, 2, -1), (2, 0, 1))}, ValueError),
 ])
 def test_bad_arguments_are_refused(change: dict[str, object], error: type[Exception]) -> None:
     core = solver_module._core

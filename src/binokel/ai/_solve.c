@@ -522,12 +522,28 @@ static PyObject *solve_search(PyObject *module, PyObject *args)
         return NULL;
     if (leader < 0 || leader >= players || s.in_trick < 2 || n >= s.in_trick || (n && (best < 0 || best >= n)))
         return PyErr_Format(PyExc_ValueError, "not a position of the play");
-    for (int i = 0; i < s.in_trick; i++)
-        if (s.orders[leader][i] < 0 || s.orders[leader][i] >= players)
-            return PyErr_Format(PyExc_ValueError, "orders: seats 0 to %d", (int)players - 1);
     for (int i = 0; i < n; i++)
         if (trick[i] < 0 || trick[i] >= KINDS)
             return PyErr_Format(PyExc_ValueError, "trick: kinds 0 to %d", KINDS - 1);
+    /* What the search relies on: every seat of the trick leads a valid order of the same length,
+     * and holds as many cards as the next to play (one fewer once it has played to this trick). */
+    for (int i = 0; i < s.in_trick; i++) {
+        int seat = s.orders[leader][i];
+        if (seat < 0 || seat >= players)
+            return PyErr_Format(PyExc_ValueError, "orders: seats 0 to %d", (int)players - 1);
+        for (int j = 0; j < s.in_trick; j++)
+            if (s.orders[seat][j] < 0 || s.orders[seat][j] >= players)
+                return PyErr_Format(PyExc_ValueError, "orders: seats 0 to %d", (int)players - 1);
+    }
+    int cards = __builtin_popcountll(s.hands[s.orders[leader][n]]);
+    for (int i = 0; i < s.in_trick; i++) {
+        uint64_t hand = s.hands[s.orders[leader][i]];
+        /* (a second copy is only ever held with the first: it is the one a play removes first) */
+        if (hand >> (2 * KINDS) || (hand >> COPY & ~hand & KIND_MASK) || __builtin_popcountll(hand) != cards - (i < n))
+            return PyErr_Format(PyExc_ValueError, "hands: not the hands of one deal's play");
+    }
+    if (cards < 1)
+        return PyErr_Format(PyExc_ValueError, "hands: no card left to play");
     int value;
     Py_BEGIN_ALLOW_THREADS
     value = search(&s, trick, n, leader, best, alpha, beta, left);

@@ -39,8 +39,6 @@ from binokel.ai.policy import (Plan, best_contract, choose_card, expected_card_p
 from binokel.ai.sample import SamplingError, World, sample_world, world_position
 from binokel.ai.search import contract_worth, opponents_of, playout, position_value, solve, utility
 
-DEFENDER_UTILITY = -30.0
-"""A defender's typical result relative to the others (the soloist usually makes it)."""
 NO_TRUMP_BID = 1000
 """How far a bot bids with a sure game without trump: its value does not depend on the bid."""
 NEAR_NO_TRUMP = 2
@@ -328,6 +326,9 @@ class HardBot(MediumBot):
 
     BID_WORLDS = 12
     """At least this many sampled Tapps (worlds) weigh each bid."""
+    DEFENDER_UTILITY = -30.0
+    """What passing is taken to be worth: a defender's typical result relative to the others
+    (the soloist usually makes it). A bid is made only while playing it is worth more."""
 
     def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         """The lowest bid while the simulation says it pays (:meth:`accepts`), else pass."""
@@ -353,7 +354,7 @@ class HardBot(MediumBot):
     def accepts(self, simulation: SoloistSimulation, bid: int) -> bool:
         """Is ``bid`` worth playing: never past what the hand reaches with the best sampled
         Tapp, and worth more than defending on average."""
-        return bid <= simulation.reach and simulation.value(bid) > DEFENDER_UTILITY
+        return bid <= simulation.reach and simulation.value(bid) > self.DEFENDER_UTILITY
 
     # ---------------------------------------------------------------- discard, game, surrender
 
