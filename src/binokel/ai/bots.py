@@ -22,6 +22,8 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
 
 from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DURCH, PASS, PLAY_ON, PLAYS, SURRENDER,
                             TAKE, Action, ActionKind)
@@ -32,6 +34,7 @@ from binokel.score import surrender_scores, trump_scores
 from binokel.state import Phase, State, game_actions
 from binokel.view import SeatView, view as view_of
 
+from binokel.ai import parallel
 from binokel.ai.fast import NO_TRUMP, Position
 from binokel.ai.knowledge import Knowledge, winning_position
 from binokel.ai.policy import (Plan, best_contract, choose_card, expected_card_points, no_trump_gaps, partner_share,
@@ -283,6 +286,33 @@ def _kept(cards: int, plan: Plan) -> int:
     return cards
 
 
+@dataclass(frozen=True)
+class Tally:
+    """What the sampled worlds of one decision add up to: per candidate the sum of its
+    values (``totals``), the number of ``worlds``, and per world the ``values`` whose
+    spread matters (the surrender's gains). Tallies of different worlds add up, so one
+    decision's worlds may be evaluated in several processes (:mod:`binokel.ai.parallel`).
+
+    >>> Tally((1.0, 2.0), 1, (0.5,)) + Tally((3.0, -1.0), 2, (4.0, 5.0))
+    Tally(totals=(4.0, 1.0), worlds=3, values=(0.5, 4.0, 5.0))
+    """
+
+    totals: tuple[float, ...] = ()
+    worlds: int = 0
+    values: tuple[float, ...] = ()
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(tuple(a + b for a, b in zip(self.totals, other.totals, strict=True)), self.worlds + other.worlds,
+                     self.values + other.values)
+
+
+def best_card(view: SeatView, tally: Tally) -> Action:
+    """The card whose total over the worlds is highest (``tally.totals`` in the order of
+    ``view.legal_actions``); of equal totals, the one of fewer points."""
+    legal = view.legal_actions
+    return legal[max(range(len(legal)), key=lambda i: (tally.totals[i], -POINTS[legal[i].value]))]
+
+
 class HardBot(MediumBot):
     """Perfect-information Monte Carlo: samples worlds consistent with its knowledge and
     plays each candidate out in them; exact search for the last tricks. With teams every
@@ -296,6 +326,11 @@ class HardBot(MediumBot):
     """At least this many worlds weigh a game without trump that is not sure."""
     PESSIMISM = 2
     """Imagined failures added to the simulated results of such a game."""
+    JOBS = 1
+    """Processes that evaluate the worlds of one decision (:mod:`binokel.ai.parallel`), each
+    as many as one process alone, by the same deadline; 1 in a daemonic process."""
+    last_worlds = 0
+    """How many worlds the last search evaluated (in all its processes)."""
 
     def effort(self, budget: float, minimum: int = 8) -> int:
         return max(minimum, int(budget * self.PLAYOUTS_PER_SECOND))
@@ -304,6 +339,22 @@ class HardBot(MediumBot):
     def deadline(budget: float) -> float:
         """A latency cap (clock time); the effort itself follows the budget, not the clock."""
         return time.perf_counter() + max(0.9 * budget, 0.25)
+
+    def evaluate(self, tally: parallel.Tallier[parallel.P, parallel.T], view: SeatView, rng: random.Random,
+                 count: int, budget: float, *args: parallel.P.args, **kwargs: parallel.P.kwargs) -> parallel.T:
+        """``tally`` (one of this bot's ``*_tally`` methods, or :meth:`simulate`) of ``count``
+        worlds within ``budget``, in :attr:`JOBS` processes (:func:`binokel.ai.parallel.evaluate`);
+        ``args`` and ``kwargs`` (plain data) go to ``tally`` after its deadline."""
+        result = parallel.evaluate(self, tally, view, rng, count, self.deadline(budget), *args, **kwargs)
+        self.last_worlds = result.worlds
+        return result
+
+    def share(self, method: str, view: SeatView, rng: random.Random, count: int, deadline: float, *args: Any,
+              **kwargs: Any) -> Any:
+        """One share of a decision's worlds: the tally by the method named ``method``
+        (how a worker process, which gets the method's name, calls it)."""
+        tally: Callable[..., Any] = getattr(self, method)
+        return tally(view, rng, count, deadline, *args, **kwargs)
 
     def sample(self, knowledge: Knowledge, rng: random.Random) -> World:
         """A world consistent with what the seat knows (raises SamplingError)."""
@@ -333,10 +384,7 @@ class HardBot(MediumBot):
     def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         """The lowest bid while the simulation says it pays (:meth:`accepts`), else pass."""
         lowest = _lowest_bid(view)
-        knowledge = Knowledge.from_view(view)
-        worlds = self.worlds(knowledge, rng, max(self.BID_WORLDS, self.bid_effort(budget)), self.deadline(budget),
-                             skip_failures=True)
-        simulation = simulate_soloist(view, knowledge, worlds)
+        simulation = self.evaluate(self.simulate, view, rng, max(self.BID_WORLDS, self.bid_effort(budget)), budget)
         if not simulation.results:
             return super().bid(view, rng, budget)
         return lowest if self.accepts(simulation, lowest.value) else PASS
@@ -361,25 +409,47 @@ class HardBot(MediumBot):
     def plan(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
         """The plan chosen by simulation among the best trump plans and the games without
         trump that are sure or nearly so."""
+        candidates, risky = self.plan_candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        worlds = max(self.RISKY_WORLDS if risky else 6, self.effort(budget) // (2 * len(candidates)))
+        tally = self.evaluate(self.plan_tally, view, rng, worlds, budget)
+        n, count = len(candidates), tally.worlds
+        totals, given_up = tally.totals[:n], tally.totals[n:]
+        # A few imagined failures temper a risky game's luck in few samples (its value is far from the rest).
+        means = [(totals[i] + self.PESSIMISM * risky[i]) / (count + self.PESSIMISM) if i in risky
+                 else max(totals[i], given_up[i]) / max(count, 1) if candidates[i].game < DURCH
+                 else totals[i] / max(count, 1) for i in range(len(candidates))]
+        return candidates[max(range(len(candidates)), key=lambda i: means[i])]
+
+    def plan_candidates(self, view: SeatView) -> tuple[list[Plan], dict[int, float]]:
+        """The plans to simulate (the best two trump plans, unless the second is far behind,
+        and the games without trump near enough), and the risky ones among them (see
+        :func:`add_no_trump_candidates`)."""
         rules = view.rules
         hand = Hand(view.hand).mask
         trumps = sorted(undominated([plan_contract(hand, trump, rules) for trump in range(4)], hand),
                         key=lambda c: -c.total)[:2]
         if len(trumps) > 1 and trumps[0].total - trumps[1].total > 60:
             trumps = trumps[:1]
-        out = rules.sitting_out(view.dealer)
-        opponents = opponents_of(rules, view.seat, out)
         candidates: list[Plan] = list(trumps)
         risky = add_no_trump_candidates(view, hand, candidates)
-        if len(candidates) == 1:
-            return candidates[0]
+        return candidates, risky
+
+    def plan_tally(self, view: SeatView, rng: random.Random, count: int, deadline: float) -> Tally:
+        """Each candidate plan played out in ``count`` worlds: the totals of playing on, then
+        those of surrendering (a trump game may still be given up), candidate by candidate."""
+        rules = view.rules
+        hand = Hand(view.hand).mask
+        candidates, _ = self.plan_candidates(view)
+        out = rules.sitting_out(view.dealer)
+        opponents = opponents_of(rules, view.seat, out)
         knowledge = Knowledge.from_view(view)
         banked = tuple(c.index for c in view.discard or ())
-        worlds = max(self.RISKY_WORLDS if risky else 6, self.effort(budget) // (2 * len(candidates)))
         totals = [0.0] * len(candidates)
-        given_up = [0.0] * len(candidates)  # a trump game may still be surrendered
-        count = 0
-        for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
+        given_up = [0.0] * len(candidates)
+        worlds = 0
+        for world in self.worlds(knowledge, rng, count, deadline):
             for i, plan in enumerate(candidates):
                 hands = list(world.hands)
                 hands[view.seat] = _kept(hand, plan)
@@ -389,12 +459,8 @@ class HardBot(MediumBot):
                     given_up[i] += utility(surrender_scores(rules, view.seat, _bid(view), position.melds, out),
                                            view.seat, opponents)
                 totals[i] += position_value(playout(position), view.seat)
-            count += 1
-        # A few imagined failures temper a risky game's luck in few samples (its value is far from the rest).
-        means = [(totals[i] + self.PESSIMISM * risky[i]) / (count + self.PESSIMISM) if i in risky
-                 else max(totals[i], given_up[i]) / max(count, 1) if candidates[i].game < DURCH
-                 else totals[i] / max(count, 1) for i in range(len(candidates))]
-        return candidates[max(range(len(candidates)), key=lambda i: means[i])]
+            worlds += 1
+        return Tally(tuple(totals + given_up), worlds)
 
     SURRENDER_WORLDS = 8
     """At least this many worlds weigh the surrender."""
@@ -406,25 +472,40 @@ class HardBot(MediumBot):
     """... and by this many standard errors of that mean (0: the mean alone decides)."""
 
     def surrender(self, view: SeatView, rng: random.Random, budget: float) -> Action:
-        knowledge = Knowledge.from_view(view)
-        worlds = self.worlds(knowledge, rng, max(self.SURRENDER_WORLDS, self.effort(budget) // 2),
-                             self.deadline(budget))
-        gains = surrender_gains(view, knowledge, worlds)
-        if not gains:
+        tally = self.evaluate(self.surrender_tally, view, rng,
+                              max(self.SURRENDER_WORLDS, self.effort(budget) // 2), budget)
+        if not tally.worlds:
             return super().surrender(view, rng, budget)
-        return SURRENDER if gives_up(gains, self.SURRENDER_MARGIN, self.SURRENDER_Z) else PLAY_ON
+        return SURRENDER if gives_up(list(tally.values), self.SURRENDER_MARGIN, self.SURRENDER_Z) else PLAY_ON
+
+    def surrender_tally(self, view: SeatView, rng: random.Random, count: int, deadline: float) -> Tally:
+        """The gains of surrendering over playing on (:func:`surrender_gains`) in ``count`` worlds."""
+        knowledge = Knowledge.from_view(view)
+        gains = surrender_gains(view, knowledge, self.worlds(knowledge, rng, count, deadline))
+        return Tally((), len(gains), tuple(gains))
 
     # ---------------------------------------------------------------- card play
 
     def play(self, view: SeatView, rng: random.Random, budget: float) -> Action:
+        playouts = self.effort(budget)
+        target = max(4, playouts // 40) if self.is_endgame(view) else max(4, playouts // len(view.legal_actions))
+        tally = self.evaluate(self.play_tally, view, rng, target, budget)
+        if not tally.worlds:
+            return super().play(view, rng, budget)
+        return best_card(view, tally)
+
+    def is_endgame(self, view: SeatView) -> bool:
+        """Few enough cards left to try the exact search in every world."""
+        return sum(view.hand_sizes) <= self.ENDGAME_CARDS
+
+    def play_tally(self, view: SeatView, rng: random.Random, count: int, deadline: float) -> Tally:
+        """Each legal card played out (or searched exactly, in the endgame) in ``count`` worlds."""
         knowledge = Knowledge.from_view(view)
         legal = [a.value for a in view.legal_actions]
-        totals = dict.fromkeys(legal, 0.0)
+        totals = [0.0] * len(legal)
         worlds = 0
-        endgame = sum(view.hand_sizes) <= self.ENDGAME_CARDS
-        playouts = self.effort(budget)
-        target = max(4, playouts // len(legal)) if not endgame else max(4, playouts // 40)
-        for world in self.worlds(knowledge, rng, target, self.deadline(budget)):
+        endgame = self.is_endgame(view)
+        for world in self.worlds(knowledge, rng, count, deadline):
             position = world_position(view, knowledge, world)
             values = solve(position, view.seat, 4000) if endgame else None
             if values is None:
@@ -433,12 +514,10 @@ class HardBot(MediumBot):
                     child = position.copy()
                     child.play(kind)
                     values[kind] = position_value(playout(child), view.seat)
-            for kind in legal:
-                totals[kind] += values[kind]
+            for i, kind in enumerate(legal):
+                totals[i] += values[kind]
             worlds += 1
-        if not worlds:
-            return super().play(view, rng, budget)
-        return PLAYS[max(legal, key=lambda k: (totals[k], -POINTS[k]))]
+        return Tally(tuple(totals), worlds)
 
 
 class OracleBot(HardBot):
@@ -526,6 +605,15 @@ class SoloistSimulation:
         self.knowledge = knowledge
         self.results = results
         self.reach = reach
+
+    @property
+    def worlds(self) -> int:
+        """How many deals were simulated."""
+        return len(self.results)
+
+    def __add__(self, other: SoloistSimulation) -> SoloistSimulation:
+        """The simulations of both sets of worlds (of one seat's view) together."""
+        return SoloistSimulation(self.knowledge, self.results + other.results, max(self.reach, other.reach))
 
     def made_share(self, bid: int) -> float:
         """The share of the simulated deals in which the soloist reaches ``bid``."""

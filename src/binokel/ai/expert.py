@@ -41,10 +41,11 @@ import math
 import random
 import time
 from collections.abc import Iterator
+from typing import Any
 
-from binokel.action import DURCH, PASS, PLAYS, Action, ActionKind
-from binokel.ai.bots import (HardBot, SoloistSimulation, _kept, add_no_trump_candidates, new_position, trumps_kept,
-                             undominated)
+from binokel.action import DURCH, PASS, Action, ActionKind
+from binokel.ai.bots import (HardBot, SoloistSimulation, Tally, _kept, add_no_trump_candidates, best_card, new_position,
+                             trumps_kept, undominated)
 from binokel.ai.fast import Position
 from binokel.ai.knowledge import Knowledge
 from binokel.card import add_masks
@@ -244,6 +245,15 @@ class ExpertBot(HardBot):
         finally:
             self._view = None
 
+    def share(self, method: str, view: SeatView, rng: random.Random, count: int, deadline: float, *args: Any,
+              **kwargs: Any) -> Any:
+        """As hard; the worlds are weighted by the models of ``view`` (in a worker, the view of the share)."""
+        outer, self._view = self._view, view
+        try:
+            return super().share(method, view, rng, count, deadline, *args, **kwargs)
+        finally:
+            self._view = outer
+
     # ------------------------------------------------------------------ bidding
 
     BID_WORLDS = 24
@@ -258,6 +268,26 @@ class ExpertBot(HardBot):
     # ------------------------------------------------------------------ discard and game
 
     def plan(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
+        candidates, risky = self.plan_candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        worlds = max(self.RISKY_WORLDS if risky else 12, self.effort(budget) // (2 * len(candidates)))
+        tally = self.evaluate(self.plan_tally, view, rng, worlds, budget)
+        totals, count = tally.totals, tally.worlds
+        if not count:
+            return candidates[0]
+        means = [(totals[i] + self.PESSIMISM * risky[i]) / (count + self.PESSIMISM) if i in risky
+                 else totals[i] / count for i in range(len(candidates))]
+        best = max(means)
+        # Near-ties go to the plan keeping more trumps (a longer suit), then to the earlier (better estimate).
+        near = [i for i, m in enumerate(means) if m >= best - self.TIE]
+        hand = Hand(view.hand).mask
+        return candidates[min(near, key=lambda i: (-trumps_kept(hand, candidates[i]), i))]
+
+    def plan_candidates(self, view: SeatView) -> tuple[list[Plan], dict[int, float]]:
+        """Every trump plan within :attr:`TRUMP_WINDOW` of the best estimate, undominated, more
+        trumps kept first among equal estimates (optionally a void-a-suit discard), and the
+        games without trump near enough."""
         rules = view.rules
         hand = Hand(view.hand).mask
         plans = undominated([plan_contract(hand, trump, rules) for trump in range(4)], hand)
@@ -265,20 +295,25 @@ class ExpertBot(HardBot):
         trumps = [c for c in plans if c.total >= top - self.TRUMP_WINDOW]
         # Among plans of equal estimate, more trumps kept first (the simulation breaks near-ties by this order).
         trumps.sort(key=lambda c: (-c.total, -trumps_kept(hand, c)))
-        out = rules.sitting_out(view.dealer)
-        opponents = opponents_of(rules, view.seat, out)
         candidates: list[Plan] = list(trumps)
         if self.DISCARD_VARIANTS:  # last, so that a near-tie keeps the policy's discard
             candidates += [v for v in (void_plan(hand, trumps[0], rules),) if v is not None]
         risky = add_no_trump_candidates(view, hand, candidates)
-        if len(candidates) == 1:
-            return candidates[0]
+        return candidates, risky
+
+    def plan_tally(self, view: SeatView, rng: random.Random, count: int, deadline: float) -> Tally:
+        """Each candidate plan played out in ``count`` worlds; a trump game's value in a world
+        is the better of playing on and surrendering."""
+        rules = view.rules
+        hand = Hand(view.hand).mask
+        candidates, _ = self.plan_candidates(view)
+        out = rules.sitting_out(view.dealer)
+        opponents = opponents_of(rules, view.seat, out)
         knowledge = Knowledge.from_view(view)
         banked = tuple(c.index for c in view.discard or ())
-        worlds = max(self.RISKY_WORLDS if risky else 12, self.effort(budget) // (2 * len(candidates)))
         totals = [0.0] * len(candidates)
-        count = 0
-        for world in self.worlds(knowledge, rng, worlds, self.deadline(budget)):
+        worlds = 0
+        for world in self.worlds(knowledge, rng, count, deadline):
             for i, plan in enumerate(candidates):
                 hands = list(world.hands)
                 hands[view.seat] = _kept(hand, plan)
@@ -289,15 +324,8 @@ class ExpertBot(HardBot):
                     value = max(value, utility(surrender_scores(rules, view.seat, view.bid or 0, position.melds, out),
                                                view.seat, opponents))
                 totals[i] += value
-            count += 1
-        if not count:
-            return candidates[0]
-        means = [(totals[i] + self.PESSIMISM * risky[i]) / (count + self.PESSIMISM) if i in risky
-                 else totals[i] / count for i in range(len(candidates))]
-        best = max(means)
-        # Near-ties go to the plan keeping more trumps (a longer suit), then to the earlier (better estimate).
-        near = [i for i, m in enumerate(means) if m >= best - self.TIE]
-        return candidates[min(near, key=lambda i: (-trumps_kept(hand, candidates[i]), i))]
+            worlds += 1
+        return Tally(tuple(totals), worlds)
 
     # ------------------------------------------------------------------ card play
 
@@ -305,14 +333,23 @@ class ExpertBot(HardBot):
         tricks_left = -(-sum(view.hand_sizes) // max(1, sum(1 for n in view.hand_sizes if n) or 1))
         if tricks_left > self.SOLVER_TRICKS:
             return super().play(view, rng, budget)
-        knowledge = Knowledge.from_view(view)
-        legal = [a.value for a in view.legal_actions]
-        totals = dict.fromkeys(legal, 0.0)
         count = min(self.SOLVER_WORLDS, max(8, self.effort(budget) // 20))
         nodes = max(self.SOLVER_NODES, int(budget * self.SOLVER_RATE) // count)
+        tally = self.evaluate(self.solve_tally, view, rng, count, budget, nodes)
+        if not tally.worlds:
+            return super().play(view, rng, budget)
+        return best_card(view, tally)
+
+    def solve_tally(self, view: SeatView, rng: random.Random, count: int, deadline: float, nodes: int) -> Tally:
+        """Each legal card's value by the exact solver, within ``nodes`` a world, in up to
+        ``count`` worlds: a world the solver gives up on is left out, and none is solved if it
+        gives up on the first (too deep for this budget: the playouts decide)."""
+        knowledge = Knowledge.from_view(view)
+        legal = [a.value for a in view.legal_actions]
+        totals = [0.0] * len(legal)
         worlds = 0
         table = new_table()
-        for world in self.worlds(knowledge, rng, count, self.deadline(budget)):
+        for world in self.worlds(knowledge, rng, count, deadline):
             position = world_position(view, knowledge, world)
             try:
                 gains = Solver(position, table, nodes).move_values()
@@ -320,12 +357,10 @@ class ExpertBot(HardBot):
                 if not worlds:
                     break  # too deep for this budget: the playouts decide
                 continue
-            for kind in legal:
-                totals[kind] += side_utility(position, view.seat, gains[kind])
+            for i, kind in enumerate(legal):
+                totals[i] += side_utility(position, view.seat, gains[kind])
             worlds += 1
-        if not worlds:
-            return super().play(view, rng, budget)
-        return PLAYS[max(legal, key=lambda k: (totals[k], -POINTS[k]))]
+        return Tally(tuple(totals), worlds)
 
 
 __all__ = ["ExpertBot", "auction_calls", "auction_weight", "hand_estimate", "side_utility"]

@@ -44,6 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ascii", action="store_true", help="suit letters S H D C instead of ♠♥♦♣")
     parser.add_argument("--think", type=float, default=0.5, metavar="SECONDS",
                         help="computer thinking time per decision (default: 0.5)")
+    parser.add_argument("--jobs", type=_jobs, default=None, metavar="N",
+                        help="processes each hard or expert opponent (and the hint) thinks in, sampling N times the "
+                             "worlds in the same time (default: the number of cores; at most 8 are used)")
     parser.add_argument("--join", default=None, metavar="LINK",
                         help="take a seat at a table of binokel serve: an invite link (http://host:8000/#/join/CODE),"
                              " #/game/ID to come back to your seat, or #/watch/ID to watch")
@@ -111,19 +114,43 @@ def run(args: argparse.Namespace) -> int:
     names = record.get("players") if isinstance(record.get("players"), list) else None
     if names is None or len(names) != game.rules.players or args.name:
         names = [args.name or messages("you"), *NAMES[:seats]]
-    bots = [None, *(make_bot(level, seed=seed + seat) for seat, level in enumerate(chosen, 1))]
+    jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
+    bots = [None, *(_parallel(make_bot(level, seed=seed + seat), jobs) for seat, level in enumerate(chosen, 1))]
     hint: list[Any] = []
 
     def hint_bot() -> Any:
         if not hint:
-            hint.append(make_bot(HINT_LEVEL, seed=seed))
+            hint.append(_parallel(make_bot(HINT_LEVEL, seed=seed), jobs))
         return hint[0]
+
+    if jobs > 1 and any(hasattr(bot, "JOBS") for bot in bots):
+        from binokel.ai import parallel
+        parallel.warm(jobs)  # started while the player reads the first hand
 
     session = Session(
         game, seed=seed, levels=chosen, names=[str(n) for n in names], bots=bots, hint_bot=hint_bot,
         messages=messages, style=style, save_path=args.save or args.resume or DEFAULT_SAVE,
         save_at_end=bool(args.save), think=max(0.0, args.think), trace=args.trace)
     return session.run(resumed=bool(args.resume))
+
+
+def _jobs(text: str) -> int:
+    """``--jobs``: a whole number of at least 1."""
+    try:
+        jobs = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"needs a whole number, not {text!r}") from None
+    if jobs < 1:
+        raise argparse.ArgumentTypeError(f"needs at least 1, not {jobs}")
+    return jobs
+
+
+def _parallel(bot: Any, jobs: int) -> Any:
+    """``bot``, thinking in ``jobs`` processes if it searches (hard, expert): a person waits
+    for one opponent at a time, so each may use every core."""
+    if hasattr(bot, "JOBS"):
+        bot.JOBS = jobs
+    return bot
 
 
 def _load(path: str) -> dict[str, Any]:
