@@ -135,6 +135,7 @@ def evaluate(bot: Searcher, tally: Tallier[P, T], view: SeatView, rng: random.Ra
 _lock = threading.Lock()
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
 _size = 0
+_owner = 0  # the process that started the pool (a forked child must not use or stop its parent's)
 _in_worker = False
 
 
@@ -154,7 +155,7 @@ def close() -> None:
     global _pool, _size
     with _lock:
         pool, _pool, _size = _pool, None, 0
-    if pool is None:
+    if pool is None or _owner != os.getpid():
         return
     workers = list((getattr(pool, "_processes", None) or {}).values())  # no public list of them
     pool.shutdown(wait=False, cancel_futures=True)
@@ -171,7 +172,7 @@ def close() -> None:
 
 def worker_pids() -> list[int]:
     """The pool's worker processes (none before the first parallel decision)."""
-    pool = _pool
+    pool = _pool if _owner == os.getpid() else None
     workers = (getattr(pool, "_processes", None) or {}) if pool is not None else {}
     return [process.pid for process in workers.values() if process.pid is not None]
 
@@ -181,17 +182,20 @@ atexit.register(close)
 
 def _executor(workers: int) -> concurrent.futures.ProcessPoolExecutor:
     """The pool, with at least ``workers`` processes (a larger one replaces a smaller)."""
-    global _pool, _size
+    global _pool, _size, _owner
     with _lock:
-        if _pool is not None and _size >= workers:
+        if _pool is not None and _size >= workers and _owner == os.getpid():
             return _pool
     close()
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        # A fork server not yet running imports the bots once; every worker forked from it has them.
+        context.set_forkserver_preload(["binokel.ai"])
     pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context,
                                                   initializer=_worker_start, initargs=(os.getpid(),))
     with _lock:
-        _pool, _size = pool, workers
+        _pool, _size, _owner = pool, workers, os.getpid()
     return pool
 
 
