@@ -72,30 +72,32 @@ def test_parallel_bots_answer_legal_actions(rules: str, caplog: pytest.LogCaptur
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], "a share was lost"
 
 
-SITUATIONS: list[tuple[str, str, Callable[[State], bool], str]] = [
-    ("hard", "standard", lambda s: s.phase is Phase.PLAY and cards_left(s) > 20, "play_tally"),
-    ("hard", "kreuz", lambda s: s.phase is Phase.PLAY and cards_left(s) <= 12, "play_tally"),
-    ("expert", "standard", lambda s: s.phase is Phase.PLAY and len(s.played) >= 2, "play_tally"),
-    ("expert", "four-sitout", lambda s: s.phase is Phase.PLAY and cards_left(s) <= 9, "solve_tally"),
-    ("hard", "standard", lambda s: s.phase is Phase.DISCARD, "plan_tally"),
-    ("expert", "kreuz", lambda s: s.phase is Phase.DISCARD, "plan_tally"),
-    ("hard", "standard", lambda s: s.phase is Phase.SURRENDER, "surrender_tally"),
-    ("expert", "club", lambda s: s.phase is Phase.AUCTION and len(s.calls) >= 2, "simulate"),
+SITUATIONS: list[tuple[str, str, Callable[[State], bool], str, tuple[int, ...]]] = [
+    ("hard", "standard", lambda s: s.phase is Phase.PLAY and cards_left(s) > 20, "play_tally", ()),
+    ("hard", "kreuz", lambda s: s.phase is Phase.PLAY and cards_left(s) <= 12, "play_tally", ()),
+    ("expert", "standard", lambda s: s.phase is Phase.PLAY and len(s.played) >= 2, "play_tally", ()),
+    ("expert", "four-sitout", lambda s: s.phase is Phase.PLAY and cards_left(s) <= 9, "solve_tally", (100_000,)),
+    ("hard", "standard", lambda s: s.phase is Phase.DISCARD, "plan_tally", ()),
+    ("expert", "kreuz", lambda s: s.phase is Phase.DISCARD, "plan_tally", ()),
+    ("hard", "standard", lambda s: s.phase is Phase.SURRENDER, "surrender_tally", ()),
+    ("expert", "club", lambda s: s.phase is Phase.AUCTION and len(s.calls) >= 2, "simulate", ()),
 ]
 
 
-@pytest.mark.parametrize("level, rules, wanted, method", SITUATIONS,
-                         ids=[f"{level}-{rules}-{method}" for level, rules, _, method in SITUATIONS])
+@pytest.mark.parametrize("level, rules, wanted, method, extra", SITUATIONS,
+                         ids=[f"{level}-{rules}-{method}" for level, rules, _, method, _ in SITUATIONS])
 def test_the_parallel_tally_is_the_sum_of_the_same_shares_in_series(
-        level: str, rules: str, wanted: Callable[[State], bool], method: str, no_clock: None) -> None:
+        level: str, rules: str, wanted: Callable[[State], bool], method: str, extra: tuple[int, ...],
+        no_clock: None) -> None:
     """Each share is seeded from the decision's generator, so the shares evaluated one after
-    the other in this process add up to exactly what the worker processes returned."""
+    the other in this process add up to exactly what the worker processes returned (``extra``:
+    the decision's plain-data arguments after the deadline, the solver's node limit)."""
     seen = first_view(rules, 11, wanted)
     bot = parallel_bot(level, jobs=3)
     count = 6
-    together = parallel.evaluate(bot, getattr(bot, method), seen, random.Random(5), count, FOREVER)
+    together = parallel.evaluate(bot, getattr(bot, method), seen, random.Random(5), count, FOREVER, *extra)
     assert parallel.worker_pids()
-    shares = [bot.share(method, seen, random.Random(seed), count, FOREVER)
+    shares = [bot.share(method, seen, random.Random(seed), count, FOREVER, *extra)
               for seed in parallel.shares(random.Random(5), 3)]
     in_series = shares[0] + shares[1] + shares[2]
     assert together.worlds == in_series.worlds > count
