@@ -12,13 +12,14 @@ search at ``JOBS = 1`` and has the same clock deadline, so ``n`` processes evalu
 unless the deadline cuts a share short; adding the tallies of :func:`shares` evaluated one
 after the other gives exactly the parallel result (``tests/test_ai_parallel.py``).
 
-What crosses to a worker is plain data: the bot's level and options, the seat's view as
-JSON (bots get views, never states), the share's seed, its number of worlds and the time
-left. The workers are one small pool per process, started at the first parallel decision
-(``forkserver`` where there is one, else ``spawn``), closed at interpreter exit; a worker
-exits by itself when the process that started it is gone. A bot stays serial in a
-daemonic process (which may not have children, e.g. a server's worker) and inside a
-worker of this pool.
+What crosses to a worker is plain data: the bot's level and the options set on it, the
+name of the tally method, the seat's view as JSON (bots get views, never states), the
+share's seed, its number of worlds, the time left and the decision's plain-data arguments
+(the endgame's node limit); the tally comes back pickled. The workers are one small pool
+per process, started at the first parallel decision (``forkserver`` where there is one,
+else ``spawn``), closed at interpreter exit; a worker exits by itself when the process that
+started it is gone. A bot stays serial in a daemonic process (which may not have children,
+e.g. a server's worker) and inside a worker of this pool.
 
 >>> import random
 >>> shares(random.Random(1), 2) == shares(random.Random(1), 2)
