@@ -16,6 +16,10 @@ Per bot (the ``players`` names of the records):
 - far above the melds (the issue's measure against another program): the share of the
   bot's contracts bid at least :data:`FAR` above the best melds of the hand as dealt,
   and how often those fail (surrendered ones count as failed);
+- utility as soloist and as defender: the mean of the seat's score minus its opponents'
+  mean score (``binokel.ai.search.utility``, the bots' own measure) over the deals it won
+  the auction and over those it defended: what passing is really worth, which the bidding
+  compares playing against (``HardBot.DEFENDER_UTILITY``);
 - wrong surrenders: every surrendered contract is played on instead, from the true deal,
   by :data:`JUDGE` bots in every seat (budget :data:`JUDGE_BUDGET`, :data:`JUDGE_RUNS`
   seeds): how many of them playing on would have made (in the majority of the runs), and
@@ -143,6 +147,11 @@ def analyse(paths: list[Path], judge: bool = True) -> dict[str, dict[str, Any]]:
         soloist = state.soloist
         if soloist is None or state.outcome is Outcome.REDEAL:
             continue
+        for seat in range(state.players):
+            if seat != state.sitting_out:
+                role = "soloist_utility" if seat == soloist else "defender_utility"
+                stats[names[seat]].setdefault(role, []).append(
+                    utility(state.scores, seat, opponents_of(state.rules, seat, state.sitting_out)))
         s = stats[names[soloist]]
         outcome = state.outcome
         s.setdefault("contracts", []).append(1.0)
@@ -173,7 +182,8 @@ def analyse(paths: list[Path], judge: bool = True) -> dict[str, dict[str, Any]]:
                         "bid_past_reach": mean("past_reach"), "far_share": mean("far"),
                         "far_contracts": len(s.get("far_failed", [])), "far_failed": mean("far_failed"),
                         "surrenders": len(s.get("surrender_wrong", [])), "surrender_wrong": mean("surrender_wrong"),
-                        "surrender_cost": mean("surrender_cost")}
+                        "surrender_cost": mean("surrender_cost"), "soloist_utility": mean("soloist_utility"),
+                        "defender_utility": mean("defender_utility")}
     return result
 
 
@@ -260,7 +270,8 @@ def main() -> None:
               f"  bid past reach {r['bid_past_reach']} (n={r['bidding_seats']})"
               f"  bid >= melds+{FAR}: {r['far_share']} of contracts, failed {r['far_failed']} (n={r['far_contracts']})"
               f"  surrenders that playing on would have made {r['surrender_wrong']} (n={r['surrenders']},"
-              f" mean cost of surrendering {r['surrender_cost']})")
+              f" mean cost of surrendering {r['surrender_cost']})"
+              f"  utility as soloist {r['soloist_utility']}, as defender {r['defender_utility']}")
 
 
 if __name__ == "__main__":
