@@ -251,9 +251,10 @@ class Solver:
         p = self.position
         if not isinstance(self.table, dict):  # the C search's table: the same search in C
             assert _core is not None
-            value, nodes = _core.search(self.table, hands, trick, p.orders, leader, best, threshold - 1, threshold,
-                                        self._most(hands, trick, leader), self.trump, self.mode, p.beat_led,
-                                        bool(p.rules.partner_exemption), self.side, self.gainer,
+            # p.hands: the root the table's compact keys are for (it empties itself for another root)
+            value, nodes = _core.search(self.table, p.hands, hands, trick, p.orders, leader, best, threshold - 1,
+                                        threshold, self._most(hands, trick, leader), self.trump, self.mode,
+                                        p.beat_led, bool(p.rules.partner_exemption), self.side, self.gainer,
                                         self.node_limit - self.nodes)
             self.nodes += nodes
             if value is None:
