@@ -23,7 +23,7 @@
 #define LAST_TRICK_BONUS 10
 #define MIN_CAPACITY 4096
 #define MAX_CAPACITY (1u << 21) /* entries (16 bytes each): the table is cleared when full */
-#define FOLLOW_BITS 12
+#define FOLLOW_BITS 13
 #define FOLLOWS (1 << FOLLOW_BITS)
 #define CACHED_MOVES 7 /* a suit's kinds: every follow of a suit or by trumps */
 
