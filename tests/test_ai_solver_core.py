@@ -71,6 +71,35 @@ def test_a_table_shared_by_the_worlds_of_one_deal_changes_no_value() -> None:
     assert len(shared) > 0
 
 
+def test_a_table_keyed_for_another_root_empties_itself() -> None:
+    """The table's keys say which of its root's cards are still held: the same keys mean other
+    positions for another root (here the soloist's hand swapped with a defender's), so it must
+    start afresh."""
+    positions = [p for p in play_positions("standard", 18, 8, 5) if not p.trick]
+    assert positions
+    core = solver_module._core
+    assert core is not None
+    differ = 0
+    for p in positions:
+        q = p.copy()
+        other = next(s for s in range(p.players) if s != p.soloist and p.hands[s])
+        q.hands[p.soloist], q.hands[other] = p.hands[other], p.hands[p.soloist]
+        shared = new_table()
+        value = Solver(p, shared).value()
+        assert value == Solver(p, table={}).value()
+        assert len(shared) > 0
+        swapped = Solver(q, shared).value()
+        assert swapped == Solver(q, table={}).value()
+        differ += swapped != value
+        assert Solver(q, shared).move_values() == Solver(q, table={}).move_values()
+        assert Solver(p, shared).value() == value
+        # a search that stores nothing, from another root: nothing of the old root is left
+        assert core.search(shared, q.hands, q.hands, [], q.orders, q.leader, 0, -2, 0, 100, q.trump, 0, False,
+                           False, (True,) * q.players, (True,) * q.players, 10) == (0, 1)
+        assert len(shared) == 0
+    assert differ, "no position whose value the swap changes: the test would miss a stale table"
+
+
 def test_the_node_limit_is_kept() -> None:
     p = play_positions("standard", 27, 1, 4)[0]
     solver = Solver(p, node_limit=500)
@@ -87,12 +116,14 @@ def test_the_node_limit_is_kept() -> None:
     ({"hands": [1, 2, 12]}, ValueError), ({"hands": [1, 2, 1 << 60]}, ValueError),
     ({"hands": [1, 2, 1 << 30]}, ValueError), ({"hands": [0, 0, 0]}, ValueError),
     ({"orders": ((0, 1, 2), (1, 2, -1), (2, 0, 1))}, ValueError),
+    ({"hands": [8, 2, 4]}, ValueError), ({"base": [1, 2]}, ValueError), ({"base": [1 << 56, 2, 4]}, ValueError),
+    ({"base": [(1 << 56) - 1] * 3, "hands": [0, 0, 0]}, ValueError),
 ])
 def test_bad_arguments_are_refused(change: dict[str, object], error: type[Exception]) -> None:
     core = solver_module._core
     assert core is not None
     arguments: dict[str, object] = {
-        "table": core.Table(), "hands": [1, 2, 4], "trick": [], "orders": ((0, 1, 2), (1, 2, 0), (2, 0, 1)),
+        "table": core.Table(), "base": [1, 2, 4], "hands": [1, 2, 4], "trick": [], "orders": ((0, 1, 2), (1, 2, 0), (2, 0, 1)),
         "leader": 0, "best": 0, "alpha": 0, "beta": 1, "left": 30, "trump": 0, "mode": 0, "beat_led": False,
         "exemption": False, "side": (True, False, False), "gainer": (True, False, False), "node_limit": 100}
     arguments.update(change)

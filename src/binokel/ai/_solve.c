@@ -3,9 +3,10 @@
  * The same search as Solver._search in solver.py (the reference, which runs where this
  * module is not built): fail-soft zero-window alpha-beta over the rest of a deal with
  * every hand known, a transposition table of (lower, upper) bounds and the best lead at
- * every trick start, keyed by all hands and the leader. Values are identical to the
- * Python search's (tests/test_ai_solver_core.py); the nodes differ a little, because
- * this module orders moves with a small table of cutoff cards and a history of leads.
+ * every trick start, keyed by the cards still held and the leader. Values are identical to
+ * the Python search's (tests/test_ai_solver_core.py); the nodes differ a little: this module
+ * keeps the move orders of follows in a small table of its own, and plays the last trick
+ * without a node of its own.
  *
  * Cards are kinds 0..27 (suit * 7 + rank, rank 0 the highest); a hand is a mask with bit
  * k the first copy of kind k and bit k + 28 the second (binokel.card). */
@@ -21,72 +22,85 @@
 #define KIND_MASK ((1ULL << KINDS) - 1)
 #define LAST_TRICK_BONUS 10
 #define MIN_CAPACITY 4096
-#define MAX_CAPACITY (1u << 21) /* entries (64 bytes each): the table is cleared when full */
-#define KILLERS 4096
+#define MAX_CAPACITY (1u << 21) /* entries (16 bytes each): the table is cleared when full */
+#define FOLLOW_BITS 13
+#define FOLLOWS (1 << FOLLOW_BITS)
+#define CACHED_MOVES 7 /* a suit's kinds: every follow of a suit or by trumps */
 
 static const int RANK_POINTS[7] = {11, 10, 4, 3, 2, 0, 0};
 static int POINTS[KINDS];
 static uint32_t SUIT_MASK[4];
+static uint32_t RANK_MASK[7];
 static uint32_t HIGHER[KINDS]; /* the kinds of the same suit that beat kind k */
 
 /* ------------------------------------------------------------------ the table */
 
-typedef struct {
-    uint64_t hands[MAX_SEATS];
-    int16_t lo, hi;
-    int8_t leader; /* -1: an empty slot */
-    int8_t first;  /* the best lead found, -1 if none */
-    int16_t spare;
-} Entry;
+/* Cards never change hands, so a position of the play is fully given by which of the root's
+ * cards are still held: each card held at the root (a seat and a bit of its mask) has a bit
+ * of a compact key, and the table's key is that key with the leader above it. The table
+ * remembers the root hands (its base) the keys are for; a search from another base (another
+ * world of the same deal) starts a new generation, which empties the table without touching
+ * it. */
+
+#define LEADER_SHIFT 58 /* at most 56 cards below it, the leader + 1 (never 0) in 3 bits */
 
 typedef struct {
-    uint32_t key;
-    int8_t kind;
-} Killer;
+    uint64_t key; /* compact hands | (leader + 1) << LEADER_SHIFT */
+    int16_t lo, hi;
+    int8_t first; /* the best lead found, -1 if none */
+    uint8_t spare;
+    uint16_t generation; /* the entry is empty unless this is the table's */
+} Entry;
+
+/* The move order of a follow situation, the card that last cut the search off there first. */
+typedef struct {
+    uint32_t legal;
+    uint16_t context; /* the card on top, the seats to play and holding it, the cards played; 0: empty */
+    uint8_t count;
+    int8_t moves[CACHED_MOVES];
+} Follow;
 
 typedef struct {
     PyObject_HEAD
     Entry *entries;
     size_t capacity; /* a power of two */
+    int shift;       /* 64 - log2(capacity), for the multiplicative hash */
     size_t used;
-    Killer killers[KILLERS]; /* per follow situation: the card that last cut the search off */
+    uint16_t generation;
+    uint64_t base[MAX_SEATS]; /* the root hands the keys are for */
+    int seats;
+    uint64_t card_bit[MAX_SEATS][2 * KINDS]; /* a seat's mask bit -> its bit of the compact key */
+    Follow follows[FOLLOWS]; /* the move orders of follow situations (solvers of one deal share them) */
 } TableObject;
 
-static uint64_t key_hash(const uint64_t *hands, int leader)
+static inline Entry *slot_of(Entry *entries, int shift, size_t capacity, uint16_t generation, uint64_t key)
 {
-    uint64_t h = 0x9E3779B97F4A7C15ULL * (uint64_t)(leader + 1);
-    for (int i = 0; i < MAX_SEATS; i++) {
-        h ^= hands[i] + 0x632BE59BD9B4E019ULL + (h << 6) + (h >> 2);
-        h *= 0xBF58476D1CE4E5B9ULL;
-    }
-    return h ^ (h >> 31);
-}
-
-static Entry *allocate(size_t capacity)
-{
-    Entry *entries = PyMem_Calloc(capacity, sizeof(Entry));
-    if (entries != NULL)
-        for (size_t i = 0; i < capacity; i++)
-            entries[i].leader = -1;
-    return entries;
-}
-
-static Entry *slot_of(Entry *entries, size_t capacity, const uint64_t *hands, int leader)
-{
-    size_t i = (size_t)key_hash(hands, leader) & (capacity - 1);
+    size_t i = (size_t)((key * 0x9E3779B97F4A7C15ULL) >> shift);
     for (;;) {
         Entry *e = &entries[i];
-        if (e->leader < 0 || (e->leader == leader && memcmp(e->hands, hands, sizeof e->hands) == 0))
+        if (e->generation != generation || e->key == key)
             return e;
         i = (i + 1) & (capacity - 1);
     }
 }
 
-static Entry *table_find(TableObject *t, const uint64_t *hands, int leader)
+static inline Entry *table_find(TableObject *t, uint64_t key)
 {
-    Entry *e = slot_of(t->entries, t->capacity, hands, leader);
-    return e->leader < 0 ? NULL : e;
+    Entry *e = slot_of(t->entries, t->shift, t->capacity, t->generation, key);
+    return e->generation != t->generation ? NULL : e;
 }
+
+/* A new generation: every entry becomes empty (a real clear only when the counter wraps). */
+static void table_clear(TableObject *t)
+{
+    if (++t->generation == 0) {
+        memset(t->entries, 0, t->capacity * sizeof(Entry));
+        t->generation = 1;
+    }
+    t->used = 0;
+}
+
+static int log2_of(size_t capacity) { return 63 - __builtin_clzll((unsigned long long)capacity); }
 
 /* Grow (or, at the largest size, clear) the table before it is half full; 0 on no memory. */
 static int table_make_room(TableObject *t)
@@ -94,35 +108,35 @@ static int table_make_room(TableObject *t)
     if (2 * (t->used + 1) <= t->capacity)
         return 1;
     if (t->capacity >= MAX_CAPACITY) {
-        for (size_t i = 0; i < t->capacity; i++)
-            t->entries[i].leader = -1;
-        t->used = 0;
+        table_clear(t);
         return 1;
     }
     size_t capacity = 2 * t->capacity;
-    Entry *entries = allocate(capacity);
+    int shift = 64 - log2_of(capacity);
+    Entry *entries = PyMem_Calloc(capacity, sizeof(Entry));
     if (entries == NULL)
         return 0;
     for (size_t i = 0; i < t->capacity; i++) {
         Entry *old = &t->entries[i];
-        if (old->leader >= 0)
-            *slot_of(entries, capacity, old->hands, old->leader) = *old;
+        if (old->generation == t->generation)
+            *slot_of(entries, shift, capacity, t->generation, old->key) = *old;
     }
     PyMem_Free(t->entries);
     t->entries = entries;
     t->capacity = capacity;
+    t->shift = shift;
     return 1;
 }
 
-static int table_store(TableObject *t, const uint64_t *hands, int leader, int lo, int hi, int first)
+static int table_store(TableObject *t, uint64_t key, int lo, int hi, int first)
 {
-    Entry *e = slot_of(t->entries, t->capacity, hands, leader);
-    if (e->leader < 0) {
+    Entry *e = slot_of(t->entries, t->shift, t->capacity, t->generation, key);
+    if (e->generation != t->generation) {
         if (!table_make_room(t))
             return 0;
-        e = slot_of(t->entries, t->capacity, hands, leader);
-        memcpy(e->hands, hands, sizeof e->hands);
-        e->leader = (int8_t)leader;
+        e = slot_of(t->entries, t->shift, t->capacity, t->generation, key);
+        e->key = key;
+        e->generation = t->generation;
         t->used++;
     }
     e->lo = (int16_t)lo;
@@ -131,11 +145,26 @@ static int table_store(TableObject *t, const uint64_t *hands, int leader, int lo
     return 1;
 }
 
+/* Key the table for the root hands ``base`` (emptying it if it was keyed for others). */
+static void table_set_base(TableObject *t, const uint64_t *base, int seats)
+{
+    if (t->seats == seats && memcmp(t->base, base, sizeof t->base) == 0)
+        return;
+    table_clear(t);
+    memcpy(t->base, base, sizeof t->base);
+    t->seats = seats;
+    int index = 0;
+    for (int seat = 0; seat < MAX_SEATS; seat++)
+        for (int bit = 0; bit < 2 * KINDS; bit++)
+            t->card_bit[seat][bit] = base[seat] >> bit & 1 ? 1ULL << index++ : 0;
+}
+
 /* ------------------------------------------------------------------ the search */
 
 typedef struct {
     TableObject *table;
     uint64_t hands[MAX_SEATS];
+    uint64_t key; /* the compact key of the hands (the table's) */
     int orders[MAX_SEATS][MAX_SEATS];
     int in_trick; /* seats that play to a trick */
     int trump;    /* -1: no trump */
@@ -201,9 +230,8 @@ static int ordered(const Search *s, uint32_t legal, int n, int top, int seat, in
     if (n == 0) {
         /* Leads: high cards first (aces before tens...), they take tricks or draw out the rest. */
         for (int rank = 0; rank < 7; rank++)
-            for (int suit = 0; suit < 4; suit++)
-                if (legal >> (suit * 7 + rank) & 1)
-                    moves[count++] = suit * 7 + rank;
+            for (uint32_t rest = legal & RANK_MASK[rank]; rest; rest &= rest - 1)
+                moves[count++] = lowest_kind(rest);
         return count;
     }
     int keys[KINDS];
@@ -240,6 +268,25 @@ static inline void to_front(int *moves, int count, int kind)
         }
 }
 
+/* The gain of the last trick, every seat holding one card (which sits in its first-copy bit). */
+static inline int last_trick(const Search *s, int leader)
+{
+    const int *order = s->orders[leader];
+    int top = -1, winner = leader, total = LAST_TRICK_BONUS;
+    for (int i = 0; i < s->in_trick; i++) {
+        int seat = order[i];
+        int kind = 63 - __builtin_clzll(s->hands[seat]);
+        total += POINTS[kind];
+        if (top < 0 || beats(kind, top, s->trump)) {
+            top = kind;
+            winner = seat;
+        }
+    }
+    if (!s->gainer[winner])
+        return 0;
+    return s->mode == 0 ? total : 1;
+}
+
 /* Fail-soft alpha-beta: a value v with true <= v if v <= alpha, true >= v if v >= beta, else
  * true == v. ``left`` is the most the side could still gain (every point or trick left),
  * kept up to date as tricks end. A zero-window search at t is the window (t - 1, t). */
@@ -255,42 +302,22 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
     int first = -1, lo = 0, hi = left;
     if (n == 0) {
         uint64_t lead_hand = s->hands[order[0]];
-        if (!(lead_hand & (lead_hand - 1))) {
-            /* One card each: the last trick plays itself (a lone card sits in its first-copy bit). */
-            int top = -1, winner = leader, total = LAST_TRICK_BONUS;
-            for (int i = 0; i < s->in_trick; i++) {
-                int seat = order[i];
-                int kind = 63 - __builtin_clzll(s->hands[seat]);
-                total += POINTS[kind];
-                if (top < 0 || beats(kind, top, s->trump)) {
-                    top = kind;
-                    winner = seat;
-                }
-            }
-            if (!s->gainer[winner])
-                return 0;
-            return s->mode == 0 ? total : 1;
-        }
-        Entry *entry = table_find(s->table, s->hands, leader);
+        if (!(lead_hand & (lead_hand - 1)))
+            return last_trick(s, leader);
+        Entry *entry = table_find(s->table, s->key | (uint64_t)(leader + 1) << LEADER_SHIFT);
         if (entry != NULL) {
             lo = entry->lo;
             hi = entry->hi;
             first = entry->first;
-            if (lo >= beta)
-                return lo;
-            if (hi <= alpha)
-                return hi;
-            if (lo == hi)
-                return lo;
-            if (lo > alpha)
-                alpha = lo;
-            if (hi < beta)
-                beta = hi;
-        } else if (hi <= alpha) {
-            if (!table_store(s->table, s->hands, leader, 0, hi, -1))
-                s->failed = 2;
-            return hi;
         }
+        if (lo >= beta)
+            return lo;
+        if (hi <= alpha || lo == hi)
+            return hi;
+        if (lo > alpha)
+            alpha = lo;
+        if (hi < beta)
+            beta = hi;
     }
     const int low = alpha, high = beta; /* the window searched, for the table's bounds */
     int seat = order[n];
@@ -304,25 +331,43 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
     } else
         legal = (uint32_t)((hand | (hand >> COPY)) & KIND_MASK);
     int mine = s->side[seat];
-    int moves[KINDS];
-    int count = ordered(s, legal, n, top, seat, holder, mine, moves);
-    Killer *killer = NULL;
-    uint32_t situation = 0;
+    int moves[KINDS], count;
+    Follow *follow = NULL;
+    uint16_t context = 0;
     if (n) {
-        /* The order of a follow depends on these alone: try the card that cut off here last time first. */
-        situation = (uint32_t)((legal * 2654435761u) ^ ((uint32_t)(top + 1) << 3) ^ ((uint32_t)seat << 9)
-                               ^ ((uint32_t)holder << 12) ^ ((uint32_t)n << 15)) | 1u;
-        killer = &s->table->killers[(situation ^ (situation >> 12)) & (KILLERS - 1)];
-        if (killer->key == situation && legal >> killer->kind & 1)
-            to_front(moves, count, killer->kind);
-    } else if (first >= 0 && legal >> first & 1)
-        to_front(moves, count, first);
+        /* The order of a follow depends on these alone (the sides are the same for every solver
+         * of a deal): ordered once, then looked up, with the card that cut off here last first. */
+        context = (uint16_t)((top + 1) | seat << 5 | holder << 8 | n << 11 | 1 << 14);
+        uint32_t index = (legal ^ (uint32_t)context << 16) * 2654435761u >> (32 - FOLLOW_BITS);
+        follow = &s->table->follows[index];
+        if (follow->legal == legal && follow->context == context) {
+            count = follow->count;
+            for (int i = 0; i < count; i++)
+                moves[i] = follow->moves[i];
+        } else {
+            count = ordered(s, legal, n, top, seat, holder, mine, moves);
+            if (count <= CACHED_MOVES) {
+                follow->legal = legal;
+                follow->context = context;
+                follow->count = (uint8_t)count;
+                for (int i = 0; i < count; i++)
+                    follow->moves[i] = (int8_t)moves[i];
+            } else
+                follow = NULL;
+        }
+    } else {
+        count = ordered(s, legal, n, top, seat, holder, mine, moves);
+        if (first >= 0 && legal >> first & 1)
+            to_front(moves, count, first);
+    }
     int result = mine ? -1 : 1 << 20, chosen = -1, cut = 0;
     int last_card = n + 1 == s->in_trick;
     for (int i = 0; i < count; i++) {
         int kind = moves[i];
-        uint64_t second = 1ULL << (kind + COPY);
-        s->hands[seat] = hand & second ? hand ^ second : hand ^ (1ULL << kind);
+        int bit = hand >> (kind + COPY) & 1 ? kind + COPY : kind; /* the second copy goes first */
+        uint64_t card = s->table->card_bit[seat][bit];
+        s->hands[seat] = hand ^ (1ULL << bit);
+        s->key ^= card;
         trick[n] = kind;
         int new_best = n && beats(kind, top, s->trump) ? n : best;
         int value;
@@ -338,10 +383,16 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
                 gain = s->gainer[winner] ? taken + (done ? LAST_TRICK_BONUS : 0) : 0;
             } else
                 gain = s->gainer[winner] ? 1 : 0;
-            value = done ? gain : gain + search(s, next, 0, winner, 0, alpha - gain, beta - gain, left - taken);
+            if (done)
+                value = gain;
+            else if (!(s->hands[winner] & (s->hands[winner] - 1)))
+                value = gain + last_trick(s, winner); /* one card each: no need of a search */
+            else
+                value = gain + search(s, next, 0, winner, 0, alpha - gain, beta - gain, left - taken);
         } else
             value = search(s, trick, n + 1, leader, new_best, alpha, beta, left);
         s->hands[seat] = hand;
+        s->key ^= card;
         if (s->failed)
             return 0;
         if (mine) {
@@ -366,18 +417,23 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
                 beta = result;
         }
     }
-    if (killer != NULL && cut && chosen != moves[0]) {
-        killer->key = situation;
-        killer->kind = (int8_t)chosen;
+    if (follow != NULL && cut && chosen != moves[0] && follow->legal == legal && follow->context == context) {
+        /* (the entry may hold another situation by now: then it is left alone) */
+        int i = 0;
+        while (follow->moves[i] != chosen)
+            i++;
+        memmove(follow->moves + 1, follow->moves, (size_t)i);
+        follow->moves[0] = (int8_t)chosen;
     }
     if (n == 0) {
-        Entry *entry = table_find(s->table, s->hands, leader);
+        uint64_t key = s->key | (uint64_t)(leader + 1) << LEADER_SHIFT;
+        /* (the search may have cleared the table or tightened this entry meanwhile) */
+        Entry *entry = table_find(s->table, key);
+        lo = 0;
+        hi = left;
         if (entry != NULL) {
             lo = entry->lo;
             hi = entry->hi;
-        } else {
-            lo = 0;
-            hi = left;
         }
         if (result <= low)
             hi = hi < result ? hi : result;
@@ -385,7 +441,7 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
             lo = lo > result ? lo : result;
         else
             lo = hi = result;
-        if (!table_store(s->table, s->hands, leader, lo, hi, chosen))
+        if (!table_store(s->table, key, lo, hi, chosen))
             s->failed = 2;
     }
     return result;
@@ -401,14 +457,17 @@ static PyObject *table_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     TableObject *self = (TableObject *)type->tp_alloc(type, 0);
     if (self == NULL)
         return NULL;
-    self->entries = allocate(MIN_CAPACITY);
+    self->entries = PyMem_Calloc(MIN_CAPACITY, sizeof(Entry));
     if (self->entries == NULL) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
     self->capacity = MIN_CAPACITY;
+    self->shift = 64 - log2_of(MIN_CAPACITY);
     self->used = 0;
-    memset(self->killers, 0, sizeof self->killers);
+    self->generation = 1;
+    self->seats = 0; /* no base yet */
+    memset(self->follows, 0, sizeof self->follows);
     return (PyObject *)self;
 }
 
@@ -456,14 +515,43 @@ static int read_ints(PyObject *sequence, int *out, int most, const char *what)
     return (int)n;
 }
 
+/* Hand masks (2 to MAX_SEATS of them) into ``out``, the rest 0; their number, or -1 with an error. */
+static int read_masks(PyObject *sequence, uint64_t *out, const char *what)
+{
+    PyObject *fast = PySequence_Fast(sequence, what);
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > MAX_SEATS || n < 2) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: 2 to %d seats", what, MAX_SEATS);
+        return -1;
+    }
+    memset(out, 0, MAX_SEATS * sizeof *out);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (out[i] >> (2 * KINDS)) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "%s: masks of %d bits", what, 2 * KINDS);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
 static PyObject *solve_search(PyObject *module, PyObject *args)
 {
-    PyObject *table, *hands, *trick_items, *orders, *side, *gainer;
+    PyObject *table, *base_hands, *hands, *trick_items, *orders, *side, *gainer;
     int leader, best, alpha, beta, left, trump, mode, beat_led, exemption;
     long long limit;
-    if (!PyArg_ParseTuple(args, "O!OOOiiiiiiippOOL:search", &TableType, &table, &hands, &trick_items, &orders,
-                          &leader, &best, &alpha, &beta, &left, &trump, &mode, &beat_led, &exemption, &side,
-                          &gainer, &limit))
+    if (!PyArg_ParseTuple(args, "O!OOOOiiiiiiippOOL:search", &TableType, &table, &base_hands, &hands, &trick_items,
+                          &orders, &leader, &best, &alpha, &beta, &left, &trump, &mode, &beat_led, &exemption,
+                          &side, &gainer, &limit))
         return NULL;
     Search s;
     memset(&s, 0, sizeof s);
@@ -473,22 +561,23 @@ static PyObject *solve_search(PyObject *module, PyObject *args)
     s.beat_led = beat_led;
     s.exemption = exemption;
     s.limit = limit;
-    PyObject *fast = PySequence_Fast(hands, "hands");
-    if (fast == NULL)
+    uint64_t base[MAX_SEATS];
+    int players = read_masks(hands, s.hands, "hands");
+    if (players < 0)
         return NULL;
-    Py_ssize_t players = PySequence_Fast_GET_SIZE(fast);
-    if (players > MAX_SEATS || players < 2) {
-        Py_DECREF(fast);
-        return PyErr_Format(PyExc_ValueError, "hands: 2 to %d seats", MAX_SEATS);
+    int base_seats = read_masks(base_hands, base, "base");
+    if (base_seats < 0)
+        return NULL;
+    if (base_seats != players)
+        return PyErr_Format(PyExc_ValueError, "base: one hand a seat");
+    int base_cards = 0;
+    for (int i = 0; i < MAX_SEATS; i++) {
+        if (s.hands[i] & ~base[i])
+            return PyErr_Format(PyExc_ValueError, "hands: not a part of the base hands");
+        base_cards += __builtin_popcountll(base[i]);
     }
-    for (Py_ssize_t i = 0; i < players; i++) {
-        s.hands[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return NULL;
-        }
-    }
-    Py_DECREF(fast);
+    if (base_cards > LEADER_SHIFT)
+        return PyErr_Format(PyExc_ValueError, "base: at most %d cards", LEADER_SHIFT);
     int flags[MAX_SEATS];
     if (read_ints(side, flags, (int)players, "side") != players)
         return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "side: one flag a seat");
@@ -544,6 +633,11 @@ static PyObject *solve_search(PyObject *module, PyObject *args)
     }
     if (cards < 1)
         return PyErr_Format(PyExc_ValueError, "hands: no card left to play");
+    /* Valid: only now may the table change (a new base empties it). */
+    table_set_base(s.table, base, players);
+    for (int seat = 0; seat < players; seat++)
+        for (uint64_t rest = s.hands[seat]; rest; rest &= rest - 1)
+            s.key |= s.table->card_bit[seat][__builtin_ctzll(rest)];
     int value;
     Py_BEGIN_ALLOW_THREADS
     value = search(&s, trick, n, leader, best, alpha, beta, left);
@@ -557,7 +651,7 @@ static PyObject *solve_search(PyObject *module, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"search", solve_search, METH_VARARGS,
-     PyDoc_STR("search(table, hands, trick, orders, leader, best, alpha, beta, left, trump, mode, beat_led, "
+     PyDoc_STR("search(table, base, hands, trick, orders, leader, best, alpha, beta, left, trump, mode, beat_led, "
                "exemption, side, gainer, node_limit) -> (value or None over the limit, nodes): fail-soft "
                "alpha-beta; with the window (t - 1, t) Solver._search's zero-window search.")},
     {NULL, NULL, 0, NULL},
@@ -574,8 +668,12 @@ PyMODINIT_FUNC PyInit__solve(void)
         POINTS[k] = RANK_POINTS[k % 7];
         HIGHER[k] = ((1u << (k % 7)) - 1) << (7 * (k / 7));
     }
-    for (int suit = 0; suit < 4; suit++)
+    for (int suit = 0; suit < 4; suit++) {
         SUIT_MASK[suit] = ((1u << 7) - 1) << (7 * suit);
+        for (int rank = 0; rank < 7; rank++)
+            RANK_MASK[rank] |= 1u << (7 * suit + rank);
+    }
+
     if (PyType_Ready(&TableType) < 0)
         return NULL;
     PyObject *module = PyModule_Create(&module_def);

@@ -12,8 +12,8 @@ known. The side's *gain* is
 
 :meth:`Solver.value` returns the exact minimax gain, :meth:`Solver.move_values` the
 gain after each legal card, :meth:`Solver.makes` whether the side reaches a threshold.
-They run fail-soft zero-window alpha-beta searches (for a value: the first at a
-heuristic playout's gain, then galloping and bisection) sharing one transposition table
+They run fail-soft zero-window alpha-beta searches (for a value: the first a margin
+above a heuristic playout's gain, down by the bounds that fail, then bisection) sharing one transposition table
 of bounds, keyed by the hands and the leader at every trick start (the gain of the
 remaining tricks depends on nothing else). The two copies of a card are one move.
 Cards of adjacent rank (no card still in play between them) are equivalent for
@@ -75,6 +75,7 @@ else:  # Cython's pure-Python mode: C types of a few hot locals when compiled (s
         from binokel import _cython as cython
 
 _SHIFT = 56  # bits of one hand mask in the transposition key
+_ABOVE_GUESS = 20  # card points over a guess where the value's first search starts (Solver._mtd)
 
 
 def _load_core() -> ModuleType | None:
@@ -215,31 +216,22 @@ class Solver:
         return 1
 
     def _mtd(self, hands: list[int], trick: list[int], leader: int, best: int, guess: int | None) -> int:
-        """Zero-window searches closing in on the exact value: the first at ``guess``, then
-        bisection of the interval still open (the fail-soft bounds of a point game are
-        weak, so MTD(f)'s steps from the last bound would crawl a point at a time)."""
+        """Zero-window searches closing in on the exact value from above: a fail-soft search
+        that fails low returns a tight upper bound, one that fails high hardly more than its
+        threshold (the bounds of a point game are weak that way). So the first search is a
+        margin over ``guess`` (or at the most there is), each next one at the upper bound the
+        last returned, until one succeeds: then bisection of what is still open."""
         low = 0
         high = self._most(hands, trick, leader)
-        probe = (low + high + 1) // 2 if guess is None else min(max(guess, low + 1), high)
-        # Gallop away from a guess by 1, 2, 4... while the answers point the same way; once
-        # the value is bracketed (an answer in the other direction), bisect.
-        step = 0 if guess is None else 1
-        direction = 0
+        probe = high if guess is None else min(max(guess + _ABOVE_GUESS, low + 1), high)
         while low < high:
             g = self._search(hands, trick, leader, best, probe)
-            up = g >= probe
-            if up:
+            if g >= probe:
                 low = max(probe, min(g, high))
+                probe = (low + high + 1) // 2
             else:
                 high = min(probe - 1, max(g, low))
-            if step and direction and up != (direction > 0):
-                step = 0  # bracketed
-            direction = 1 if up else -1
-            if step:
-                probe = low + step if up else high - step + 1
-                step *= 2
-            else:
-                probe = (low + high + 1) // 2
+                probe = high
             probe = min(max(probe, low + 1), high)
         return low
 
@@ -251,9 +243,10 @@ class Solver:
         p = self.position
         if not isinstance(self.table, dict):  # the C search's table: the same search in C
             assert _core is not None
-            value, nodes = _core.search(self.table, hands, trick, p.orders, leader, best, threshold - 1, threshold,
-                                        self._most(hands, trick, leader), self.trump, self.mode, p.beat_led,
-                                        bool(p.rules.partner_exemption), self.side, self.gainer,
+            # p.hands: the root the table's compact keys are for (it empties itself for another root)
+            value, nodes = _core.search(self.table, p.hands, hands, trick, p.orders, leader, best, threshold - 1,
+                                        threshold, self._most(hands, trick, leader), self.trump, self.mode,
+                                        p.beat_led, bool(p.rules.partner_exemption), self.side, self.gainer,
                                         self.node_limit - self.nodes)
             self.nodes += nodes
             if value is None:
