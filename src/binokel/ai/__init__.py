@@ -33,10 +33,10 @@ LEVELS = ("easy", "medium", "hard", "expert")
 """The levels offered to players, weakest first (the browser, the terminal and the server
 read this one list); ``"oracle"`` exists for measurement only."""
 
-HINT_LEVEL = "hard"
-"""The level that gives hints: the strongest *measured* level. Expert has not been shown
-significantly stronger than hard yet (docs/ai.md: +3.5 [−1.0, +8.1] points a deal over 404
-paired deals at budget 0.02), so hints stay with hard until a tournament says otherwise."""
+HINT_LEVEL = "expert"
+"""The level that gives hints and the bidding help: the strongest *measured* level (docs/ai.md:
+expert − hard +10.1 [+3.6, +16.7] points a deal over 300 paired deals at budget 0.02, and
+as much in two more runs)."""
 
 BOT_CLASSES = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot, "oracle": OracleBot}
 
@@ -47,6 +47,17 @@ class Bot(Protocol):
     name: str
 
     def choose(self, view: SeatView, rng: random.Random | None = None, budget: float = 1.0) -> Action: ...
+
+
+def adviser(seed: int | None = None) -> HardBot:
+    """A bot of :data:`HINT_LEVEL` (a searching level: the bidding help reads its simulation).
+
+    >>> adviser(1).name == HINT_LEVEL
+    True
+    """
+    bot = BOT_CLASSES[HINT_LEVEL](seed)
+    assert isinstance(bot, HardBot)
+    return bot
 
 
 def make_bot(level: str, seed: int | None = None) -> Bot:
@@ -138,6 +149,5 @@ def _name(bot: object) -> str:
     return getattr(bot, "name", type(bot).__name__)
 
 
-__all__ = ["LEVELS", "HINT_LEVEL", "ExpertBot", "Bot", "make_bot", "choose_safely", "modest_action", "EasyBot",
-           "MediumBot", "HardBot",
-           "OracleBot", "BOT_CLASSES", "STRICT_ENV", "BotError", "strict"]
+__all__ = ["LEVELS", "HINT_LEVEL", "adviser", "ExpertBot", "Bot", "make_bot", "choose_safely", "modest_action",
+           "EasyBot", "MediumBot", "HardBot", "OracleBot", "BOT_CLASSES", "STRICT_ENV", "BotError", "strict"]

@@ -22,10 +22,9 @@ import time
 from typing import Any
 
 from binokel.action import DURCH, GAMES, Action, ActionKind
+from binokel.ai import adviser
 from binokel.ai.bots import HardBot
 from binokel.ai.knowledge import Knowledge
-from binokel.ai.sample import world_position
-from binokel.ai.search import playout, position_value, solve
 from binokel.card import CARDS, POINTS, Hand, Suit
 from binokel.error import BinokelError
 from binokel.meld import find_melds, meld_total
@@ -48,16 +47,17 @@ def bidding_help(seen: SeatView, *, seed: int = 0, worlds: int = 24, seconds: fl
     """What the hand in ``seen`` is worth in the auction, from that seat's view only.
 
     ``melds``: the melds in hand per trump; ``certain``: the best of them (they count once
-    the soloist wins a trick); ``estimate``: the hard bot's median total (melds + card
+    the soloist wins a trick); ``estimate``: the adviser's median total (melds + card
     points, with a sampled Tapp and its best plan) over ``worlds`` simulated deals;
     ``safe``: [low, high], the lower quartile and the median rounded down to 10 (a bid in
     this range is made in most / half of the simulated deals); ``limit``: the highest bid
-    the hard bot would still make with this hand (None: it would pass at ``lowest``).
+    the hint level's bot (:func:`binokel.ai.adviser`) would still make with this hand
+    (None: it would pass at ``lowest``).
     """
     rules = Knowledge.from_view(seen).rules
     hand = Hand(seen.hand)
     melds = meld_values(hand, rules)
-    bot = HardBot(seed=seed)
+    bot = adviser(seed)
     simulation = bot.simulate(seen, random.Random(seed), worlds, time.perf_counter() + seconds)
     results = simulation.results
     lowest = _lowest(seen, rules.min_bid)
@@ -165,26 +165,11 @@ def _same_side(rules: Any, seat: int, soloist: int) -> bool:
 
 def card_values(seen: SeatView, *, seed: int = 0, worlds: int = 16, seconds: float = 1.5) -> dict[str, float]:
     """The hard bot's estimate of each legal card in ``seen`` (its utility: own score minus
-    the opponents' mean, averaged over worlds sampled from the view; exact in the endgame)."""
-    bot = HardBot(seed=seed)
-    knowledge = Knowledge.from_view(seen)
-    legal = [a.value for a in seen.legal_actions]
-    totals = dict.fromkeys(legal, 0.0)
-    count = 0
-    endgame = sum(seen.hand_sizes) <= HardBot.ENDGAME_CARDS
-    for world in bot.worlds(knowledge, random.Random(seed), worlds, time.perf_counter() + seconds):
-        position = world_position(seen, knowledge, world)
-        values = solve(position, seen.seat, 4000) if endgame else None
-        if values is None:
-            values = {}
-            for kind in legal:
-                child = position.copy()
-                child.play(kind)
-                values[kind] = position_value(playout(child), seen.seat)
-        for kind in legal:
-            totals[kind] += values[kind]
-        count += 1
-    return {str(CARDS[k]): round(v / max(count, 1), 1) for k, v in totals.items()}
+    the opponents' mean, averaged over worlds sampled from the view; exact in the endgame):
+    its own card-play tally (:meth:`HardBot.play_tally`)."""
+    tally = HardBot(seed=seed).play_tally(seen, random.Random(seed), worlds, time.perf_counter() + seconds)
+    return {str(action): round(total / max(tally.worlds, 1), 1)
+            for action, total in zip(seen.legal_actions, tally.totals, strict=True)}
 
 
 def review_deal(state: State, seat: int, *, seed: int = 0, worlds: int = 16, budget: float = 0.05) -> dict[str, Any]:
