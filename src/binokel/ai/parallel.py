@@ -52,7 +52,7 @@ MAX_JOBS = 8
 GRACE = 2.0
 """Seconds past a decision's deadline the parent waits for a worker's share before giving up on it."""
 WATCH_SECONDS = 0.5
-"""How often a worker looks whether the process that started it is still there."""
+"""How often a worker process looks whether the process that started it is still there."""
 
 
 class Summable(Protocol):
@@ -160,15 +160,7 @@ def close() -> None:
         return
     workers = list((getattr(pool, "_processes", None) or {}).values())  # no public list of them
     pool.shutdown(wait=False, cancel_futures=True)
-    for process in workers:
-        with contextlib.suppress(Exception):
-            process.join(0.5)
-            if process.is_alive():
-                process.terminate()
-                process.join(1.0)
-            if process.is_alive():
-                process.kill()
-                process.join(1.0)
+    reap(workers, 0.5)
 
 
 def worker_pids() -> list[int]:
@@ -238,6 +230,13 @@ def _worker_start(parent: int) -> None:
     global _in_worker
     _in_worker = True
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with(parent, "binokel-watch-parent")
+
+
+def exit_with(parent: int, name: str) -> None:
+    """In a worker process: exit as soon as ``parent``, or the process that started this one
+    (a fork server between them), is gone, so that a killed parent leaves no orphan holding
+    its pipes (a daemon thread called ``name`` watches). The server's pool uses it too."""
     starter = os.getppid()
 
     def watch() -> None:
@@ -246,7 +245,23 @@ def _worker_start(parent: int) -> None:
             if os.getppid() != starter or not _alive(parent):
                 os._exit(0)
 
-    threading.Thread(target=watch, name="binokel-watch-parent", daemon=True).start()
+    threading.Thread(target=watch, name=name, daemon=True).start()
+
+
+def reap(processes: list[multiprocessing.process.BaseProcess], grace: float) -> None:
+    """Wait ``grace`` seconds for the worker processes to end, then terminate, then kill them."""
+    deadline = time.monotonic() + grace
+    for process in processes:
+        with contextlib.suppress(Exception):
+            process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        with contextlib.suppress(Exception):
+            if process.is_alive():
+                process.terminate()
+                process.join(1.0)
+            if process.is_alive():
+                process.kill()
+                process.join(1.0)
 
 
 def _alive(pid: int) -> bool:

@@ -45,14 +45,12 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
-import contextlib
 import logging
 import multiprocessing
 import os
 import random
 import signal
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -60,6 +58,7 @@ from typing import Any
 
 from binokel.action import Action
 from binokel.ai import BOT_CLASSES, Bot, choose_safely, make_bot
+from binokel.ai.parallel import exit_with, reap
 from binokel.view import SeatView
 
 log = logging.getLogger("binokel.server")
@@ -68,8 +67,6 @@ KINDS = ("process", "thread")
 """Where searches run (``Limits.pool``)."""
 STOP_GRACE = 2.0
 """Seconds a worker process may take to finish its search at shutdown before it is terminated."""
-WATCH_SECONDS = 0.5
-"""How often a worker process looks whether its server is still there."""
 
 
 class PoolClosed(RuntimeError):
@@ -150,7 +147,7 @@ class Pool:
         if threads is not None:
             threads.shutdown(wait=False, cancel_futures=True)  # a running search ends within its budget
         if processes:
-            await asyncio.to_thread(_reap, processes, STOP_GRACE)
+            await asyncio.to_thread(reap, processes, STOP_GRACE)
 
     def _drop_processes(self) -> list[multiprocessing.process.BaseProcess]:
         """Shut the process executor down without waiting; its worker processes (to reap)."""
@@ -287,7 +284,7 @@ class Pool:
         if self._closed:
             return
         old = self._drop_processes()
-        threading.Thread(target=_reap, args=(old, STOP_GRACE), daemon=True).start()
+        threading.Thread(target=reap, args=(old, STOP_GRACE), daemon=True).start()
         try:
             self._processes = self._new_processes()
         except Exception:  # threads still think
@@ -302,25 +299,7 @@ def _worker_start(server: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if not logging.getLogger().handlers:  # a failing bot's line looks like the server's own
         logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    parent = os.getppid()
-
-    def watch() -> None:
-        while True:
-            time.sleep(WATCH_SECONDS)
-            if os.getppid() != parent or not _alive(server):
-                os._exit(0)
-
-    threading.Thread(target=watch, name="binokel-watch-server", daemon=True).start()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+    exit_with(server, "binokel-watch-server")
 
 
 def _ready() -> int:
@@ -353,19 +332,3 @@ def _warm(executor: concurrent.futures.ProcessPoolExecutor, workers: int) -> Non
     concurrent.futures.wait(futures, timeout=30)
     for future in futures:
         future.result(timeout=0)  # an error here means no processes: the caller falls back
-
-
-def _reap(processes: list[multiprocessing.process.BaseProcess], grace: float) -> None:
-    """Wait ``grace`` seconds for the worker processes to end, then terminate, then kill them."""
-    deadline = time.monotonic() + grace
-    for process in processes:
-        with contextlib.suppress(Exception):
-            process.join(max(0.0, deadline - time.monotonic()))
-    for process in processes:
-        with contextlib.suppress(Exception):
-            if process.is_alive():
-                process.terminate()
-                process.join(1.0)
-            if process.is_alive():
-                process.kill()
-                process.join(1.0)
