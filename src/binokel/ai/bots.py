@@ -399,10 +399,14 @@ class HardBot(MediumBot):
         knowledge = Knowledge.from_view(view)
         return simulate_soloist(view, knowledge, self.worlds(knowledge, rng, worlds, deadline, skip_failures=True))
 
+    def passing_worth(self, rules: Rules) -> float:
+        """What passing is worth in the auction (:attr:`DEFENDER_UTILITY`)."""
+        return self.DEFENDER_UTILITY
+
     def accepts(self, simulation: SoloistSimulation, bid: int) -> bool:
         """Is ``bid`` worth playing: never past what the hand reaches with the best sampled
         Tapp, and worth more than defending on average."""
-        return bid <= simulation.reach and simulation.value(bid) > self.DEFENDER_UTILITY
+        return bid <= simulation.reach and simulation.value(bid) > self.passing_worth(simulation.knowledge.rules)
 
     # ---------------------------------------------------------------- discard, game, surrender
 

@@ -67,6 +67,7 @@ from binokel.ai.search import (
 )
 from binokel.ai.solver import SolveAborted, Solver, new_table, search_core
 from binokel.card import POINTS, Hand, mask_points
+from binokel.rules import Rules
 from binokel.score import surrender_scores, trump_scores
 from binokel.view import SeatView
 
@@ -259,9 +260,15 @@ class ExpertBot(HardBot):
 
     BID_WORLDS = 24
     DEFENDER_UTILITY = -80.0
-    """What passing is worth: the mean utility of the defenders in hard's and expert's deals is
-    about -75 (500 deals, docs/ai.md), not hard's -30; bidding on while playing beats it won
-    expert +10 points a deal over hard (budget 0.02, 300 paired deals)."""
+    """What passing is worth where the soloist plays alone: the mean utility of the defenders in
+    hard's and expert's deals is about -80 (docs/ai.md), not hard's -30; bidding on while
+    playing beats it won expert +10 points a deal over hard (budget 0.02, 300 paired deals)."""
+    TEAM_DEFENDER_UTILITY = -30.0
+    """... and with teams, where defending teams do far better (kreuz: about +20 against hard's
+    contracts) and -80 made expert overbid: 70% of its contracts made, -48 a deal against hard."""
+
+    def passing_worth(self, rules: Rules) -> float:
+        return self.TEAM_DEFENDER_UTILITY if rules.has_teams else self.DEFENDER_UTILITY
 
     def bid_effort(self, budget: float) -> int:
         return self.effort(budget) // 3
