@@ -75,3 +75,20 @@ def test_side_utility_of_the_exact_gain_matches_the_played_out_result(rules: str
         assert abs(side_utility(p, p.soloist, gain) - position_value(done, p.soloist)) <= slack
         checked += 1
     assert checked
+
+
+def test_in_partner_games_expert_plays_as_hard() -> None:
+    """Kreuz measured expert's additions weaker than hard (docs/ai.md): there it answers as hard."""
+    from binokel.ai import make_bot
+
+    rng = random.Random(5)
+    checked = 0
+    for state in random_states("kreuz", rng, 3):
+        if state.is_over() or state.to_move is None or len(state.legal_actions()) < 2:
+            continue
+        seen = view(state, state.to_move)
+        expert = make_bot("expert").choose(seen, random.Random(checked), budget=0.01)
+        hard = make_bot("hard").choose(seen, random.Random(checked), budget=0.01)
+        assert expert == hard, seen.phase
+        checked += 1
+    assert checked >= 20
