@@ -67,7 +67,7 @@ from binokel.trick import NO_TRUMP, beats, legal_cards
 
 if TYPE_CHECKING:
     from binokel import _cython as cython
-    from binokel.ai import _solve
+    import binokel.ai._solve as _solve
 else:  # Cython's pure-Python mode: C types of a few hot locals when compiled (setup.py)
     try:
         import cython
@@ -84,7 +84,7 @@ def _load_core() -> ModuleType | None:
     if pure in ("1", "yes", "true") or "ai.solver" in (n.strip() for n in pure.split(",")):
         return None
     try:
-        from binokel.ai import _solve
+        import binokel.ai._solve as _solve
     except ImportError:
         return None
     return _solve
