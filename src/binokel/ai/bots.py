@@ -34,7 +34,7 @@ from binokel.score import surrender_scores, trump_scores
 from binokel.state import Phase, State, game_actions
 from binokel.view import SeatView, view as view_of
 
-from binokel.ai import parallel
+import binokel.ai.parallel as parallel
 from binokel.ai.fast import NO_TRUMP, Position
 from binokel.ai.knowledge import Knowledge, winning_position
 from binokel.ai.policy import (Plan, best_contract, choose_card, expected_card_points, no_trump_gaps, partner_share,
@@ -313,6 +313,7 @@ def best_card(view: SeatView, tally: Tally) -> Action:
     return legal[max(range(len(legal)), key=lambda i: (tally.totals[i], -POINTS[legal[i].value]))]
 
 
+@parallel.rebuildable
 class HardBot(MediumBot):
     """Perfect-information Monte Carlo: samples worlds consistent with its knowledge and
     plays each candidate out in them; exact search for the last tricks. With teams every

@@ -85,17 +85,31 @@ Tallier = Callable[Concatenate[SeatView, random.Random, int, float, P], T]
 (and, after those, any plain-data arguments of the decision)."""
 
 
+_rebuildable: dict[str, type[Searcher]] = {}
+"""The search levels a worker rebuilds from their names (filled by :func:`rebuildable` as
+the bots' module is imported: the fork server preloads it, a spawned worker imports it
+with this module's package)."""
+
+L = TypeVar("L", bound=Searcher)
+
+
+def rebuildable(level: type[L]) -> type[L]:
+    """Class decorator: ``level()`` with the options of :func:`options_of` set on it is the
+    bot a worker evaluates a share with (a class whose instances carry more, such as the
+    oracle's clairvoyant search, stays serial)."""
+    _rebuildable[level.name] = level
+    return level
+
+
 def jobs_of(bot: Searcher) -> int:
     """How many processes ``bot`` may use for one decision: its ``JOBS``, capped at
     :data:`MAX_JOBS`, and 1 in a daemonic process, in a worker of this pool, or for a bot
-    that is not exactly a standard level (a test's subclass, the oracle's clairvoyant
-    search: a worker could not rebuild it from its level)."""
+    that is not exactly a :func:`rebuildable` level (a test's subclass, the oracle's
+    clairvoyant search: a worker could not rebuild it from its level)."""
     jobs = min(MAX_JOBS, int(getattr(bot, "JOBS", 1)))
     if jobs <= 1 or _in_worker or multiprocessing.current_process().daemon:
         return 1
-    from binokel.ai import BOT_CLASSES  # the levels are defined around this module
-    level: object = BOT_CLASSES.get(bot.name)
-    return jobs if type(bot) is level else 1
+    return jobs if _rebuildable.get(bot.name) is type(bot) else 1
 
 
 def shares(rng: random.Random, jobs: int) -> list[int]:
@@ -279,8 +293,7 @@ def _share(level: str, options: dict[str, int | float], method: str, seen: dict[
     """In a worker: one share's tally. The deadline is the parent's, less the time the
     share waited to start (wall clocks of one machine agree; the parent's ``perf_counter``
     need not be this process's)."""
-    from binokel.ai import BOT_CLASSES
-    bot: Searcher = BOT_CLASSES[level]()  # type: ignore[assignment]  # a search level (jobs_of checked it)
+    bot = _rebuildable[level]()
     for key, value in options.items():
         setattr(bot, key, value)
     waited = min(max(0.0, time.time() - sent), left)
@@ -288,4 +301,5 @@ def _share(level: str, options: dict[str, int | float], method: str, seen: dict[
                      *args, **kwargs)
 
 
-__all__ = ["MAX_JOBS", "Summable", "evaluate", "shares", "jobs_of", "options_of", "warm", "close", "worker_pids"]
+__all__ = ["MAX_JOBS", "Summable", "evaluate", "rebuildable", "shares", "jobs_of", "options_of", "warm", "close",
+           "worker_pids"]
