@@ -4,9 +4,9 @@
  * module is not built): fail-soft zero-window alpha-beta over the rest of a deal with
  * every hand known, a transposition table of (lower, upper) bounds and the best lead at
  * every trick start, keyed by the cards still held and the leader. Values are identical to
- * the Python search's (tests/test_ai_solver_core.py); the nodes differ a little: this module
- * keeps the move orders of follows in a small table of its own, and plays the last trick
- * without a node of its own.
+ * the Python search's (tests/test_ai_solver_core.py); the nodes differ: this module orders
+ * leads by what the opponents hold (leads()), keeps the move orders of follows in a small
+ * table of its own, and plays the last trick without a node of its own.
  *
  * Cards are kinds 0..27 (suit * 7 + rank, rank 0 the highest); a hand is a mask with bit
  * k the first copy of kind k and bit k + 28 the second (binokel.card). */
@@ -223,17 +223,64 @@ static uint32_t legal_cards(const Search *s, uint64_t hand, const int *trick, in
     return have;
 }
 
-/* The moves among ``legal``, likely best first (solver.py's _ordered); returns their number. */
-static int ordered(const Search *s, uint32_t legal, int n, int top, int seat, int holder, int mine, int *moves)
+/* The kinds of ``cards`` into ``moves`` by rank, high or low first; returns their number. */
+static inline int by_rank(uint32_t cards, int low_first, int *moves)
 {
     int count = 0;
-    if (n == 0) {
-        /* Leads: high cards first (aces before tens...), they take tricks or draw out the rest. */
-        for (int rank = 0; rank < 7; rank++)
-            for (uint32_t rest = legal & RANK_MASK[rank]; rest; rest &= rest - 1)
-                moves[count++] = lowest_kind(rest);
-        return count;
+    for (int i = 0; i < 7; i++)
+        for (uint32_t rest = cards & RANK_MASK[low_first ? 6 - i : i]; rest; rest &= rest - 1)
+            moves[count++] = lowest_kind(rest);
+    return count;
+}
+
+/* The leads of ``seat`` (its cards ``legal``), likely best first, in groups:
+ * 1. side-suit cards no opponent can beat (none holds a higher card of the suit, none is void
+ *    in it with a trump), high ranks first;
+ * 2. low side-suit cards of suits where a partner holds the best card (no ruff by an opponent);
+ * 3. other low side-suit cards, then those of suits an opponent can ruff;
+ * 4. the trumps no opponent can beat, then the other trumps low first: a trump lead spends the
+ *    leader's side's own trumps.
+ * (Measured against "high ranks first": 0.70x the nodes, bench positions of four rule sets.) */
+static int leads(const Search *s, uint32_t legal, int seat, int mine, int *moves)
+{
+    uint32_t partners = 0, opponents = 0, ruffed = 0, trumps = s->trump >= 0 ? SUIT_MASK[s->trump] : 0;
+    const int *order = s->orders[seat];
+    for (int i = 1; i < s->in_trick; i++) {
+        uint64_t hand = s->hands[order[i]];
+        uint32_t have = (uint32_t)((hand | (hand >> COPY)) & KIND_MASK);
+        if (s->side[order[i]] == mine) {
+            partners |= have;
+            continue;
+        }
+        opponents |= have;
+        if (have & trumps)
+            for (int suit = 0; suit < 4; suit++)
+                if (!(have & SUIT_MASK[suit]))
+                    ruffed |= SUIT_MASK[suit];
     }
+    uint32_t sure = 0, partner_suits = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        uint32_t theirs = opponents & SUIT_MASK[suit], ours = partners & SUIT_MASK[suit];
+        uint32_t their_best = theirs & -theirs; /* (rank 0 is the lowest bit) */
+        /* of two equal cards the first played wins */
+        sure |= theirs ? ((their_best << 1) - 1) & SUIT_MASK[suit] : SUIT_MASK[suit];
+        if (ours && (!theirs || (ours & -ours) <= their_best))
+            partner_suits |= SUIT_MASK[suit];
+    }
+    uint32_t plain = legal & ~trumps & ~ruffed;
+    int count = by_rank(plain & sure, 0, moves);
+    count += by_rank(plain & ~sure & partner_suits, 1, moves + count);
+    count += by_rank(plain & ~sure & ~partner_suits, 1, moves + count);
+    count += by_rank(legal & ~trumps & ruffed, 1, moves + count);
+    count += by_rank(legal & trumps & sure, 0, moves + count);
+    count += by_rank(legal & trumps & ~sure, 1, moves + count);
+    return count;
+}
+
+/* The follows among ``legal``, likely best first (solver.py's _ordered); returns their number. */
+static int ordered(const Search *s, uint32_t legal, int top, int seat, int holder, int mine, int *moves)
+{
+    int count = 0;
     int keys[KINDS];
     for (uint32_t rest = legal; rest; rest &= rest - 1) {
         int k = lowest_kind(rest);
@@ -345,7 +392,7 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
             for (int i = 0; i < count; i++)
                 moves[i] = follow->moves[i];
         } else {
-            count = ordered(s, legal, n, top, seat, holder, mine, moves);
+            count = ordered(s, legal, top, seat, holder, mine, moves);
             if (count <= CACHED_MOVES) {
                 follow->legal = legal;
                 follow->context = context;
@@ -356,7 +403,7 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
                 follow = NULL;
         }
     } else {
-        count = ordered(s, legal, n, top, seat, holder, mine, moves);
+        count = leads(s, legal, seat, mine, moves);
         if (first >= 0 && legal >> first & 1)
             to_front(moves, count, first);
     }
