@@ -227,9 +227,12 @@ static uint32_t legal_cards(const Search *s, uint64_t hand, const int *trick, in
 static inline int by_rank(uint32_t cards, int low_first, int *moves)
 {
     int count = 0;
-    for (int i = 0; i < 7; i++)
-        for (uint32_t rest = cards & RANK_MASK[low_first ? 6 - i : i]; rest; rest &= rest - 1)
+    for (int i = 0; cards; i++) {
+        uint32_t rank = RANK_MASK[low_first ? 6 - i : i];
+        for (uint32_t rest = cards & rank; rest; rest &= rest - 1)
             moves[count++] = lowest_kind(rest);
+        cards &= ~rank;
+    }
     return count;
 }
 
