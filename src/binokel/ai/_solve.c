@@ -21,7 +21,7 @@
 #define COPY 28
 #define KIND_MASK ((1ULL << KINDS) - 1)
 #define LAST_TRICK_BONUS 10
-#define MIN_CAPACITY 4096
+#define MIN_CAPACITY (1u << 16) /* entries: 1 MB, most searches of a deal never grow it (growing rehashes) */
 #define MAX_CAPACITY (1u << 21) /* entries (16 bytes each): the table is cleared when full */
 #define FOLLOW_BITS 13
 #define FOLLOWS (1 << FOLLOW_BITS)
