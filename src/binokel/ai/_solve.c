@@ -384,7 +384,10 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
     int moves[KINDS], count;
     Follow *follow = NULL;
     uint16_t context = 0;
-    if (n) {
+    if (!(legal & (legal - 1))) {
+        moves[0] = lowest_kind(legal); /* a forced card: nothing to order */
+        count = 1;
+    } else if (n) {
         /* The order of a follow depends on these alone (the sides are the same for every solver
          * of a deal): ordered once, then looked up, with the card that cut off here last first. */
         context = (uint16_t)((top + 1) | seat << 5 | holder << 8 | n << 11 | 1 << 14);
