@@ -178,9 +178,9 @@ typedef struct {
 
 static inline int beats(int kind, int top, int trump)
 {
-    int suit = kind / 7, top_suit = top / 7;
-    if (suit == top_suit)
-        return kind % 7 < top % 7;
+    int suit = kind / 7;
+    if (suit == top / 7)
+        return kind < top; /* (a lower kind of a suit is a higher rank) */
     return suit == trump;
 }
 
@@ -415,14 +415,21 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
     }
     int result = mine ? -1 : 1 << 20, chosen = -1, cut = 0;
     int last_card = n + 1 == s->in_trick;
+    const uint64_t *card_bit = s->table->card_bit[seat];
+    uint32_t beaters = 0; /* the kinds that beat the trick's top card */
+    if (n)
+        beaters = HIGHER[top] | (s->trump >= 0 && top / 7 != s->trump ? SUIT_MASK[s->trump] : 0);
+    int trick_points = 0; /* of the cards played to this trick before */
+    for (int j = 0; j < n; j++)
+        trick_points += POINTS[trick[j]];
     for (int i = 0; i < count; i++) {
         int kind = moves[i];
         int bit = hand >> (kind + COPY) & 1 ? kind + COPY : kind; /* the second copy goes first */
-        uint64_t card = s->table->card_bit[seat][bit];
+        uint64_t card = card_bit[bit];
         s->hands[seat] = hand ^ (1ULL << bit);
         s->key ^= card;
         trick[n] = kind;
-        int new_best = n && beats(kind, top, s->trump) ? n : best;
+        int new_best = beaters >> kind & 1 ? n : best;
         int value;
         if (last_card) {
             int winner = order[new_best];
@@ -430,9 +437,7 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
             int next[MAX_SEATS];
             int taken = 1, gain;
             if (s->mode == 0) {
-                taken = 0;
-                for (int j = 0; j <= n; j++)
-                    taken += POINTS[trick[j]];
+                taken = trick_points + POINTS[kind];
                 gain = s->gainer[winner] ? taken + (done ? LAST_TRICK_BONUS : 0) : 0;
             } else
                 gain = s->gainer[winner] ? 1 : 0;
