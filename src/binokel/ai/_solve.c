@@ -223,6 +223,54 @@ static uint32_t legal_cards(const Search *s, uint64_t hand, const int *trick, in
     return have;
 }
 
+/* ``legal`` less the cards a better one of the same seat dominates. Cards of one suit that no
+ * card still in play elsewhere (another hand, this trick) separates take the same tricks in
+ * every line of play: swapping them maps the lines after one onto the lines after the other,
+ * trick for trick. In a Durch or Bettel they are equivalent: one of them is enough. In a
+ * point game they differ in points (a higher rank scores more): at a trick's last card,
+ * whose winner they cannot change, the higher puts more points into this trick and keeps
+ * fewer for a later one, so the side wants it if the side wins this trick and the lower one
+ * if not, and the other side the reverse. ``top`` is the trick's top card (-1 at a lead). */
+static uint32_t undominated(const Search *s, uint32_t legal, const int *order, const int *trick, int n, int top, int holder)
+{
+    int seat = order[n];
+    uint64_t held = 0;
+    for (int i = 0; i < MAX_SEATS; i++)
+        if (i != seat)
+            held |= s->hands[i];
+    uint32_t others = (uint32_t)((held | (held >> COPY)) & KIND_MASK);
+    for (int i = 0; i < n; i++)
+        others |= 1u << trick[i];
+    uint32_t kept = 0;
+    for (uint32_t cards = legal; cards;) {
+        int high = lowest_kind(cards), low = high; /* (a lower kind is a higher rank) */
+        uint32_t rest = cards & (cards - 1) & SUIT_MASK[high / 7];
+        /* the next cards of the suit, while nothing in play lies between (or equals) them */
+        while (rest && !(others & ((2u << lowest_kind(rest)) - (1u << high)))) {
+            low = lowest_kind(rest);
+            rest &= rest - 1;
+        }
+        cards &= ~((2u << low) - (1u << high));
+        int higher = 1, fixed = 1;
+        if (s->mode == 0) {
+            int wins = top < 0 || beats(high, top, s->trump), winner = wins ? seat : holder;
+            int on_top = wins ? high : top;
+            uint32_t beaters = HIGHER[on_top] | (s->trump >= 0 && on_top / 7 != s->trump ? SUIT_MASK[s->trump] : 0);
+            for (int i = n + 1; i < s->in_trick && fixed; i++) {
+                uint64_t h = s->hands[order[i]];
+                if (s->gainer[order[i]] != s->gainer[winner] && ((uint32_t)((h | (h >> COPY)) & KIND_MASK) & beaters))
+                    fixed = 0;
+            }
+            higher = s->gainer[winner] == s->side[seat];
+        }
+        if (fixed)
+            kept |= 1u << (higher ? high : low);
+        else
+            kept |= legal & ((2u << low) - (1u << high));
+    }
+    return kept;
+}
+
 /* The kinds of ``cards`` into ``moves`` by rank, high or low first; returns their number. */
 static inline int by_rank(uint32_t cards, int low_first, int *moves)
 {
@@ -380,6 +428,8 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
         legal = legal_cards(s, hand, trick, n, best, exempt);
     } else
         legal = (uint32_t)((hand | (hand >> COPY)) & KIND_MASK);
+    if (legal & (legal - 1))
+        legal = undominated(s, legal, order, trick, n, top, holder);
     int mine = s->side[seat];
     int moves[KINDS], count;
     Follow *follow = NULL;
