@@ -233,6 +233,14 @@ static uint32_t legal_cards(const Search *s, uint64_t hand, const int *trick, in
  * if not, and the other side the reverse. ``top`` is the trick's top card (-1 at a lead). */
 static uint32_t undominated(const Search *s, uint32_t legal, const int *order, const int *trick, int n, int top, int holder)
 {
+    uint32_t pairs = 0; /* the suits of two or more of these cards: only they can hold a class */
+    for (int suit = 0; suit < 4; suit++) {
+        uint32_t in_suit = legal & SUIT_MASK[suit];
+        if (in_suit & (in_suit - 1))
+            pairs |= in_suit;
+    }
+    if (!pairs)
+        return legal;
     int seat = order[n];
     uint64_t held = 0;
     for (int i = 0; i < MAX_SEATS; i++)
@@ -241,8 +249,8 @@ static uint32_t undominated(const Search *s, uint32_t legal, const int *order, c
     uint32_t others = (uint32_t)((held | (held >> COPY)) & KIND_MASK);
     for (int i = 0; i < n; i++)
         others |= 1u << trick[i];
-    uint32_t kept = 0;
-    for (uint32_t cards = legal; cards;) {
+    uint32_t kept = legal & ~pairs;
+    for (uint32_t cards = pairs; cards;) {
         int high = lowest_kind(cards), low = high; /* (a lower kind is a higher rank) */
         uint32_t rest = cards & (cards - 1) & SUIT_MASK[high / 7];
         /* the next cards of the suit, while nothing in play lies between (or equals) them */
@@ -250,7 +258,12 @@ static uint32_t undominated(const Search *s, uint32_t legal, const int *order, c
             low = lowest_kind(rest);
             rest &= rest - 1;
         }
-        cards &= ~((2u << low) - (1u << high));
+        uint32_t class = (2u << low) - (1u << high);
+        cards &= ~class;
+        if (low == high) {
+            kept |= 1u << high;
+            continue;
+        }
         int higher = 1, fixed = 1;
         if (s->mode == 0) {
             int wins = top < 0 || beats(high, top, s->trump), winner = wins ? seat : holder;
@@ -263,10 +276,7 @@ static uint32_t undominated(const Search *s, uint32_t legal, const int *order, c
             }
             higher = s->gainer[winner] == s->side[seat];
         }
-        if (fixed)
-            kept |= 1u << (higher ? high : low);
-        else
-            kept |= legal & ((2u << low) - (1u << high));
+        kept |= fixed ? 1u << (higher ? high : low) : legal & class;
     }
     return kept;
 }
