@@ -267,11 +267,17 @@ static uint32_t undominated(const Search *s, uint32_t legal, const int *order, c
         int higher = 1, fixed = 1;
         if (s->mode == 0) {
             int wins = top < 0 || beats(high, top, s->trump), winner = wins ? seat : holder;
-            int on_top = wins ? high : top;
-            uint32_t beaters = HIGHER[on_top] | (s->trump >= 0 && on_top / 7 != s->trump ? SUIT_MASK[s->trump] : 0);
+            int on_top = wins ? high : top, led = n ? trick[0] / 7 : high / 7;
+            /* a later seat can beat it with a higher card of the led suit if it holds that suit
+             * (it must follow), else with a trump (above it if it is one) */
+            uint32_t follows = on_top / 7 == led ? HIGHER[on_top] : 0;
+            uint32_t ruffs = s->trump < 0 ? 0 : on_top / 7 == s->trump ? HIGHER[on_top] : SUIT_MASK[s->trump];
             for (int i = n + 1; i < s->in_trick && fixed; i++) {
+                if (s->gainer[order[i]] == s->gainer[winner])
+                    continue;
                 uint64_t h = s->hands[order[i]];
-                if (s->gainer[order[i]] != s->gainer[winner] && ((uint32_t)((h | (h >> COPY)) & KIND_MASK) & beaters))
+                uint32_t have = (uint32_t)((h | (h >> COPY)) & KIND_MASK);
+                if (have & (have & SUIT_MASK[led] ? follows : ruffs))
                     fixed = 0;
             }
             higher = s->gainer[winner] == s->side[seat];
