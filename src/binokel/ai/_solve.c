@@ -668,6 +668,110 @@ static int read_masks(PyObject *sequence, uint64_t *out, const char *what)
     return (int)n;
 }
 
+/* The arguments of search() and value() but the window: the position (its trick into ``trick``,
+ * its length into ``*n``) and the game into ``s``, checked; -1 with an error if they are not
+ * a position of one deal's play (then the table is left as it was). */
+static int prepare(Search *s, int *trick, int *trick_length, PyObject *table, PyObject *base_hands, PyObject *hands,
+                   PyObject *trick_items, PyObject *orders, int leader, int best, int trump, int mode, int beat_led,
+                   int exemption, PyObject *side, PyObject *gainer, long long limit)
+{
+    memset(s, 0, sizeof *s);
+    s->table = (TableObject *)table;
+    s->trump = trump;
+    s->mode = mode;
+    s->beat_led = beat_led;
+    s->exemption = exemption;
+    s->limit = limit;
+    uint64_t base[MAX_SEATS];
+    int players = read_masks(hands, s->hands, "hands");
+    if (players < 0)
+        return -1;
+    int base_seats = read_masks(base_hands, base, "base");
+    if (base_seats < 0)
+        return -1;
+    if (base_seats != players)
+        return PyErr_Format(PyExc_ValueError, "base: one hand a seat"), -1;
+    int base_cards = 0;
+    for (int i = 0; i < MAX_SEATS; i++) {
+        if (s->hands[i] & ~base[i])
+            return PyErr_Format(PyExc_ValueError, "hands: not a part of the base hands"), -1;
+        base_cards += __builtin_popcountll(base[i]);
+    }
+    if (base_cards > LEADER_SHIFT)
+        return PyErr_Format(PyExc_ValueError, "base: at most %d cards", LEADER_SHIFT), -1;
+    int flags[MAX_SEATS];
+    if (read_ints(side, flags, (int)players, "side") != players)
+        return PyErr_Occurred() ? -1 : (PyErr_Format(PyExc_ValueError, "side: one flag a seat"), -1);
+    for (int i = 0; i < players; i++)
+        s->side[i] = flags[i] != 0;
+    if (read_ints(gainer, flags, (int)players, "gainer") != players)
+        return PyErr_Occurred() ? -1 : (PyErr_Format(PyExc_ValueError, "gainer: one flag a seat"), -1);
+    for (int i = 0; i < players; i++)
+        s->gainer[i] = flags[i] != 0;
+    PyObject *order_list = PySequence_Fast(orders, "orders");
+    if (order_list == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(order_list) != players) {
+        Py_DECREF(order_list);
+        return PyErr_Format(PyExc_ValueError, "orders: one a seat"), -1;
+    }
+    s->in_trick = -1;
+    for (Py_ssize_t i = 0; i < players; i++) {
+        int length = read_ints(PySequence_Fast_GET_ITEM(order_list, i), s->orders[i], MAX_SEATS, "order");
+        if (length < 0) {
+            Py_DECREF(order_list);
+            return -1;
+        }
+        if (i == leader)
+            s->in_trick = length;
+    }
+    Py_DECREF(order_list);
+    int n = read_ints(trick_items, trick, MAX_SEATS, "trick");
+    if (n < 0)
+        return -1;
+    if (leader < 0 || leader >= players || s->in_trick < 2 || n >= s->in_trick || (n && (best < 0 || best >= n)))
+        return PyErr_Format(PyExc_ValueError, "not a position of the play"), -1;
+    for (int i = 0; i < n; i++)
+        if (trick[i] < 0 || trick[i] >= KINDS)
+            return PyErr_Format(PyExc_ValueError, "trick: kinds 0 to %d", KINDS - 1), -1;
+    /* What the search relies on: every seat of the trick leads a valid order of the same length,
+     * and holds as many cards as the next to play (one fewer once it has played to this trick). */
+    for (int i = 0; i < s->in_trick; i++) {
+        int seat = s->orders[leader][i];
+        if (seat < 0 || seat >= players)
+            return PyErr_Format(PyExc_ValueError, "orders: seats 0 to %d", (int)players - 1), -1;
+        for (int j = 0; j < s->in_trick; j++)
+            if (s->orders[seat][j] < 0 || s->orders[seat][j] >= players)
+                return PyErr_Format(PyExc_ValueError, "orders: seats 0 to %d", (int)players - 1), -1;
+    }
+    int cards = __builtin_popcountll(s->hands[s->orders[leader][n]]);
+    for (int i = 0; i < s->in_trick; i++) {
+        uint64_t hand = s->hands[s->orders[leader][i]];
+        /* (a second copy is only ever held with the first: it is the one a play removes first) */
+        if (hand >> (2 * KINDS) || (hand >> COPY & ~hand & KIND_MASK) || __builtin_popcountll(hand) != cards - (i < n))
+            return PyErr_Format(PyExc_ValueError, "hands: not the hands of one deal's play"), -1;
+    }
+    if (cards < 1)
+        return PyErr_Format(PyExc_ValueError, "hands: no card left to play"), -1;
+    /* Valid: only now may the table change (a new base empties it). */
+    table_set_base(s->table, base, players);
+    for (int seat = 0; seat < players; seat++)
+        for (uint64_t rest = s->hands[seat]; rest; rest &= rest - 1)
+            s->key |= s->table->card_bit[seat][__builtin_ctzll(rest)];
+    *trick_length = n;
+    return 0;
+}
+
+/* The result of a search: (value or None over the node limit, nodes). */
+static PyObject *outcome(const Search *s, int value)
+{
+    if (s->failed == 2)
+        return PyErr_NoMemory();
+    if (s->failed)
+        return Py_BuildValue("(OL)", Py_None, s->nodes);
+    return Py_BuildValue("(iL)", value, s->nodes);
+}
+
 static PyObject *solve_search(PyObject *module, PyObject *args)
 {
     PyObject *table, *base_hands, *hands, *trick_items, *orders, *side, *gainer;
@@ -678,106 +782,65 @@ static PyObject *solve_search(PyObject *module, PyObject *args)
                           &side, &gainer, &limit))
         return NULL;
     Search s;
-    memset(&s, 0, sizeof s);
-    s.table = (TableObject *)table;
-    s.trump = trump;
-    s.mode = mode;
-    s.beat_led = beat_led;
-    s.exemption = exemption;
-    s.limit = limit;
-    uint64_t base[MAX_SEATS];
-    int players = read_masks(hands, s.hands, "hands");
-    if (players < 0)
+    int trick[MAX_SEATS], n;
+    if (prepare(&s, trick, &n, table, base_hands, hands, trick_items, orders, leader, best, trump, mode, beat_led,
+                exemption, side, gainer, limit) < 0)
         return NULL;
-    int base_seats = read_masks(base_hands, base, "base");
-    if (base_seats < 0)
-        return NULL;
-    if (base_seats != players)
-        return PyErr_Format(PyExc_ValueError, "base: one hand a seat");
-    int base_cards = 0;
-    for (int i = 0; i < MAX_SEATS; i++) {
-        if (s.hands[i] & ~base[i])
-            return PyErr_Format(PyExc_ValueError, "hands: not a part of the base hands");
-        base_cards += __builtin_popcountll(base[i]);
-    }
-    if (base_cards > LEADER_SHIFT)
-        return PyErr_Format(PyExc_ValueError, "base: at most %d cards", LEADER_SHIFT);
-    int flags[MAX_SEATS];
-    if (read_ints(side, flags, (int)players, "side") != players)
-        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "side: one flag a seat");
-    for (int i = 0; i < players; i++)
-        s.side[i] = flags[i] != 0;
-    if (read_ints(gainer, flags, (int)players, "gainer") != players)
-        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "gainer: one flag a seat");
-    for (int i = 0; i < players; i++)
-        s.gainer[i] = flags[i] != 0;
-    PyObject *order_list = PySequence_Fast(orders, "orders");
-    if (order_list == NULL)
-        return NULL;
-    if (PySequence_Fast_GET_SIZE(order_list) != players) {
-        Py_DECREF(order_list);
-        return PyErr_Format(PyExc_ValueError, "orders: one a seat");
-    }
-    s.in_trick = -1;
-    for (Py_ssize_t i = 0; i < players; i++) {
-        int n = read_ints(PySequence_Fast_GET_ITEM(order_list, i), s.orders[i], MAX_SEATS, "order");
-        if (n < 0) {
-            Py_DECREF(order_list);
-            return NULL;
-        }
-        if (i == leader)
-            s.in_trick = n;
-    }
-    Py_DECREF(order_list);
-    int trick[MAX_SEATS];
-    int n = read_ints(trick_items, trick, MAX_SEATS, "trick");
-    if (n < 0)
-        return NULL;
-    if (leader < 0 || leader >= players || s.in_trick < 2 || n >= s.in_trick || (n && (best < 0 || best >= n)))
-        return PyErr_Format(PyExc_ValueError, "not a position of the play");
-    for (int i = 0; i < n; i++)
-        if (trick[i] < 0 || trick[i] >= KINDS)
-            return PyErr_Format(PyExc_ValueError, "trick: kinds 0 to %d", KINDS - 1);
-    /* What the search relies on: every seat of the trick leads a valid order of the same length,
-     * and holds as many cards as the next to play (one fewer once it has played to this trick). */
-    for (int i = 0; i < s.in_trick; i++) {
-        int seat = s.orders[leader][i];
-        if (seat < 0 || seat >= players)
-            return PyErr_Format(PyExc_ValueError, "orders: seats 0 to %d", (int)players - 1);
-        for (int j = 0; j < s.in_trick; j++)
-            if (s.orders[seat][j] < 0 || s.orders[seat][j] >= players)
-                return PyErr_Format(PyExc_ValueError, "orders: seats 0 to %d", (int)players - 1);
-    }
-    int cards = __builtin_popcountll(s.hands[s.orders[leader][n]]);
-    for (int i = 0; i < s.in_trick; i++) {
-        uint64_t hand = s.hands[s.orders[leader][i]];
-        /* (a second copy is only ever held with the first: it is the one a play removes first) */
-        if (hand >> (2 * KINDS) || (hand >> COPY & ~hand & KIND_MASK) || __builtin_popcountll(hand) != cards - (i < n))
-            return PyErr_Format(PyExc_ValueError, "hands: not the hands of one deal's play");
-    }
-    if (cards < 1)
-        return PyErr_Format(PyExc_ValueError, "hands: no card left to play");
-    /* Valid: only now may the table change (a new base empties it). */
-    table_set_base(s.table, base, players);
-    for (int seat = 0; seat < players; seat++)
-        for (uint64_t rest = s.hands[seat]; rest; rest &= rest - 1)
-            s.key |= s.table->card_bit[seat][__builtin_ctzll(rest)];
     int value;
     Py_BEGIN_ALLOW_THREADS
     value = search(&s, trick, n, leader, best, alpha, beta, left);
     Py_END_ALLOW_THREADS
-    if (s.failed == 2)
-        return PyErr_NoMemory();
-    if (s.failed)
-        return Py_BuildValue("(OL)", Py_None, s.nodes);
-    return Py_BuildValue("(iL)", value, s.nodes);
+    return outcome(&s, value);
 }
 
+/* Solver._mtd's zero-window searches for the exact value in [0, high], ``high`` the most the side
+ * could gain: from ``probe`` down by the bounds that fail, then bisection. */
+static PyObject *solve_value(PyObject *module, PyObject *args)
+{
+    PyObject *table, *base_hands, *hands, *trick_items, *orders, *side, *gainer;
+    int leader, best, high, probe, trump, mode, beat_led, exemption;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "O!OOOOiiiiiippOOL:value", &TableType, &table, &base_hands, &hands, &trick_items,
+                          &orders, &leader, &best, &high, &probe, &trump, &mode, &beat_led, &exemption, &side,
+                          &gainer, &limit))
+        return NULL;
+    Search s;
+    int trick[MAX_SEATS], n;
+    if (prepare(&s, trick, &n, table, base_hands, hands, trick_items, orders, leader, best, trump, mode, beat_led,
+                exemption, side, gainer, limit) < 0)
+        return NULL;
+    int low = 0, left = high;
+    Py_BEGIN_ALLOW_THREADS
+    probe = probe < high ? probe : high;
+    probe = probe > low + 1 ? probe : low + 1;
+    while (low < high) {
+        int g = search(&s, trick, n, leader, best, probe - 1, probe, left);
+        if (s.failed)
+            break;
+        if (g >= probe) {
+            low = g < high ? g : high;
+            low = low > probe ? low : probe;
+            probe = (low + high + 1) / 2;
+        } else {
+            high = g > low ? g : low;
+            high = high < probe - 1 ? high : probe - 1;
+            probe = high;
+        }
+        probe = probe > low + 1 ? probe : low + 1;
+        probe = probe < high ? probe : high;
+    }
+    Py_END_ALLOW_THREADS
+    return outcome(&s, low);
+}
 static PyMethodDef methods[] = {
     {"search", solve_search, METH_VARARGS,
      PyDoc_STR("search(table, base, hands, trick, orders, leader, best, alpha, beta, left, trump, mode, beat_led, "
                "exemption, side, gainer, node_limit) -> (value or None over the limit, nodes): fail-soft "
                "alpha-beta; with the window (t - 1, t) Solver._search's zero-window search.")},
+    {"value", solve_value, METH_VARARGS,
+     PyDoc_STR("value(table, base, hands, trick, orders, leader, best, high, probe, trump, mode, beat_led, exemption, "
+               "side, gainer, node_limit) -> (value or None over the limit, nodes): Solver._mtd's searches for the "
+               "exact value in [0, high] (high: the most the side could gain), the first at probe.")},
     {NULL, NULL, 0, NULL},
 };
 

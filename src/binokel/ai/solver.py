@@ -224,6 +224,16 @@ class Solver:
         low = 0
         high = self._most(hands, trick, leader)
         probe = high if guess is None else min(max(guess + _ABOVE_GUESS, low + 1), high)
+        if not isinstance(self.table, dict):  # the C search's table: the same searches, looped in C
+            assert _core is not None
+            p = self.position
+            value, nodes = _core.value(self.table, p.hands, hands, trick, p.orders, leader, best, high, probe,
+                                       self.trump, self.mode, p.beat_led, bool(p.rules.partner_exemption), self.side,
+                                       self.gainer, self.node_limit - self.nodes)
+            self.nodes += nodes
+            if value is None:
+                raise SolveAborted(f"more than {self.node_limit} nodes")
+            return int(value)
         while low < high:
             g = self._search(hands, trick, leader, best, probe)
             if g >= probe:
