@@ -233,14 +233,17 @@ static uint32_t legal_cards(const Search *s, uint64_t hand, const int *trick, in
  * if not, and the other side the reverse. ``top`` is the trick's top card (-1 at a lead). */
 static uint32_t undominated(const Search *s, uint32_t legal, const int *order, const int *trick, int n, int top, int holder)
 {
-    uint32_t pairs = 0; /* the suits of two or more of these cards: only they can hold a class */
-    for (int suit = 0; suit < 4; suit++) {
-        uint32_t in_suit = legal & SUIT_MASK[suit];
-        if (in_suit & (in_suit - 1))
-            pairs |= in_suit;
+    /* the cards of suits with two or more of them: only they can make a class */
+    uint32_t pairs = legal & ~SUIT_MASK[lowest_kind(legal) / 7] ? 0 : legal; /* (one suit: the usual follow) */
+    if (!pairs) {
+        for (int suit = 0; suit < 4; suit++) {
+            uint32_t in_suit = legal & SUIT_MASK[suit];
+            if (in_suit & (in_suit - 1))
+                pairs |= in_suit;
+        }
+        if (!pairs)
+            return legal;
     }
-    if (!pairs)
-        return legal;
     int seat = order[n];
     uint64_t held = 0;
     for (int i = 0; i < MAX_SEATS; i++)
@@ -251,19 +254,18 @@ static uint32_t undominated(const Search *s, uint32_t legal, const int *order, c
         others |= 1u << trick[i];
     uint32_t kept = legal & ~pairs;
     for (uint32_t cards = pairs; cards;) {
-        int high = lowest_kind(cards), low = high; /* (a lower kind is a higher rank) */
-        uint32_t rest = cards & (cards - 1) & SUIT_MASK[high / 7];
-        /* the next cards of the suit, while nothing in play lies between (or equals) them */
-        while (rest && !(others & ((2u << lowest_kind(rest)) - (1u << high)))) {
-            low = lowest_kind(rest);
-            rest &= rest - 1;
-        }
-        uint32_t class = (2u << low) - (1u << high);
-        cards &= ~class;
-        if (low == high) {
+        int high = lowest_kind(cards); /* (a lower kind is a higher rank) */
+        /* the class: the cards of the suit from ``high`` down to the first card in play elsewhere */
+        uint32_t beyond = others & ~((1u << high) - 1), below = beyond ? (beyond & -beyond) - 1 : ~0u;
+        uint32_t class = cards & SUIT_MASK[high / 7] & below;
+        if (!(class & (class - 1))) {
             kept |= 1u << high;
+            cards &= cards - 1;
             continue;
         }
+        cards &= ~class;
+        int low = 31 - __builtin_clz(class);
+        class = (2u << low) - (1u << high);
         int higher = 1, fixed = 1;
         if (s->mode == 0) {
             int wins = top < 0 || beats(high, top, s->trump), winner = wins ? seat : holder;
