@@ -100,6 +100,19 @@ def test_a_table_keyed_for_another_root_empties_itself() -> None:
     assert differ, "no position whose value the swap changes: the test would miss a stale table"
 
 
+@pytest.mark.parametrize("rules", ["standard", "kreuz"])
+def test_the_c_playout_s_gain_is_a_gain_of_the_position(rules: str) -> None:
+    core = solver_module._core
+    assert core is not None
+    for p in play_positions(rules, 27, 6, 7):
+        solver = Solver(p)
+        hands = list(p.hands)
+        gain = core.playout(solver.table, p.hands, hands, p.trick, p.orders, p.leader, p.best, solver.trump,
+                            solver.mode, p.beat_led, bool(p.rules.partner_exemption), solver.side, solver.gainer)
+        assert 0 <= gain <= solver.upper_bound()
+        assert hands == p.hands
+
+
 def test_the_node_limit_is_kept() -> None:
     p = play_positions("standard", 27, 1, 4)[0]
     solver = Solver(p, node_limit=500)
@@ -119,17 +132,19 @@ def test_the_node_limit_is_kept() -> None:
     ({"hands": [8, 2, 4]}, ValueError), ({"base": [1, 2]}, ValueError), ({"base": [1 << 56, 2, 4]}, ValueError),
     ({"base": [(1 << 56) - 1] * 3, "hands": [0, 0, 0]}, ValueError),
 ])
-@pytest.mark.parametrize("function", ["search", "value"])
+@pytest.mark.parametrize("function", ["search", "value", "playout"])
 def test_bad_arguments_are_refused(function: str, change: dict[str, object], error: type[Exception]) -> None:
     core = solver_module._core
     assert core is not None
-    window: dict[str, object] = {"alpha": 0, "beta": 1, "left": 30} if function == "search" else {"high": 30,
-                                                                                                   "probe": 1}
+    window: dict[str, object] = {"search": {"alpha": 0, "beta": 1, "left": 30}, "value": {"high": 30, "probe": 1},
+                                 "playout": {}}[function]
     arguments: dict[str, object] = {
         "table": core.Table(), "base": [1, 2, 4], "hands": [1, 2, 4], "trick": [],
         "orders": ((0, 1, 2), (1, 2, 0), (2, 0, 1)), "leader": 0, "best": 0, **window, "trump": 0, "mode": 0,
         "beat_led": False, "exemption": False, "side": (True, False, False), "gainer": (True, False, False),
         "node_limit": 100}
+    if function == "playout":
+        del arguments["node_limit"]
     arguments.update(change)
     with pytest.raises(error):
         getattr(core, function)(*arguments.values())

@@ -162,7 +162,12 @@ class Solver:
         """The exact gain of the soloist's side from here with best play by everyone."""
         p = self.position
         if guess is None and not self.mode:
-            guess = self.playout_gain()
+            if isinstance(self.table, dict):
+                guess = self.playout_gain()
+            else:  # the C search's own playout: its first choices (cheaper, about as good a guess)
+                assert _core is not None
+                guess = _core.playout(self.table, p.hands, p.hands, p.trick, p.orders, p.leader, p.best, self.trump,
+                                      self.mode, p.beat_led, bool(p.rules.partner_exemption), self.side, self.gainer)
         return self._mtd(list(p.hands), list(p.trick), p.leader, p.best, guess)
 
     def playout_gain(self) -> int:
