@@ -5,8 +5,10 @@
  * every hand known, a transposition table of (lower, upper) bounds and the best lead at
  * every trick start, keyed by the cards still held and the leader. Values are identical to
  * the Python search's (tests/test_ai_solver_core.py); the nodes differ: this module orders
- * leads by what the opponents hold (leads()), keeps the move orders of follows in a small
- * table of its own, and plays the last trick without a node of its own.
+ * leads by what the opponents hold (leads()), skips the cards an equivalent card of the same
+ * seat dominates (undominated()), keeps the move orders of follows in a small table of its
+ * own, and plays the last trick without a node of its own. value() runs Solver._mtd's
+ * searches, playout() gives their first guess.
  *
  * Cards are kinds 0..27 (suit * 7 + rank, rank 0 the highest); a hand is a mask with bit
  * k the first copy of kind k and bit k + 28 the second (binokel.card). */
@@ -227,10 +229,11 @@ static uint32_t legal_cards(const Search *s, uint64_t hand, const int *trick, in
  * card still in play elsewhere (another hand, this trick) separates take the same tricks in
  * every line of play: swapping them maps the lines after one onto the lines after the other,
  * trick for trick. In a Durch or Bettel they are equivalent: one of them is enough. In a
- * point game they differ in points (a higher rank scores more): at a trick's last card,
- * whose winner they cannot change, the higher puts more points into this trick and keeps
- * fewer for a later one, so the side wants it if the side wins this trick and the lower one
- * if not, and the other side the reverse. ``top`` is the trick's top card (-1 at a lead). */
+ * point game they differ in points (a higher rank scores more): where the side that takes
+ * this trick is certain (its last card, or no later seat of the other side may play a card
+ * above them), the higher puts more points into this trick and keeps fewer for a later one,
+ * so the side wants it if the side takes this trick and the lower one if not, and the other
+ * side the reverse. ``top`` is the trick's top card (-1 at a lead). */
 static uint32_t undominated(const Search *s, uint32_t legal, const int *order, const int *trick, int n, int top, int holder)
 {
     /* the cards of suits with two or more of them: only they can make a class */

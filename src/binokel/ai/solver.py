@@ -24,10 +24,12 @@ trick for its side first, high points to a trick one's own side takes, low point
 otherwise; the best lead found before first.
 
 The search itself (:meth:`Solver._search`) also exists in C, ``binokel.ai._solve``,
-built by the install where a C compiler works: the same search with the same values
-(a little different in its move order, so its node counts differ), about 20 times
-faster than this module compiled by Cython. The solver uses it unless it is not built
-or ``BINOKEL_PURE`` covers ``ai.solver``; :func:`search_core` says which runs.
+built by the install where a C compiler works: the same search with the same values,
+and more pruning — leads ordered by what the opponents hold, and a card skipped where
+an equivalent one of the same seat dominates it (see ``_solve.c``) — so its node counts
+differ; its value's searches loop in C, their first guess its own playout. It is
+20–80 times faster than this module compiled by Cython. The solver uses it unless it
+is not built or ``BINOKEL_PURE`` covers ``ai.solver``; :func:`search_core` says which runs.
 
 It is checked against brute force over the reference engine (``tests/test_ai_solver.py``),
 the C search against this module's (``tests/test_ai_solver_core.py``), and timed by
