@@ -591,12 +591,15 @@ static int playout(Search *s, int *trick, int n, int leader, int best)
         int seat = order[n], moves[KINDS];
         uint64_t hand = s->hands[seat];
         int kind;
-        if (n) {
-            int holder = order[best], exempt = s->exemption && ((holder - seat) & 1) == 0;
-            uint32_t legal = legal_cards(s, hand, trick, n, best, exempt);
+        int holder = order[best];
+        uint32_t legal = n ? legal_cards(s, hand, trick, n, best, s->exemption && ((holder - seat) & 1) == 0)
+                           : (uint32_t)((hand | (hand >> COPY)) & KIND_MASK);
+        if (legal & (legal - 1))
+            legal = undominated(s, legal, order, trick, n, n ? trick[best] : -1, holder);
+        if (n)
             ordered(s, legal, trick[best], seat, holder, s->side[seat], moves);
-        } else
-            leads(s, (uint32_t)((hand | (hand >> COPY)) & KIND_MASK), seat, s->side[seat], moves);
+        else
+            leads(s, legal, seat, s->side[seat], moves);
         kind = moves[0];
         s->hands[seat] = hand ^ (1ULL << (hand >> (kind + COPY) & 1 ? kind + COPY : kind));
         if (n && beats(kind, trick[best], s->trump))
