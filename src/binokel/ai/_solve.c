@@ -588,10 +588,8 @@ static int playout(Search *s, int *trick, int n, int leader, int best)
         points += POINTS[trick[j]];
     for (;;) {
         const int *order = s->orders[leader];
-        int seat = order[n], moves[KINDS];
+        int seat = order[n], holder = order[best], moves[KINDS];
         uint64_t hand = s->hands[seat];
-        int kind;
-        int holder = order[best];
         uint32_t legal = n ? legal_cards(s, hand, trick, n, best, s->exemption && ((holder - seat) & 1) == 0)
                            : (uint32_t)((hand | (hand >> COPY)) & KIND_MASK);
         if (legal & (legal - 1))
@@ -600,7 +598,7 @@ static int playout(Search *s, int *trick, int n, int leader, int best)
             ordered(s, legal, trick[best], seat, holder, s->side[seat], moves);
         else
             leads(s, legal, seat, s->side[seat], moves);
-        kind = moves[0];
+        int kind = moves[0];
         s->hands[seat] = hand ^ (1ULL << (hand >> (kind + COPY) & 1 ? kind + COPY : kind));
         if (n && beats(kind, trick[best], s->trump))
             best = n;
@@ -717,9 +715,9 @@ static int read_masks(PyObject *sequence, uint64_t *out, const char *what)
     return (int)n;
 }
 
-/* The arguments of search() and value() but the window: the position (its trick into ``trick``,
- * its length into ``*n``) and the game into ``s``, checked; -1 with an error if they are not
- * a position of one deal's play (then the table is left as it was). */
+/* The arguments of search(), value() and playout() but the window: the position (its trick into
+ * ``trick``, its length into ``*trick_length``) and the game into ``s``, checked; -1 with an
+ * error if they are not a position of one deal's play (then the table is left as it was). */
 static int prepare(Search *s, int *trick, int *trick_length, PyObject *table, PyObject *base_hands, PyObject *hands,
                    PyObject *trick_items, PyObject *orders, int leader, int best, int trump, int mode, int beat_led,
                    int exemption, PyObject *side, PyObject *gainer, long long limit)
