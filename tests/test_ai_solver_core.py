@@ -100,6 +100,19 @@ def test_a_table_keyed_for_another_root_empties_itself() -> None:
     assert differ, "no position whose value the swap changes: the test would miss a stale table"
 
 
+@pytest.mark.parametrize("rules", ["standard", "kreuz"])
+def test_the_c_playout_s_gain_is_a_gain_of_the_position(rules: str) -> None:
+    core = solver_module._core
+    assert core is not None
+    for p in play_positions(rules, 27, 6, 7):
+        solver = Solver(p)
+        hands = list(p.hands)
+        gain = core.playout(solver.table, p.hands, hands, p.trick, p.orders, p.leader, p.best, solver.trump,
+                            solver.mode, p.beat_led, bool(p.rules.partner_exemption), solver.side, solver.gainer)
+        assert 0 <= gain <= solver.upper_bound()
+        assert hands == p.hands
+
+
 def test_the_node_limit_is_kept() -> None:
     p = play_positions("standard", 27, 1, 4)[0]
     solver = Solver(p, node_limit=500)
@@ -119,16 +132,39 @@ def test_the_node_limit_is_kept() -> None:
     ({"hands": [8, 2, 4]}, ValueError), ({"base": [1, 2]}, ValueError), ({"base": [1 << 56, 2, 4]}, ValueError),
     ({"base": [(1 << 56) - 1] * 3, "hands": [0, 0, 0]}, ValueError),
 ])
-def test_bad_arguments_are_refused(change: dict[str, object], error: type[Exception]) -> None:
+@pytest.mark.parametrize("function", ["search", "value", "playout"])
+def test_bad_arguments_are_refused(function: str, change: dict[str, object], error: type[Exception]) -> None:
     core = solver_module._core
     assert core is not None
+    window: dict[str, object] = {"search": {"alpha": 0, "beta": 1, "left": 30}, "value": {"high": 30, "probe": 1},
+                                 "playout": {}}[function]
     arguments: dict[str, object] = {
-        "table": core.Table(), "base": [1, 2, 4], "hands": [1, 2, 4], "trick": [], "orders": ((0, 1, 2), (1, 2, 0), (2, 0, 1)),
-        "leader": 0, "best": 0, "alpha": 0, "beta": 1, "left": 30, "trump": 0, "mode": 0, "beat_led": False,
-        "exemption": False, "side": (True, False, False), "gainer": (True, False, False), "node_limit": 100}
+        "table": core.Table(), "base": [1, 2, 4], "hands": [1, 2, 4], "trick": [],
+        "orders": ((0, 1, 2), (1, 2, 0), (2, 0, 1)), "leader": 0, "best": 0, **window, "trump": 0, "mode": 0,
+        "beat_led": False, "exemption": False, "side": (True, False, False), "gainer": (True, False, False),
+        "node_limit": 100}
+    if function == "playout":
+        del arguments["node_limit"]
     arguments.update(change)
     with pytest.raises(error):
-        core.search(*arguments.values())
+        getattr(core, function)(*arguments.values())
+
+
+def test_a_refused_call_leaves_the_table_as_it_was() -> None:
+    core = solver_module._core
+    assert core is not None
+    p = next(p for p in play_positions("standard", 18, 8, 6) if not p.trick)
+    table = new_table()
+    solver = Solver(p, table)
+    value = solver.value()
+    size = len(table)
+    assert size > 0
+    # another root (which would empty the table) with a trick card that is no card
+    with pytest.raises(ValueError):
+        core.value(table, list(reversed(p.hands)), list(reversed(p.hands)), [40], p.orders, p.leader, 0, 100,
+                   50, p.trump, 0, False, False, solver.side, solver.gainer, 1000)
+    assert len(table) == size
+    assert Solver(p, table).value() == value
 
 
 def test_every_rule_set_is_covered() -> None:

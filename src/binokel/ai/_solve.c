@@ -4,9 +4,11 @@
  * module is not built): fail-soft zero-window alpha-beta over the rest of a deal with
  * every hand known, a transposition table of (lower, upper) bounds and the best lead at
  * every trick start, keyed by the cards still held and the leader. Values are identical to
- * the Python search's (tests/test_ai_solver_core.py); the nodes differ a little: this module
- * keeps the move orders of follows in a small table of its own, and plays the last trick
- * without a node of its own.
+ * the Python search's (tests/test_ai_solver_core.py); the nodes differ: this module orders
+ * leads by what the opponents hold (leads()), skips the cards an equivalent card of the same
+ * seat dominates (undominated()), keeps the move orders of follows in a small table of its
+ * own, and plays the last trick without a node of its own. value() runs Solver._mtd's
+ * searches, playout() gives their first guess.
  *
  * Cards are kinds 0..27 (suit * 7 + rank, rank 0 the highest); a hand is a mask with bit
  * k the first copy of kind k and bit k + 28 the second (binokel.card). */
@@ -21,7 +23,7 @@
 #define COPY 28
 #define KIND_MASK ((1ULL << KINDS) - 1)
 #define LAST_TRICK_BONUS 10
-#define MIN_CAPACITY 4096
+#define MIN_CAPACITY (1u << 16) /* entries: 1 MB, most searches of a deal never grow it (growing rehashes) */
 #define MAX_CAPACITY (1u << 21) /* entries (16 bytes each): the table is cleared when full */
 #define FOLLOW_BITS 13
 #define FOLLOWS (1 << FOLLOW_BITS)
@@ -178,9 +180,9 @@ typedef struct {
 
 static inline int beats(int kind, int top, int trump)
 {
-    int suit = kind / 7, top_suit = top / 7;
-    if (suit == top_suit)
-        return kind % 7 < top % 7;
+    int suit = kind / 7;
+    if (suit == top / 7)
+        return kind < top; /* (a lower kind of a suit is a higher rank) */
     return suit == trump;
 }
 
@@ -223,17 +225,134 @@ static uint32_t legal_cards(const Search *s, uint64_t hand, const int *trick, in
     return have;
 }
 
-/* The moves among ``legal``, likely best first (solver.py's _ordered); returns their number. */
-static int ordered(const Search *s, uint32_t legal, int n, int top, int seat, int holder, int mine, int *moves)
+/* ``legal`` less the cards a better one of the same seat dominates. Cards of one suit that no
+ * card still in play elsewhere (another hand, this trick) separates take the same tricks in
+ * every line of play: swapping them maps the lines after one onto the lines after the other,
+ * trick for trick. In a Durch or Bettel they are equivalent: one of them is enough. In a
+ * point game they differ in points (a higher rank scores more): where the side that takes
+ * this trick is certain (its last card, or no later seat of the other side may play a card
+ * above them), the higher puts more points into this trick and keeps fewer for a later one,
+ * so the side wants it if the side takes this trick and the lower one if not, and the other
+ * side the reverse. ``top`` is the trick's top card (-1 at a lead). */
+static uint32_t undominated(const Search *s, uint32_t legal, const int *order, const int *trick, int n, int top, int holder)
+{
+    /* the cards of suits with two or more of them: only they can make a class */
+    uint32_t pairs = legal & ~SUIT_MASK[lowest_kind(legal) / 7] ? 0 : legal; /* (one suit: the usual follow) */
+    if (!pairs) {
+        for (int suit = 0; suit < 4; suit++) {
+            uint32_t in_suit = legal & SUIT_MASK[suit];
+            if (in_suit & (in_suit - 1))
+                pairs |= in_suit;
+        }
+        if (!pairs)
+            return legal;
+    }
+    int seat = order[n];
+    uint64_t held = 0;
+    for (int i = 0; i < MAX_SEATS; i++)
+        if (i != seat)
+            held |= s->hands[i];
+    uint32_t others = (uint32_t)((held | (held >> COPY)) & KIND_MASK);
+    for (int i = 0; i < n; i++)
+        others |= 1u << trick[i];
+    uint32_t kept = legal & ~pairs;
+    for (uint32_t cards = pairs; cards;) {
+        int high = lowest_kind(cards); /* (a lower kind is a higher rank) */
+        /* the class: the cards of the suit from ``high`` down to the first card in play elsewhere */
+        uint32_t beyond = others & ~((1u << high) - 1), below = beyond ? (beyond & -beyond) - 1 : ~0u;
+        uint32_t class = cards & SUIT_MASK[high / 7] & below;
+        if (!(class & (class - 1))) {
+            kept |= 1u << high;
+            cards &= cards - 1;
+            continue;
+        }
+        cards &= ~class;
+        int low = 31 - __builtin_clz(class);
+        class = (2u << low) - (1u << high);
+        int higher = 1, fixed = 1;
+        if (s->mode == 0) {
+            int wins = top < 0 || beats(high, top, s->trump), winner = wins ? seat : holder;
+            int on_top = wins ? high : top, led = n ? trick[0] / 7 : high / 7;
+            /* a later seat can beat it with a higher card of the led suit if it holds that suit
+             * (it must follow), else with a trump (above it if it is one) */
+            uint32_t follows = on_top / 7 == led ? HIGHER[on_top] : 0;
+            uint32_t ruffs = s->trump < 0 ? 0 : on_top / 7 == s->trump ? HIGHER[on_top] : SUIT_MASK[s->trump];
+            for (int i = n + 1; i < s->in_trick && fixed; i++) {
+                if (s->gainer[order[i]] == s->gainer[winner])
+                    continue;
+                uint64_t h = s->hands[order[i]];
+                uint32_t have = (uint32_t)((h | (h >> COPY)) & KIND_MASK);
+                if (have & (have & SUIT_MASK[led] ? follows : ruffs))
+                    fixed = 0;
+            }
+            higher = s->gainer[winner] == s->side[seat];
+        }
+        kept |= fixed ? 1u << (higher ? high : low) : legal & class;
+    }
+    return kept;
+}
+
+/* The kinds of ``cards`` into ``moves`` by rank, high or low first; returns their number. */
+static inline int by_rank(uint32_t cards, int low_first, int *moves)
 {
     int count = 0;
-    if (n == 0) {
-        /* Leads: high cards first (aces before tens...), they take tricks or draw out the rest. */
-        for (int rank = 0; rank < 7; rank++)
-            for (uint32_t rest = legal & RANK_MASK[rank]; rest; rest &= rest - 1)
-                moves[count++] = lowest_kind(rest);
-        return count;
+    for (int i = 0; cards; i++) {
+        uint32_t rank = RANK_MASK[low_first ? 6 - i : i];
+        for (uint32_t rest = cards & rank; rest; rest &= rest - 1)
+            moves[count++] = lowest_kind(rest);
+        cards &= ~rank;
     }
+    return count;
+}
+
+/* The leads of ``seat`` (its cards ``legal``), likely best first, in groups:
+ * 1. side-suit cards no opponent can beat (none holds a higher card of the suit, none is void
+ *    in it with a trump), high ranks first;
+ * 2. low side-suit cards of suits where a partner holds the best card (no ruff by an opponent);
+ * 3. other low side-suit cards, then those of suits an opponent can ruff;
+ * 4. the trumps no opponent can beat, then the other trumps low first: a trump lead spends the
+ *    leader's side's own trumps.
+ * (Measured against "high ranks first": 0.70x the nodes, bench positions of four rule sets.) */
+static int leads(const Search *s, uint32_t legal, int seat, int mine, int *moves)
+{
+    uint32_t partners = 0, opponents = 0, ruffed = 0, trumps = s->trump >= 0 ? SUIT_MASK[s->trump] : 0;
+    const int *order = s->orders[seat];
+    for (int i = 1; i < s->in_trick; i++) {
+        uint64_t hand = s->hands[order[i]];
+        uint32_t have = (uint32_t)((hand | (hand >> COPY)) & KIND_MASK);
+        if (s->side[order[i]] == mine) {
+            partners |= have;
+            continue;
+        }
+        opponents |= have;
+        if (have & trumps)
+            for (int suit = 0; suit < 4; suit++)
+                if (!(have & SUIT_MASK[suit]))
+                    ruffed |= SUIT_MASK[suit];
+    }
+    uint32_t sure = 0, partner_suits = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        uint32_t theirs = opponents & SUIT_MASK[suit], ours = partners & SUIT_MASK[suit];
+        uint32_t their_best = theirs & -theirs; /* (rank 0 is the lowest bit) */
+        /* of two equal cards the first played wins */
+        sure |= theirs ? ((their_best << 1) - 1) & SUIT_MASK[suit] : SUIT_MASK[suit];
+        if (ours && (!theirs || (ours & -ours) <= their_best))
+            partner_suits |= SUIT_MASK[suit];
+    }
+    uint32_t plain = legal & ~trumps & ~ruffed;
+    int count = by_rank(plain & sure, 0, moves);
+    count += by_rank(plain & ~sure & partner_suits, 1, moves + count);
+    count += by_rank(plain & ~sure & ~partner_suits, 1, moves + count);
+    count += by_rank(legal & ~trumps & ruffed, 1, moves + count);
+    count += by_rank(legal & trumps & sure, 0, moves + count);
+    count += by_rank(legal & trumps & ~sure, 1, moves + count);
+    return count;
+}
+
+/* The follows among ``legal``, likely best first (solver.py's _ordered); returns their number. */
+static int ordered(const Search *s, uint32_t legal, int top, int seat, int holder, int mine, int *moves)
+{
+    int count = 0;
     int keys[KINDS];
     for (uint32_t rest = legal; rest; rest &= rest - 1) {
         int k = lowest_kind(rest);
@@ -330,11 +449,16 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
         legal = legal_cards(s, hand, trick, n, best, exempt);
     } else
         legal = (uint32_t)((hand | (hand >> COPY)) & KIND_MASK);
+    if (legal & (legal - 1))
+        legal = undominated(s, legal, order, trick, n, top, holder);
     int mine = s->side[seat];
     int moves[KINDS], count;
     Follow *follow = NULL;
     uint16_t context = 0;
-    if (n) {
+    if (!(legal & (legal - 1))) {
+        moves[0] = lowest_kind(legal); /* a forced card: nothing to order */
+        count = 1;
+    } else if (n) {
         /* The order of a follow depends on these alone (the sides are the same for every solver
          * of a deal): ordered once, then looked up, with the card that cut off here last first. */
         context = (uint16_t)((top + 1) | seat << 5 | holder << 8 | n << 11 | 1 << 14);
@@ -345,7 +469,7 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
             for (int i = 0; i < count; i++)
                 moves[i] = follow->moves[i];
         } else {
-            count = ordered(s, legal, n, top, seat, holder, mine, moves);
+            count = ordered(s, legal, top, seat, holder, mine, moves);
             if (count <= CACHED_MOVES) {
                 follow->legal = legal;
                 follow->context = context;
@@ -356,20 +480,27 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
                 follow = NULL;
         }
     } else {
-        count = ordered(s, legal, n, top, seat, holder, mine, moves);
+        count = leads(s, legal, seat, mine, moves);
         if (first >= 0 && legal >> first & 1)
             to_front(moves, count, first);
     }
     int result = mine ? -1 : 1 << 20, chosen = -1, cut = 0;
     int last_card = n + 1 == s->in_trick;
+    const uint64_t *card_bit = s->table->card_bit[seat];
+    uint32_t beaters = 0; /* the kinds that beat the trick's top card */
+    if (n)
+        beaters = HIGHER[top] | (s->trump >= 0 && top / 7 != s->trump ? SUIT_MASK[s->trump] : 0);
+    int trick_points = 0; /* of the cards played to this trick before */
+    for (int j = 0; j < n; j++)
+        trick_points += POINTS[trick[j]];
     for (int i = 0; i < count; i++) {
         int kind = moves[i];
         int bit = hand >> (kind + COPY) & 1 ? kind + COPY : kind; /* the second copy goes first */
-        uint64_t card = s->table->card_bit[seat][bit];
+        uint64_t card = card_bit[bit];
         s->hands[seat] = hand ^ (1ULL << bit);
         s->key ^= card;
         trick[n] = kind;
-        int new_best = n && beats(kind, top, s->trump) ? n : best;
+        int new_best = beaters >> kind & 1 ? n : best;
         int value;
         if (last_card) {
             int winner = order[new_best];
@@ -377,9 +508,7 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
             int next[MAX_SEATS];
             int taken = 1, gain;
             if (s->mode == 0) {
-                taken = 0;
-                for (int j = 0; j <= n; j++)
-                    taken += POINTS[trick[j]];
+                taken = trick_points + POINTS[kind];
                 gain = s->gainer[winner] ? taken + (done ? LAST_TRICK_BONUS : 0) : 0;
             } else
                 gain = s->gainer[winner] ? 1 : 0;
@@ -445,6 +574,48 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
             s->failed = 2;
     }
     return result;
+}
+
+/* The side's gain when every seat plays the card the search would try first (the hands are
+ * restored, ``trick`` is not): a first guess at the value for Solver._mtd, cheaper than the
+ * heuristic playout of the Python solver. */
+static int playout(Search *s, int *trick, int n, int leader, int best)
+{
+    uint64_t hands[MAX_SEATS];
+    memcpy(hands, s->hands, sizeof hands);
+    int gain = 0, points = 0;
+    for (int j = 0; j < n; j++)
+        points += POINTS[trick[j]];
+    for (;;) {
+        const int *order = s->orders[leader];
+        int seat = order[n], holder = order[best], moves[KINDS];
+        uint64_t hand = s->hands[seat];
+        uint32_t legal = n ? legal_cards(s, hand, trick, n, best, s->exemption && ((holder - seat) & 1) == 0)
+                           : (uint32_t)((hand | (hand >> COPY)) & KIND_MASK);
+        if (legal & (legal - 1))
+            legal = undominated(s, legal, order, trick, n, n ? trick[best] : -1, holder);
+        if (n)
+            ordered(s, legal, trick[best], seat, holder, s->side[seat], moves);
+        else
+            leads(s, legal, seat, s->side[seat], moves);
+        int kind = moves[0];
+        s->hands[seat] = hand ^ (1ULL << (hand >> (kind + COPY) & 1 ? kind + COPY : kind));
+        if (n && beats(kind, trick[best], s->trump))
+            best = n;
+        trick[n++] = kind;
+        points += POINTS[kind];
+        if (n < s->in_trick)
+            continue;
+        int winner = order[best], done = s->hands[winner] == 0;
+        if (s->gainer[winner])
+            gain += s->mode == 0 ? points + (done ? LAST_TRICK_BONUS : 0) : 1;
+        if (done)
+            break;
+        leader = winner;
+        n = best = points = 0;
+    }
+    memcpy(s->hands, hands, sizeof hands);
+    return gain;
 }
 
 /* ------------------------------------------------------------------ Python */
@@ -544,6 +715,110 @@ static int read_masks(PyObject *sequence, uint64_t *out, const char *what)
     return (int)n;
 }
 
+/* The arguments of search(), value() and playout() but the window: the position (its trick into
+ * ``trick``, its length into ``*trick_length``) and the game into ``s``, checked; -1 with an
+ * error if they are not a position of one deal's play (then the table is left as it was). */
+static int prepare(Search *s, int *trick, int *trick_length, PyObject *table, PyObject *base_hands, PyObject *hands,
+                   PyObject *trick_items, PyObject *orders, int leader, int best, int trump, int mode, int beat_led,
+                   int exemption, PyObject *side, PyObject *gainer, long long limit)
+{
+    memset(s, 0, sizeof *s);
+    s->table = (TableObject *)table;
+    s->trump = trump;
+    s->mode = mode;
+    s->beat_led = beat_led;
+    s->exemption = exemption;
+    s->limit = limit;
+    uint64_t base[MAX_SEATS];
+    int players = read_masks(hands, s->hands, "hands");
+    if (players < 0)
+        return -1;
+    int base_seats = read_masks(base_hands, base, "base");
+    if (base_seats < 0)
+        return -1;
+    if (base_seats != players)
+        return PyErr_Format(PyExc_ValueError, "base: one hand a seat"), -1;
+    int base_cards = 0;
+    for (int i = 0; i < MAX_SEATS; i++) {
+        if (s->hands[i] & ~base[i])
+            return PyErr_Format(PyExc_ValueError, "hands: not a part of the base hands"), -1;
+        base_cards += __builtin_popcountll(base[i]);
+    }
+    if (base_cards > LEADER_SHIFT)
+        return PyErr_Format(PyExc_ValueError, "base: at most %d cards", LEADER_SHIFT), -1;
+    int flags[MAX_SEATS];
+    if (read_ints(side, flags, (int)players, "side") != players)
+        return PyErr_Occurred() ? -1 : (PyErr_Format(PyExc_ValueError, "side: one flag a seat"), -1);
+    for (int i = 0; i < players; i++)
+        s->side[i] = flags[i] != 0;
+    if (read_ints(gainer, flags, (int)players, "gainer") != players)
+        return PyErr_Occurred() ? -1 : (PyErr_Format(PyExc_ValueError, "gainer: one flag a seat"), -1);
+    for (int i = 0; i < players; i++)
+        s->gainer[i] = flags[i] != 0;
+    PyObject *order_list = PySequence_Fast(orders, "orders");
+    if (order_list == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(order_list) != players) {
+        Py_DECREF(order_list);
+        return PyErr_Format(PyExc_ValueError, "orders: one a seat"), -1;
+    }
+    s->in_trick = -1;
+    for (Py_ssize_t i = 0; i < players; i++) {
+        int length = read_ints(PySequence_Fast_GET_ITEM(order_list, i), s->orders[i], MAX_SEATS, "order");
+        if (length < 0) {
+            Py_DECREF(order_list);
+            return -1;
+        }
+        if (i == leader)
+            s->in_trick = length;
+    }
+    Py_DECREF(order_list);
+    int n = read_ints(trick_items, trick, MAX_SEATS, "trick");
+    if (n < 0)
+        return -1;
+    if (leader < 0 || leader >= players || s->in_trick < 2 || n >= s->in_trick || (n && (best < 0 || best >= n)))
+        return PyErr_Format(PyExc_ValueError, "not a position of the play"), -1;
+    for (int i = 0; i < n; i++)
+        if (trick[i] < 0 || trick[i] >= KINDS)
+            return PyErr_Format(PyExc_ValueError, "trick: kinds 0 to %d", KINDS - 1), -1;
+    /* What the search relies on: every seat of the trick leads a valid order of the same length,
+     * and holds as many cards as the next to play (one fewer once it has played to this trick). */
+    for (int i = 0; i < s->in_trick; i++) {
+        int seat = s->orders[leader][i];
+        if (seat < 0 || seat >= players)
+            return PyErr_Format(PyExc_ValueError, "orders: seats 0 to %d", (int)players - 1), -1;
+        for (int j = 0; j < s->in_trick; j++)
+            if (s->orders[seat][j] < 0 || s->orders[seat][j] >= players)
+                return PyErr_Format(PyExc_ValueError, "orders: seats 0 to %d", (int)players - 1), -1;
+    }
+    int cards = __builtin_popcountll(s->hands[s->orders[leader][n]]);
+    for (int i = 0; i < s->in_trick; i++) {
+        uint64_t hand = s->hands[s->orders[leader][i]];
+        /* (a second copy is only ever held with the first: it is the one a play removes first) */
+        if (hand >> (2 * KINDS) || (hand >> COPY & ~hand & KIND_MASK) || __builtin_popcountll(hand) != cards - (i < n))
+            return PyErr_Format(PyExc_ValueError, "hands: not the hands of one deal's play"), -1;
+    }
+    if (cards < 1)
+        return PyErr_Format(PyExc_ValueError, "hands: no card left to play"), -1;
+    /* Valid: only now may the table change (a new base empties it). */
+    table_set_base(s->table, base, players);
+    for (int seat = 0; seat < players; seat++)
+        for (uint64_t rest = s->hands[seat]; rest; rest &= rest - 1)
+            s->key |= s->table->card_bit[seat][__builtin_ctzll(rest)];
+    *trick_length = n;
+    return 0;
+}
+
+/* The result of a search: (value or None over the node limit, nodes). */
+static PyObject *outcome(const Search *s, int value)
+{
+    if (s->failed == 2)
+        return PyErr_NoMemory();
+    if (s->failed)
+        return Py_BuildValue("(OL)", Py_None, s->nodes);
+    return Py_BuildValue("(iL)", value, s->nodes);
+}
+
 static PyObject *solve_search(PyObject *module, PyObject *args)
 {
     PyObject *table, *base_hands, *hands, *trick_items, *orders, *side, *gainer;
@@ -554,99 +829,69 @@ static PyObject *solve_search(PyObject *module, PyObject *args)
                           &side, &gainer, &limit))
         return NULL;
     Search s;
-    memset(&s, 0, sizeof s);
-    s.table = (TableObject *)table;
-    s.trump = trump;
-    s.mode = mode;
-    s.beat_led = beat_led;
-    s.exemption = exemption;
-    s.limit = limit;
-    uint64_t base[MAX_SEATS];
-    int players = read_masks(hands, s.hands, "hands");
-    if (players < 0)
+    int trick[MAX_SEATS], n;
+    if (prepare(&s, trick, &n, table, base_hands, hands, trick_items, orders, leader, best, trump, mode, beat_led,
+                exemption, side, gainer, limit) < 0)
         return NULL;
-    int base_seats = read_masks(base_hands, base, "base");
-    if (base_seats < 0)
-        return NULL;
-    if (base_seats != players)
-        return PyErr_Format(PyExc_ValueError, "base: one hand a seat");
-    int base_cards = 0;
-    for (int i = 0; i < MAX_SEATS; i++) {
-        if (s.hands[i] & ~base[i])
-            return PyErr_Format(PyExc_ValueError, "hands: not a part of the base hands");
-        base_cards += __builtin_popcountll(base[i]);
-    }
-    if (base_cards > LEADER_SHIFT)
-        return PyErr_Format(PyExc_ValueError, "base: at most %d cards", LEADER_SHIFT);
-    int flags[MAX_SEATS];
-    if (read_ints(side, flags, (int)players, "side") != players)
-        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "side: one flag a seat");
-    for (int i = 0; i < players; i++)
-        s.side[i] = flags[i] != 0;
-    if (read_ints(gainer, flags, (int)players, "gainer") != players)
-        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "gainer: one flag a seat");
-    for (int i = 0; i < players; i++)
-        s.gainer[i] = flags[i] != 0;
-    PyObject *order_list = PySequence_Fast(orders, "orders");
-    if (order_list == NULL)
-        return NULL;
-    if (PySequence_Fast_GET_SIZE(order_list) != players) {
-        Py_DECREF(order_list);
-        return PyErr_Format(PyExc_ValueError, "orders: one a seat");
-    }
-    s.in_trick = -1;
-    for (Py_ssize_t i = 0; i < players; i++) {
-        int n = read_ints(PySequence_Fast_GET_ITEM(order_list, i), s.orders[i], MAX_SEATS, "order");
-        if (n < 0) {
-            Py_DECREF(order_list);
-            return NULL;
-        }
-        if (i == leader)
-            s.in_trick = n;
-    }
-    Py_DECREF(order_list);
-    int trick[MAX_SEATS];
-    int n = read_ints(trick_items, trick, MAX_SEATS, "trick");
-    if (n < 0)
-        return NULL;
-    if (leader < 0 || leader >= players || s.in_trick < 2 || n >= s.in_trick || (n && (best < 0 || best >= n)))
-        return PyErr_Format(PyExc_ValueError, "not a position of the play");
-    for (int i = 0; i < n; i++)
-        if (trick[i] < 0 || trick[i] >= KINDS)
-            return PyErr_Format(PyExc_ValueError, "trick: kinds 0 to %d", KINDS - 1);
-    /* What the search relies on: every seat of the trick leads a valid order of the same length,
-     * and holds as many cards as the next to play (one fewer once it has played to this trick). */
-    for (int i = 0; i < s.in_trick; i++) {
-        int seat = s.orders[leader][i];
-        if (seat < 0 || seat >= players)
-            return PyErr_Format(PyExc_ValueError, "orders: seats 0 to %d", (int)players - 1);
-        for (int j = 0; j < s.in_trick; j++)
-            if (s.orders[seat][j] < 0 || s.orders[seat][j] >= players)
-                return PyErr_Format(PyExc_ValueError, "orders: seats 0 to %d", (int)players - 1);
-    }
-    int cards = __builtin_popcountll(s.hands[s.orders[leader][n]]);
-    for (int i = 0; i < s.in_trick; i++) {
-        uint64_t hand = s.hands[s.orders[leader][i]];
-        /* (a second copy is only ever held with the first: it is the one a play removes first) */
-        if (hand >> (2 * KINDS) || (hand >> COPY & ~hand & KIND_MASK) || __builtin_popcountll(hand) != cards - (i < n))
-            return PyErr_Format(PyExc_ValueError, "hands: not the hands of one deal's play");
-    }
-    if (cards < 1)
-        return PyErr_Format(PyExc_ValueError, "hands: no card left to play");
-    /* Valid: only now may the table change (a new base empties it). */
-    table_set_base(s.table, base, players);
-    for (int seat = 0; seat < players; seat++)
-        for (uint64_t rest = s.hands[seat]; rest; rest &= rest - 1)
-            s.key |= s.table->card_bit[seat][__builtin_ctzll(rest)];
     int value;
     Py_BEGIN_ALLOW_THREADS
     value = search(&s, trick, n, leader, best, alpha, beta, left);
     Py_END_ALLOW_THREADS
-    if (s.failed == 2)
-        return PyErr_NoMemory();
-    if (s.failed)
-        return Py_BuildValue("(OL)", Py_None, s.nodes);
-    return Py_BuildValue("(iL)", value, s.nodes);
+    return outcome(&s, value);
+}
+
+/* Solver._mtd's zero-window searches for the exact value in [0, high], ``high`` the most the side
+ * could gain: from ``probe`` down by the bounds that fail, then bisection. */
+static PyObject *solve_value(PyObject *module, PyObject *args)
+{
+    PyObject *table, *base_hands, *hands, *trick_items, *orders, *side, *gainer;
+    int leader, best, high, probe, trump, mode, beat_led, exemption;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "O!OOOOiiiiiippOOL:value", &TableType, &table, &base_hands, &hands, &trick_items,
+                          &orders, &leader, &best, &high, &probe, &trump, &mode, &beat_led, &exemption, &side,
+                          &gainer, &limit))
+        return NULL;
+    Search s;
+    int trick[MAX_SEATS], n;
+    if (prepare(&s, trick, &n, table, base_hands, hands, trick_items, orders, leader, best, trump, mode, beat_led,
+                exemption, side, gainer, limit) < 0)
+        return NULL;
+    int low = 0, left = high;
+    Py_BEGIN_ALLOW_THREADS
+    probe = probe < high ? probe : high;
+    probe = probe > low + 1 ? probe : low + 1;
+    while (low < high) {
+        int g = search(&s, trick, n, leader, best, probe - 1, probe, left);
+        if (s.failed)
+            break;
+        if (g >= probe) {
+            low = g < high ? g : high;
+            low = low > probe ? low : probe;
+            probe = (low + high + 1) / 2;
+        } else {
+            high = g > low ? g : low;
+            high = high < probe - 1 ? high : probe - 1;
+            probe = high;
+        }
+        probe = probe > low + 1 ? probe : low + 1;
+        probe = probe < high ? probe : high;
+    }
+    Py_END_ALLOW_THREADS
+    return outcome(&s, low);
+}
+static PyObject *solve_playout(PyObject *module, PyObject *args)
+{
+    PyObject *table, *base_hands, *hands, *trick_items, *orders, *side, *gainer;
+    int leader, best, trump, mode, beat_led, exemption;
+    if (!PyArg_ParseTuple(args, "O!OOOOiiiippOO:playout", &TableType, &table, &base_hands, &hands, &trick_items,
+                          &orders, &leader, &best, &trump, &mode, &beat_led, &exemption, &side, &gainer))
+        return NULL;
+    Search s;
+    int trick[MAX_SEATS], n;
+    if (prepare(&s, trick, &n, table, base_hands, hands, trick_items, orders, leader, best, trump, mode, beat_led,
+                exemption, side, gainer, 0) < 0)
+        return NULL;
+    return PyLong_FromLong(playout(&s, trick, n, leader, best));
 }
 
 static PyMethodDef methods[] = {
@@ -654,6 +899,13 @@ static PyMethodDef methods[] = {
      PyDoc_STR("search(table, base, hands, trick, orders, leader, best, alpha, beta, left, trump, mode, beat_led, "
                "exemption, side, gainer, node_limit) -> (value or None over the limit, nodes): fail-soft "
                "alpha-beta; with the window (t - 1, t) Solver._search's zero-window search.")},
+    {"playout", solve_playout, METH_VARARGS,
+     PyDoc_STR("playout(table, base, hands, trick, orders, leader, best, trump, mode, beat_led, exemption, side, "
+               "gainer) -> the side's gain when every seat plays the card the search would try first.")},
+    {"value", solve_value, METH_VARARGS,
+     PyDoc_STR("value(table, base, hands, trick, orders, leader, best, high, probe, trump, mode, beat_led, exemption, "
+               "side, gainer, node_limit) -> (value or None over the limit, nodes): Solver._mtd's searches for the "
+               "exact value in [0, high] (high: the most the side could gain), the first at probe.")},
     {NULL, NULL, 0, NULL},
 };
 

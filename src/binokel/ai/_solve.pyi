@@ -12,3 +12,12 @@ def search(table: Table, base: Sequence[int], hands: Sequence[int], trick: Seque
            orders: Sequence[Sequence[int]], leader: int, best: int, alpha: int, beta: int, left: int, trump: int,
            mode: int, beat_led: bool, exemption: bool, side: Sequence[bool], gainer: Sequence[bool],
            node_limit: int) -> tuple[int | None, int]: ...
+
+def value(table: Table, base: Sequence[int], hands: Sequence[int], trick: Sequence[int],
+          orders: Sequence[Sequence[int]], leader: int, best: int, high: int, probe: int, trump: int, mode: int,
+          beat_led: bool, exemption: bool, side: Sequence[bool], gainer: Sequence[bool],
+          node_limit: int) -> tuple[int | None, int]: ...
+
+def playout(table: Table, base: Sequence[int], hands: Sequence[int], trick: Sequence[int],
+            orders: Sequence[Sequence[int]], leader: int, best: int, trump: int, mode: int, beat_led: bool,
+            exemption: bool, side: Sequence[bool], gainer: Sequence[bool]) -> int: ...

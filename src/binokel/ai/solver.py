@@ -24,10 +24,12 @@ trick for its side first, high points to a trick one's own side takes, low point
 otherwise; the best lead found before first.
 
 The search itself (:meth:`Solver._search`) also exists in C, ``binokel.ai._solve``,
-built by the install where a C compiler works: the same search with the same values
-(a little different in its move order, so its node counts differ), about 20 times
-faster than this module compiled by Cython. The solver uses it unless it is not built
-or ``BINOKEL_PURE`` covers ``ai.solver``; :func:`search_core` says which runs.
+built by the install where a C compiler works: the same search with the same values,
+and more pruning — leads ordered by what the opponents hold, and a card skipped where
+an equivalent one of the same seat dominates it (see ``_solve.c``) — so its node counts
+differ; its value's searches loop in C, their first guess its own playout. It is
+20–80 times faster than this module compiled by Cython. The solver uses it unless it
+is not built or ``BINOKEL_PURE`` covers ``ai.solver``; :func:`search_core` says which runs.
 
 It is checked against brute force over the reference engine (``tests/test_ai_solver.py``),
 the C search against this module's (``tests/test_ai_solver_core.py``), and timed by
@@ -162,7 +164,12 @@ class Solver:
         """The exact gain of the soloist's side from here with best play by everyone."""
         p = self.position
         if guess is None and not self.mode:
-            guess = self.playout_gain()
+            if isinstance(self.table, dict):
+                guess = self.playout_gain()
+            else:  # the C search's own playout: its first choices (cheaper, about as good a guess)
+                assert _core is not None
+                guess = _core.playout(self.table, p.hands, p.hands, p.trick, p.orders, p.leader, p.best, self.trump,
+                                      self.mode, p.beat_led, bool(p.rules.partner_exemption), self.side, self.gainer)
         return self._mtd(list(p.hands), list(p.trick), p.leader, p.best, guess)
 
     def playout_gain(self) -> int:
@@ -224,6 +231,16 @@ class Solver:
         low = 0
         high = self._most(hands, trick, leader)
         probe = high if guess is None else min(max(guess + _ABOVE_GUESS, low + 1), high)
+        if not isinstance(self.table, dict):  # the C search's table: the same searches, looped in C
+            assert _core is not None
+            p = self.position
+            value, nodes = _core.value(self.table, p.hands, hands, trick, p.orders, leader, best, high, probe,
+                                       self.trump, self.mode, p.beat_led, bool(p.rules.partner_exemption), self.side,
+                                       self.gainer, self.node_limit - self.nodes)
+            self.nodes += nodes
+            if value is None:
+                raise SolveAborted(f"more than {self.node_limit} nodes")
+            return int(value)
         while low < high:
             g = self._search(hands, trick, leader, best, probe)
             if g >= probe:
