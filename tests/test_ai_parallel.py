@@ -139,9 +139,13 @@ def test_only_the_standard_levels_outside_daemons_and_workers_go_parallel() -> N
 
     mine = Mine()
     mine.JOBS = 2
+    assert parallel.jobs_of(parallel_bot("hard", jobs=2)) == 2
     assert parallel.jobs_of(parallel_bot("expert", jobs=3)) == 3
     assert parallel.jobs_of(parallel_bot("expert", jobs=99)) == parallel.MAX_JOBS
     assert parallel.jobs_of(mine) == 1  # a worker could not rebuild it from its level
+    oracle = make_bot("oracle")
+    oracle.JOBS = 2  # type: ignore[attr-defined]
+    assert parallel.jobs_of(oracle) == 1  # not marked rebuildable: its search needs the true deal
     assert parallel.jobs_of(make_bot("hard")) == 1  # the default: serial
 
 
