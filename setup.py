@@ -7,7 +7,7 @@ system prefers to the .py next to it (in a wheel and in an editable install alik
 Without Cython or a compiler, or with ``BINOKEL_PURE=1``, nothing is compiled and
 the package is the same pure Python. A failed compilation never fails the install.
 
-One module is C of its own: ``binokel.ai._solve`` (``src/binokel/ai/_solve.c``), the open-card
+One module is C of its own: ``binokel._solve`` (``src/binokel/_solve.c``), the open-card
 solver's search, which needs only a C compiler (see binokel/ai/solver.py).
 """
 
@@ -35,7 +35,7 @@ def _compiled_modules() -> tuple[str, ...]:
 
 
 COMPILED = _compiled_modules()
-C_SEARCH = ("binokel.ai._solve", os.path.join("src", "binokel", "ai", "_solve.c"))
+C_SEARCH = ("binokel._solve", os.path.join("src", "binokel", "_solve.c"))
 """The solver's search in C: built wherever a C compiler works, Cython or not."""
 
 

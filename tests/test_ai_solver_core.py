@@ -1,4 +1,4 @@
-"""The solver's search in C (``binokel.ai._solve``) against the Python search it mirrors.
+"""The solver's search in C (``binokel._solve``) against the Python search it mirrors.
 
 Every value, every card's value and every threshold test of random positions of every rule
 set must be the same both ways; the node limit is kept; bad arguments are refused with an

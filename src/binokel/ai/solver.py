@@ -23,7 +23,7 @@ more is merged. Moves are ordered cheaply: a card that wins the
 trick for its side first, high points to a trick one's own side takes, low points
 otherwise; the best lead found before first.
 
-The search itself (:meth:`Solver._search`) also exists in C, ``binokel.ai._solve``,
+The search itself (:meth:`Solver._search`) also exists in C, ``binokel._solve``,
 built by the install where a C compiler works: the same search with the same values,
 and more pruning — leads ordered by what the opponents hold, and a card skipped where
 an equivalent one of the same seat dominates it (see ``_solve.c``) — so its node counts
@@ -69,7 +69,7 @@ from binokel.trick import NO_TRUMP, beats, legal_cards
 
 if TYPE_CHECKING:
     from binokel import _cython as cython
-    import binokel.ai._solve as _solve
+    import binokel._solve as _solve
 else:  # Cython's pure-Python mode: C types of a few hot locals when compiled (setup.py)
     try:
         import cython
@@ -86,7 +86,7 @@ def _load_core() -> ModuleType | None:
     if pure in ("1", "yes", "true") or "ai.solver" in (n.strip() for n in pure.split(",")):
         return None
     try:
-        import binokel.ai._solve as _solve
+        import binokel._solve as _solve
     except ImportError:
         return None
     return _solve
@@ -105,7 +105,7 @@ def new_table() -> Table:
 
 
 def search_core() -> str:
-    """Which search runs: ``"C"`` (``binokel.ai._solve``) or ``"Python"`` (this module,
+    """Which search runs: ``"C"`` (``binokel._solve``) or ``"Python"`` (this module,
     compiled by Cython or not).
 
     >>> search_core() in ("C", "Python")

@@ -1,4 +1,4 @@
-/* binokel.ai._solve: the open-card solver's zero-window search, in C.
+/* binokel._solve: the open-card solver's zero-window search, in C.
  *
  * The same search as Solver._search in solver.py (the reference, which runs where this
  * module is not built): fail-soft zero-window alpha-beta over the rest of a deal with
@@ -654,7 +654,7 @@ static PySequenceMethods table_as_sequence = {.sq_length = (lenfunc)table_len};
 
 static PyTypeObject TableType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "binokel.ai._solve.Table",
+    .tp_name = "binokel._solve.Table",
     .tp_doc = PyDoc_STR("The bounds found by searches of one deal's positions (trick starts), shared by them."),
     .tp_basicsize = sizeof(TableObject),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -910,7 +910,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "binokel.ai._solve",
+    PyModuleDef_HEAD_INIT, "binokel._solve",
     PyDoc_STR("The open-card solver's search in C (binokel.ai.solver uses it where it is built)."), -1, methods,
 };
 
