@@ -4,6 +4,7 @@ and the same decisions for the same seed."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 
@@ -146,3 +147,20 @@ def test_expert_passes_where_hard_still_bids_when_few_deals_reach_the_bid() -> N
     bid = min(200, simulation.reach)
     assert HardBot(seed=1).accepts(simulation, bid)
     assert not ExpertBot(seed=1).accepts(simulation, bid)
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_passing_is_worth_less_alone_than_with_a_partner(level: str) -> None:
+    """A contract worth -50 a deal on average beats passing where the soloist plays against
+    the rest (hard -80, expert -160) but not in a partner game (both -30: defending teams
+    do well there)."""
+    simulation, _ = _simulation(level, STRONG)
+    simulation.value = lambda bid: -50.0  # type: ignore[method-assign]
+    simulation.made_share = lambda bid: 1.0  # type: ignore[method-assign]
+    bid = min(200, simulation.reach)
+    bot = make_bot(level, seed=1)
+    assert isinstance(bot, HardBot)
+    assert bot.accepts(simulation, bid)
+    simulation.knowledge = dataclasses.replace(simulation.knowledge, rules=State.new("kreuz", dealer=0).rules)
+    assert simulation.knowledge.rules.has_teams
+    assert not bot.accepts(simulation, bid)

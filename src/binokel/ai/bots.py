@@ -378,9 +378,14 @@ class HardBot(MediumBot):
 
     BID_WORLDS = 12
     """At least this many sampled Tapps (worlds) weigh each bid."""
-    DEFENDER_UTILITY = -30.0
-    """What passing is taken to be worth: a defender's typical result relative to the others
-    (the soloist usually makes it). A bid is made only while playing it is worth more."""
+    DEFENDER_UTILITY = -80.0
+    """What passing is taken to be worth where one soloist plays against the rest: about the
+    defenders' mean utility (docs/ai.md). A bid is made only while playing it is worth more.
+    It was -30 until round five: -80 beat it by +4.5 [+0.4, +8.5] points a deal (300 paired
+    deals at budget 0.02) and made hard stronger at the browser's budget (docs/ai.md, round five)."""
+    TEAM_DEFENDER_UTILITY = -30.0
+    """... and with teams, where defending teams do far better (kreuz: about +20 against hard's
+    contracts) and -80 made expert overbid: 70% of its contracts made, -48 a deal against hard."""
 
     def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         """The lowest bid while the simulation says it pays (:meth:`accepts`), else pass."""
@@ -401,8 +406,9 @@ class HardBot(MediumBot):
         return simulate_soloist(view, knowledge, self.worlds(knowledge, rng, worlds, deadline, skip_failures=True))
 
     def passing_worth(self, rules: Rules) -> float:
-        """What passing is worth in the auction (:attr:`DEFENDER_UTILITY`)."""
-        return self.DEFENDER_UTILITY
+        """What passing is worth in the auction (:attr:`DEFENDER_UTILITY`, with teams
+        :attr:`TEAM_DEFENDER_UTILITY`)."""
+        return self.TEAM_DEFENDER_UTILITY if rules.has_teams else self.DEFENDER_UTILITY
 
     def accepts(self, simulation: SoloistSimulation, bid: int) -> bool:
         """Is ``bid`` worth playing: never past what the hand reaches with the best sampled

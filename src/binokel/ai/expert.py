@@ -68,7 +68,6 @@ from binokel.ai.search import (
 )
 from binokel.ai.solver import SolveAborted, Solver, new_table, search_core
 from binokel.card import POINTS, Hand, mask_points
-from binokel.rules import Rules
 from binokel.score import surrender_scores, trump_scores
 from binokel.view import SeatView
 
@@ -270,17 +269,10 @@ class ExpertBot(HardBot):
     BID_WORLDS = 24
     DEFENDER_UTILITY = -160.0
     """What passing is worth where the soloist plays alone. The mean utility of the defenders in
-    hard's and expert's deals is about -80 (docs/ai.md), not hard's -30, and bidding on while
-    playing beats -80 won expert +9 points a deal over hard; on fresh deals each time, -120
+    hard's and expert's deals is about -80 (docs/ai.md; hard's value since round five), and
+    bidding on while playing beats -80 won expert +9 points a deal over hard at -30; on fresh deals each time, -120
     beat -80 by +5.2 [+1.5, +8.8] (450 paired deals) and -160 beat -120 by +3.7 [+0.7, +6.8]
     (450; budget 0.02). The measured value is taken, not the mean (docs/ai.md, round four)."""
-    TEAM_DEFENDER_UTILITY = -30.0
-    """... and with teams, where defending teams do far better (kreuz: about +20 against hard's
-    contracts) and -80 made expert overbid: 70% of its contracts made, -48 a deal against hard."""
-
-    def passing_worth(self, rules: Rules) -> float:
-        return self.TEAM_DEFENDER_UTILITY if rules.has_teams else self.DEFENDER_UTILITY
-
     def bid_effort(self, budget: float) -> int:
         return self.effort(budget) // 3
 
