@@ -35,8 +35,8 @@ read this one list); ``"oracle"`` exists for measurement only."""
 
 HINT_LEVEL = "expert"
 """The level that gives hints and the bidding help: the strongest *measured* level (docs/ai.md,
-round four: expert − hard +8.1 [+4.9, +11.2] points a deal over 1000 paired `standard` deals
-at budget 0.02, +10.0 [+2.7, +17.3] over 300 of `classic40`)."""
+round five: expert − hard +4.7 [+1.4, +7.9] points a deal over 1000 paired `standard` deals
+at budget 0.02; round four: +10.0 [+2.7, +17.3] over 300 of `classic40`)."""
 
 BOT_CLASSES = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot, "expert": ExpertBot, "oracle": OracleBot}
 
