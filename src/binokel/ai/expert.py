@@ -270,9 +270,11 @@ class ExpertBot(HardBot):
     DEFENDER_UTILITY = -160.0
     """What passing is worth where the soloist plays alone. The mean utility of the defenders in
     hard's and expert's deals is about -80 (docs/ai.md; hard's value since round five), and
-    bidding on while playing beats -80 won expert +9 points a deal over hard at -30; on fresh deals each time, -120
-    beat -80 by +5.2 [+1.5, +8.8] (450 paired deals) and -160 beat -120 by +3.7 [+0.7, +6.8]
-    (450; budget 0.02). The measured value is taken, not the mean (docs/ai.md, round four)."""
+    bidding on while playing beats -80 won expert +9 points a deal over hard at -30; on fresh
+    deals each time, -120 beat -80 by +5.2 [+1.5, +8.8] (450 paired deals) and -160 beat -120
+    by +3.7 [+0.7, +6.8] (450; budget 0.02). The measured value is taken, not the mean
+    (docs/ai.md, round four)."""
+
     def bid_effort(self, budget: float) -> int:
         return self.effort(budget) // 3
 
