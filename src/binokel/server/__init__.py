@@ -35,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
                         help="proxies trusted to say the client's address in X-Forwarded-For (comma-separated,"
                              " '*' for any; default: $FORWARDED_ALLOW_IPS, else 127.0.0.1)")
+    parser.add_argument("--public-metrics", action="store_true",
+                        help="serve /metrics and the process's name in /healthz to every client (default: to"
+                             " this computer only)")
     parser.add_argument("--log-format", choices=("text", "json"), default="text",
                         help="one line per event as text (default) or as JSON")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: 8000)")
@@ -103,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = create_app(db, think=args.think, host=args.host, public_url=public_url, redis=args.redis,
                          limits=limits, allow_origins=allow_origins,
-                         allow_hosts=getattr(args, "allow_host", None) or [])
+                         allow_hosts=getattr(args, "allow_host", None) or [],
+                         public_metrics=getattr(args, "public_metrics", False))
     except Exception as error:  # noqa: BLE001 - sqlite3, PostgreSQL or OS errors: one line, no traceback
         return _fail(f"cannot open the database {shown}: {error}")
     try:
