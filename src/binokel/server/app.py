@@ -415,13 +415,25 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         connection = await _hello(websocket, table, limits, address)
         if connection is None:
             return
+        watcher = address_key(address) if connection.seat is None else None
+        if watcher is not None and not quotas.spectators.add(watcher):
+            await _refuse(websocket, ProtocolError("too_many_spectators_address", max=limits.spectators_per_address),
+                          TOO_MANY_CLOSE)
+            return
+        try:
+            await _watch(websocket, table, connection, address)
+        finally:
+            if watcher is not None:
+                quotas.spectators.remove(watcher)
+
+    async def _watch(websocket: WebSocket, table: Table, connection: Connection, address: str) -> None:
         sender = asyncio.create_task(_send(websocket, connection))
         connection.on_overflow = sender.cancel  # a client too slow to read: stop writing to it; closed below
         if isinstance(connection.since, int) and connection.since > table.version:
             await table.catch_up()  # the client has seen steps stored by another process
         try:
             table.join(connection, connection.since)
-        except ProtocolError as problem:  # over the table's cap (too_many_connections): 4429, like the address's
+        except ProtocolError as problem:  # over the table's caps (spectators, a seat's tabs): 4429, like the address's
             sender.cancel()
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await sender
