@@ -47,6 +47,8 @@ from binokel.terminal.table_text import TableText, forced_opening
 from binokel.view import SeatView
 
 LINK_KINDS = ("join", "game", "watch", "seat")
+YES = ("y", "yes", "j", "ja", "o", "oui", "s", "si", "sì", "sim")
+"""Yes in the five languages (the catalogue's surrender words count too)."""
 MY_GAMES_TOKENS = 50
 """The most tokens ``POST /api/my-games`` takes at once (the server's ``tokens_per_request``)."""
 
@@ -176,10 +178,10 @@ def take_seat(link: Link, name: str) -> tuple[str, str | None]:
         remember(link.server, game_id, token)
         return game_id, token
     if link.kind == "game":
-        token = token_for(link.server, link.value)
-        if token is None:
+        held = token_for(link.server, link.value)
+        if held is None:
             raise BinokelError("no_seat_here")
-        return link.value, token
+        return link.value, held
     return link.value, None
 
 
@@ -416,6 +418,9 @@ class RemoteTable(TableText):
                 return Step()
             self.over_asked = version
             answer = self.read(self.style.bold(self.t("prompt_next_table")) + " ").strip().lower()
+            while answer == "s":
+                self.show_sheet(model)
+                answer = self.read(self.style.bold(self.t("prompt_next_table")) + " ").strip().lower()
             if answer in ("q", "quit", "exit"):
                 self.left()
                 return Step(leave=True)
@@ -497,7 +502,7 @@ class RemoteTable(TableText):
         answer = self.read(self.style.bold(self.t("confirm_surrender", bid=stake,
                                                   credit=seen.rules.surrender_points(stake))) + " ")
         word = answer.strip().lower()
-        return word in ("y", "yes", *(w.lower() for w in self.t.words.get("yes", ())))
+        return word in YES or word in (w.lower() for w in self.t.words.get("surrender", ()))
 
     def command(self, name: str, seen: SeatView, model: Mapping[str, Any]) -> Step | None:
         """A command typed at a prompt: a Step ends the prompt (leave, ask the server), None asks again."""
@@ -560,7 +565,7 @@ class RemoteTable(TableText):
             self.say(self.t("game_over_watch"))
             return Step()
         answer = self.read(self.style.bold(self.t("prompt_rematch")) + " ").strip().lower()
-        if answer in ("r", "y", "yes", *(w.lower() for w in self.t.words.get("yes", ()))):
+        if answer == "r" or answer in YES:
             return Step([{"type": "rematch"}])
         if answer in ("q", "quit", "exit"):
             return Step(leave=True)
