@@ -3,6 +3,7 @@ acknowledged, refusals coded, the public link read-only, live standings by webso
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -168,3 +169,41 @@ def test_the_event_survives_a_restart_and_csv_and_live_standings(tmp_path: Path)
         stored = client.app.state.hall.store.load(event_id, from_snapshot=False)
         assert Event.replay(e.payload for e in stored.entries).settings.name == "Winter cup"
         assert secret not in str([e.payload for e in stored.entries])  # only digests are stored
+
+
+def test_fuzzed_club_requests_get_no_server_error(client: TestClient) -> None:
+    """Any body, any secret, any id at every club route: a coded refusal or an answer, never a 5xx."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from binokel.i18n import catalogue
+
+    codes = {key.removeprefix("error.") for key in catalogue("en")["strings"] if key.startswith("error.")}
+    event_id, organiser = new_event(client)
+    drawn = client.post(f"/api/club/events/{event_id}/draw", headers=auth(organiser)).json()
+    table_secret = drawn["cards"][0]["secret"]
+    scalars = st.none() | st.booleans() | st.integers(-3, 2**70) | st.text(max_size=8) | st.floats(allow_nan=False)
+    values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["kind", "name", "player", "round", "table", "deal", "summary", "soloist", "bid", "game",
+                         "melds", "card_points", "tricks", "dealer", "rules", "rounds", "deals", "fees"]), inner,
+        max_size=6), max_leaves=12)
+    routes = [("POST", "/api/club/events"), ("POST", "/api/club/events/{id}/entries"),
+              ("POST", "/api/club/events/{id}/deals"), ("POST", "/api/club/events/{id}/draw"),
+              ("POST", "/api/club/events/{id}/keys"), ("GET", "/api/club/events/{id}"),
+              ("GET", "/api/club/events/{id}/audit"), ("GET", "/api/club/events/{id}/standings.csv")]
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @given(route=st.sampled_from(routes), body=values, ident=st.sampled_from([event_id, "club-x", "x" * 200, "¹⁶⁰"]),
+           secret=st.sampled_from([None, organiser, table_secret, "x"]))
+    def check(route: tuple[str, str], body: Any, ident: str, secret: str | None) -> None:
+        method, path = route
+        if path.endswith("/draw") and secret == organiser and ident == event_id:
+            secret = None  # drawing the next round is no attack (and would need the round's deals)
+        headers = {**(auth(secret) if secret else {}), "Content-Type": "application/json"}
+        answer = client.request(method, path.replace("{id}", ident), headers=headers,
+                                content=json.dumps(body).encode() if method == "POST" else None)
+        assert answer.status_code < 500, answer.text
+        if answer.status_code >= 400:
+            assert answer.json()["code"] in codes, answer.text
+
+    check()
