@@ -20,7 +20,7 @@ MODULES = ("binokel", "binokel.card", "binokel.rules", "binokel.meld", "binokel.
 
 
 def main(argv: list[str]) -> int:
-    import pdoc  # noqa: PLC0415 - a test extra, needed only here
+    import pdoc  # a test extra, needed only here
 
     out = Path(argv[0]) if argv else Path(__file__).resolve().parent.parent / "docs" / "api"
     with warnings.catch_warnings(record=True) as caught:
