@@ -23,10 +23,11 @@ from binokel.state import State
 SRC = Path(__file__).resolve().parents[1] / "src" / "binokel"
 CORE = ["card", "rules", "action", "trick", "meld", "score", "state", "view", "game", "record", "error"]
 """The pure core (``table`` joins it when it exists), then the front ends that refuse input."""
-REFUSING = [SRC / f"{name}.py" for name in CORE] + [SRC / "cli.py", SRC / "tournament.py",
+REFUSING = [SRC / f"{name}.py" for name in CORE] + [SRC / "cli.py", SRC / "tournament.py", SRC / "club.py",
                                                     *sorted((SRC / "server").glob("*.py")),
                                                     *sorted((SRC / "terminal").glob("*.py"))]
-ERRORS = {"BinokelError", "NotationError", "IllegalActionError", "RecordError", "ProtocolError", "Refused"}
+ERRORS = {"BinokelError", "NotationError", "IllegalActionError", "RecordError", "ProtocolError", "Refused",
+          "ClubError"}
 """``Refused(status, code, **params)`` (the server's HTTP refusals) has its code second."""
 
 
