@@ -91,7 +91,7 @@ def kinds_to_cards(kinds) -> list[Card]:
 
 
 # PostgreSQL for the tests that run against both databases (storage_support.py).
-from storage_support import postgres_database, postgres_url, pytest_terminal_summary  # noqa: F401
+from storage_support import postgres_database, postgres_url, pytest_terminal_summary  # noqa: F401, E402
 
 try:
     from server_support import server_db  # noqa: F401, E402
