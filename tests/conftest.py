@@ -94,7 +94,7 @@ def kinds_to_cards(kinds) -> list[Card]:
 from storage_support import postgres_database, postgres_url, pytest_terminal_summary  # noqa: F401, E402
 
 try:
-    from server_support import server_db  # noqa: F401, E402
+    from server_support import server_db  # noqa: F401
 except ImportError:  # no server extras (pip install binokel[test] without serve): the core tests still run
     SERVER_TESTS = ("test_server*.py", "test_browser*.py", "test_multi.py", "test_storage*.py",
                     "test_terminal_join.py", "test_research.py")
