@@ -57,6 +57,7 @@ from binokel.server.protocol import (
 )
 from binokel.server.storage import StorageUnavailable, Store, open_store
 from binokel.server.review_routes import add_review_routes
+from binokel.server.club import add_club_routes
 from binokel.server.table import Connection, Table
 
 log = logging.getLogger("binokel.server")
@@ -349,6 +350,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         return JSONResponse({"deleted": game_id})
 
     add_review_routes(app, hall.get, public_record)  # bidding help, deal review (server/review_routes.py)
+    add_club_routes(app, hall)  # club tournaments (server/club.py)
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> JSONResponse:
