@@ -21,6 +21,9 @@ from binokel.state import State
 # A bot that fails or answers an illegal action raises in the tests (binokel.ai.choose_safely),
 # in this process and in the programs the tests start (they inherit the environment).
 os.environ["BINOKEL_STRICT_BOTS"] = "1"
+# The server tests replay fixed deals with friends at the table: a creator's seed is taken
+# there too (a public server refuses it, Limits.seeds_with_friends), here and in the servers started.
+os.environ["BINOKEL_SEEDS_WITH_FRIENDS"] = "1"
 # The doctests of a compiled core module (setup.py): its __file__ is the .so next to the .py collected.
 os.environ.setdefault("PY_IGNORE_IMPORTMISMATCH", "1")
 

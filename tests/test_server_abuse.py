@@ -24,6 +24,7 @@ from fastapi.testclient import TestClient
 
 from binokel.i18n import catalogue
 from binokel.server.app import create_app
+from binokel.server.limits import Limits
 from test_server_hostile import FAST, LOCAL, Served, _parse, frame, raw_websocket
 
 Message = dict[str, Any]
@@ -252,3 +253,34 @@ def test_spectators_cannot_lock_a_player_out_of_their_seat(tmp_path: Path) -> No
         assert refused["code"] == "too_many_tabs", refused
         for sock in (*held, one_more, by_address, third_tab):
             sock.close()
+
+
+# ---------------------------------------------------------------------- 6: a creator's seed
+
+
+def test_a_creator_chosen_seed_is_taken_only_where_every_other_seat_is_a_bot(tmp_path: Path) -> None:
+    """The deals are a function of the seed: its chooser would know every friend's hand. A
+    seed with a seat for a friend is refused (nothing stored); with bots only it is taken;
+    without one the server draws it (two tables, two different first deals)."""
+    limits = dataclasses.replace(FAST, seeds_with_friends=False)
+    assert Limits().seeds_with_friends  # the tests' environment; a public server's default is off
+    with TestClient(app_for(tmp_path / "games.db", limits=limits), base_url=LOCAL) as client:
+        _seeds(client)
+
+
+def _seeds(client: TestClient) -> None:
+    for seats in (["me", "open", "easy"], ["open", "open", "easy"], ["me", "open", "open", "open"]):
+        body = {"seats": seats, "seed": 5, **({"rules": "four-solo"} if len(seats) == 4 else {})}
+        refusal(client.post("/api/games", json=body), 400, "seed_with_friends")
+    assert client.post("/api/my-games", json={"tokens": []}).json()["games"] == []
+    assert client.post("/api/games", json={"seats": ["me", "easy", "hard"], "seed": 5}).status_code == 200
+    assert client.post("/api/games", json={"seats": ["easy", "easy", "hard"], "seed": 5}).status_code == 200
+    hands = []
+    for _ in range(2):
+        created = client.post("/api/games", json={"seats": ["me", "open", "easy"]}).json()
+        with client.websocket_connect(f"ws://127.0.0.1:8000/ws/games/{created['id']}") as ws:
+            ws.send_json({"type": "hello", "token": created["token"]})
+            while (message := ws.receive_json())["type"] != "state":
+                pass
+            hands.append(message["view"]["hand"])
+    assert hands[0] != hands[1]

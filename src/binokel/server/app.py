@@ -58,6 +58,7 @@ from binokel.server.protocol import (
 )
 from binokel.server.storage import StorageUnavailable, Store, open_store
 from binokel.server.review_routes import add_review_routes
+from binokel.server.seat import OPEN
 from binokel.server.club import add_club_routes
 from binokel.server.table import Connection, Table
 
@@ -324,6 +325,9 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
             settings = parse_settings(body)
         except ProtocolError as problem:
             return error(400, problem)
+        if settings.seed is not None and OPEN in settings.seats and not limits.seeds_with_friends:
+            # The deals are a function of the seed: its chooser would know every friend's hand.
+            return error(400, ProtocolError("seed_with_friends"))
         if not quotas.tables.take(client_of(request)):
             return error(429, ProtocolError("too_many_tables", max=limits.tables_per_minute))
         created = await hall.create(settings)

@@ -11,9 +11,10 @@ hardening issue builds on these: the numbers are settings of :class:`Limits`.
 from __future__ import annotations
 
 import ipaddress
+import os
 import time
 from collections import Counter, OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,9 @@ class Limits:
     head_bytes: int = 16 * 1024  # an HTTP request's line and headers; 431 beyond
     body_seconds: float = 10.0  # an HTTP body may take this long, then must have come at least ...
     body_bytes_per_second: int = 4096  # ... this fast on average, else the connection is closed (408)
-    seeds_with_friends: bool = False  # a creator-chosen seed at a table with seats for people (tests only)
+    # A creator-chosen seed at a table with seats for people: off (the chooser would know every
+    # friend's hand); the tests, which replay fixed deals with friends, set BINOKEL_SEEDS_WITH_FRIENDS=1.
+    seeds_with_friends: bool = field(default_factory=lambda: os.environ.get("BINOKEL_SEEDS_WITH_FRIENDS") == "1")
 
     # -- scheduling and faults (issue 12; server/pool.py, docs/server.md "Scheduling and faults")
     pool: str = "process"  # where bots and hints think: "process" (every core) or "thread"
