@@ -379,9 +379,10 @@ def test_chat_reaches_the_people_of_the_other_process(servers: list[Server]) -> 
             if message["type"] == "chat":
                 heard.append(message)
         assert heard and heard[0]["text"] == "<b>Hallo</b> Ben" and heard[0]["name"] == "Anna"
-    # A newcomer at either process gets the line in the chat log (it is kept in the store).
+    # A newcomer at a seat, at either process, gets the line in the chat log (it is kept in
+    # the store); spectators get none of the chat.
     with websockets_sync.connect(f"{b.ws}/ws/games/{game_id}") as watcher:
-        watcher.send(json.dumps({"type": "hello", "token": None}))
+        watcher.send(json.dumps({"type": "hello", "token": created["token"]}))
         while (message := json.loads(watcher.recv(timeout=10)))["type"] != "chat_log":
             pass
         assert [line["text"] for line in message["lines"]] == ["<b>Hallo</b> Ben"]

@@ -284,3 +284,29 @@ def _seeds(client: TestClient) -> None:
                 pass
             hands.append(message["view"]["hand"])
     assert hands[0] != hands[1]
+
+
+# ---------------------------------------------------------------------- 13: chat is for the seats
+
+
+def test_chat_is_for_the_seats_and_spectators_read_none_of_it(client: TestClient) -> None:
+    """The people at a table chat; a spectator (anybody with the game id) is sent neither the
+    recent lines on connecting nor the new ones."""
+    created = client.post("/api/games", json={"seats": ["me", "easy", "easy"]}).json()
+    url = f"ws://127.0.0.1:8000/ws/games/{created['id']}"
+    with client.websocket_connect(url) as player:
+        player.send_json({"type": "hello", "token": created["token"]})
+        player.send_json({"type": "chat", "text": "my hand is weak"})
+        while (message := player.receive_json())["type"] != "chat":
+            pass
+        assert message["text"] == "my hand is weak"
+        with client.websocket_connect(url) as spectator:
+            spectator.send_json({"type": "hello", "token": None})
+            player.send_json({"type": "chat", "text": "second line"})
+            while (message := player.receive_json())["type"] != "chat":
+                pass
+            spectator.send_json({"type": "events", "since": 0})  # its answer comes after anything told before
+            seen = []
+            while (message := spectator.receive_json())["type"] != "events" or message["since"] != 0:
+                seen.append(message)
+            assert [m for m in seen if m["type"] in ("chat", "chat_log")] == []

@@ -331,7 +331,7 @@ def test_chat_is_text_limited_and_rate_limited(db: Path) -> None:
         anna.send({"type": "chat", "text": "three"})
         anna.send({"type": "chat", "text": "four"})
         assert "at most 3 messages" in anna.until_type("error")["message"]
-        late = connect(client, game_id, None, stack)  # a newcomer sees the recent lines
+        late = connect(client, game_id, tokens[1], stack)  # a newcomer at a seat sees the recent lines
         log = late.until_type("chat_log")
         assert [m.get("text") or m.get("phrase") for m in log["lines"]] == [
             "<script>alert(1)</script> hi", "well_played", "three"]

@@ -387,7 +387,8 @@ class Table:
         if since is not None and 0 <= since <= self.version and self.version - since <= CATCH_UP:
             connection.post(self.events_message(seat, self.driver.events_for(seat, since), since))
         connection.post(self.state_message(seat))
-        connection.post({"type": "chat_log", "lines": list(self.chat)})
+        if seat is not None:  # chat is for the seats: a spectator reads none of it
+            connection.post({"type": "chat_log", "lines": list(self.chat)})
         self._broadcast_presence()
         self.kick()
 
@@ -541,7 +542,7 @@ class Table:
         said = {"phrase": message["phrase"]} if message.get("phrase") else {"text": " ".join(message["text"].split())}
         line.update(said)
         self.chat.append(line)
-        self._broadcast(line)
+        self._tell_seats(line)
         self._spawn(self._share_chat(line))
 
     async def _share_chat(self, line: dict[str, Any]) -> None:
@@ -562,7 +563,14 @@ class Table:
         for line_id, line in lines:
             if line_id not in known and isinstance(line, dict):
                 self.chat.append(line)
-                self._broadcast(line)
+                self._tell_seats(line)
+
+    def _tell_seats(self, line: dict[str, Any]) -> None:
+        """A chat line goes to the people at the table, not to spectators (anybody with the
+        game id may watch; the people talk among themselves)."""
+        for connection in self.connections:
+            if connection.seat is not None:
+                connection.post(line)
 
     def _player(self, connection: Connection) -> int:
         if connection.seat is None:
