@@ -207,3 +207,26 @@ def test_fuzzed_club_requests_get_no_server_error(client: TestClient) -> None:
             assert answer.json()["code"] in codes, answer.text
 
     check()
+
+
+def test_a_watcher_at_another_process_hears_every_entry(tmp_path: Path) -> None:
+    """Two server processes on one database (here: two apps on one store, whose notifier
+    reaches both): a projector watching at the second sees what the first stored."""
+    from binokel.server.storage import open_store
+
+    store = open_store(tmp_path / "games.sqlite3")
+    with TestClient(app_for(store)) as first, TestClient(app_for(store)) as second:
+        event_id, organiser = new_event(first, players=3)
+        drawn = first.post(f"/api/club/events/{event_id}/draw", headers=auth(organiser)).json()
+        table, secret = drawn["event"]["rounds"][0]["tables"][0], drawn["cards"][0]["secret"]
+        with second.websocket_connect(f"/ws/club/{event_id}") as ws:
+            seen = ws.receive_json()["version"]
+            answer = first.post(f"/api/club/events/{event_id}/deals", headers=auth(secret),
+                                json={"round": 1, "table": 1, "deal": 1, "summary": summary_for(table, 1)})
+            assert answer.json()["version"] == seen + 1
+            update = ws.receive_json()
+            assert update["version"] == seen + 1 and update["event"]["rounds"][0]["tables"][0]["deals"]
+        # and the second process takes the next deal on top of it (its copy caught up)
+        answer = second.post(f"/api/club/events/{event_id}/deals", headers=auth(secret),
+                             json={"round": 1, "table": 1, "deal": 2, "summary": summary_for(table, 2)})
+        assert answer.status_code == 200 and answer.json()["version"] == seen + 2

@@ -65,7 +65,7 @@ from binokel.club import (
 from binokel.server.hall import Hall, Refused
 from binokel.server.limits import KeyedBuckets
 from binokel.server.seat import digest, is_well_formed, new_token
-from binokel.server.storage import GameExists, Seat, StorageUnavailable, VersionConflict
+from binokel.server.storage import Change, GameExists, Seat, StorageUnavailable, VersionConflict
 
 log = logging.getLogger("binokel.server.club")
 
@@ -137,6 +137,43 @@ class Clubs:
         self.store = hall.store
         self.events: OrderedDict[str, Held] = OrderedDict()
         self._loading = asyncio.Lock()
+        self._subscription: Any = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _listen(self) -> None:
+        """Hear of the steps other processes store (PostgreSQL with several processes): the
+        held event catches up and its watchers are told. Started with the first event held."""
+        if self._subscription is not None:
+            return
+        loop = asyncio.get_running_loop()
+
+        def heard(change: Change) -> None:  # in the store's listening thread
+            if change.game_id is None or change.game_id in self.events:
+                loop.call_soon_threadsafe(self._heard, change.game_id, change.version)
+
+        self._subscription = self.store.subscribe(heard)
+
+    def _heard(self, event_id: str | None, version: int | None) -> None:
+        """A store change (None: changes may have been missed, look at every held event)."""
+        if event_id is None:
+            helds = list(self.events.values())
+        elif event_id in self.events:
+            helds = [self.events[event_id]]
+        else:
+            return
+        for held in helds:
+            if version is None or version > held.version:
+                task = asyncio.get_running_loop().create_task(self._catch_up_and_tell(held))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _catch_up_and_tell(self, held: Held) -> None:
+        async with held.lock:
+            before = held.version
+            with contextlib.suppress(Refused):
+                await self.catch_up(held)
+            if held.version != before:
+                self.announce(held)
 
     async def _call(self, work: Any, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -171,6 +208,7 @@ class Clubs:
         return held, secret
 
     def _keep(self, held: Held) -> None:
+        self._listen()
         self.events[held.id] = held
         self.events.move_to_end(held.id)
         while len(self.events) > EVENTS_IN_MEMORY:
