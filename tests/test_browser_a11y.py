@@ -95,3 +95,33 @@ def test_bug1_a_spectator_reviews_a_finished_deal_once(server: Server, page: Pag
     if page.get_by_test_id("review-cost-about").count():
         page.get_by_test_id("review-cost-about").locator("summary").click()
         expect(page.get_by_test_id("review-cost-about")).to_contain_text("can be larger than the deal's score")
+
+
+# ---------------------------------------------------------------------- bug 14: plurals and locales
+
+def test_bug14_dates_in_the_browsers_locale_and_meld_names_of_the_deck(server: Server, browser: Browser) -> None:
+    page = open_page(browser, locale="en-GB", reduced_motion="reduce")
+    try:
+        made = post(server, "api/games", {"seats": ["me", "easy", "easy"], "name": "Anna", "seed": 3})
+        goto(page, server.url)
+        page.evaluate("([id, token]) => localStorage.setItem('binokel.seats', "
+                      "JSON.stringify({[id]: {token, seat: 0}}))", [made["id"], made["token"]])
+        goto(page, server.url)
+        item = page.get_by_test_id("resume-list").locator("li").first
+        expect(item).to_be_visible()
+        # en-GB: day first and a 24-hour clock, not the US "12/2/26, 11:30 AM".
+        today = page.evaluate("new Intl.DateTimeFormat('en-GB', {dateStyle: 'short'}).format(new Date())")
+        expect(item).to_contain_text(today)
+        assert not any(mark in item.inner_text() for mark in ("AM", "PM")), item.inner_text()
+        names = page.evaluate("""async () => { const i18n = await import('/static/js/i18n.js');
+            return [i18n.meldName('four_obers', 'french'), i18n.meldName('four_obers', 'german'),
+                    i18n.meldName('eight_unters', 'french'), i18n.t('cards_in_hand', {n: 1}),
+                    i18n.t('cards_in_hand', {n: 1000})]; }""")
+        assert names == ["Four queens", "Four obers", "Eight jacks", "1 card in hand", "1,000 cards in hand"], names
+        page.get_by_test_id("language-select").select_option("fr")
+        expect(page.get_by_test_id("stats-line")).to_contain_text("0 partie terminée")  # French: 0 is singular
+        names = page.evaluate("""async () => { const i18n = await import('/static/js/i18n.js');
+            return [i18n.meldName('four_obers', 'french'), i18n.meldName('four_unters', 'german')]; }""")
+        assert names == ["Carré de dames", "Carré d'unters"], names
+    finally:
+        page.context.close()

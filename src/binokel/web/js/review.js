@@ -43,7 +43,7 @@ export function explainHtml(explain, names, deck, columns) {
   const seatLine = (s) => {
     const parts = [];
     if (s.melds) parts.push(s.counts ? t("explain_melds", { points: number(s.melds) }) : `<span class="void">${t("explain_melds_void", { points: number(s.melds) })}</span>`);
-    parts.push(t("explain_cards", { tricks: number(s.tricks), points: number(s.trick_points) }));
+    parts.push(t("explain_cards", { n: s.tricks, points: number(s.trick_points) }));
     if (s.last_trick) parts.push(t("explain_last", { points: number(s.last_trick) }));
     if (s.discard) parts.push(t("explain_discard", { points: number(s.discard) }));
     return `<li><b>${escape(names[s.seat])}</b>: ${parts.join(" · ")}</li>`;
