@@ -26,7 +26,8 @@ CORE = ["card", "rules", "action", "trick", "meld", "score", "state", "view", "g
 REFUSING = [SRC / f"{name}.py" for name in CORE] + [SRC / "cli.py", SRC / "tournament.py",
                                                     *sorted((SRC / "server").glob("*.py")),
                                                     *sorted((SRC / "terminal").glob("*.py"))]
-ERRORS = {"BinokelError", "NotationError", "IllegalActionError", "RecordError", "ProtocolError", "Refused"}
+ERRORS = {"BinokelError", "NotationError", "IllegalActionError", "RecordError", "SummaryError", "ProtocolError",
+          "Refused"}
 """``Refused(status, code, **params)`` (the server's HTTP refusals) has its code second."""
 
 
