@@ -211,10 +211,14 @@ def _index(card: str) -> int:
     return next(i for i, c in enumerate(CARDS) if str(c) == card)
 
 
-def review_record(record: Any, seat: int, deal: int | None = None, *, seed: int = 0,
+def review_record(record: Any, seat: int | None, deal: int | None = None, *, seed: int = 0,
                   worlds: int = 16) -> dict[str, Any]:
     """Review deal ``deal`` (0-based; default the last finished one) of a ``binokel-game/1``
-    record (RecordError for a bad record, BinokelError for a deal or seat that does not exist)."""
+    record (RecordError for a bad record, BinokelError for a deal or seat that does not exist).
+
+    ``seat`` None (a spectator, who holds no seat): the decisions of the deal's soloist
+    (seat 0 in a deal nobody bid in), ``"spectator": true`` in the answer.
+    """
     game = replay_game(record)
     finished = [d for d in game.deals if d.is_over()]
     if not finished:
@@ -222,9 +226,13 @@ def review_record(record: Any, seat: int, deal: int | None = None, *, seed: int 
     index = len(finished) - 1 if deal is None else deal
     if not 0 <= index < len(finished):
         raise BinokelError("bad_review_deal", last=len(finished) - 1, value=repr(deal))
-    if not 0 <= seat < game.rules.players:
+    spectator = seat is None
+    soloist = finished[index].soloist
+    reviewed = seat if seat is not None else soloist if soloist is not None else 0
+    if not 0 <= reviewed < game.rules.players:
         raise BinokelError("bad_seat", last=game.rules.players - 1, value=repr(seat))
     names = record.get("players") if isinstance(record, dict) else None
-    return {**review_deal(finished[index], seat, seed=seed, worlds=worlds), "deal": index, "deals": len(finished),
+    return {**review_deal(finished[index], reviewed, seed=seed, worlds=worlds), "deal": index, "deals": len(finished),
+            "spectator": spectator,
             "players": names if isinstance(names, list) else [f"{s + 1}" for s in range(game.rules.players)],
             "rules": game.rules.text}

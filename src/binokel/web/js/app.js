@@ -230,6 +230,7 @@ async function changeLanguage(lang) {
   await setLanguage(lang);
   $("language-select").value = lang;
   start?.render();
+  if (!$("start-view").hidden) renderStatsSummary(() => app.deck);  // its counts in the new language
   chat.renderPhrases();
   if ($("rules-dialog").open) renderRules();
   table.redraw?.call(table);
