@@ -60,6 +60,7 @@ def test_an_event_from_the_phone(server: Server, browser: Browser) -> None:  # n
     card = organiser.get_by_test_id("club-table-card")
     expect(card).to_have_count(1, timeout=TIMEOUT)
     link = card.locator("a.link").get_attribute("href")
+    expect(card.get_by_test_id("club-qr").locator("svg")).to_be_visible()
     shot(organiser, "draw")
     organiser.emulate_media(media="print")
     shot(organiser, "table-card")

@@ -5,6 +5,7 @@
 // localStorage and removed from the address bar at once.
 
 import { setLanguage, preferredLanguage, t, translatePage, reason, number } from "../js/i18n.js";
+import { qrSvg } from "./qr.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
@@ -128,25 +129,25 @@ async function organiserView(id, secretFromLink) {
       localStorage.setItem(secretKey("cards", id, drawn.round), JSON.stringify(drawn.cards));
     }) }, t("club.draw_round", { n: event.round + 1 }));
   const cards = current ? JSON.parse(localStorage.getItem(secretKey("cards", id, current.number)) || "null") : null;
-  return h("div", {},
+  return h("div", {},  // printed: only the table cards (the rest is marked no-print)
     h("h1", {}, event.settings.name),
-    h("p", {}, t("club.progress", { round: event.round, rounds: event.settings.rounds })),
+    h("p", { class: "no-print" }, t("club.progress", { round: event.round, rounds: event.settings.rounds })),
     secret ? null : h("p", { class: "error", "data-i18n": "club.no_secret" }),
-    h("div", { class: "card" }, h("h2", { "data-i18n": "club.links" }),
+    h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.links" }),
       h("p", {}, h("span", { "data-i18n": "club.projector_link" }), " ", h("a", { class: "link", href: `${base}#/s/${id}` }, `${base}#/s/${id}`)),
       h("p", {}, h("a", { class: "button", href: `/api/club/events/${id}/standings.csv`, "data-i18n": "club.csv" }), " ",
         h("a", { class: "button", href: `/api/club/events/${id}/deals.csv`, "data-i18n": "club.deals_csv" }))),
     error,
-    h("div", { class: "card" }, h("h2", { "data-i18n": "club.players" }), register, players, drawButton),
+    h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.players" }), register, players, drawButton),
     current ? roundView(id, event, current, cards) : null,
-    h("h2", { "data-i18n": "club.standings" }), standingsTable(event.standings, event.round));
+    h("div", { class: "no-print" }, h("h2", { "data-i18n": "club.standings" }), standingsTable(event.standings, event.round)));
 }
 
 function roundView(id, event, round, cards) {
   const base = `${location.origin}/club`;
   const secretOf = (number) => cards?.find((c) => c.table === number)?.secret;
   return h("div", {},
-    h("h2", {}, t("club.round_n", { n: round.number })),
+    h("h2", { class: "no-print" }, t("club.round_n", { n: round.number })),
     cards ? h("button", { class: "no-print", onclick: () => print(), "data-i18n": "club.print_cards" }) : null,
     round.tables.map((table) => {
       const secret = secretOf(table.number);
@@ -157,8 +158,16 @@ function roundView(id, event, round, cards) {
         h("ol", {}, table.names.map((name, seat) => h("li", {}, name,
           table.players[seat] === table.scorekeeper ? ` — ${t("club.scorekeeper")}` : "",
           seat === table.first_dealer ? ` — ${t("club.first_dealer")}` : ""))),
+        secret ? qrCode(link, t("club.table_n", { n: table.number })) : null,
         secret ? h("p", {}, h("span", { "data-i18n": "club.sheet_link" }), " ", h("a", { class: "link", href: link }, link)) : null);
     }));
+}
+
+/** The table's link as a QR code (drawn here: web/club/qr.js), for the scorekeeper's camera. */
+function qrCode(link, label) {
+  const box = h("div", { class: "qr", "data-testid": "club-qr" });
+  box.innerHTML = qrSvg(link, label);
+  return box;
 }
 
 // ---------------------------------------------------------------------- scorekeeper
