@@ -29,7 +29,7 @@ PLUGINS = {
     "play": ("binokel.terminal", "play a game in the terminal against computer opponents", ""),
     "serve": ("binokel.server", "serve the game in your browser", "serve"),
     "tournament": ("binokel.tournament", "measure computer opponents against each other on paired deals", ""),
-    "selfplay": ("binokel.selfplay", "write self-play deals with per-decision features for training", ""),
+    "selfplay": ("binokel.research.selfplay", "write self-play deals with per-decision features for training", ""),
 }
 
 

@@ -32,6 +32,8 @@ catalogue):
 - ``GET /api/club/events/{id}/audit`` (organiser) — the audit log.
 - ``GET /api/club/events/{id}/standings.csv``, ``.../deals.csv`` — CSV for a spreadsheet.
 - ``GET /api/club/series?ids=a,b,c`` — several events added up (public).
+- ``GET /club`` — the page (``web/club/``): ``#/`` a new event, ``#/o/{id}`` the organiser,
+  ``#/t/{id}/{round}/{table}`` a table's sheet, ``#/s/{id}`` the projector.
 - websocket ``/ws/club/{id}`` — read-only: the public event at once and after each change
   (the projector's live standings).
 """
@@ -46,10 +48,12 @@ import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, Response
 
 from binokel.club import (
     ClubError,
@@ -372,6 +376,12 @@ def add_club_routes(app: FastAPI, hall: Hall) -> None:
     app.state.clubs = clubs
     creating = KeyedBuckets(EVENTS_PER_MINUTE / 60, EVENTS_PER_MINUTE)
     watching: dict[str, int] = {}
+
+    @app.get("/club", response_model=None)
+    async def page() -> Response:
+        """The club page (organiser, scorekeeper, projector: web/club/), its views in the fragment."""
+        return FileResponse(Path(str(resources.files("binokel").joinpath("web", "club", "index.html"))),
+                            media_type="text/html")
 
     @app.post("/api/club/events")
     async def create_event(request: Request) -> JSONResponse:

@@ -86,7 +86,7 @@ def game_link(server: str, game_id: str) -> str:
 # ---------------------------------------------------------------------- the seats this terminal holds
 
 def seats_file() -> Path:
-    from binokel.server.store import default_db_path
+    from binokel.server.storage import default_db_path
 
     return Path(os.environ.get("BINOKEL_SEATS") or default_db_path().with_name("seats.json"))
 
