@@ -171,7 +171,7 @@ def test_the_live_region_speaks_a_whole_trick_once(server: Server, page: Page) -
     assert len(plays) == 2 and {who for who, _ in plays} <= set(names) - {"Anna"}, (trick, names)
     assert len(re.findall(r"the trick", trick)) == 1, f"the trick is said once: {trick}"
     # The trick area is a list of "player: card".
-    listed = page.locator("#trick [role=listitem]").all_inner_texts() if page.locator("#trick[role=list]").count() else []
+    listed = page.locator("#trick[role=list] [role=listitem]").all_inner_texts()
     assert all(": " in item for item in listed), listed
 
 
@@ -199,7 +199,8 @@ def violations(page: Page, where: str) -> list[str]:
     found = page.evaluate("""async () => {
         const result = await axe.run(document, { resultTypes: ["violations"] });
         return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ` +
-            v.nodes.slice(0, 4).map((n) => n.target.join(" ") + (n.failureSummary ? " [" + n.failureSummary.split("\\n").slice(1).join("; ").slice(0, 160) + "]" : "")).join(" | ")); }""")
+            v.nodes.slice(0, 4).map((n) => n.target.join(" ") + (n.failureSummary ?
+                " [" + n.failureSummary.split("\\n").slice(1).join("; ").slice(0, 160) + "]" : "")).join(" | ")); }""")
     return [f"{where}: {line}" for line in found]
 
 
