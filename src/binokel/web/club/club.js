@@ -243,6 +243,7 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
     translatePage(sheet);
   }
   const form = h("form", {
+    class: "no-print",  // printed: the sheet of the deals entered, without the form
     novalidate: true,  // the server says what is wrong, in the reader's language
     onsubmit: async (e) => {
       e.preventDefault();
