@@ -25,14 +25,12 @@ from binokel.record import replay_deal
 from binokel.rules import Rules
 from server_support import Saved as Store
 from binokel.terminal.remote import parse_link
-from terminal_support import PROMPTS, simple_answer, text_of
+from terminal_support import CONFIRM, PROMPTS, simple_answer, text_of
 
 NEXT = r"Press Enter for the next deal \(s score sheet, q leaves the table\): "
-SURRENDER = r"Play on or surrender\? \[1/2, Enter: play on\] "
-CONFIRM = r"Really surrender\? You score -(\d+), each opponent \+(\d+) plus their melds\. \[y/N\] "
 REMATCH = r"r asks for a rematch, Enter waits for one, q leaves: "
-TABLE_PROMPTS = {**PROMPTS, "surrender": SURRENDER, "next": NEXT, "confirm": CONFIRM, "rematch": REMATCH}
-"""The prompts of the terminal at a server table: the local game's, a safe surrender, next deal, rematch."""
+TABLE_PROMPTS = {**PROMPTS, "next": NEXT, "confirm": CONFIRM, "rematch": REMATCH}
+"""The prompts of the terminal at a server table: the local game's, its own next deal and rematch."""
 CARD = re.compile(r"(?<![A-Za-z0-9])([ATKQJ97])([SHDC])(?![A-Za-z0-9])")
 
 

@@ -43,6 +43,8 @@ ACTION_OF: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
 }
 """The kinds of event that tell a seat's action, and that action in record notation
 (``action`` is the table driver's one kind for all of them before typed events)."""
+YES = ("y", "yes", "j", "ja", "o", "oui", "s", "si", "sì", "sim")
+"""Yes in the five languages (the catalogue's surrender words count too)."""
 KIND_NAMES = {"soloist": "auction_won", "tapp": "tapp_shown", "trick": "trick_won", "deal_over": "deal_scored"}
 """The table driver's event kinds before typed events, by their typed names (docs/server.md)."""
 
@@ -406,6 +408,15 @@ class TableText:
             self.show_hand(seen, choices)
             prompt = self.t("prompt_play")
         return phase.value, choices, prompt
+
+
+    def sure_to_surrender(self, seen: SeatView, read: Callable[[str], str]) -> bool:
+        """Surrendering costs the bid: ask once more (Enter: no)."""
+        stake = seen.bid or 0
+        answer = read(self.style.bold(self.t("confirm_surrender", bid=stake,
+                                             credit=seen.rules.surrender_points(stake))) + " ")
+        word = answer.strip().lower()
+        return word in YES or word in (w.lower() for w in self.t.words.get("surrender", ()))
 
 
 def forced_opening(seen: SeatView) -> bool:
