@@ -135,6 +135,8 @@ async function organiserView(id, secretFromLink) {
     secret ? null : h("p", { class: "error", "data-i18n": "club.no_secret" }),
     h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.links" }),
       h("p", {}, h("span", { "data-i18n": "club.projector_link" }), " ", h("a", { class: "link", href: `${base}#/s/${id}` }, `${base}#/s/${id}`)),
+      secret ? h("details", {}, h("summary", { "data-i18n": "club.organiser_link" }),
+        h("p", { class: "link" }, `${base}#/o/${id}/${secret}`)) : null,
       h("p", {}, h("a", { class: "button", href: `/api/club/events/${id}/standings.csv`, "data-i18n": "club.csv" }), " ",
         h("a", { class: "button", href: `/api/club/events/${id}/deals.csv`, "data-i18n": "club.deals_csv" }))),
     error,
