@@ -135,12 +135,36 @@ async function organiserView(id, secretFromLink) {
     secret ? null : h("p", { class: "error", "data-i18n": "club.no_secret" }),
     h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.links" }),
       h("p", {}, h("span", { "data-i18n": "club.projector_link" }), " ", h("a", { class: "link", href: `${base}#/s/${id}` }, `${base}#/s/${id}`)),
+      secret ? h("details", {}, h("summary", { "data-i18n": "club.organiser_link" }),
+        h("p", { class: "link" }, `${base}#/o/${id}/${secret}`)) : null,
       h("p", {}, h("a", { class: "button", href: `/api/club/events/${id}/standings.csv`, "data-i18n": "club.csv" }), " ",
         h("a", { class: "button", href: `/api/club/events/${id}/deals.csv`, "data-i18n": "club.deals_csv" }))),
     error,
     h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.players" }), register, players, drawButton),
     current ? roundView(id, event, current, cards) : null,
-    h("div", { class: "no-print" }, h("h2", { "data-i18n": "club.standings" }), standingsTable(event.standings, event.round)));
+    h("div", { class: "no-print" }, h("h2", { "data-i18n": "club.standings" }), standingsTable(event.standings, event.round)),
+    h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.sheets" }),  // the organiser corrects any deal
+      event.rounds.map((round) => h("p", { class: "row" }, t("club.round_n", { n: round.number }), ":",
+        round.tables.map((table) => h("a", { class: "button", href: `#/t/${id}/${round.number}/${table.number}` }, table.number))))),
+    secret ? auditView(id, secret) : null);
+}
+
+/** The audit log: every entry with who made it and when; a correction with the scores before. */
+function auditView(id, secret) {
+  const box = h("details", { class: "card no-print", "data-testid": "club-audit" }, h("summary", { "data-i18n": "club.audit" }));
+  box.addEventListener("toggle", async () => {
+    if (!box.open || box.querySelector("table")) return;
+    try {
+      const { audit } = await api("GET", `events/${id}/audit`, undefined, secret);
+      const what = (line) => (line.kind === "deal"
+        ? `${t("club.round_n", { n: line.round })}, ${t("club.table_n", { n: line.table })}, ${t("club.deal_n_short", { n: line.deal })}: ${line.before ? `${line.before.join(" / ")} → ` : ""}${line.scores.join(" / ")}`
+        : [line.kind, line.name, line.player].filter((v) => v != null).join(" "));
+      box.append(h("div", { style: "overflow-x:auto" }, h("table", {}, h("tbody", {}, audit.slice().reverse().map((line) =>
+        h("tr", { class: line.before ? "correction" : null }, h("td", {}, line.at.replace("T", " ").slice(0, 19)),
+          h("td", { class: "name" }, line.by), h("td", { class: "name" }, what(line))))))));
+    } catch (problem) { showError(problem); }
+  });
+  return box;
 }
 
 function roundView(id, event, round, cards) {
