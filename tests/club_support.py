@@ -7,7 +7,7 @@ import itertools
 import random
 from typing import Any
 
-from binokel.rules import Rules
+from binokel.rules import AllPass, Auction, Rules
 
 
 def _split(rng: random.Random, total: int, parts: int, step: int = 1) -> list[int]:
@@ -21,8 +21,8 @@ def random_summary(rng: random.Random, rules: Rules, dealer: int) -> dict[str, A
     out = rules.sitting_out(dealer)
     seats = [s for s in range(rules.players) if s != out]
     roll = rng.random()
-    if roll < 0.04:
-        return {"soloist": None}
+    if roll < 0.04 and rules.auction is Auction.OPEN and rules.all_pass is AllPass.REDEAL:
+        return {"soloist": None}  # everybody passed and the cards are dealt again
     soloist = rng.choice(seats)
     melds = [0 if s == out else rng.choice((0, 0, 20, 40, 60, 80, 100, 150, 240)) for s in range(rules.players)]
     bid = rng.randrange(rules.min_bid, rules.min_bid + 200, 10)
@@ -37,17 +37,15 @@ def random_summary(rng: random.Random, rules: Rules, dealer: int) -> dict[str, A
     game = rng.choice("SHDC")
     if roll < 0.2:
         return {"soloist": soloist, "bid": bid, "game": game, "surrendered": True, "melds": melds}
-    tricks_active = _split(rng, rules.hand_size, len(seats))
-    points_active = _split(rng, 250, len(seats), 10)
+    # every seat takes a trick, but now and then a defender takes none (and no card points)
+    blank = rng.choice([s for s in seats if s != soloist]) if rng.random() < 0.15 else None
+    takers = [s for s in seats if s != blank]
+    tricks_active = [t + 1 for t in _split(rng, rules.hand_size - len(takers), len(takers))]
+    points_active = _split(rng, 250, len(takers), 10)
     tricks, points = [0] * rules.players, [0] * rules.players
-    for seat, t, p in zip(seats, tricks_active, points_active):
+    for seat, t, p in zip(takers, tricks_active, points_active):
         tricks[seat] = t
         points[seat] = p
-    # A seat without a trick took no card points (but the soloist keeps the discard's)
-    for seat in seats:
-        if tricks[seat] == 0 and seat != soloist and points[seat]:
-            points[soloist] += points[seat]
-            points[seat] = 0
     return {"soloist": soloist, "bid": bid, "game": game, "surrendered": False, "melds": melds,
             "card_points": points, "tricks": tricks}
 

@@ -60,6 +60,7 @@ def test_an_event_from_the_phone(server: Server, browser: Browser) -> None:  # n
     card = organiser.get_by_test_id("club-table-card")
     expect(card).to_have_count(1, timeout=TIMEOUT)
     link = card.locator("a.link").get_attribute("href")
+    expect(card.get_by_test_id("club-qr").locator("svg")).to_be_visible()
     shot(organiser, "draw")
     organiser.emulate_media(media="print")
     shot(organiser, "table-card")
@@ -99,5 +100,24 @@ def test_an_event_from_the_phone(server: Server, browser: Browser) -> None:  # n
     phone.get_by_test_id("club-save").tap()
     expect(rows.first).to_contain_text("−200", timeout=TIMEOUT)
     expect(projector.get_by_test_id("club-standings")).to_contain_text("−200", timeout=TIMEOUT)
-    for page in (organiser, projector, phone):
+    # the organiser's audit log shows the correction with who, when and the scores before
+    organiser.reload()
+    organiser.wait_for_selector("html[data-ready=true]", state="attached")
+    organiser.get_by_test_id("club-audit").locator("summary").tap()
+    correction = organiser.get_by_test_id("club-audit").locator("tr.correction")
+    expect(correction).to_have_count(1, timeout=TIMEOUT)
+    expect(correction).to_contain_text("table 1")
+    expect(correction).to_contain_text("→")
+    # the organiser's link opens the console on another device, with the organiser's rights
+    console = organiser.locator("details .link").text_content()
+    assert console and f"#/o/{event_id}/" in console
+    other = open_page(browser, 360, 640, has_touch=True)
+    goto(other, console)
+    expect(other.get_by_test_id("club-register")).to_be_visible(timeout=TIMEOUT)
+    assert console.rsplit("/", 1)[1] not in other.url
+    other.get_by_test_id("club-player-name").fill("Dora")
+    other.get_by_test_id("club-register").tap()
+    expect(other.get_by_text("Dora", exact=True)).to_be_visible(timeout=TIMEOUT)
+    for page in (organiser, projector, phone, other):
+        assert page.errors == []  # type: ignore[attr-defined]
         page.context.close()

@@ -309,7 +309,7 @@ def test_result_explains_every_number_and_the_review_shows_the_bots_alternative(
     game = new_game(server, page, name="Anna", seed=5)
     play_until(page, deal_over)
     explain = page.get_by_test_id("explain")
-    expect(explain).to_be_visible()
+    expect(explain).to_be_visible(timeout=30_000)  # the server reviews the deal first, on a busy machine too
     expect(page.get_by_test_id("explain-unit")).to_have_count(3)
     expect(explain).to_contain_text("last trick +10")
     expect(page.get_by_test_id("explain-tapp")).to_be_visible()  # the Tapp, shown to everyone after the deal

@@ -23,9 +23,10 @@ from typing import Any
 
 import pytest
 
-from binokel.club import FeeSchedule, score_deal
+from binokel.club import FeeSchedule
 from binokel.i18n import catalogue
 from binokel.rules import Rules
+from binokel.score import DealSummary, explain
 from club_support import random_summary
 from test_server_cli import SERVE
 
@@ -173,13 +174,14 @@ def expected_standings(settings: dict[str, Any], tables: dict[int, list[dict[str
             dealer = table["first_dealer"]
             for deal in range(1, DEALS + 1):
                 summary = accepted[(round_number, table["number"])][deal]
-                scored = score_deal(rules, summary, dealer)  # one deal's scores: binokel.score's business
+                # one deal's scores are the score pad's business (binokel.score), not the event's
+                scored = explain(rules, DealSummary.from_json({**summary, "dealer": dealer}))
                 for seat, player in enumerate(table["players"]):
                     rows[player]["rounds"][round_number - 1] += scored.scores[seat]
                 soloist = summary.get("soloist")
                 if soloist is not None:
                     solo = table["players"][soloist]
-                    rows[solo]["won" if scored.scores[soloist] > 0 else "lost"] += 1
+                    rows[solo]["won" if scored.made else "lost"] += 1
                 dealer = rules.next_dealer(dealer)
     fees = FeeSchedule.from_json(settings["fees"])
     for row in rows.values():

@@ -29,8 +29,8 @@ CORE = ["card", "rules", "action", "trick", "meld", "score", "state", "view", "g
 REFUSING = [SRC / f"{name}.py" for name in CORE] + [SRC / "cli.py", SRC / "tournament.py", SRC / "club.py",
                                                     *sorted((SRC / "server").glob("*.py")),
                                                     *sorted((SRC / "terminal").glob("*.py"))]
-ERRORS = {"BinokelError", "NotationError", "IllegalActionError", "RecordError", "ProtocolError", "Refused",
-          "ClubError"}
+ERRORS = {"BinokelError", "NotationError", "IllegalActionError", "RecordError", "SummaryError", "ProtocolError",
+          "Refused", "ClubError"}
 """``Refused(status, code, **params)`` (the server's HTTP refusals) has its code second."""
 
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from binokel.club import Event
 from binokel.rules import Rules
 from club_support import random_summary
-from server_support import app_for
+from server_support import app_for, server_db  # noqa: F401 (the fixture: SQLite and PostgreSQL)
 
 
 def auth(secret: str) -> dict[str, str]:
@@ -22,8 +22,8 @@ def auth(secret: str) -> dict[str, str]:
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Any:
-    with TestClient(app_for(tmp_path / "games.sqlite3")) as client:
+def client(server_db: Path | str) -> Any:  # noqa: F811
+    with TestClient(app_for(server_db)) as client:
         yield client
 
 

@@ -25,14 +25,12 @@ from binokel.record import replay_deal
 from binokel.rules import Rules
 from server_support import Saved as Store
 from binokel.terminal.remote import parse_link
-from terminal_support import PROMPTS, simple_answer, text_of
+from terminal_support import CONFIRM, PROMPTS, simple_answer, text_of
 
 NEXT = r"Press Enter for the next deal \(s score sheet, q leaves the table\): "
-SURRENDER = r"Play on or surrender\? \[1/2, Enter: play on\] "
-CONFIRM = r"Really surrender\? You score -(\d+), each opponent \+(\d+) plus their melds\. \[y/N\] "
 REMATCH = r"r asks for a rematch, Enter waits for one, q leaves: "
-TABLE_PROMPTS = {**PROMPTS, "surrender": SURRENDER, "next": NEXT, "confirm": CONFIRM, "rematch": REMATCH}
-"""The prompts of the terminal at a server table: the local game's, a safe surrender, next deal, rematch."""
+TABLE_PROMPTS = {**PROMPTS, "next": NEXT, "confirm": CONFIRM, "rematch": REMATCH}
+"""The prompts of the terminal at a server table: the local game's, its own next deal and rematch."""
 CARD = re.compile(r"(?<![A-Za-z0-9])([ATKQJ97])([SHDC])(?![A-Za-z0-9])")
 
 
@@ -62,9 +60,10 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def websocket_player(url: str, token: str, stop: threading.Event, errors: list[str], passing: bool = False,
-                     until_seat: int | None = None) -> None:
-    """Seat 0 over a plain websocket: random legal actions, passing after its first bid (``passing``:
-    from the start); with ``until_seat`` it stops once that seat is to move after a call."""
+                     until_seat: int | None = None, until_over: bool = False) -> None:
+    """A seat over a plain websocket: random legal actions, passing after its first bid (``passing``:
+    from the start); with ``until_seat`` it stops once that seat is to move after a call, with
+    ``until_over`` once the game is over."""
     from websockets.sync.client import connect
 
     rng = random.Random(3)
@@ -79,6 +78,8 @@ def websocket_player(url: str, token: str, stop: threading.Event, errors: list[s
                     continue
                 if message["type"] == "error":
                     errors.append(message["message"])
+                if message["type"] == "state" and until_over and message["game"]["over"]:
+                    return
                 if message["type"] == "state" and until_seat is not None and message["view"]["auction"] \
                         and message["view"]["to_move"] == until_seat:
                     return
@@ -267,3 +268,85 @@ def test_the_soloist_is_asked_as_at_home_and_follows_the_rematch(server: Server,
     assert "Your games:" in games and "Ben (you)" in games
     for game_id in ids:
         assert f"{server.url}#/game/{game_id}" in games
+
+
+def test_the_terminal_speaks_the_players_language(server: Server, tmp_path: Path) -> None:
+    """Issue 23.6: the terminal at a server table spoke English only, whatever --lang said."""
+    created = server.post("api/games", {"rules": "standard", "seats": ["me", "open", "easy"], "name": "Anna",
+                                        "seed": 7})
+    child = spawn_join(tmp_path, f"{server.url}#/join/{created['invites']['code']}", "--name", "Ben", "--lang", "de")
+    try:
+        child.expect(r"Deine Karten \(15\):\r\n(.*\r\n){4}", timeout=30)
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    text = text_of(child)
+    for line in ("Willkommen am Tisch, Ben.", "Platz 2: Ben (du) — gibt", "Platz 3: Frieda (Computer, leicht)",
+                 "Du hast den Tisch verlassen"):
+        assert line in text, line
+    assert "Welcome" not in text and "Seat " not in text and "You left" not in text
+
+
+def test_a_rematch_asked_by_another_player_is_followed_in_the_same_seat(server: Server, tmp_path: Path) -> None:
+    """Issue 23.6: the terminal ended at game over and could not follow a rematch; ``--join …#/game/NEWID``
+    then said "this terminal holds no seat"."""
+    created = server.post("api/games", {"rules": "standard(deals=1)", "seats": ["me", "open", "easy"],
+                                        "name": "Anna", "seed": 7})
+    ben = server.post("api/join", {"code": created["invites"]["code"], "name": "Ben"})
+    players = [run_player(server, created["id"], token, until_over=True) for token in (created["token"], ben["token"])]
+    for player, _stop, errors in players:
+        player.join(120)
+        assert not player.is_alive() and not errors, errors
+    child = spawn_join(tmp_path, f"{server.url}#/seat/{created['id']}/{ben['token']}")
+    try:
+        assert next_table_prompt(child) == "rematch"
+        child.sendline("")  # Enter: wait for somebody to ask
+        child.expect("Waiting for a rematch")
+        from websockets.sync.client import connect
+
+        with connect(server.url.replace("http", "ws") + f"ws/games/{created['id']}", open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "token": created["token"]}))  # Anna asks for the rematch
+            ws.send(json.dumps({"type": "rematch"}))
+            rematch = next(m for m in (json.loads(ws.recv(timeout=10)) for _ in range(20)) if m["type"] == "rematch")
+        child.expect("A rematch: the same seats, new cards.")
+        child.expect("Welcome to the table, Ben.")
+        child.expect(r"Your hand \(15 cards\):")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    text = text_of(child)
+    assert "wins the game" in text and "Totals:" in text
+    seats = tmp_path / "seats.json"
+    held = json.loads(seats.read_text())
+    assert held[f"{server.url}#{rematch['id']}"] == ben["token"]
+    # A rematch asked while this terminal was away: the server knows the token's seat there.
+    del held[f"{server.url}#{rematch['id']}"]
+    seats.write_text(json.dumps(held))
+    back = spawn_join(tmp_path, f"{server.url}#/game/{rematch['id']}")
+    try:
+        back.expect("Welcome to the table, Ben.")
+        back.sendintr()
+        back.expect(pexpect.EOF)
+    finally:
+        back.close()
+    assert "holds no seat" not in text_of(back)
+
+
+def test_a_watch_link_watches_without_a_seat(server: Server, tmp_path: Path) -> None:
+    """``#/watch/ID``: the table and every public step, no hand, never a prompt; the game's end."""
+    created = server.post("api/games", {"rules": "standard(deals=1)", "seats": ["easy", "easy", "easy"],
+                                        "name": "Anna", "seed": 3})
+    child = spawn_join(tmp_path, f"{server.url}#/watch/{created['id']}")
+    try:
+        child.expect("wins the game")
+        child.expect("The game is over.")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    text = text_of(child)
+    assert text.startswith("You are watching this table.") and "(you)" not in text
+    assert "Your hand" not in text and "You " not in text.removeprefix("You are watching")
+    assert not (tmp_path / "seats.json").exists()

@@ -36,6 +36,7 @@ from typing import Any, TypeGuard
 
 from binokel.error import BinokelError
 from binokel.rules import Rules
+from binokel.score import DealSummary, explain
 
 MAX_PLAYERS = 600
 """The most players an event takes (the largest Preisbinokel we know of has some 150)."""
@@ -244,47 +245,17 @@ def score_deal(rules: Rules, summary: Any, dealer: int) -> ScoredDeal:
 
 
 def _explain(rules: Rules, summary: dict[str, Any]) -> tuple[tuple[int, ...], int | None, bool | None]:
-    """The seat scores of a summary and the soloist's result.
-
-    PROVISIONAL: checks the summary's shape and scores it with :mod:`binokel.score`'s
-    functions, until ``binokel.score.explain`` (the score pad's one scoring) replaces it."""
-    from binokel.action import Contract
-    from binokel.score import LAST_TRICK_BONUS, contract_made, durch_scores, surrender_scores, trump_scores
-
-    seats = rules.players
-    out = rules.sitting_out(summary["dealer"])
-    soloist = summary.get("soloist")
-    if soloist is None:
-        return (0,) * seats, None, None
-    if not _is_int(soloist) or not 0 <= soloist < seats or soloist == out:
-        raise ClubError("club_summary_field", field="soloist")
-    bid = summary.get("bid")
-    if not _is_int(bid) or bid < rules.min_bid or bid % 10:
-        raise ClubError("club_summary_field", field="bid")
+    """The seat scores of a summary and the soloist's result, by the one scoring of
+    :func:`binokel.score.explain` (the score pad's, and a played deal's); its refusals
+    become ClubErrors with the same code and params (``field`` names the summary's field)."""
     try:
-        game = Contract.parse(str(summary.get("game")))
-    except (BinokelError, ValueError, KeyError):
-        raise ClubError("club_summary_field", field="game") from None
-
-    def numbers(name: str) -> list[int]:
-        value = summary.get(name, [0] * seats)
-        if not isinstance(value, list) or len(value) != seats or not all(_is_int(v) and v >= 0 for v in value):
-            raise ClubError("club_summary_field", field=name)
-        return list(value)
-
-    melds, cards, tricks = numbers("melds"), numbers("card_points"), numbers("tricks")
-    if game >= Contract.DURCH:
-        made = tricks[soloist] == 0 if game == Contract.BETTEL else tricks[soloist] == sum(tricks)
-        return durch_scores(rules, soloist, made, out, game), soloist, made
-    if summary.get("surrendered"):
-        return surrender_scores(rules, soloist, bid, melds, out), soloist, False
-    deck_total = sum(card.points for card in rules.deck_cards) + LAST_TRICK_BONUS
-    if sum(cards) != deck_total:
-        raise ClubError("club_summary_field", field="card_points")
-    if sum(tricks) != rules.hand_size:
-        raise ClubError("club_summary_field", field="tricks")
-    made = contract_made(rules, soloist, bid, cards, melds, tricks)
-    return trump_scores(rules, soloist, bid, cards, melds, tricks, out), soloist, made
+        explained = explain(rules, DealSummary.from_json(summary))
+    except BinokelError as error:
+        raise ClubError(error.code, **error.params) from None
+    soloist = explained.summary.soloist
+    if soloist is None:
+        return tuple(explained.scores), None, None
+    return tuple(explained.scores), soloist, explained.made is True  # a surrender is a game lost
 
 
 # ---------------------------------------------------------------------- the event

@@ -14,7 +14,7 @@ import sys
 import threading
 import webbrowser
 
-from binokel.server.store import default_db_path
+from binokel.server.storage import default_db_path
 
 __all__ = ["add_arguments", "default_db_path", "run"]
 

@@ -32,7 +32,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from binokel.action import PLAY_ON, SURRENDER, Action, ActionKind
+from binokel.action import SURRENDER, Action, ActionKind
 from binokel.card import Suit
 from binokel.error import BinokelError
 from binokel.i18n import render
@@ -43,12 +43,10 @@ from binokel.terminal.messages import Messages
 from binokel.terminal.parse import parse_input
 from binokel.terminal.ruleset import rules_lines
 from binokel.terminal.style import Style
-from binokel.terminal.table_text import TableText, forced_opening
+from binokel.terminal.table_text import YES, TableText, forced_opening
 from binokel.view import SeatView
 
 LINK_KINDS = ("join", "game", "watch", "seat")
-YES = ("y", "yes", "j", "ja", "o", "oui", "s", "si", "sì", "sim")
-"""Yes in the five languages (the catalogue's surrender words count too)."""
 MY_GAMES_TOKENS = 50
 """The most tokens ``POST /api/my-games`` takes at once (the server's ``tokens_per_request``)."""
 
@@ -86,7 +84,7 @@ def game_link(server: str, game_id: str) -> str:
 # ---------------------------------------------------------------------- the seats this terminal holds
 
 def seats_file() -> Path:
-    from binokel.server.store import default_db_path
+    from binokel.server.storage import default_db_path
 
     return Path(os.environ.get("BINOKEL_SEATS") or default_db_path().with_name("seats.json"))
 
@@ -450,12 +448,8 @@ class RemoteTable(TableText):
         """Ask the person until they type a legal action or a command."""
         version = model["version"]
         phase, choices, prompt = self.offer(seen, self.meld_values(model))
-        if seen.phase is Phase.SURRENDER:
-            prompt = self.t("prompt_surrender_safe")
         while True:
             text = self.read(self.style.bold(prompt) + " ")
-            if seen.phase is Phase.SURRENDER and not text.strip():
-                return self.send(version, PLAY_ON)  # Enter: the safe choice
             parsed = parse_input(text, phase, choices, self.t.words)
             if parsed.command:
                 done = self.command(parsed.command, seen, model)
@@ -475,7 +469,7 @@ class RemoteTable(TableText):
             if wrong:
                 self.say(self.t("illegal", reason=wrong))
                 continue
-            if actions[0] == SURRENDER and not self.sure_to_surrender(seen):
+            if actions[0] == SURRENDER and not self.sure_to_surrender(seen, self.read):
                 continue
             self.queued = actions[1:]
             return self.send(version, actions[0])
@@ -495,14 +489,6 @@ class RemoteTable(TableText):
             return self.t.reason(BinokelError("not_legal", action=str(action), phase=seen.phase.value,
                                               legal=" ".join(map(str, seen.legal_actions))), self.me)
         return None
-
-    def sure_to_surrender(self, seen: SeatView) -> bool:
-        """Surrendering costs the bid: ask once more (Enter: no)."""
-        stake = seen.bid or 0
-        answer = self.read(self.style.bold(self.t("confirm_surrender", bid=stake,
-                                                  credit=seen.rules.surrender_points(stake))) + " ")
-        word = answer.strip().lower()
-        return word in YES or word in (w.lower() for w in self.t.words.get("surrender", ()))
 
     def command(self, name: str, seen: SeatView, model: Mapping[str, Any]) -> Step | None:
         """A command typed at a prompt: a Step ends the prompt (leave, ask the server), None asks again."""

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from binokel.action import Action
+from binokel.action import SURRENDER, Action
 from binokel.ai import Bot, choose_safely, modest_action
 from binokel.error import BinokelError
 from binokel.game import Game
@@ -201,6 +201,8 @@ class Session(TableText):
             left = state.rules.tapp_size - len(view(state, HUMAN).discard or ())
             if phase == "discard" and len(parsed.actions) > left:
                 self.say(self.t("err_too_many", count=left))
+                continue
+            if parsed.actions[0] == SURRENDER and not self.sure_to_surrender(view(state, HUMAN), self.read):
                 continue
             trial = state
             try:

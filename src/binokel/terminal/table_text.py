@@ -32,6 +32,23 @@ NO_TRUMP_RULES = {"durch": "durch_rules", "open_durch": "durch_rules", "hand_dur
 """What the soloist of each game without trump must do, announced when it is named."""
 
 
+ACTION_OF: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
+    "action": lambda data: data["action"],
+    "call": lambda data: data["call"],
+    "discard": lambda data: data["card"],  # None: another seat's card, unseen
+    "tapp_taken": lambda data: "take",
+    "game_named": lambda data: data["game"],
+    "surrender": lambda data: "surrender" if data["surrender"] else "play",
+    "card_played": lambda data: data["card"],
+}
+"""The kinds of event that tell a seat's action, and that action in record notation
+(``action`` is the table driver's one kind for all of them before typed events)."""
+YES = ("y", "yes", "j", "ja", "o", "oui", "s", "si", "sì", "sim")
+"""Yes in the five languages (the catalogue's surrender words count too)."""
+KIND_NAMES = {"soloist": "auction_won", "tapp": "tapp_shown", "trick": "trick_won", "deal_over": "deal_scored"}
+"""The table driver's event kinds before typed events, by their typed names (docs/server.md)."""
+
+
 class TableText:
     """The sentences about a table for the person at seat ``me`` (None: a spectator), written with ``write``."""
 
@@ -200,22 +217,22 @@ class TableText:
         """Say what the player may see of one step, event by event (as JSON: ``{"kind", ...data}``;
         ``earlier``: the view before it, ``seen``: after it)."""
         for data in events:
-            kind = data["kind"]
-            if kind == "action":
-                self.announce_action(data["seat"], data["action"], earlier, seen)
-            elif kind == "soloist":
+            kind = KIND_NAMES.get(data["kind"], data["kind"])
+            if kind in ACTION_OF:
+                self.announce_action(data["seat"], ACTION_OF[kind](data), earlier, seen)
+            elif kind == "auction_won":
                 forced = all(call.kind is ActionKind.PASS for call in seen.auction)  # Zwangsspiel: everybody passed
                 self.say(self.style.bold(self.who(data["seat"], "forced_soloist" if forced else "soloist",
                                                   bid=data["bid"])))
-            elif kind == "tapp":
+            elif kind == "tapp_shown":
                 self.say(self.t("tapp", cards=self.cards([Card.parse(c) for c in data["cards"]])))
             elif kind == "melds":
                 self.show_melds(seen)
             elif kind == "open_hand":
                 self.show_open_hand(seen)
-            elif kind == "trick":
+            elif kind == "trick_won":
                 self.say(self.style.bold(self.who(data["winner"], "wins_trick", points=trick_points(data, seen))))
-            elif kind == "deal_over":
+            elif kind == "deal_scored":
                 if data["outcome"] == "redeal":
                     self.say(self.style.bold(self.t("all_passed")))
                 self.on_deal_over(data, seen)
@@ -391,6 +408,15 @@ class TableText:
             self.show_hand(seen, choices)
             prompt = self.t("prompt_play")
         return phase.value, choices, prompt
+
+
+    def sure_to_surrender(self, seen: SeatView, read: Callable[[str], str]) -> bool:
+        """Surrendering costs the bid: ask once more (Enter: no)."""
+        stake = seen.bid or 0
+        answer = read(self.style.bold(self.t("confirm_surrender", bid=stake,
+                                             credit=seen.rules.surrender_points(stake))) + " ")
+        word = answer.strip().lower()
+        return word in YES or word in (w.lower() for w in self.t.words.get("surrender", ()))
 
 
 def forced_opening(seen: SeatView) -> bool:

@@ -5,6 +5,7 @@
 // localStorage and removed from the address bar at once.
 
 import { setLanguage, preferredLanguage, t, translatePage, reason, number } from "../js/i18n.js";
+import { qrSvg } from "./qr.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
@@ -128,25 +129,49 @@ async function organiserView(id, secretFromLink) {
       localStorage.setItem(secretKey("cards", id, drawn.round), JSON.stringify(drawn.cards));
     }) }, t("club.draw_round", { n: event.round + 1 }));
   const cards = current ? JSON.parse(localStorage.getItem(secretKey("cards", id, current.number)) || "null") : null;
-  return h("div", {},
+  return h("div", {},  // printed: only the table cards (the rest is marked no-print)
     h("h1", {}, event.settings.name),
-    h("p", {}, t("club.progress", { round: event.round, rounds: event.settings.rounds })),
+    h("p", { class: "no-print" }, t("club.progress", { round: event.round, rounds: event.settings.rounds })),
     secret ? null : h("p", { class: "error", "data-i18n": "club.no_secret" }),
-    h("div", { class: "card" }, h("h2", { "data-i18n": "club.links" }),
+    h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.links" }),
       h("p", {}, h("span", { "data-i18n": "club.projector_link" }), " ", h("a", { class: "link", href: `${base}#/s/${id}` }, `${base}#/s/${id}`)),
+      secret ? h("details", {}, h("summary", { "data-i18n": "club.organiser_link" }),
+        h("p", { class: "link" }, `${base}#/o/${id}/${secret}`)) : null,
       h("p", {}, h("a", { class: "button", href: `/api/club/events/${id}/standings.csv`, "data-i18n": "club.csv" }), " ",
         h("a", { class: "button", href: `/api/club/events/${id}/deals.csv`, "data-i18n": "club.deals_csv" }))),
     error,
-    h("div", { class: "card" }, h("h2", { "data-i18n": "club.players" }), register, players, drawButton),
+    h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.players" }), register, players, drawButton),
     current ? roundView(id, event, current, cards) : null,
-    h("h2", { "data-i18n": "club.standings" }), standingsTable(event.standings, event.round));
+    h("div", { class: "no-print" }, h("h2", { "data-i18n": "club.standings" }), standingsTable(event.standings, event.round)),
+    h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.sheets" }),  // the organiser corrects any deal
+      event.rounds.map((round) => h("p", { class: "row" }, t("club.round_n", { n: round.number }), ":",
+        round.tables.map((table) => h("a", { class: "button", href: `#/t/${id}/${round.number}/${table.number}` }, table.number))))),
+    secret ? auditView(id, secret) : null);
+}
+
+/** The audit log: every entry with who made it and when; a correction with the scores before. */
+function auditView(id, secret) {
+  const box = h("details", { class: "card no-print", "data-testid": "club-audit" }, h("summary", { "data-i18n": "club.audit" }));
+  box.addEventListener("toggle", async () => {
+    if (!box.open || box.querySelector("table")) return;
+    try {
+      const { audit } = await api("GET", `events/${id}/audit`, undefined, secret);
+      const what = (line) => (line.kind === "deal"
+        ? `${t("club.round_n", { n: line.round })}, ${t("club.table_n", { n: line.table })}, ${t("club.deal_n_short", { n: line.deal })}: ${line.before ? `${line.before.join(" / ")} → ` : ""}${line.scores.join(" / ")}`
+        : [line.kind, line.name, line.player].filter((v) => v != null).join(" "));
+      box.append(h("div", { style: "overflow-x:auto" }, h("table", {}, h("tbody", {}, audit.slice().reverse().map((line) =>
+        h("tr", { class: line.before ? "correction" : null }, h("td", {}, line.at.replace("T", " ").slice(0, 19)),
+          h("td", { class: "name" }, line.by), h("td", { class: "name" }, what(line))))))));
+    } catch (problem) { showError(problem); }
+  });
+  return box;
 }
 
 function roundView(id, event, round, cards) {
   const base = `${location.origin}/club`;
   const secretOf = (number) => cards?.find((c) => c.table === number)?.secret;
   return h("div", {},
-    h("h2", {}, t("club.round_n", { n: round.number })),
+    h("h2", { class: "no-print" }, t("club.round_n", { n: round.number })),
     cards ? h("button", { class: "no-print", onclick: () => print(), "data-i18n": "club.print_cards" }) : null,
     round.tables.map((table) => {
       const secret = secretOf(table.number);
@@ -157,8 +182,16 @@ function roundView(id, event, round, cards) {
         h("ol", {}, table.names.map((name, seat) => h("li", {}, name,
           table.players[seat] === table.scorekeeper ? ` — ${t("club.scorekeeper")}` : "",
           seat === table.first_dealer ? ` — ${t("club.first_dealer")}` : ""))),
+        secret ? qrCode(link, t("club.table_n", { n: table.number })) : null,
         secret ? h("p", {}, h("span", { "data-i18n": "club.sheet_link" }), " ", h("a", { class: "link", href: link }, link)) : null);
     }));
+}
+
+/** The table's link as a QR code (drawn here: web/club/qr.js), for the scorekeeper's camera. */
+function qrCode(link, label) {
+  const box = h("div", { class: "qr", "data-testid": "club-qr" });
+  box.innerHTML = qrSvg(link, label);
+  return box;
 }
 
 // ---------------------------------------------------------------------- scorekeeper
@@ -234,6 +267,7 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
     translatePage(sheet);
   }
   const form = h("form", {
+    class: "no-print",  // printed: the sheet of the deals entered, without the form
     novalidate: true,  // the server says what is wrong, in the reader's language
     onsubmit: async (e) => {
       e.preventDefault();
