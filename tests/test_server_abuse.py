@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient
 from binokel.i18n import catalogue
 from binokel.server.app import create_app
 from binokel.server.limits import Limits
+from server_support import Saved
 from test_server_hostile import FAST, LOCAL, Served, _parse, frame, raw_websocket
 
 Message = dict[str, Any]
@@ -310,3 +311,199 @@ def test_chat_is_for_the_seats_and_spectators_read_none_of_it(client: TestClient
             while (message := spectator.receive_json())["type"] != "events" or message["since"] != 0:
                 seen.append(message)
             assert [m for m in seen if m["type"] in ("chat", "chat_log")] == []
+
+
+# ---------------------------------------------------------------------- 1: events replay floods
+
+
+def bot_table(served: Served, **body: Any) -> str:
+    """A table of bots playing on their own, fast (its id)."""
+    created = httpx.post(served.url + "/api/games", json={"seats": ["easy", "easy", "easy"], "seed": 3,
+                                                          "rules": "standard(target=10000)",
+                                                          "next_deal_after": 0.01, **body}).json()
+    return str(created["id"])
+
+
+class Reader:
+    """The server's text messages on a raw websocket, read on from where the last look ended."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.rest = b""
+
+    def until(self, done: Any, seconds: float = 20.0) -> list[Message]:
+        """Messages read until ``done(messages)`` (bounded by ``seconds``)."""
+        self.sock.settimeout(seconds)
+        messages: list[Message] = []
+        deadline = time.monotonic() + seconds
+        while not done(messages) and time.monotonic() < deadline:
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                break
+            frames, self.rest = _parse(self.rest + chunk)
+            messages += [json.loads(p) for op, p in frames if op == 1]
+        return messages
+
+
+def test_events_requests_are_capped_and_rated(tmp_path: Path) -> None:
+    """``{"type": "events", "since": 0}`` on a long game is refused (``events_too_far``; a
+    request near the present is answered), and a connection asking again and again is
+    refused past ``events_per_minute`` (``too_many_events``)."""
+    limits = dataclasses.replace(FAST, events_versions=5, events_per_minute=3)
+    app = app_for(tmp_path / "games.db", limits=limits)
+    with Served(app, limits) as served:
+        game = bot_table(served)
+        sock = raw_websocket(served.port, f"/ws/games/{game}")
+        sock.sendall(frame(json.dumps({"type": "hello", "token": None}).encode()))  # a watcher: the bots play
+        reader = Reader(sock)
+        seen = reader.until(lambda messages: any(m.get("version", 0) >= 12 for m in messages), 60)
+        assert any(m.get("version", 0) >= 12 for m in seen)
+        now = served.call(lambda: app.state.hall.tables[game].version)
+        requests = [0, now - 2, now - 2, now - 2]
+        for since in requests:
+            sock.sendall(frame(json.dumps({"type": "events", "since": since}).encode()))
+
+        def answers(messages: list[Message]) -> list[Message]:
+            return [m for m in messages if m["type"] == "error" or (m["type"] == "events" and m["since"] in requests)]
+
+        got = answers(reader.until(lambda messages: len(answers(messages)) >= 4))
+        sock.close()
+        assert [m.get("code", "events") for m in got] == ["events_too_far", "events", "events", "too_many_events"]
+
+
+def test_a_reader_that_stops_is_dropped_by_the_bytes_it_lets_wait(tmp_path: Path) -> None:
+    """A spectator that stops reading is dropped (4408) once its queue holds ``queue_bytes``,
+    though far fewer messages than ``queue_messages`` wait."""
+    limits = dataclasses.replace(FAST, queue_messages=100_000, queue_bytes=64 * 1024)
+    app = app_for(tmp_path / "games.db", limits=limits)
+    with Served(app, limits, send_buffer=8192) as served:
+        game = bot_table(served)
+        sock = raw_websocket(served.port, f"/ws/games/{game}", buffer=2048)
+        sock.sendall(frame(json.dumps({"type": "hello", "token": None}).encode()))
+        largest = 0
+
+        def queue() -> tuple[int, int]:
+            table = app.state.hall.tables[game]
+            return max((c.queue_bytes for c in table.connections), default=0), len(table.connections)
+
+        deadline = time.monotonic() + 60  # a bound on the test, not a measurement
+        connections = 1
+        while connections and time.monotonic() < deadline:
+            held, connections = served.call(queue)
+            largest = max(largest, held)
+            time.sleep(0.02)
+        assert connections == 0, "the reader was not dropped"
+        assert largest <= 64 * 1024
+        sock.close()
+
+
+# ---------------------------------------------------------------------- 7: the next deal after a restart
+
+
+def test_a_table_at_its_score_sheet_deals_again_after_a_restart(tmp_path: Path) -> None:
+    """An all-bot table with ``next_deal_after`` reaches its score sheet; the server stops
+    before the deadline (a restart, kill -9, eviction or another process: the deadline
+    was only in this process's memory); the next server, asked about the table, deals
+    the next deal by itself once the deadline (read from the stored log) has passed."""
+    db = tmp_path / "games.db"
+    first = app_for(db)
+    with Served(first, FAST) as served:
+        created = httpx.post(served.url + "/api/games", json={
+            "seats": ["easy", "easy", "easy"], "rules": "standard(target=10000)", "next_deal_after": 3}).json()
+        game = created["id"]
+        sock = raw_websocket(served.port, f"/ws/games/{game}")
+        sock.sendall(frame(json.dumps({"type": "hello", "token": None}).encode()))
+        reader = Reader(sock)
+
+        def over(messages: list[Message]) -> bool:
+            return any(m["type"] == "state" and m["view"]["phase"] == "over" for m in messages)
+
+        assert over(reader.until(over, 60)), "the first deal did not end"
+        sock.close()
+    at_sheet = Saved(db).load(game)
+    assert at_sheet is not None
+    second = app_for(db)
+    with Served(second, FAST) as served:
+        sock = raw_websocket(served.port, f"/ws/games/{game}")
+        sock.sendall(frame(json.dumps({"type": "hello", "token": None}).encode()))
+        reader = Reader(sock)
+
+        def dealt(messages: list[Message]) -> bool:
+            return any(m["type"] == "state" and m["version"] > at_sheet.version for m in messages)
+
+        assert dealt(reader.until(dealt, 30)), "the table never dealt again"
+        sock.close()
+
+
+# ---------------------------------------------------------------------- 2: reviews in the pool, with quotas
+
+
+def test_reviews_think_in_the_pool_under_quotas(tmp_path: Path) -> None:
+    """A table's review is worked out in the hall's pool (as a help job, never in the
+    table's own slot) and an address past ``reviews_per_minute`` is refused
+    (``too_many_reviews``); so is a table past ``table_reviews_per_minute``, from any address."""
+    limits = dataclasses.replace(FAST, reviews_per_minute=2, table_reviews_per_minute=3, pool="thread")
+    app = app_for(tmp_path / "games.db", limits=limits)
+    with TestClient(app, base_url=LOCAL) as client:
+        created = client.post("/api/games", json={"seats": ["easy", "easy", "easy"], "seed": 4,
+                                                  "rules": "standard(deals=1)"}).json()
+        with client.websocket_connect(f"ws://127.0.0.1:8000/ws/games/{created['id']}") as ws:
+            ws.send_json({"type": "hello", "token": None})
+            for _ in range(5000):  # bounded: one deal of a few dozen steps
+                message = ws.receive_json()
+                if message["type"] == "state" and message["game"]["over"]:
+                    break
+        url = f"/api/games/{created['id']}/review?deal=0&seat=0"
+        assert [client.get(url).status_code for _ in range(2)] == [200, 200]
+        assert ("help:" + created["id"], False) in app.state.hall.pool.started_jobs
+        refusal(client.get(url), 429, "too_many_reviews")
+    with TestClient(app, base_url=LOCAL, client=("203.0.113.7", 1)) as other:  # another address: the table's quota
+        assert other.get(url).status_code == 200
+        refusal(other.get(url), 429, "too_many_reviews")
+
+
+def test_help_jobs_leave_the_other_slots_to_bot_moves() -> None:
+    """With ``help_slots`` 1 of 2 slots, reviews of three tables run one at a time, and a bot
+    move that comes meanwhile starts at once in the other slot."""
+    import asyncio
+    import random
+    import threading
+
+    from binokel.ai import make_bot
+    from binokel.server.pool import Pool
+    from binokel.state import State
+    from binokel.view import view
+
+    seen = view(State.new("standard", dealer=0).deal_random(random.Random(1)), 1)
+    release = threading.Event()
+    running: list[int] = []
+    most = 0
+    lock = threading.Lock()
+
+    def slow(n: int) -> int:
+        nonlocal most
+        with lock:
+            running.append(n)
+            most = max(most, len(running))
+        release.wait(10)
+        with lock:
+            running.remove(n)
+        return n
+
+    async def scenario() -> tuple[list[int], str]:
+        pool = Pool("thread", workers=2, help_slots=1)
+        await pool.start()
+        try:
+            import functools
+            reviews = [asyncio.ensure_future(pool.run(f"t{n}", functools.partial(slow, n))) for n in range(3)]
+            await asyncio.sleep(0.2)
+            move = await asyncio.wait_for(pool.think("t9", make_bot("easy"), seen, random.Random(2), 0.01), 10)
+            release.set()
+            return list(await asyncio.gather(*reviews)), str(move)
+        finally:
+            release.set()
+            await pool.stop()
+
+    answers, move = asyncio.run(scenario())
+    assert answers == [0, 1, 2] and most == 1
+    assert move in {str(a) for a in seen.legal_actions}

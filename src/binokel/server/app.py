@@ -57,6 +57,7 @@ from binokel.server.protocol import (
     rule_changes,
 )
 from binokel.server.storage import StorageUnavailable, Store, open_store
+from binokel.server.pool import PoolClosed
 from binokel.server.review_routes import add_review_routes
 from binokel.server.seat import OPEN
 from binokel.server.club import add_club_routes
@@ -383,7 +384,19 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         await hall.delete(game_id, bearer(request))
         return JSONResponse({"deleted": game_id})
 
-    add_review_routes(app, hall.get, public_record)  # bidding help, deal review (server/review_routes.py)
+    async def helped(request: Request, key: str, work: Any) -> Any:
+        """A review or advice: under the per-address and per-table quotas, in the bounded,
+        fair pool (after bot moves and hints, ``Limits.review_slots`` at once), answered
+        within ``Limits.review_seconds`` or refused."""
+        if not quotas.reviews.take(client_of(request)) or not quotas.table_reviews.take(key):
+            raise Refused(429, "too_many_reviews", max=limits.reviews_per_minute)
+        try:
+            return await asyncio.wait_for(hall.pool.run(key, work), limits.review_seconds)
+        except (TimeoutError, PoolClosed):
+            raise Refused(503, "reviews_busy") from None
+
+    # bidding help, deal review (server/review_routes.py)
+    add_review_routes(app, hall.get, public_record, helped)
     add_club_routes(app, hall)  # club tournaments (server/club.py)
 
     @app.get("/api/games/{game_id}/record")
@@ -542,13 +555,13 @@ async def _hello(websocket: WebSocket, table: Table, limits: Limits, address: st
 async def _send(websocket: WebSocket, connection: Connection) -> None:
     """Pump the connection's queue into its socket; a None closes it."""
     while True:
-        message = await connection.queue.get()
+        message = await connection.next_message()
         if message is None:
             with contextlib.suppress(Exception):
                 await websocket.close()
             return
         try:
-            await websocket.send_text(json.dumps(message))
+            await websocket.send_text(message)
         except Exception:  # noqa: BLE001 - the socket is gone: stop sending
             return
 

@@ -54,6 +54,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from binokel.action import Action
@@ -77,24 +78,27 @@ class PoolClosed(RuntimeError):
 class _Job:
     table: str
     hint: bool
-    bot: Bot
-    view: SeatView
-    rng: random.Random
+    bot: Bot | None
+    view: SeatView | None
+    rng: random.Random | None
     budget: float
     seed: object
-    future: asyncio.Future[Action] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    future: asyncio.Future[Any] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    work: Callable[[], Any] | None = None  # a help job (a review, advice): a picklable call, its answer returned
 
 
 class Pool:
     """A bounded, fair pool for bot moves and hints (see the module docstring)."""
 
-    def __init__(self, kind: str = "process", workers: int = 0) -> None:
+    def __init__(self, kind: str = "process", workers: int = 0, help_slots: int = 1) -> None:
         if kind not in KINDS:
             raise ValueError(f"pool must be one of {', '.join(KINDS)}, not {kind!r}")
         self.kind = kind
         self.workers = workers if workers > 0 else max(1, os.cpu_count() or 1)
+        self.help_slots = max(1, help_slots)  # help jobs (reviews, advice) running at once, at most
         self._moves: dict[str, collections.deque[_Job]] = {}
         self._hints: dict[str, collections.deque[_Job]] = {}
+        self._help: dict[str, collections.deque[_Job]] = {}
         self._turns: collections.deque[str] = collections.deque()  # round robin: tables with waiting jobs
         self._running: dict[str, _Job] = {}  # table -> its one search in the pool
         self._processes: concurrent.futures.ProcessPoolExecutor | None = None
@@ -136,7 +140,7 @@ class Pool:
         """Cancel what waits, stop the executors; worker processes get :data:`STOP_GRACE` seconds."""
         self._closed = True
         self._started = False
-        for queues in (self._moves, self._hints):
+        for queues in (self._moves, self._hints, self._help):
             for jobs in queues.values():
                 for job in jobs:
                     job.future.cancel()
@@ -186,6 +190,31 @@ class Pool:
             job.future.add_done_callback(lambda done: done.cancelled() or done.exception())
             raise
 
+    async def run(self, key: str, work: Callable[[], Any]) -> Any:
+        """``work()`` (a picklable call: a module-level function with its arguments, e.g. a
+        ``functools.partial``) as a **help** job of ``key`` (a table, or an address for an
+        uploaded record): after every waiting bot move and hint, at most ``help_slots`` at
+        once, one per key, round robin; in a worker process where there are some. Its
+        answer (or its exception) is returned."""
+        if self._closed:
+            raise PoolClosed("the pool is stopped")
+        if not self._started:
+            self._started = True
+            self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="binokel-think")
+        key = f"help:{key}"  # never in the way of the table's own bot move
+        job = _Job(key, False, None, None, None, 0.0, None, work=work)
+        self._help.setdefault(key, collections.deque()).append(job)
+        if key not in self._turns:
+            self._turns.append(key)
+        self._dispatch()
+        try:
+            return await asyncio.shield(job.future)
+        except asyncio.CancelledError:
+            if not job.future.done():
+                self._withdraw(job)
+            job.future.add_done_callback(lambda done: done.cancelled() or done.exception())
+            raise
+
     def waiting(self, table: str) -> int:
         """Jobs of ``table`` waiting or running in the pool."""
         return (len(self._moves.get(table, ())) + len(self._hints.get(table, ()))
@@ -202,7 +231,7 @@ class Pool:
         return len(self._running)
 
     def _withdraw(self, job: _Job) -> None:
-        queues = self._hints if job.hint else self._moves
+        queues = self._help if job.work is not None else self._hints if job.hint else self._moves
         jobs = queues.get(job.table)
         if jobs is not None and job in jobs:
             jobs.remove(job)
@@ -213,7 +242,10 @@ class Pool:
     def _next(self) -> _Job | None:
         """The next job to start: round robin over the tables with nothing running, bot moves
         before hints."""
-        for queues in (self._moves, self._hints):
+        helping = sum(1 for job in self._running.values() if job.work is not None)
+        for queues in (self._moves, self._hints, self._help):
+            if queues is self._help and helping >= self.help_slots:
+                break
             for _ in range(len(self._turns)):
                 table = self._turns[0]
                 self._turns.rotate(-1)
@@ -236,7 +268,8 @@ class Pool:
             del self.started_jobs[:-1000]
             asyncio.get_running_loop().create_task(self._run(job), name=f"think for {job.table}")
         for table in list(self._turns):  # forget the tables with nothing left
-            if table not in self._moves and table not in self._hints and table not in self._running:
+            if table not in self._moves and table not in self._hints and table not in self._help \
+                    and table not in self._running:
                 self._turns.remove(table)
 
     async def _run(self, job: _Job) -> None:
@@ -261,8 +294,20 @@ class Pool:
             if not self._closed:
                 self._dispatch()
 
-    async def _call(self, job: _Job) -> Action:
+    async def _call(self, job: _Job) -> Any:
         loop = asyncio.get_running_loop()
+        if job.work is not None:
+            if self._processes is not None:
+                try:
+                    return await asyncio.wrap_future(self._processes.submit(job.work))
+                except BrokenProcessPool:
+                    self.broken += 1
+                    log.error("a bot worker process died; starting new ones")
+                    self._replace_processes()
+            if self._threads is None:
+                raise PoolClosed("the pool is not running")
+            return await loop.run_in_executor(self._threads, job.work)
+        assert job.bot is not None and job.view is not None and job.rng is not None
         level = getattr(job.bot, "name", None)
         if self._processes is not None and isinstance(level, str) and type(job.bot) is BOT_CLASSES.get(level):
             try:

@@ -12,6 +12,7 @@ leaves the deal in progress out (its cards are hidden until it is over).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -35,13 +36,25 @@ def _bearer(request: Request) -> str | None:
     return token.strip() if kind.lower() == "bearer" and token.strip() else None
 
 
+Helper = Callable[[Request, str, Callable[[], Any]], Awaitable[Any]]
+"""Where a review or advice is worked out: ``helper(request, key, work)`` with ``key`` the
+table (or the client, for an upload); the app's runs it in the bounded pool under the
+quotas (``Limits.reviews_per_minute`` and the like), or refuses."""
+
+
+async def _in_thread(request: Request, key: str, work: Callable[[], Any]) -> Any:
+    return await asyncio.to_thread(work)
+
+
 def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table | None]],
-                      public_record: Callable[[Table], dict[str, Any]]) -> None:
+                      public_record: Callable[[Table], dict[str, Any]], helper: Helper = _in_thread) -> None:
     """``GET /api/games/{id}/advice``, ``GET /api/games/{id}/review``, ``POST /api/review``."""
 
-    async def review(record: Any, seat: int | None, deal: int | None) -> JSONResponse:
+    async def review(request: Request, key: str, record: Any, seat: int | None, deal: int | None) -> JSONResponse:
         try:
-            answer = await asyncio.to_thread(review_record, record, seat, deal, worlds=WORLDS)
+            answer = await helper(request, key, functools.partial(review_record, record, seat, deal, worlds=WORLDS))
+        except Refused:  # the helper's own refusal (a quota, a busy pool) keeps its status
+            raise
         except RecordError as problem:  # where in the record: a param, so the page may show it
             raise Refused(400, problem.code, **{**problem.params, "at": problem.at}) from problem
         except BinokelError as problem:
@@ -60,7 +73,7 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
             seen = table.driver.view(row.seat)
         if seen.phase != "auction":
             return JSONResponse({"phase": seen.phase, "bidding": None})
-        help_ = await asyncio.to_thread(bidding_help, seen, seed=len(seen.auction))
+        help_ = await helper(request, game_id, functools.partial(bidding_help, seen, seed=len(seen.auction)))
         return JSONResponse({"phase": seen.phase, "bidding": help_})
 
     @app.get("/api/games/{game_id}/review")
@@ -74,7 +87,7 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
             seat = row.seat if row is not None and row.seat >= 0 else None
         async with table.lock:
             record = public_record(table)  # finished deals only
-        return await review(record, seat, deal)
+        return await review(request, game_id, record, seat, deal)
 
     @app.post("/api/review")
     async def review_upload(request: Request) -> JSONResponse:
@@ -91,4 +104,5 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
         bad_deal = deal is not None and (isinstance(deal, bool) or not isinstance(deal, int))
         if isinstance(seat, bool) or not isinstance(seat, int) or bad_deal:
             raise Refused(400, "review_numbers")
-        return await review(body["record"], seat, deal)
+        client = request.client.host if request.client else "?"
+        return await review(request, f"upload:{client}", body["record"], seat, deal)

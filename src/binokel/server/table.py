@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import json
 import logging
 import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from binokel.ai import HINT_LEVEL, Bot, choose_safely, make_bot
@@ -68,9 +70,6 @@ log = logging.getLogger("binokel.server")
 
 RETRY_FIRST = 0.25
 """Seconds before the first retry of a bot move the database refused (the pause then doubles)."""
-CATCH_UP = 500
-"""A client that reconnects at most this many versions behind gets the missed events; further
-behind, the snapshot alone."""
 PRESENCE_TTL = 15.0
 """A presence row of another process counts this many seconds after its last heartbeat
 (so a process killed with -9 stops counting its seats as connected after this long)."""
@@ -86,23 +85,39 @@ class Connection:
         self.seat = seat
         self.host = host
         self.address = address  # the client's address (its per-address quotas)
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()  # messages encoded already
         self.bound = limits.queue_messages
+        self.byte_bound = limits.queue_bytes
+        self.queue_bytes = 0  # the bytes of the messages waiting
+        self.events = Bucket(limits.events_per_minute / 60, limits.events_per_minute)
         self.dropped = False
         self.on_overflow: Callable[[], object] | None = None  # set by the app: closes the socket (4408)
         self.messages = Bucket(limits.messages_per_second, limits.message_burst)
         self.chat = Bucket(limits.chat_per_10_seconds / 10, limits.chat_per_10_seconds)
         self.since: int | None = None  # the version the client said it had seen (hello)
 
-    def post(self, message: dict[str, Any] | None) -> None:
-        """Queue a message (None closes the connection). With ``Limits.queue_messages``
-        waiting already the client is too slow to read: it is dropped (see :meth:`drop`)."""
+    def post(self, message: dict[str, Any] | str | None) -> None:
+        """Queue a message (None closes the connection), encoded here (a str: encoded already).
+        With ``Limits.queue_messages`` waiting already, or ``Limits.queue_bytes``, the client
+        is too slow to read: it is dropped (see :meth:`drop`)."""
         if self.dropped:
             return
-        if message is not None and self.queue.qsize() >= self.bound:
+        if message is None:
+            self.queue.put_nowait(None)
+            return
+        text = message if isinstance(message, str) else json.dumps(message)
+        if self.queue.qsize() >= self.bound or self.queue_bytes + len(text) > self.byte_bound:
             self.drop()
             return
-        self.queue.put_nowait(message)
+        self.queue_bytes += len(text)
+        self.queue.put_nowait(text)
+
+    async def next_message(self) -> str | None:
+        """The next message to send (None: close), for the connection's sender."""
+        text = await self.queue.get()
+        if text is not None:
+            self.queue_bytes -= len(text)
+        return text
 
     def drop(self) -> None:
         """Give up on a slow client: empty its queue (the memory returns at once), ignore what
@@ -111,6 +126,7 @@ class Connection:
         self.dropped = True
         while not self.queue.empty():
             self.queue.get_nowait()
+        self.queue_bytes = 0
         if self.on_overflow is not None:
             self.on_overflow()
 
@@ -157,7 +173,10 @@ class Table:
         self.away_since: dict[int, float] = {seat: time.monotonic() for seat in self.person_seats}
         self.standing_in: set[int] = set()  # person seats a bot plays for at the moment
         self.ready: set[int] = set()  # people who asked for the next deal
-        self.deal_over_at: float | None = None
+        # When the deal in the score sheet ended: for a table loaded at its score sheet (a
+        # restart, kill -9, eviction, another process) the stored time of its last step,
+        # so ``next_deal_after`` runs from there and not from nothing (issue 27).
+        self.deal_over_at: float | None = _ended_at(updated) if driver.needs_deal() else None
         self.chat: collections.deque[dict[str, Any]] = collections.deque(maxlen=limits.chat_kept)
         self.rematch_id: str | None = None
         self.on_rematch: Callable[[Table], Awaitable[Table]] | None = None  # set by the hall
@@ -357,8 +376,13 @@ class Table:
     def events_since(self, connection: Connection, since: int) -> None:
         """The events after version ``since`` that the connection's seat may see (a client that
         asks for what it missed; events after every change come anyway)."""
+        if not connection.events.take():  # every request counts, answered or refused
+            raise ProtocolError("too_many_events", max=self.limits.events_per_minute)
         if not 0 <= since <= self.version:
             raise ProtocolError("bad_since", last=self.version, value=since)
+        most = self.limits.events_versions
+        if self.version - since > most:  # a whole history per 40-byte request: sync gives the state
+            raise ProtocolError("events_too_far", max=most, last=self.version)
         connection.post(self.events_message(connection.seat, self.driver.events_for(connection.seat, since), since))
 
     def events_message(self, seat: int | None, events: list[Event], since: int,
@@ -384,7 +408,7 @@ class Table:
             self.away_since.pop(seat, None)
             self.standing_in.discard(seat)
             self._spawn(self._share_presence(seat))
-        if since is not None and 0 <= since <= self.version and self.version - since <= CATCH_UP:
+        if since is not None and 0 <= since <= self.version and self.version - since <= self.limits.events_versions:
             connection.post(self.events_message(seat, self.driver.events_for(seat, since), since))
         connection.post(self.state_message(seat))
         if seat is not None:  # chat is for the seats: a spectator reads none of it
@@ -877,6 +901,28 @@ class Table:
             self._runner = None
         for task in list(self._tasks):
             task.cancel()
+
+
+def _ended_at(stamp: str | None) -> float | None:
+    """The monotonic clock's reading at a stored time (``persist.now()``'s format); None if
+    there is none or it does not read.
+
+    >>> import time
+    >>> ago = _ended_at(persist.now())
+    >>> ago is not None and abs(ago - time.monotonic()) < 5
+    True
+    >>> _ended_at(None), _ended_at("not a time")
+    (None, None)
+    """
+    if stamp is None:
+        return None
+    try:
+        then = datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    return time.monotonic() - max(0.0, (datetime.now(UTC) - then).total_seconds())
 
 
 def _history(event: Event) -> dict[str, Any]:
