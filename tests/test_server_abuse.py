@@ -507,3 +507,24 @@ def test_help_jobs_leave_the_other_slots_to_bot_moves() -> None:
     answers, move = asyncio.run(scenario())
     assert answers == [0, 1, 2] and most == 1
     assert move in {str(a) for a in seen.legal_actions}
+
+
+# ---------------------------------------------------------------------- 9: guessing invite codes
+
+
+def test_wrong_invite_codes_have_one_budget_for_every_address(tmp_path: Path) -> None:
+    """Wrong short codes from ever new addresses spend one budget
+    (``failed_codes_per_minute``): past it a short code is refused (``too_many_guesses``)
+    from any address, while a seat's long link code (unguessable) still works."""
+    limits = dataclasses.replace(FAST, failed_codes_per_minute=5)
+    app = app_for(tmp_path / "games.db", limits=limits)
+    with TestClient(app, base_url=LOCAL) as client:
+        created = client.post("/api/games", json={"seats": ["me", "open", "easy"]}).json()
+        for n in range(5):
+            stranger = TestClient(app, base_url=LOCAL, client=(f"198.51.100.{n}", 1))
+            refusal(stranger.post("/api/invite", json={"code": f"2222-222{n + 2}"}), 404, "bad_code")
+        late = TestClient(app, base_url=LOCAL, client=("203.0.113.50", 1))
+        answer = refusal(late.post("/api/invite", json={"code": "3333-3333"}), 429, "too_many_guesses")
+        assert answer["params"]["max"] == 5
+        link = created["invites"]["seats"][0]["code"]
+        assert late.post("/api/invite", json={"code": link}).status_code == 200

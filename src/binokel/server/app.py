@@ -59,7 +59,7 @@ from binokel.server.protocol import (
 from binokel.server.storage import StorageUnavailable, Store, open_store
 from binokel.server.pool import PoolClosed
 from binokel.server.review_routes import add_review_routes
-from binokel.server.seat import OPEN
+from binokel.server.seat import OPEN, SHORT_LENGTH
 from binokel.server.club import add_club_routes
 from binokel.server.table import Connection, Table
 
@@ -336,12 +336,27 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
                              "invites": created.invites.to_json(),
                              "links": links(request, created.invites, created.table.id)})
 
+    async def invite(code: Any) -> tuple[Table, int | None]:
+        """An invite code's table and seat. Wrong codes from everybody together spend one
+        budget (``Limits.failed_codes_per_minute``): past it a short code is not looked up
+        (``too_many_guesses``), so rotating addresses do not speed up guessing; long link
+        codes (144 bits, unguessable) are looked up regardless."""
+        short = isinstance(code, str) and len("".join(code.split()).replace("-", "")) == SHORT_LENGTH
+        if short and not quotas.failed_codes.ready():
+            raise Refused(429, "too_many_guesses", max=limits.failed_codes_per_minute)
+        try:
+            return await hall.invite(code)
+        except Refused as problem:
+            if problem.code == "bad_code":
+                quotas.failed_codes.take()
+            raise
+
     @app.post("/api/invite", openapi_extra=JSON_BODY)
     async def look_up_invite(request: Request) -> JSONResponse:
         body = await json_body(request)
         if not quotas.joins.take(client_of(request)):
             return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
-        table, seat = await hall.invite(body.get("code") if isinstance(body, dict) else None)
+        table, seat = await invite(body.get("code") if isinstance(body, dict) else None)
         return JSONResponse({**hall.summary(table), "seat": seat, "open_seats": table.open_seats})
 
     @app.post("/api/join", openapi_extra=JSON_BODY)
@@ -353,7 +368,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
             return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
         code = body.get("code")
         if code is not None:
-            table, seat = await hall.invite(code)
+            table, seat = await invite(code)
         else:
             table, seat = await hall.lobby_table(body.get("id")), None
         try:

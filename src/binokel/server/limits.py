@@ -78,6 +78,13 @@ class Bucket:
         self.tokens = float(burst)
         self.stamp = time.monotonic() if now is None else now
 
+    def ready(self, now: float | None = None) -> bool:
+        """Is there a token to spend (none is spent)?"""
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        return self.tokens >= 1
+
     def take(self, now: float | None = None) -> bool:
         """Spend one token if there is one; False means over the limit."""
         now = time.monotonic() if now is None else now
