@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import contextlib
 import json
 import os
 import random
@@ -239,11 +240,12 @@ async def fuzz_http(url: str, game_id: str, rng: random.Random, stop: asyncio.Ev
             await asyncio.sleep(0)
 
 
-async def hostile(url: str, clients: int, seconds: float, seed: int, slow: int) -> Seen:
+async def hostile(url: str, clients: int, seconds: float, seed: int, slow: int,
+                  probes: collections.Counter[str] | None = None) -> Seen:
     seen = Seen()
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=url, timeout=10) as http:
-        game = (await http.post("/api/games", json={"seats": ["me", "open", "easy"], "seed": seed})).json()
+        game = (await http.post("/api/games", json={"seats": ["me", "open", "easy"]})).json()
         bots = (await http.post("/api/games", json={"seats": ["easy", "easy", "easy"], "seed": seed,
                                                     "rules": "standard(target=10000)",
                                                     "next_deal_after": 0.01})).json()  # a busy table
@@ -254,12 +256,166 @@ async def hostile(url: str, clients: int, seconds: float, seed: int, slow: int) 
     tasks.append(asyncio.ensure_future(fuzz_http(url, game["id"], random.Random(rng.random()), stop, seen)))
     tasks.append(asyncio.ensure_future(raw_attacks(url, bots["id"], random.Random(rng.random()), stop, seen,
                                                    slow)))
+    if probes is not None:
+        tasks += await abuse(url, seconds, seed, stop, seen, probes)
     await asyncio.sleep(seconds)
     stop.set()
     await asyncio.wait(tasks, timeout=15)
     for task in tasks:
         task.cancel()
     return seen
+
+
+# ---------------------------------------------------------------------- issue 27's abuse patterns
+# Each comes from its own loopback address (any 127.x address is this computer), as an
+# attacker's would, so the load generator's tables (127.0.0.1) keep their own quotas.
+
+
+async def events_flood(ws_url: str, game_id: str, source: str, stop: asyncio.Event, seen: Seen) -> None:
+    """Spectators asking for the whole history (``events`` since 0) as fast as they may."""
+    while not stop.is_set():
+        try:
+            async with connect(f"{ws_url}/ws/games/{game_id}", local_addr=(source, 0), max_size=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                while not stop.is_set():
+                    await ws.send(json.dumps({"type": "events", "since": 0}))
+                    seen.frames += 1
+                    with contextlib.suppress(TimeoutError):
+                        answer = json.loads(await asyncio.wait_for(ws.recv(), 0.05))
+                        if answer.get("type") == "error":
+                            seen.codes[str(answer.get("code"))] += 1
+        except (ConnectionClosed, OSError, InvalidStatus) as error:
+            seen.closes[f"events flood: {getattr(getattr(error, 'rcvd', None), 'code', type(error).__name__)}"] += 1
+            await asyncio.sleep(0.2)
+
+
+async def review_flood(url: str, game_id: str, source: str, stop: asyncio.Event, seen: Seen) -> None:
+    """Reviews of a finished deal of the busy bot table, again and again."""
+    transport = httpx.AsyncHTTPTransport(local_address=source)
+    async with httpx.AsyncClient(base_url=url, timeout=60, transport=transport) as http:
+        while not stop.is_set():
+            try:
+                response = await http.get(f"/api/games/{game_id}/review", params={"deal": 0, "seat": 0})
+                seen.statuses[response.status_code] += 1
+                if response.status_code >= 400:
+                    seen.codes[str(response.json().get("code"))] += 1
+                    await asyncio.sleep(0.05)
+            except httpx.HTTPError as error:
+                seen.errors[type(error).__name__] += 1
+            seen.requests += 1
+
+
+async def spectator_crowd(ws_url: str, game_id: str, sources: list[str], size: int, stop: asyncio.Event,
+                          seen: Seen) -> None:
+    """``size`` watch-link sockets from each source held open (refused ones counted)."""
+    held = []
+    for source in sources:
+        for _ in range(size):
+            try:
+                ws = await connect(f"{ws_url}/ws/games/{game_id}", local_addr=(source, 0))
+                await ws.send(json.dumps({"type": "hello", "token": None}))
+                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if first.get("type") == "error":
+                    seen.codes[str(first.get("code"))] += 1
+                held.append(ws)
+            except (ConnectionClosed, OSError, InvalidStatus, TimeoutError) as error:
+                seen.errors[f"crowd: {type(error).__name__}"] += 1
+    await stop.wait()
+    for ws in held:
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+async def seat_probe(ws_url: str, game_id: str, token: str, stop: asyncio.Event, seen: Seen,
+                     probes: collections.Counter[str]) -> None:
+    """The seat's holder reconnects now and then: never locked out by the crowd."""
+    while not stop.is_set():
+        await asyncio.sleep(2)
+        try:
+            async with connect(f"{ws_url}/ws/games/{game_id}") as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                probes["locked_out" if first.get("type") == "error" else "seated"] += 1
+        except (ConnectionClosed, OSError, InvalidStatus, TimeoutError):
+            probes["locked_out"] += 1
+
+
+async def transport_abuse(url: str, source: str, rng: random.Random, stop: asyncio.Event, seen: Seen) -> None:
+    """Slow bodies (a byte now and then), huge heads (200 KB), forged X-Forwarded-For."""
+    host, port = "127.0.0.1", int(url.rsplit(":", 1)[1])
+    trickling: list[socket.socket] = []
+    transport = httpx.AsyncHTTPTransport(local_address=source)
+    async with httpx.AsyncClient(base_url=url, timeout=10, transport=transport) as http:
+        while not stop.is_set():
+            choice = rng.randrange(3)
+            try:
+                if choice == 0 and len(trickling) < 40:
+                    sock = socket.create_connection((host, port), source_address=(source, 0))
+                    sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+                                 b"\r\nContent-Length: 5000\r\n\r\n{")
+                    trickling.append(sock)
+                elif choice == 1:
+                    sock = socket.create_connection((host, port), source_address=(source, 0))
+                    with contextlib.suppress(OSError):
+                        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 200_000
+                                     + b"\r\n\r\n")
+                    sock.settimeout(5)
+                    with contextlib.suppress(OSError):
+                        answer = await asyncio.to_thread(sock.recv, 200)
+                        seen.statuses[int(answer.split(b" ")[1]) if answer[:5] == b"HTTP/" else 0] += 1
+                    sock.close()
+                else:
+                    forged = f"{rng.randrange(1, 255)}.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}"
+                    response = await http.post("/api/games", json={"seats": ["easy", "easy", "easy"]},
+                                               headers={"X-Forwarded-For": forged})
+                    seen.statuses[response.status_code] += 1
+                    if response.status_code == 200:  # a table made: take it away again
+                        answer = response.json()
+                        await http.request("DELETE", f"/api/games/{answer['id']}",
+                                           headers={"Authorization": f"Bearer {answer['token']}"})
+                seen.requests += 1
+                for sock in list(trickling):  # a byte each
+                    try:
+                        sock.sendall(b" ")
+                    except OSError:
+                        seen.closes["slow body cut off"] += 1
+                        trickling.remove(sock)
+                        sock.close()
+            except (OSError, httpx.HTTPError) as error:
+                seen.errors[f"transport: {type(error).__name__}"] += 1
+            await asyncio.sleep(0.1)
+    for sock in trickling:
+        sock.close()
+
+
+async def abuse(url: str, seconds: float, seed: int, stop: asyncio.Event, seen: Seen,
+                probes: collections.Counter[str]) -> list[asyncio.Future[None]]:
+    """Start issue 27's abuse patterns (they run until ``stop``)."""
+    rng = random.Random(seed)
+    ws_url = "ws" + url[4:]
+    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
+        watched = (await http.post("/api/games", json={"seats": ["me", "open", "easy"]})).json()
+        reviewed = (await http.post("/api/games", json={"seats": ["easy", "easy", "easy"],
+                                                        "rules": "standard(deals=1)"})).json()
+    # the reviewed table plays its one deal while somebody watches it
+    watcher = await connect(f"{ws_url}/ws/games/{reviewed['id']}")
+    await watcher.send(json.dumps({"type": "hello", "token": None}))
+    tasks = [asyncio.ensure_future(events_flood(ws_url, watched["id"], f"127.0.0.{20 + n}", stop, seen))
+             for n in range(10)]
+    tasks += [asyncio.ensure_future(review_flood(url, reviewed["id"], f"127.0.0.{40 + n}", stop, seen))
+              for n in range(4)]
+    tasks.append(asyncio.ensure_future(spectator_crowd(ws_url, watched["id"], [f"127.0.0.{60 + n}" for n in range(5)],
+                                                       12, stop, seen)))
+    tasks.append(asyncio.ensure_future(seat_probe(ws_url, watched["id"], watched["token"], stop, seen, probes)))
+    tasks += [asyncio.ensure_future(transport_abuse(url, f"127.0.0.{80 + n}", random.Random(rng.random()), stop,
+                                                    seen)) for n in range(3)]
+
+    async def close_watcher() -> None:
+        await stop.wait()
+        with contextlib.suppress(Exception):
+            await watcher.close()
+    tasks.append(asyncio.ensure_future(close_watcher()))
+    return tasks
 
 
 def tracebacks(log: Path) -> int:
@@ -282,6 +438,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=6, help="tables of the load generator (default 6)")
     parser.add_argument("--slow", type=int, default=20, help="spectators of a busy bot table that stop reading "
                         "(default 20)")
+    parser.add_argument("--baseline", type=float, default=0.0, metavar="SECONDS",
+                        help="first run the load generator alone this long, for its unloaded latency (default 0: no)")
+    parser.add_argument("--no-abuse", action="store_true", help="leave out issue 27's abuse patterns (events replay "
+                        "floods, review floods, spectator crowds, slow bodies, huge heads, forged forwarded headers)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args()
@@ -289,6 +449,17 @@ def main() -> None:
         log = Path(tmp) / "server.log"
         server, url = start_server(str(Path(tmp) / "games.sqlite3"), log)
         try:
+            baseline = None
+            if args.baseline > 0:  # the same tables' latency with nobody else on the server
+                subprocess.run([sys.executable, str(ROOT / "bench" / "load.py"), "capacity", "--url", url,
+                                "--tables", str(args.tables), "--seconds", str(args.baseline), "--warmup", "1",
+                                "--json", str(Path(tmp) / "baseline.json")], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+                               timeout=args.baseline + 180)
+                with contextlib.suppress(OSError, ValueError):
+                    baseline = json.loads((Path(tmp) / "baseline.json").read_text()).get("latency_ms")
+                time.sleep(3)
+            probes: collections.Counter[str] = collections.Counter()
             before = rss(server.pid)
             load = subprocess.Popen([sys.executable, str(ROOT / "bench" / "load.py"), "capacity", "--url", url,
                                      "--tables", str(args.tables), "--seconds", str(args.seconds), "--warmup", "1",
@@ -304,7 +475,8 @@ def main() -> None:
                         await asyncio.sleep(0.5)
                 sampler = asyncio.ensure_future(sample())
                 try:
-                    return await hostile(url, args.hostile, args.seconds, args.seed, args.slow)
+                    return await hostile(url, args.hostile, args.seconds, args.seed, args.slow,
+                                         None if args.no_abuse else probes)
                 finally:
                     sampler.cancel()
 
@@ -337,6 +509,8 @@ def main() -> None:
             "load": {key: load_report.get(key) for key in ("people_actions", "server_steps_per_second", "errors",
                                                             "latency_ms", "connections_failed")
                      if key in load_report} if load_report else None,
+            "load_unloaded_latency_ms": baseline,
+            "seat_probes": dict(probes),
         }
     if args.json:
         print(json.dumps(report, indent=2))
@@ -352,6 +526,8 @@ def main() -> None:
           f"{report['server_connections_after']}")
     print(f"  tracebacks in the server log: {report['tracebacks_in_log']}; /healthz after: {health}")
     print(f"  load generator: {report['load']}")
+    print(f"  the same tables unloaded (--baseline): {baseline}")
+    print(f"  the seat holder reconnecting beside the spectator crowd: {dict(probes)}")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import logging
 import select
 import socket
 import time
@@ -528,3 +529,59 @@ def test_wrong_invite_codes_have_one_budget_for_every_address(tmp_path: Path) ->
         assert answer["params"]["max"] == 5
         link = created["invites"]["seats"][0]["code"]
         assert late.post("/api/invite", json={"code": link}).status_code == 200
+
+
+# ---------------------------------------------------------------------- 10: outage lines that flap
+
+
+def test_a_flapping_disk_is_one_outage_in_the_log(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A nearly full disk refuses some writes and takes others, by turns: one "write failed"
+    line and no "works again" while writes are still being refused within the calm window;
+    a write that lands after the calm ends the outage with one line. On a read-only file a
+    write that changes nothing (it commits) is no news."""
+    from binokel.server.outage import Outage
+    from binokel.server.storage import StorageUnavailable, open_store
+    from binokel.server.storage.base import Seat
+
+    clock = [0.0]
+    outage = Outage(calm=5.0, clock=lambda: clock[0])
+    with caplog.at_level(logging.WARNING, "binokel"):
+        for _ in range(50):
+            clock[0] += 0.1
+            outage.failed("a step", "disk full")
+            clock[0] += 0.1
+            outage.ok()
+        clock[0] += 5.0
+        outage.ok()
+    lines = [r.getMessage() for r in caplog.records if r.name == "binokel.server"]
+    flags = [("refuses" in line, "takes writes again" in line) for line in lines]
+    assert flags == [(True, False), (False, True)], lines
+    caplog.clear()
+
+    with open_store(tmp_path / "games.sqlite3") as store, caplog.at_level(logging.WARNING, "binokel.storage"):
+        store.calm = 0.3  # type: ignore[attr-defined]
+        store.create("g1", rules="standard", settings={}, seed=1, first_dealer=0, seats=[Seat("bot", "easy", "B")])
+        big = {"blob": "x" * 200_000}
+        version = 0
+        for _ in range(10):  # full, space, full, space ...
+            store.set_max_size(store.size())
+            with pytest.raises(StorageUnavailable):
+                store.append("g1", version, [big])
+            store.set_max_size(None)
+            version = store.append("g1", version, [{"n": version}])
+        time.sleep(0.4)  # calm
+        store.append("g1", version, [{"n": version}])
+    lines = [r.getMessage() for r in caplog.records if r.name == "binokel.storage"]
+    assert [("write failed" in line, "work again" in line) for line in lines] == [(True, False), (False, True)], lines
+    caplog.clear()
+
+    path = tmp_path / "games.sqlite3"
+    with open_store(f"file:{path}?mode=ro") as store, caplog.at_level(logging.WARNING, "binokel.storage"):
+        with pytest.raises(StorageUnavailable):
+            store.append("g1", 21, [{"n": 1}])
+        with contextlib.suppress(Exception):
+            store.append("no-such-game", 0, [{"n": 1}])  # refused before anything is written: commits
+        with contextlib.suppress(Exception):
+            store.append("g1", 0, [{"n": 1}])  # a stale version: the same
+    lines = [r.getMessage() for r in caplog.records if r.name == "binokel.storage"]
+    assert not any("work again" in line for line in lines), lines

@@ -105,7 +105,7 @@ class Hall:
         # Every table's bots and hints think in this one pool (started and stopped with the
         # app); a database that refuses writes is one outage for all of them (logged once).
         self.pool = pool or Pool(self.limits.pool, self.limits.pool_workers, self.limits.review_slots)
-        self.outage = Outage()
+        self.outage = Outage(self.limits.outage_calm_seconds)
         self.evicted = 0
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Future[Table | None]] = {}

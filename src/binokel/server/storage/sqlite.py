@@ -43,6 +43,7 @@ from binokel.server.storage.base import (
     now,
 )
 from binokel.server.storage.migrations import MIGRATIONS, Migration
+from binokel.server.outage import CALM
 
 T = TypeVar("T")
 
@@ -86,6 +87,8 @@ class SQLiteStore(Store):
         self._readers_lock = threading.Lock()
         self._closed = False
         self._failing = False  # writes fail at the moment (logged once, until one lands)
+        self._failed_at = 0.0  # when the last write was refused (time.monotonic)
+        self.calm = CALM  # an outage ends with a write that changes something this long after the last refusal
         try:
             self._db = self._connect()
         except sqlite3.Error as error:
@@ -161,6 +164,7 @@ class SQLiteStore(Store):
         with self._turn:
             batch, self._queue = self._queue, []
         db = self._db
+        changes = db.total_changes
         try:
             db.execute("BEGIN IMMEDIATE")
             for request in batch:
@@ -174,7 +178,10 @@ class SQLiteStore(Store):
                     request.error = self._unavailable(error) if isinstance(error, sqlite3.Error) else error
                 db.execute("RELEASE request")
             db.execute("COMMIT")
-            if self._failing:
+            # Over only once a write changed something (a read-only file commits a write that
+            # changes nothing) with no refusal for a while (a nearly full disk takes some writes
+            # and refuses others, by turns: one outage, not one per write).
+            if self._failing and db.total_changes > changes and time.monotonic() - self._failed_at >= self.calm:
                 self._failing = False
                 log.warning("games database %s: writes work again", self.path)
         except BaseException as error:
@@ -194,6 +201,7 @@ class SQLiteStore(Store):
                 request.done = True
 
     def _unavailable(self, error: sqlite3.Error) -> StorageUnavailable:
+        self._failed_at = time.monotonic()
         if not self._failing:  # one line per outage, not one per refused write (or retry)
             self._failing = True
             log.error("games database %s: write failed: %s (writes fail until one works again)", self.path, error)
