@@ -477,8 +477,8 @@ def report(settings: Settings, results: list[Played]) -> dict[str, Any]:
         for name, kinds in played.latency.items():
             for kind, times in kinds.items():
                 latency.setdefault(name, {}).setdefault(kind, []).extend(times)
-        for name, kinds in played.cut.items():
-            for kind, count in kinds.items():
+        for name, counts in played.cut.items():
+            for kind, count in counts.items():
                 cut.setdefault(name, {})[kind] = cut.get(name, {}).get(kind, 0) + count
     means = {i: {d: statistics.fmean(v[i]) for d, v in per_deal.items()} for i in range(len(names))}
     bots = []

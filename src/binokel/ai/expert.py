@@ -425,5 +425,6 @@ class ExpertBot(HardBot):
         return Tally(tuple(totals), worlds)
 
 
-__all__ = ["ExpertBot", "auction_calls", "auction_weight", "effective_size", "hand_estimate", "side_utility", "tempered"]
+__all__ = ["ExpertBot", "auction_calls", "auction_weight", "effective_size", "hand_estimate", "side_utility",
+           "tempered"]
 
