@@ -80,7 +80,8 @@ def study(paths: list[Path], budget: float, seed: int = 1) -> dict[str, list[dic
         if isinstance(bot, ExpertBot):
             bot._view = seen
         rng = random.Random(seed * 1000 + number)
-        simulation = bot.evaluate(bot.simulate, seen, rng, max(bot.BID_WORLDS, bot.bid_effort(budget)), budget)
+        worlds = max(bot.BID_WORLDS, bot.bid_effort(budget), getattr(bot, "FACING_WORLDS", 0) if facing_bid(seen) else 0)
+        simulation = bot.evaluate(bot.simulate, seen, rng, worlds, budget)
         if isinstance(bot, ExpertBot):
             bot._view = None
         melds = hand_melds([Card.parse(c) for c in data["hands"][soloist]], state.rules)
