@@ -80,7 +80,7 @@ def study(paths: list[Path], budget: float, seed: int = 1) -> dict[str, list[dic
         if isinstance(bot, ExpertBot):
             bot._view = seen
         rng = random.Random(seed * 1000 + number)
-        worlds = max(bot.BID_WORLDS, bot.bid_effort(budget), getattr(bot, "FACING_WORLDS", 0) if facing_bid(seen) else 0)
+        worlds = max(bot.BID_WORLDS, bot.bid_effort(budget), bot.FACING_WORLDS if facing_bid(seen) else 0)
         simulation = bot.evaluate(bot.simulate, seen, rng, worlds, budget)
         if isinstance(bot, ExpertBot):
             bot._view = None
