@@ -14,6 +14,7 @@ import { bindTutorial, offerTutorial } from "./tutorial.js";
 import { registerWorker, serverUnreachable } from "./offline.js";
 import { feel } from "./feel.js";
 import { watchResults, bindUpload } from "./review.js";
+import { bindAnnouncer, heard, reached, resetAnnouncer } from "./announce.js";
 
 const $ = (id) => document.getElementById(id);
 const DECKS = ["french", "german"];
@@ -33,6 +34,7 @@ const app = {
 
 function connect(id, watching = false) {
   disconnect();
+  resetAnnouncer();
   app.gameId = id;
   app.watching = watching;
   app.version = null;
@@ -100,6 +102,7 @@ function onMessage(message) {
       app.version = message.version;
       showTable();
       table.update(message);
+      reached(message);  // screen readers hear the events that led here, once
       updateAdvice(message, app.gameId, app.deck);
       soundsFor(message);
       recordState(message, app.gameId);
@@ -112,6 +115,7 @@ function onMessage(message) {
       break;
     case "events":
       table.onEvents(message);
+      heard(message.events);
       break;
     case "presence":
       table.onPresence(message);
@@ -230,6 +234,7 @@ async function changeLanguage(lang) {
   await setLanguage(lang);
   $("language-select").value = lang;
   start?.render();
+  if (!$("start-view").hidden) renderStatsSummary(() => app.deck);  // its counts in the new language
   chat.renderPhrases();
   if ($("rules-dialog").open) renderRules();
   table.redraw?.call(table);
@@ -267,6 +272,7 @@ async function main() {
   bindRules();
   watchResults(() => table);
   bindSettings();
+  bindAnnouncer();
   bindKeyboard(table);
   bindTutorial();
   registerWorker();

@@ -1,7 +1,7 @@
 // The score sheet (like the paper pad), the deal result and the game log, as HTML text.
 
 import { t, tSeat, number, suitName, meldName } from "./i18n.js";
-import { suitIcon, cardChip, points } from "./cards.js";
+import { suitIcon, namedSuit, cardChip, points } from "./cards.js";
 import * as model from "./model.js";
 
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -85,7 +85,7 @@ export function dealResult(msg, deck) {
   const contract = view.soloist == null ? "" :
     `<p class="contract-line">${tSeat("contract", view.soloist, view.seat, { name: escape(soloist), bid: number(view.bid) })} · ${gameLabel(view.game, deck)}</p>`;
   let html = `<h2 class="${good ? "good" : "bad"}" data-testid="result-title">${title}</h2>` + contract +
-    `<table class="result-table"><thead><tr><th></th><th>${t("melds")}</th><th>${t("card_points")}</th><th>${t("this_deal")}</th><th>${t("total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+    `<table class="result-table"><thead><tr><th><span class="visually-hidden">${t("player_column")}</span></th><th>${t("melds")}</th><th>${t("card_points")}</th><th>${t("this_deal")}</th><th>${t("total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
   if (game.over) {
     html += `<p class="winner" data-testid="game-winner">${iWon(game, view.seat) ? t("you_win") : t("winner_is", { name: escape(winnerName(game)) })}</p>` +
       `<div class="row"><button type="button" class="primary" data-command="rematch" data-testid="result-rematch">${t("rematch")}</button>` +
@@ -138,7 +138,7 @@ export function renderLog(msg, deck) {
   if (view.melds && model.isSuit(view.game)) {
     view.melds.forEach((melds, seat) => {
       if (!melds.length && seat === view.soloist && view.surrendered) return;
-      const list = melds.map((m) => `${meldName(m.name)}${m.suit ? " " + suitIcon(m.suit, deck) : ""} ${number(m.points)}`).join(", ");
+      const list = melds.map((m) => `${meldName(m.name)}${m.suit ? " " + namedSuit(m.suit, deck) : ""} ${number(m.points)}`).join(", ");
       add(tSeat("log.melds", seat, view.seat, { name: escape(names[seat]) }) + " " + (list ? `${list} = <b>${number(model.meldTotal(melds))}</b>` : t("no_melds")));
     });
   }
