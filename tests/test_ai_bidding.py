@@ -64,7 +64,7 @@ def test_no_bid_past_the_reach_of_the_best_sampled_tapp_however_good_the_average
     assert bot.accepts(simulation, 200)  # this hand plays 200 gladly
     # Even when every simulated deal says a bid pays, nothing above the reach is bid.
     simulation.value = lambda bid: 1000.0  # type: ignore[method-assign]
-    simulation.made_share = lambda bid, least=0: 1.0  # type: ignore[method-assign]
+    simulation.made_share = lambda bid: 1.0  # type: ignore[method-assign]
     assert bot.accepts(simulation, simulation.reach)
     assert not bot.accepts(simulation, simulation.reach + 10)
 
@@ -143,7 +143,7 @@ def test_expert_passes_where_hard_still_bids_when_few_deals_reach_the_bid() -> N
     even when its mean utility beats defending."""
     simulation, _ = _simulation("expert", STRONG)
     simulation.value = lambda bid: 1000.0  # type: ignore[method-assign]
-    simulation.made_share = lambda bid, least=0: ExpertBot.MADE_SHARE - 0.01  # type: ignore[method-assign]
+    simulation.made_share = lambda bid: ExpertBot.MADE_SHARE - 0.01  # type: ignore[method-assign]
     simulation.facing = 0  # nobody raised (against a raiser both need FACING_SHARE)
     bid = min(200, simulation.reach)
     assert HardBot(seed=1).accepts(simulation, bid)
@@ -157,7 +157,7 @@ def test_passing_is_worth_less_alone_than_with_a_partner(level: str) -> None:
     do well there)."""
     simulation, _ = _simulation(level, STRONG)
     simulation.value = lambda bid: -50.0  # type: ignore[method-assign]
-    simulation.made_share = lambda bid, least=0: 1.0  # type: ignore[method-assign]
+    simulation.made_share = lambda bid: 1.0  # type: ignore[method-assign]
     bid = min(200, simulation.reach)
     bot = make_bot(level, seed=1)
     assert isinstance(bot, HardBot)
@@ -200,7 +200,7 @@ def test_against_a_raiser_a_bid_needs_the_facing_share(level: str) -> None:
     bot = make_bot(level, seed=1)
     assert isinstance(bot, HardBot)
     simulation.value = lambda bid: 1000.0  # type: ignore[method-assign]
-    simulation.made_share = lambda bid, least=0: bot.FACING_SHARE - 0.01  # type: ignore[method-assign]
+    simulation.made_share = lambda bid: bot.FACING_SHARE - 0.01  # type: ignore[method-assign]
     bid = min(200, simulation.reach)
     assert simulation.facing == 160  # seat 1 raised to 160
     assert not bot.accepts(simulation, bid)
@@ -247,17 +247,3 @@ def test_expert_tempers_its_auction_weights_to_an_effective_size() -> None:
     assert spread[0] == max(spread) and len(set(spread[1:])) == 1  # the order is kept
     assert tempered([1.0, 0.9, 0.8], 2) == [1.0, 0.9, 0.8]  # enough already: untouched
 
-
-@pytest.mark.parametrize("level", ["hard", "expert"])
-def test_against_a_raiser_deals_the_clock_cut_off_count_as_failed(level: str) -> None:
-    """A war bid does not rest on the few deals a loaded machine left time for (the auction
-    study: expert's failed bids in wars had been decided on a handful of deals)."""
-    simulation, _ = _simulation(level, STRONG)
-    bot = make_bot(level, seed=1)
-    assert isinstance(bot, HardBot)
-    assert simulation.worlds >= bot.FACING_WORLDS and simulation.made_share(170) == 1.0
-    assert bot.accepts(simulation, 170)
-    simulation.results = simulation.results[:bot.FACING_WORLDS // 2]  # the clock stopped the simulation halfway
-    assert simulation.made_share(170) == 1.0 and not bot.accepts(simulation, 170)
-    simulation.facing = 0
-    assert bot.accepts(simulation, 170)  # without a raiser the deals simulated decide, as before

@@ -418,8 +418,7 @@ class HardBot(MediumBot):
 
     FACING_WORLDS = 24
     """At least this many sampled Tapps weigh a bid against a raiser (:attr:`FACING_SHARE` is a
-    rate: with 12 worlds a single deal moves it by 8 points); deals the clock cut off count
-    as failed there (the auction study: expert's failed bids in wars rested on few deals)."""
+    rate: with 12 worlds a single deal moves it by 8 points)."""
     FACING_SHARE = 0.8
     """Against an opponent who raised of its own will, a bid is made only while the simulated
     soloist reaches it in at least this share of the deals: a raise says the raiser's hand is
@@ -432,7 +431,7 @@ class HardBot(MediumBot):
         Tapp, worth more than defending on average, and against a raiser reached in
         :attr:`FACING_SHARE` of the deals."""
         return (bid <= simulation.reach and simulation.value(bid) > self.passing_worth(simulation.knowledge.rules)
-                and (not simulation.facing or simulation.made_share(bid, self.FACING_WORLDS) >= self.FACING_SHARE))
+                and (not simulation.facing or simulation.made_share(bid) >= self.FACING_SHARE))
 
     # ---------------------------------------------------------------- discard, game, surrender
 
@@ -648,15 +647,13 @@ class SoloistSimulation:
         return SoloistSimulation(self.knowledge, self.results + other.results, max(self.reach, other.reach),
                                  max(self.facing, other.facing))
 
-    def made_share(self, bid: int, least: int = 0) -> float:
-        """The share of the simulated deals in which the soloist reaches ``bid``; with fewer
-        than ``least`` deals (the clock cut the simulation short) the missing ones count as
-        failed: a bid against a raiser does not rest on a handful of deals."""
+    def made_share(self, bid: int) -> float:
+        """The share of the simulated deals in which the soloist reaches ``bid``."""
         if not self.results:
             return 0.0
         made = sum(1 for p in self.results if (p.is_durch and not p.broken)
                    or (not p.is_durch and p.soloist_total() + partner_points(p) >= bid))
-        return made / max(len(self.results), least)
+        return made / len(self.results)
 
     def value(self, bid: int) -> float:
         """Mean utility of playing ``bid`` over the simulated deals; in trump games
