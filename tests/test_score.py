@@ -154,7 +154,7 @@ def test_a_finished_deal_s_summary_scores_as_the_state_did(rules: Rules, seed: i
     for side in explained.sides:
         assert sum(points for _, points in side.terms) == side.exact or side.terms[0][0] == "whole_game"
     # The bots' fast paths score the same numbers.
-    assert state.soloist is None or state.bid is not None and state.game is not None
+    assert state.soloist is None or (state.bid is not None and state.game is not None)
     if state.soloist is not None and state.game is not None and state.bid is not None:
         out = state.sitting_out
         if state.game >= DURCH:
