@@ -100,6 +100,14 @@ def test_an_event_from_the_phone(server: Server, browser: Browser) -> None:  # n
     phone.get_by_test_id("club-save").tap()
     expect(rows.first).to_contain_text("−200", timeout=TIMEOUT)
     expect(projector.get_by_test_id("club-standings")).to_contain_text("−200", timeout=TIMEOUT)
+    # the organiser's audit log shows the correction with who, when and the scores before
+    organiser.reload()
+    organiser.wait_for_selector("html[data-ready=true]", state="attached")
+    organiser.get_by_test_id("club-audit").locator("summary").tap()
+    correction = organiser.get_by_test_id("club-audit").locator("tr.correction")
+    expect(correction).to_have_count(1, timeout=TIMEOUT)
+    expect(correction).to_contain_text("table 1")
+    expect(correction).to_contain_text("→")
     # the organiser's link opens the console on another device, with the organiser's rights
     console = organiser.locator("details .link").text_content()
     assert console and f"#/o/{event_id}/" in console

@@ -142,7 +142,29 @@ async function organiserView(id, secretFromLink) {
     error,
     h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.players" }), register, players, drawButton),
     current ? roundView(id, event, current, cards) : null,
-    h("div", { class: "no-print" }, h("h2", { "data-i18n": "club.standings" }), standingsTable(event.standings, event.round)));
+    h("div", { class: "no-print" }, h("h2", { "data-i18n": "club.standings" }), standingsTable(event.standings, event.round)),
+    h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.sheets" }),  // the organiser corrects any deal
+      event.rounds.map((round) => h("p", { class: "row" }, t("club.round_n", { n: round.number }), ":",
+        round.tables.map((table) => h("a", { class: "button", href: `#/t/${id}/${round.number}/${table.number}` }, table.number))))),
+    secret ? auditView(id, secret) : null);
+}
+
+/** The audit log: every entry with who made it and when; a correction with the scores before. */
+function auditView(id, secret) {
+  const box = h("details", { class: "card no-print", "data-testid": "club-audit" }, h("summary", { "data-i18n": "club.audit" }));
+  box.addEventListener("toggle", async () => {
+    if (!box.open || box.querySelector("table")) return;
+    try {
+      const { audit } = await api("GET", `events/${id}/audit`, undefined, secret);
+      const what = (line) => (line.kind === "deal"
+        ? `${t("club.round_n", { n: line.round })}, ${t("club.table_n", { n: line.table })}, ${t("club.deal_n_short", { n: line.deal })}: ${line.before ? `${line.before.join(" / ")} → ` : ""}${line.scores.join(" / ")}`
+        : [line.kind, line.name, line.player].filter((v) => v != null).join(" "));
+      box.append(h("div", { style: "overflow-x:auto" }, h("table", {}, h("tbody", {}, audit.slice().reverse().map((line) =>
+        h("tr", { class: line.before ? "correction" : null }, h("td", {}, line.at.replace("T", " ").slice(0, 19)),
+          h("td", { class: "name" }, line.by), h("td", { class: "name" }, what(line))))))));
+    } catch (problem) { showError(problem); }
+  });
+  return box;
 }
 
 function roundView(id, event, round, cards) {
