@@ -63,6 +63,8 @@ class Sheet:
         return self.dealer_of(len(self.deals))
 
     def _scored(self, index: int, entry: DealSummary | Mapping[str, Any]) -> ScoreExplanation:
+        if not isinstance(entry, (DealSummary, Mapping)):
+            raise SummaryError("summary_not_object", field="summary", value=repr(entry)[:20])
         data = entry.to_json() if isinstance(entry, DealSummary) else dict(entry)
         data["dealer"] = self.dealer_of(index)  # the rotation decides, not the entry
         return explain(self.rules, DealSummary.from_json(data))
