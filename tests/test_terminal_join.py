@@ -332,3 +332,21 @@ def test_a_rematch_asked_by_another_player_is_followed_in_the_same_seat(server: 
     finally:
         back.close()
     assert "holds no seat" not in text_of(back)
+
+
+def test_a_watch_link_watches_without_a_seat(server: Server, tmp_path: Path) -> None:
+    """``#/watch/ID``: the table and every public step, no hand, never a prompt; the game's end."""
+    created = server.post("api/games", {"rules": "standard(deals=1)", "seats": ["easy", "easy", "easy"],
+                                        "name": "Anna", "seed": 3})
+    child = spawn_join(tmp_path, f"{server.url}#/watch/{created['id']}")
+    try:
+        child.expect("wins the game")
+        child.expect("The game is over.")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    text = text_of(child)
+    assert text.startswith("You are watching this table.") and "(you)" not in text
+    assert "Your hand" not in text and "You " not in text.removeprefix("You are watching")
+    assert not (tmp_path / "seats.json").exists()
