@@ -57,6 +57,7 @@ from binokel.server.protocol import (
 from binokel.server.storage import StorageUnavailable, Store, open_store
 from binokel.server.review_routes import add_review_routes
 from binokel.server.club import add_club_routes
+from binokel.server.pad import add_pad_routes
 from binokel.server import delivery
 from binokel.server.delivery import add_delivery, web_dir
 from binokel.server.table import Connection, Table
@@ -377,6 +378,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
 
     add_review_routes(app, hall.get, public_record)  # bidding help, deal review (server/review_routes.py)
     add_club_routes(app, hall)  # club tournaments (server/club.py)
+    add_pad_routes(app, hall)  # the score pad's sheets (server/pad.py)
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> JSONResponse:
