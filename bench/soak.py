@@ -58,7 +58,8 @@ def rss(pid: int) -> int:
 def start_server(db: str, log: Path) -> tuple[subprocess.Popen[str], str]:
     command = ["nice", "-n", "5", sys.executable, "-m", "binokel", "serve", "--port", "0", "--db", db,
                "--think", "0", "--log-format", "json"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    # bench/load.py replays seeded tables with seats for people: a development server's setting
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "BINOKEL_SEEDS_WITH_FRIENDS": "1"}
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log.open("w"), text=True, env=env)
     assert server.stdout is not None
     found = re.search(r"http://[\d.]+:\d+", server.stdout.readline())
