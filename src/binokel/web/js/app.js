@@ -8,6 +8,7 @@ import { Chat, forget, remember, seatOf, showInvite, showJoin } from "./friends.
 import { updateAdvice } from "./advice.js";
 import { bindSettings } from "./settings.js";
 import { bindKeyboard } from "./keyboard.js";
+import { bindMenu } from "./menu.js";
 import { soundsFor } from "./sound.js";
 import { recordState, renderStatsSummary } from "./stats.js";
 import { bindTutorial, offerTutorial } from "./tutorial.js";
@@ -268,6 +269,7 @@ async function main() {
   watchResults(() => table);
   bindSettings();
   bindKeyboard(table);
+  bindMenu();
   bindTutorial();
   registerWorker();
   bindUpload();

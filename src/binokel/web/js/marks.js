@@ -9,14 +9,14 @@ import { gameLabel } from "./sheet.js";
 const $ = (id) => document.getElementById(id);
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The trump (or the game without trump) and the soloist, in a corner of the felt. */
+/** The trump (or the game without trump) and the soloist, above the trick. */
 export function renderMarks(table) {
   const view = table.view;
   let el = $("trump-marker");
   if (!el) {
     el = Object.assign(document.createElement("div"), { id: "trump-marker", className: "trump-marker" });
     el.setAttribute("data-testid", "trump-marker");
-    $("felt").append(el);
+    $("centre").prepend(el);  // the centre's first line: between the opponents, never over them
   }
   const show = view.game != null && view.soloist != null && ["surrender", "play", "over"].includes(view.phase);
   el.hidden = !show;

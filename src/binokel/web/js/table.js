@@ -8,6 +8,7 @@ import { renderLog, renderSheet, dealResult, gameLabel } from "./sheet.js";
 import { renderMarks, notNowText } from "./marks.js";
 import { settings, scaled, botPause, animationsOff } from "./settings.js";
 import { presenceClass, presenceText } from "./friends.js";
+import { refit } from "./layout.js";
 
 const $ = (id) => document.getElementById(id);
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -39,6 +40,8 @@ export class Table {
     this.deck = "french";
     this.reset();
     $("hand").addEventListener("click", (e) => this.onHandClick(e));
+    // How the last press began: a finger raises a card first, a mouse plays it at once.
+    $("hand").addEventListener("pointerdown", (e) => { this.pointer = e.pointerType; }, true);
     $("hand").addEventListener("keydown", (e) => this.onHandKey(e));
     $("controls").addEventListener("click", (e) => this.onControl(e));
     $("result").addEventListener("click", (e) => this.onControl(e));
@@ -72,6 +75,7 @@ export class Table {
     this.busy = false;
     this.resultFor = null;
     this.hint = null;
+    this.raised = null;  // the card a finger raised (a second tap plays it)
     $("trick").replaceChildren();
     for (const id of ["result-dialog", "confirm-dialog", "last-trick-dialog", "sheet-dialog", "in-force-dialog", "invite-dialog"]) {
       if ($(id).open) $(id).close();
@@ -112,6 +116,7 @@ export class Table {
     this.seats = msg.game.seats;
     this.busy = false;
     this.hint = null;
+    this.raised = null;
     hideToast("hint");  // a hint belongs to the state it was asked in
     const view = msg.view;
     const samePhase = previous && previous.view.phase === view.phase && previous.game.deal_number === msg.game.deal_number;
@@ -123,6 +128,17 @@ export class Table {
     if (view.phase === "over") this.showResult(false);
     else if ($("result-dialog").open) $("result-dialog").close();
     if (this.inviteOnStart) { this.inviteOnStart = false; this.onInvite(); }
+    this.autoPlay();
+  }
+
+  /** The one card there is to play, played by itself when the player asked for that (setting). */
+  autoPlay() {
+    const view = this.view;
+    if (!settings().autoPlayForced || view.phase !== "play" || view.to_move !== view.seat) return;
+    if (view.legal_actions.length !== 1) return;
+    const card = view.legal_actions[0];
+    const version = this.msg.version;
+    setTimeout(() => { if (this.msg.version === version && !this.busy) this.act(card); }, scaled(500) + 150);
   }
 
   // ------------------------------------------------------------------ friends
@@ -240,11 +256,26 @@ export class Table {
       return;
     }
     if (view.phase === "play" && view.to_move === view.seat && view.legal_actions.includes(card)) {
-      if (this.act(card)) button.classList.add("leaving");
+      // A finger raises the card; a second tap (or the Play button) plays it, so a mis-tap never plays.
+      const touch = (event.pointerType || this.pointer) === "touch";
+      if (touch && !settings().oneTapPlay && this.raised !== card) {
+        this.raised = card;
+        for (const el of $("hand").querySelectorAll(".card.raised")) el.classList.remove("raised");
+        button.classList.add("raised");
+        this.renderStatus();  // "tap it again": the same line, so nothing moves under the finger
+        return;
+      }
+      this.playCard(card);
       return;
     }
     const why = button.dataset.why || notNowText(view, this.names);  // never a click without an answer
     if (why) toast(why);
+  }
+
+  playCard(card) {
+    if (!this.act(card)) return;
+    this.raised = null;
+    $("hand").querySelector(`.card[data-card="${CSS.escape(card)}"]`)?.classList.add("leaving");
   }
 
   onHandKey(event) {
@@ -466,10 +497,13 @@ export class Table {
       (level ? ` <span class="level">${t("level." + level)}</span>` : "") +
       (presenceText(this.seats?.[seat]) ? ` <span class="badge presence ${presenceClass(this.seats[seat])}" data-testid="presence-${seat}">${escape(presenceText(this.seats[seat]))}</span>` : "") +
       (partner ? ` <span class="badge partner" data-testid="partner-${seat}">${t("partner")}</span>` : "") +
-      (view.dealer === seat ? ` <span class="badge dealer" title="${t("dealer")}">${t("dealer_short")}</span>` : "") + `</div>`);
+      (view.dealer === seat ? ` <span class="badge dealer" title="${t("dealer")}">${t("dealer_short")}</span>` : "") +
+      (seat !== view.seat && view.hand_sizes[seat] && !view.open_hand ? ` <span class="count-badge" aria-hidden="true">${view.hand_sizes[seat]}</span>` : "") + `</div>`);
     const info = [t(model.role(view, seat))];
     if (["play", "over"].includes(view.phase)) {
       info.push(t("tricks_points", { tricks: view.tricks_won[seat], points: view.trick_points[seat] }));
+      const melds = view.melds?.[seat];
+      if (melds?.length && model.isSuit(view.game)) info.push(`<span class="info-melds">${t("melds_worth", { n: number(model.meldTotal(melds)) })}</span>`);
     }
     bits.push(`<div class="seat-info">${info.join(" · ")}</div>`);
     if (view.sitting_out === seat) {
@@ -494,7 +528,8 @@ export class Table {
     }
     const melds = view.melds?.[seat];
     if (melds && melds.length && model.isSuit(view.game)) {
-      bits.push(`<div class="melds" data-testid="melds-${seat}">${melds.map((m) => this.meldChip(m)).join("")}` +
+      const fresh = view.phase === "play" && view.tricks.length < 2;  // highlighted while people read them
+      bits.push(`<div class="melds${fresh ? " fresh" : ""}" data-testid="melds-${seat}">${melds.map((m) => this.meldChip(m)).join("")}` +
         `<span class="meld-total">= ${number(model.meldTotal(melds))}</span></div>`);
     }
     el.innerHTML = bits.join("");
@@ -531,6 +566,7 @@ export class Table {
     if (view.phase === "play" && view.trick.cards.length) {
       text += " " + t("status.led", { suit: suitName(view.trick.cards[0][1], this.deck) });
     }
+    if (view.phase === "play" && mine && this.raised) text = t("status.tap_again", { card: cardText(this.raised, this.deck).name });
     if (view.sitting_out === view.seat && view.phase !== "over") text = t("status.you_sit_out") + " " + text;
     let contract = "";
     if (view.soloist != null) {
@@ -610,11 +646,13 @@ export class Table {
       }
       if (model.isSuit(view.game) && card[1] === view.game) button.classList.add("trump");
       if (this.hint === card && !hinted) { button.classList.add("hinted"); hinted = true; }
+      if (legal && this.raised === card) button.classList.add("raised");
       el.append(button);
     });
     el.classList.toggle("active", playing || discarding);
     el.style.setProperty("--count", hand.length);
     if (focused != null) el.querySelector(`[data-index="${focused}"]`)?.focus({ preventScroll: true });
+    refit();
   }
 
   renderControls() {
@@ -693,22 +731,19 @@ export class Table {
     return wholeGame ? escape(t("whole_game")) : `±${number(value)}`;
   }
 
+  /** The melds of the deal: beside each player (highlighted while fresh), and in one line
+   *  of totals above the trick through the first two tricks (until closed). Never over the trick. */
   renderMeldReveal() {
     const view = this.view;
     const el = $("meld-reveal");
-    // Shown through the first two tricks (people read it while the cards fall), or until closed.
     const key = `${this.gameId}:${this.msg.game.deal_number}`;
     const show = view.phase === "play" && model.isSuit(view.game) && view.melds && view.tricks.length < 2 && this.meldsClosed !== key;
     el.hidden = !show;
     if (!show) return;
-    el.classList.toggle("compact", view.trick.cards.length > 0 || view.tricks.length > 0);
-    el.innerHTML = `<div class="dialog-head"><h3>${t("melds")}</h3><button type="button" class="close" data-testid="meld-reveal-close" aria-label="${escape(t("close"))}">×</button></div>` + view.melds.map((melds, seat) => {
-      const total = model.meldTotal(melds);
-      const cards = melds.map((m) => `<span class="meld-line">${meldName(m.name)} ${m.suit ? suitIcon(m.suit, this.deck) : ""} ` +
-        `<span class="meld-cards">${m.cards.map((c) => cardChip(c, this.deck)).join("")}</span> <b>${number(m.points)}</b></span>`).join("");
-      return `<div class="reveal-seat"><span class="name">${escape(this.names[seat])}</span>` +
-        `${cards || `<span class="none">${t("no_melds")}</span>`}<span class="meld-total">= ${number(total)}</span></div>`;
-    }).join("");
+    el.innerHTML = `<h3>${t("melds")}</h3><span class="meld-sums">` + view.melds.map((melds, seat) =>
+      `<span class="reveal-seat" data-testid="meld-sum-${seat}"><span class="name">${escape(this.names[seat])}</span> ` +
+      `<b>${melds.length ? number(model.meldTotal(melds)) : `<span class="none">${t("no_melds")}</span>`}</b></span>`).join("") +
+      `</span><button type="button" class="close" data-testid="meld-reveal-close" aria-label="${escape(t("close"))}">×</button>`;
   }
 
   // ------------------------------------------------------------------ dialogs
