@@ -5,7 +5,7 @@ import { setLanguage, preferredLanguage, t, translatePage } from "./i18n.js";
 import { StartPage, bindRules, renderRules } from "./start.js";
 import { Table, toast } from "./table.js";
 import { Chat, forget, remember, seatOf, showInvite, showJoin } from "./friends.js";
-import { updateAdvice } from "./advice.js";
+import { updateAdvice, refreshAdvice } from "./advice.js";
 import { bindSettings } from "./settings.js";
 import { bindKeyboard } from "./keyboard.js";
 import { bindMenu } from "./menu.js";
@@ -224,6 +224,7 @@ function setDeck(deck) {
   document.body.dataset.deck = deck;
   $("deck-select").value = deck;
   table.setDeck(deck);
+  refreshAdvice(deck);
   start?.renderDecks();
 }
 
@@ -232,6 +233,7 @@ async function changeLanguage(lang) {
   $("language-select").value = lang;
   start?.render();
   chat.renderPhrases();
+  refreshAdvice();
   if ($("rules-dialog").open) renderRules();
   table.redraw?.call(table);
 }
@@ -246,6 +248,7 @@ async function main() {
     serverUnreachable();  // no catalogue: neither from the server nor kept by the service worker
   }
   $("language-select").value = document.documentElement.lang;
+  chat.renderPhrases();  // made before the catalogue had loaded: now in words, not keys
   try {
     app.meta = await (await fetch("/api/meta")).json();
   } catch {

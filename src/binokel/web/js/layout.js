@@ -39,8 +39,8 @@ export function handLayout({ width, height, count, size = 1, phone = phoneSized(
   for (let row = 0; row < rows; row++) {
     const inRow = Math.min(perRow, count - row * perRow);
     if (inRow <= 0) break;
-    // Spread over the width, but never wider apart than 62 % of a card (a hand, not a row of cards).
-    const step = inRow > 1 ? Math.min((width - cw) / (inRow - 1), cw * 0.62, cw + 4) : 0;
+    // Spread over the width, but no wider apart than 62 % of a card (a hand, not a row of cards) or 42 px.
+    const step = inRow > 1 ? Math.min((width - cw) / (inRow - 1), Math.max(cw * 0.62, MIN_STRIP + 6), cw + 4) : 0;
     const used = cw + step * (inRow - 1);
     const x0 = Math.max(0, (width - used) / 2);
     for (let i = 0; i < inRow; i++) spots.push({ x: Math.round(x0 + i * step), y: row * rowStep });

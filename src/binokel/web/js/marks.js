@@ -65,7 +65,8 @@ function showTip(card) {
 const hand = $("hand");
 hand.addEventListener("pointerover", (e) => { if (e.pointerType !== "touch") showTip(e.target.closest(".card")); });
 hand.addEventListener("pointerleave", () => { tip.hidden = true; });
-hand.addEventListener("focusin", (e) => showTip(e.target.closest(".card")));
+// Keyboard focus only: a tapped card's reason is said once, by the message (not also by a tip).
+hand.addEventListener("focusin", (e) => { if (e.target.matches?.(":focus-visible")) showTip(e.target.closest(".card")); });
 hand.addEventListener("focusout", () => { tip.hidden = true; });
 new MutationObserver(() => { tip.hidden = true; }).observe(hand, { childList: true });
 window.addEventListener("scroll", () => { if (!tip.hidden && tipCard?.isConnected) showTip(tipCard); }, { passive: true });

@@ -220,7 +220,8 @@ export class StartPage {
       const when = g.updated ? new Date(g.updated).toLocaleString(language(), { dateStyle: "short", timeStyle: "short" }) : "";
       const scores = g.players.map((p, i) => `${escape(p || "?")} ${number(g.totals[i])}`).join(" · ");
       const options = ruleOptions(g.rules).map(([name, value]) => `${escape(optionLabel(name))}: ${escape(/^\d+$/.test(value) ? number(Number(value)) : choiceLabel(name, value))}`);
-      const opponents = (g.seats || []).map((s, seat) => (seat === g.seat ? null : `${escape(g.players[seat] || t("presence.open"))}${s.level ? ` (${escape(t("level." + s.level))})` : ""}`)).filter(Boolean);
+      // A friend is a name; only a computer player has a level (a friend's stand-in level is not theirs).
+      const opponents = (g.seats || []).map((s, seat) => (seat === g.seat ? null : `${escape(g.players[seat] || t("presence.open"))}${s.kind === "bot" && s.level ? ` (${escape(t("level." + s.level))})` : ""}`)).filter(Boolean);
       const turn = g.waiting ? t("presence.waiting") : g.to_move === g.seat ? t("your_turn") : g.to_move != null ? t("turn_of", { name: escape(g.players[g.to_move]) }) : "";
       return `<li><a class="resume-item" href="#/game/${encodeURIComponent(g.id)}" data-testid="resume-${escape(g.id)}">` +
         `<span class="scores">${scores}</span><span class="meta">${escape(ruleSetLabel(String(g.rules).split("(")[0]))}` +

@@ -1,16 +1,18 @@
 // The table: seats, Tapp, trick, hand and the controls of the current phase, drawn from
 // the latest state message. Trick plays are animated (skippable) before the final view.
 
-import { t, tSeat, number, cardText, suitName, meldName, optionLabel, optionMeaning, choiceLabel, reason } from "./i18n.js";
+import { t, tSeat, language, number, cardText, suitName, meldName, optionLabel, optionMeaning, choiceLabel, reason } from "./i18n.js";
 import { cardElement, cardBack, sortHand, suitIcon, cardChip, points } from "./cards.js";
 import * as model from "./model.js";
 import { renderLog, renderSheet, dealResult, gameLabel } from "./sheet.js";
 import { renderMarks, notNowText } from "./marks.js";
 import { settings, scaled, botPause, animationsOff } from "./settings.js";
-import { presenceClass, presenceText } from "./friends.js";
+import { presenceClass, presenceText, seatOf } from "./friends.js";
 import { refit } from "./layout.js";
 
 const $ = (id) => document.getElementById(id);
+/** Names as a sentence's list: "Ben and Cleo", "Ben, Cleo und Dora". */
+const list = (names) => { try { return new Intl.ListFormat(language(), { type: "conjunction" }).format(names); } catch { return names.join(", "); } };
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -77,6 +79,7 @@ export class Table {
     this.hint = null;
     this.raised = null;  // the card a finger raised (a second tap plays it)
     $("trick").replaceChildren();
+    document.body.classList.remove("spectator");
     for (const id of ["result-dialog", "confirm-dialog", "last-trick-dialog", "sheet-dialog", "in-force-dialog", "invite-dialog"]) {
       if ($(id).open) $(id).close();
     }
@@ -88,6 +91,16 @@ export class Table {
   /** The seat drawn at the bottom: mine, or seat 0 for a spectator. */
   get me() { return this.msg?.seat ?? 0; }
   get names() { return this.msg?.game.players ?? []; }
+
+  /** The message as drawn: an open seat (no name yet) is called "open seat", never "". */
+  named(msg) {
+    const players = msg.game.players;
+    if (!players.some((p) => !p)) return msg;
+    return { ...msg, game: { ...msg.game, players: players.map((p) => p || t("presence.open")), raw_players: players } };
+  }
+
+  /** How many seats are still open (the table waits for them). */
+  get openSeats() { return (this.seats || []).filter((s) => s.kind === "open").length; }
   get myTurn() { return this.view && this.view.to_move === this.view.seat && !this.busy; }
 
   setDeck(deck) {
@@ -98,6 +111,7 @@ export class Table {
   /** Redraw everything from the current message (language or deck changed). */
   redraw() {
     if (!this.msg) return;
+    this.msg = this.named(this.rawMsg);  // the open seats' name in the new language
     this.render();
     this.renderTrick();
     if ($("result-dialog").open) this.showResult(true);
@@ -112,6 +126,8 @@ export class Table {
     const previous = this.msg;
     // A spectator's view has no seat: -1 matches no seat, mover or soloist in the comparisons below.
     if (msg.view.seat == null) msg = { ...msg, view: { ...msg.view, seat: -1 } };
+    this.rawMsg = msg;
+    msg = this.named(msg);
     this.msg = msg;
     this.seats = msg.game.seats;
     this.busy = false;
@@ -154,11 +170,13 @@ export class Table {
   onPresence(message) {
     this.seats = message.seats;
     if (this.msg) {
-      this.msg.game.waiting = message.waiting;
-      this.msg.game.ready = message.ready;
+      for (const msg of new Set([this.msg, this.rawMsg])) Object.assign(msg.game, { waiting: message.waiting, ready: message.ready });
       this.spectators = message.spectators;
       for (let seat = 0; seat < this.view.players; seat++) this.renderSeat(seat);
       this.renderNote();
+      this.renderScoreboard();
+      this.renderStatus();
+      this.renderControls();
     }
   }
 
@@ -169,18 +187,33 @@ export class Table {
     const open = (this.seats || []).filter((s) => s.kind === "open").length;
     let text = "";
     if (this.mySeat == null) text = t("note.spectator");
-    else if (game.waiting) text = t("note.waiting", { n: open });
+    else if (game.waiting) text = t(this.hosting ? "note.waiting" : "note.waiting_guest", { n: open });
     else if (this.view.phase === "over" && !game.over && (game.ready || []).length) {
-      const missing = (this.seats || []).map((s, seat) => ({ s, seat }))
-        .filter(({ s, seat }) => s.kind === "person" && s.connected && !game.ready.includes(seat)).map(({ s }) => s.name);
-      if (missing.length) text = t("note.next_deal_waits", { names: missing.join(", ") });
+      // Who is ready for the next deal, said to me in the first person.
+      const others = (this.seats || []).map((s, seat) => ({ s, seat }))
+        .filter(({ s, seat }) => s.kind === "person" && s.connected && seat !== this.mySeat && !game.ready.includes(seat)).map(({ s }) => s.name);
+      if (this.iAmReady) text = others.length ? t("note.ready_waiting", { names: list(others) }) : t("note.ready");
+      else {
+        const ready = game.ready.filter((seat) => seat !== this.mySeat).map((seat) => this.names[seat]);
+        if (ready.length) text = t("note.others_ready", { names: list(ready) });
+      }
     }
     note.textContent = text;
     note.hidden = !text;
     note.dataset.kind = this.mySeat == null ? "spectator" : game.waiting ? "waiting" : "ready";
     $("hint-button").hidden = this.mySeat == null;
     $("invite-button").classList.toggle("primary", Boolean(game.waiting));
+    $("invite-button").classList.toggle("keep", Boolean(game.waiting) && this.hosting);  // in the bar while friends are awaited
+    document.body.classList.toggle("spectator", this.mySeat == null);  // only what a spectator can do
+    const people = (this.seats || []).filter((s) => s.kind === "person").length;
+    $("chat-button").classList.toggle("keep", people > 1 || this.mySeat == null);
   }
+
+  /** Did this browser make the table (it holds the invite links)? */
+  get hosting() { const held = seatOf(this.gameId); return Boolean(held?.host || held?.links); }
+
+  /** Have I asked for the next deal already (the server lists me as ready)? */
+  get iAmReady() { return this.mySeat != null && (this.msg?.game.ready || []).includes(this.mySeat); }
 
   // ------------------------------------------------------------------ actions
 
@@ -310,6 +343,12 @@ export class Table {
     } else if (command === "next-deal") {
       $("result-dialog").close();
       this.send({ type: "next_deal" });
+      // Said at once (the server's list follows): I am ready, the button goes.
+      for (const { game } of new Set([this.msg, this.rawMsg])) {
+        if (this.mySeat != null && !(game.ready || []).includes(this.mySeat)) game.ready = [...(game.ready || []), this.mySeat];
+      }
+      this.renderNote();
+      this.renderControls();
     } else if (command === "rematch") {
       this.send({ type: "rematch" });
     } else if (command === "new-game") {
@@ -482,8 +521,10 @@ export class Table {
       const leader = game.totals[seat] === best && game.totals.some((x) => x);
       return `<span class="score-chip${leader ? " leading" : ""}${game.teams ? ` team-${game.teams[seat]}` : ""}" data-testid="total-${seat}"><span class="who">${escape(name)}</span> <b>${number(game.totals[seat])}</b></span>`;
     }).join("");
+    const watching = this.spectators && this.mySeat != null
+      ? `<span class="watchers" data-testid="watchers">${t("watchers_n", { n: number(this.spectators) })}</span>` : "";
     $("scoreboard").innerHTML = `<span class="deal-no" data-testid="deal-number">${t("deal_n", { n: game.deal_number })}</span>` +
-      chips + `<span class="target">${t("target_n", { n: number(game.target) })}</span>`;
+      chips + watching + `<span class="target">${t("target_n", { n: number(game.target) })}</span>`;
   }
 
   renderSeat(seat) {
@@ -568,6 +609,7 @@ export class Table {
     }
     if (view.phase === "play" && mine && this.raised) text = t("status.tap_again", { card: cardText(this.raised, this.deck).name });
     if (view.sitting_out === view.seat && view.phase !== "over") text = t("status.you_sit_out") + " " + text;
+    if (this.msg.game.waiting) text = t("status.waiting_open", { n: number(this.openSeats) });  // nobody moves before every seat is taken
     let contract = "";
     if (view.soloist != null) {
       const game = model.isSuit(view.game) ? `${t("trump")}: ${suitIcon(view.game, this.deck)} ${suitName(view.game, this.deck)}`
@@ -662,7 +704,9 @@ export class Table {
     const button = (action, label, extra = "", testid = `action-${action}`, cls = "") =>
       `<button type="button" class="${cls}${this.hint === action ? " hinted" : ""}" data-action="${escape(action)}" data-testid="${testid}" ${extra}>${label}</button>`;
     let html = "";
-    if (view.phase === "auction" && mine) {
+    if (game.waiting) {
+      // Nothing to do before every seat is taken.
+    } else if (view.phase === "auction" && mine) {
       html = this.auctionControls(button);
     } else if (view.phase === "tapp" && mine) {
       html = button("take", t("take_tapp"), "", "action-take", "primary") +
@@ -693,7 +737,8 @@ export class Table {
       html = game.over
         ? `<button type="button" class="primary" data-command="rematch" data-testid="rematch">${t("rematch")}</button>` +
           `<button type="button" class="secondary" data-command="new-game">${t("new_game")}</button>`
-        : `<button type="button" class="primary" data-command="next-deal" data-testid="next-deal">${t("next_deal")}</button>`;
+        : this.iAmReady ? `<span class="prompt" data-testid="ready-note">${t("note.ready")}</span>`
+          : `<button type="button" class="primary" data-command="next-deal" data-testid="next-deal">${t("next_deal")}</button>`;
       html += `<button type="button" class="secondary" data-command="sheet">${t("score_sheet")}</button>`;
     }
     const focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
