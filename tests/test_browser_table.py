@@ -457,3 +457,62 @@ def test_bug12_the_bidding_help_follows_a_language_switch(server: Server, browse
     title = page.evaluate("async () => (await (await fetch('/i18n/de.json')).json()).strings.advice_title")
     expect(page.locator("#bid-help summary")).to_have_text(title)
     page.context.close()
+
+
+def test_bug16_the_start_page_in_players_words(server: Server, browser: Browser) -> None:
+    page = phone(browser, 360, 640)
+    made = server.post("api/games", {"name": "Annabelle", "seats": ["me", "open", "easy"], "seed": 5})
+    goto(page, server.url)
+    page.evaluate("m => localStorage.setItem('binokel.seats', JSON.stringify({[m.id]: {token: m.token, seat: 0, host: true}}))", made)
+    goto(page, server.url)
+    assert sideways(page) <= 0, sideways(page)
+    # "Rules in force" does not run into "Seats".
+    rules = page.locator(".rules-line").bounding_box()
+    seats = page.locator(".opponents legend").bounding_box()
+    assert rules and seats and rules["y"] + rules["height"] + 8 <= seats["y"], (rules, seats)
+    # The join code's example is readable in full.
+    cut = page.get_by_test_id("code-input").evaluate("""el => { const s = getComputedStyle(el);
+        const c = document.createElement('canvas').getContext('2d'); c.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+        return c.measureText(el.placeholder).width - (el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)); }""")
+    assert cut <= 0, f"the placeholder is cut by {cut} px"
+    # Your games: the scores on one line.
+    scores = page.locator(f"[data-testid=resume-{made['id']}] .scores")
+    expect(scores).to_be_visible()
+    assert scores.evaluate("e => e.getBoundingClientRect().height <= parseFloat(getComputedStyle(e).lineHeight || 20) * 1.5 + 2")
+    # More options: groups in players' words; the technical fields behind a second step.
+    page.locator("#more-options-box > summary").click()
+    expect(page.get_by_test_id("options-bidding")).to_be_visible()
+    visible = page.locator("#more-options .option").evaluate_all("els => els.filter(e => e.offsetParent).length")
+    assert visible <= 22, visible
+    expect(page.get_by_test_id("option-packets")).to_be_hidden()
+    page.get_by_test_id("options-expert-toggle").click()
+    expect(page.get_by_test_id("option-packets")).to_be_visible()
+    assert sideways(page) <= 0, sideways(page)
+    # Joining by the table's code says which seat you get.
+    goto(page, f"{server.url}#/join/{made['invites']['code']}")
+    expect(page.locator("#join-table li[data-yours]")).to_have_count(1)
+    expect(page.locator("#join-table li[data-yours]")).to_contain_text("your seat")
+    page.context.close()
+
+
+def test_bug13_the_hint_counts_the_cards_picked_to_lay_away(server: Server, browser: Browser) -> None:
+    page = open_page(browser, 1280, 800, reduced_motion="reduce")
+    new_game(server, page, name="Anna", seed=5)
+    play_until(page, lambda p, seen: my_turn(p, "discard"))
+    assert my_turn(page, "discard")
+
+    def hinted() -> str:
+        page.get_by_test_id("hint-button").click()
+        expect(page.locator("#hand .card.hinted")).to_have_count(1)
+        return str(page.locator("#hand .card.hinted").get_attribute("data-card"))
+
+    first = hinted()
+    page.locator("#hand .card.hinted").click(position={"x": 6, "y": 24})  # picked, not yet sent
+    expect(page.locator("#hand .card.selected")).to_have_count(1)
+    page.wait_for_timeout(600)
+    page.evaluate("() => document.querySelectorAll('#hand .card.hinted').forEach(c => c.classList.remove('hinted'))")
+    again = hinted()
+    card = page.locator("#hand .card.hinted")
+    assert "selected" not in (card.get_attribute("class") or ""), "the hint names a card not picked yet"
+    assert again != first or page.locator(f"#hand .card[data-card='{first}']").count() > 1, (first, again)
+    page.context.close()

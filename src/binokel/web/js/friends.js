@@ -143,7 +143,10 @@ export async function showJoin({ code, id }, onJoined) {
     const li = document.createElement("li");
     li.setAttribute("data-testid", `join-seat-${i}`);
     li.className = seat.kind;
-    li.textContent = seat.kind === "open" ? t("presence.open") + (table.seat === i ? " ← " + t("join.yours") : "")
+    // A seat's own code names its seat; the table's code gives the first open one: say which.
+    const yours = (table.seat ?? table.open_seats?.[0]) === i;
+    if (yours) li.setAttribute("data-yours", "true");
+    li.textContent = seat.kind === "open" ? t("presence.open") + (yours ? " ← " + t("join.yours") : "")
       : `${seat.name}${seat.kind === "bot" ? " · " + t("level." + seat.level) : ""}`;
     list.append(li);
   });

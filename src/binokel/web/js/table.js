@@ -246,7 +246,10 @@ export class Table {
 
   askHint() {
     if (!this.view || this.view.to_move !== this.view.seat) { toast(t("hint_not_your_turn")); return; }
-    this.send({ type: "hint" });
+    // Laying away: the cards picked but not sent yet go along, so the hint is the next one.
+    const view = this.view;
+    const chosen = view.phase === "discard" ? [...this.selected].map((i) => this.sortedHand()[i]) : [];
+    this.send(chosen.length ? { type: "hint", chosen } : { type: "hint" });
   }
 
   showHint(action) {
@@ -687,7 +690,7 @@ export class Table {
         button.append(Object.assign(document.createElement("span"), { className: "tapp-mark", title: t("from_tapp") }));
       }
       if (model.isSuit(view.game) && card[1] === view.game) button.classList.add("trump");
-      if (this.hint === card && !hinted) { button.classList.add("hinted"); hinted = true; }
+      if (this.hint === card && !hinted && !(discarding && this.selected.has(index))) { button.classList.add("hinted"); hinted = true; }
       if (legal && this.raised === card) button.classList.add("raised");
       el.append(button);
     });
