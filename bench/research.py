@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from binokel import features
+from binokel.research import features
 from binokel.rules import Rules
 from binokel.state import State
 from binokel.view import view
@@ -65,7 +65,7 @@ def engine_deal(rules: Rules, rng: random.Random, with_features: bool) -> Callab
 def pettingzoo_deal(rules: Rules, seed: int) -> Callable[[int], int]:
     import numpy as np
 
-    from binokel.pettingzoo import env
+    from binokel.research.pettingzoo import env
 
     table = env(rules)
     rng = np.random.default_rng(seed)
@@ -87,7 +87,7 @@ def pettingzoo_deal(rules: Rules, seed: int) -> Callable[[int], int]:
 def openspiel_deal(rules: Rules, seed: int) -> Callable[[int], int]:
     import pyspiel
 
-    import binokel.openspiel  # noqa: F401 - registers the game
+    import binokel.research.openspiel  # noqa: F401 - registers the game
 
     game = pyspiel.load_game("binokel", {"rules": rules.text})
     rng = random.Random(seed)

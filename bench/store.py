@@ -3,9 +3,9 @@
 One game, appended to one entry at a time as a server does (one entry per accepted
 action, a deal's chance step every 40 entries, realistic payload sizes), on each backend:
 SQLite (a temporary file, WAL, ``synchronous=FULL``) and PostgreSQL (a temporary database
-on ``--postgres``, skipped with a line if there is none). For comparison, ``rewrite`` is
-the previous store (``binokel.server.store``), which rewrites the whole record on every
-change. Prints, per backend, appends/s in the first and the last window of appends; then,
+on ``--postgres``, skipped with a line if there is none). (The previous store, which
+rewrote the whole record on every change, is gone; its figures stay in docs/server.md.)
+Prints, per backend, appends/s in the first and the last window of appends; then,
 the headline, ``--window`` appends to the long game and to a new game taken in turns (so
 that both meet the same machine) and the ratio of their median times — about 1 means the
 cost of an append does not grow with the game's length; and the time to load the game at
@@ -15,7 +15,7 @@ several lengths, the whole log and from the latest snapshot (one every
 ``--no-sync`` leaves out waiting for the disk.
 
     python bench/store.py [--json] [--entries N] [--window W] [--tables T] [--no-sync]
-                          [--backends sqlite,postgres,rewrite] [--postgres URL]
+                          [--backends sqlite,postgres] [--postgres URL]
 
 Numbers only: the test suite never asserts on time.
 """
@@ -152,40 +152,6 @@ def bench_concurrent(store: Store, tables: int, appends: int) -> dict[str, Any]:
     return {"tables": tables, "appends": tables * appends, "appends_per_s": round(tables * appends / elapsed, 1)}
 
 
-def bench_rewrite(path: str, entries: int, window: int, checkpoints: list[int], sync: bool) -> dict[str, Any]:
-    """The previous store: the whole record rewritten by every save."""
-    from binokel.server.store import GameRow, now
-    from binokel.server.store import Store as OldStore
-
-    old = OldStore(path)
-    if not sync:
-        old._db.execute("PRAGMA synchronous=OFF")
-    records: dict[str, dict[str, Any]] = {}
-    for game_id in ("long", "fresh"):
-        records[game_id] = {"format": "binokel-game/1", "rules": "standard", "entries": []}
-        stamp = now()
-        old.insert(GameRow(id=game_id, created=stamp, updated=stamp, rules="standard", settings={}, seed=1,
-                           first_dealer=0, version=0, record=records[game_id], totals=[0, 0, 0], deals=1,
-                           over=False))
-
-    def save(game_id: str, version: int) -> float:
-        records[game_id]["entries"].append(payload(version))
-        start = time.perf_counter()
-        old.save(game_id, version=version, record=records[game_id], totals=[version, 0, 0], deals=1, over=False)
-        return time.perf_counter() - start
-
-    times: list[float] = []
-    loads: list[dict[str, Any]] = []
-    for version in range(1, entries + 1):
-        times.append(save("long", version))
-        if version in checkpoints:
-            load_ms = round(1000 * timed(lambda: old.load("long")), 3)
-            loads.append({"entries": version, "load_all_ms": load_ms, "load_snapshot_ms": load_ms})
-    pairs = [(save("long", entries + i), save("fresh", i)) for i in range(1, window + 1)]
-    old.close()
-    return summary(times, pairs, window) | {"loads": loads}
-
-
 def summary(times: list[float], pairs: list[tuple[float, float]], window: int) -> dict[str, Any]:
     window = min(window, len(times) // 2) or 1
     early, late = times[:window], times[-window:]
@@ -212,7 +178,7 @@ def main() -> None:
     parser.add_argument("--entries", type=int, default=4000, help="appends per backend (default 4000 = 100 deals)")
     parser.add_argument("--window", type=int, default=400, help="appends in the early and the late window")
     parser.add_argument("--snapshot-every", type=int, default=400, help="a snapshot every N entries")
-    parser.add_argument("--backends", default="sqlite,postgres,rewrite")
+    parser.add_argument("--backends", default="sqlite,postgres")
     parser.add_argument("--tables", type=int, default=16,
                         help="then this many threads append to their own games at once (0: not)")
     parser.add_argument("--concurrent-appends", type=int, default=200, help="appends per thread")
@@ -228,20 +194,16 @@ def main() -> None:
                                "backends": {}}
     for backend in args.backends.split(","):
         try:
-            if backend == "rewrite":
-                with sqlite_target() as path:
-                    result = bench_rewrite(path, args.entries, args.window, checkpoints, not args.no_sync)
-            else:
-                maker = sqlite_target() if backend == "sqlite" else postgres_target(args.postgres)
-                with maker as target:
-                    if args.no_sync and backend == "postgres":
-                        target += "?options=-c%20synchronous_commit%3Doff"
-                    with open_store(target) as store:
-                        if args.no_sync and isinstance(store, SQLiteStore):
-                            store._db.execute("PRAGMA synchronous=OFF")
-                        result = bench_store(store, args.entries, args.window, args.snapshot_every, checkpoints)
-                        if args.tables:
-                            result["concurrent"] = bench_concurrent(store, args.tables, args.concurrent_appends)
+            maker = sqlite_target() if backend == "sqlite" else postgres_target(args.postgres)
+            with maker as target:
+                if args.no_sync and backend == "postgres":
+                    target += "?options=-c%20synchronous_commit%3Doff"
+                with open_store(target) as store:
+                    if args.no_sync and isinstance(store, SQLiteStore):
+                        store._db.execute("PRAGMA synchronous=OFF")
+                    result = bench_store(store, args.entries, args.window, args.snapshot_every, checkpoints)
+                    if args.tables:
+                        result["concurrent"] = bench_concurrent(store, args.tables, args.concurrent_appends)
         except (ImportError, StorageUnavailable, OSError) as error:
             result = {"skipped": f"{type(error).__name__}: {error}".splitlines()[0]}
         results["backends"][backend] = result

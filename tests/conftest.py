@@ -91,5 +91,11 @@ def kinds_to_cards(kinds) -> list[Card]:
 
 
 # PostgreSQL for the tests that run against both databases (storage_support.py).
-from storage_support import postgres_database, postgres_url, pytest_terminal_summary  # noqa: F401
-from server_support import server_db  # noqa: F401
+from storage_support import postgres_database, postgres_url, pytest_terminal_summary  # noqa: F401, E402
+
+try:
+    from server_support import server_db  # noqa: F401
+except ImportError:  # no server extras (pip install binokel[test] without serve): the core tests still run
+    SERVER_TESTS = ("test_server*.py", "test_browser*.py", "test_multi.py", "test_storage*.py",
+                    "test_terminal_join.py", "test_research.py")
+    collect_ignore_glob = list(SERVER_TESTS)

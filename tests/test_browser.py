@@ -297,7 +297,7 @@ def test_language_and_deck_switch(server: Server, page: Page) -> None:
     game = server.new_game(name="Anna", seed=7)
     goto(page, server.seat_url(game))
     expect(page.locator("#hand .card").first).to_be_visible()
-    labels = "() => [...document.querySelectorAll('#hand .card')].map(c => c.getAttribute('aria-label')).join(' ')"
+    labels = "() => [...document.querySelectorAll('#hand .card')].map(c => c.textContent).join(' ')"  # named by their text
     page.get_by_test_id("deck-select").select_option("german")
     page.wait_for_function(f"() => /Eichel|Grün|Schellen/.test(({labels})())")
     assert not re.search(r"Kreuz|Pik|Karo", page.evaluate(labels))

@@ -149,6 +149,55 @@ def test_deal_classic40() -> None:
     assert record["rules"] == "classic40"
 
 
+# ---------------------------------------------------------------- score-deal
+
+ISSUE_SUMMARY = {"dealer": 2, "soloist": 0, "bid": 200, "game": "S", "surrendered": False,
+                 "melds": [150, 40, 20], "card_points": [90, 100, 60], "tricks": [4, 6, 5]}
+
+
+def test_score_deal_prints_the_scores() -> None:
+    run = binokel("score-deal", "--rules", "standard", stdin=json.dumps(ISSUE_SUMMARY))
+    assert run.returncode == 0 and json.loads(run.stdout) == {"scores": [240, 140, 80]}
+    failed = {**ISSUE_SUMMARY, "card_points": [40, 150, 60]}
+    assert json.loads(binokel("score-deal", stdin=json.dumps(failed)).stdout) == {"scores": [-400, 190, 80]}
+
+
+def test_score_deal_rounds_and_sums_teams_as_the_rules_say() -> None:
+    summary = {"dealer": 3, "soloist": 0, "bid": 200, "game": "H", "melds": [40, 0, 20, 0],
+               "card_points": [60, 25, 70, 95], "tricks": [3, 1, 2, 4]}
+    run = binokel("score-deal", "--rules", "kreuz(failed_credit=30,rounding=10)", stdin=json.dumps(summary))
+    assert json.loads(run.stdout) == {"scores": [-400, 150, -400, 150]}  # 120 + 30 once per team
+
+
+def test_score_deal_explains() -> None:
+    run = binokel("score-deal", "--explain", stdin=json.dumps({**ISSUE_SUMMARY, "card_points": [90, None, 60]}))
+    explained = json.loads(run.stdout)
+    assert explained["scores"] == [240, 140, 80] and explained["outcome"] == "made"
+    assert explained["summary"]["card_points"] == [90, 100, 60]  # the one left out, worked out
+    assert explained["sides"][0]["terms"] == [["card_points", 90], ["melds", 150]]
+
+
+@pytest.mark.parametrize("args, stdin, code, field", [
+    ([], json.dumps({**ISSUE_SUMMARY, "card_points": [300, 0, 0]}), "summary_card_points_high", "card_points[0]"),
+    ([], json.dumps({**ISSUE_SUMMARY, "bid": 140}), "summary_bid_low", "bid"),
+    ([], json.dumps({**ISSUE_SUMMARY, "melds": [155, 40, 20]}), "summary_melds_step", "melds[0]"),
+    ([], "{", "summary_not_json", "summary"),
+    ([], "[]", "summary_not_object", "summary"),
+    (["--rules", "nope"], json.dumps(ISSUE_SUMMARY), "unknown_rule_set", "rules"),
+])
+def test_score_deal_refuses_with_one_json_line(args: list[str], stdin: str, code: str, field: str) -> None:
+    run = binokel("score-deal", *args, stdin=stdin)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    (line,) = run.stdout.strip().splitlines()
+    error = json.loads(line)["error"]
+    assert (error["code"], error["field"]) == (code, field) and error["message"]
+
+
+def test_score_deal_speaks_the_language_asked() -> None:
+    run = binokel("score-deal", "--lang", "de", stdin=json.dumps({**ISSUE_SUMMARY, "bid": 205}))
+    assert json.loads(run.stdout)["error"]["message"] == "bid: ein Reizwert ist ein Vielfaches von 10, nicht 205"
+
+
 @pytest.mark.parametrize("args, message", [
     (["deal"], "the following arguments are required: --seed"),
     (["deal", "--seed", "x"], "invalid int value: 'x'"),
@@ -160,6 +209,6 @@ def test_bad_command_lines(args: list[str], message: str) -> None:
 
 
 def test_help_everywhere() -> None:
-    for command in ([], ["replay"], ["melds"], ["rules"], ["deal"]):
+    for command in ([], ["replay"], ["melds"], ["rules"], ["deal"], ["score-deal"]):
         run = binokel(*command, "--help")
         assert run.returncode == 0 and "usage: binokel" in run.stdout

@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import ast
+import json
 import pickle
 import random
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +18,7 @@ import pytest
 from binokel.action import Action
 from binokel.card import Card, Hand, Suit
 from binokel.error import BinokelError, IllegalActionError, RecordError
-from binokel.i18n import LANGUAGES, catalogue, placeholders, render
+from binokel.i18n import LANGUAGES, PLURAL_FORMS, catalogue, placeholders, plural_form, render
 from binokel.record import deal_record, replay
 from binokel.rules import Rules
 from binokel.state import State
@@ -23,10 +26,11 @@ from binokel.state import State
 SRC = Path(__file__).resolve().parents[1] / "src" / "binokel"
 CORE = ["card", "rules", "action", "trick", "meld", "score", "state", "view", "game", "record", "error"]
 """The pure core (``table`` joins it when it exists), then the front ends that refuse input."""
-REFUSING = [SRC / f"{name}.py" for name in CORE] + [SRC / "cli.py", SRC / "tournament.py",
+REFUSING = [SRC / f"{name}.py" for name in CORE] + [SRC / "cli.py", SRC / "tournament.py", SRC / "club.py",
                                                     *sorted((SRC / "server").glob("*.py")),
                                                     *sorted((SRC / "terminal").glob("*.py"))]
-ERRORS = {"BinokelError", "NotationError", "IllegalActionError", "RecordError", "ProtocolError", "Refused"}
+ERRORS = {"BinokelError", "NotationError", "IllegalActionError", "RecordError", "SummaryError", "ProtocolError",
+          "Refused", "ClubError"}
 """``Refused(status, code, **params)`` (the server's HTTP refusals) has its code second."""
 
 
@@ -51,10 +55,56 @@ def test_every_language_has_every_key_and_only_the_english_params(lang: str) -> 
 def test_every_template_renders_in_python() -> None:
     """Python's str.format reads every template (the page's t() reads a subset of it)."""
     for lang in LANGUAGES:
-        for text in strings(lang).values():
-            names = placeholders(text)
-            if names:
-                text.format(**{name: 1 for name in names})
+        for value in strings(lang).values():
+            for text in value.values() if isinstance(value, dict) else [value]:
+                names = placeholders(text)
+                if names:
+                    text.format(**{name: 1 for name in names})
+
+
+# ---------------------------------------------------------------------- plural forms (issue #23, bug 14)
+
+PLURAL_COUNTS = (0, 1, 2, 3, 5, 11, 21, 100, 1000)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_templates_have_known_forms_chosen_by_a_count(lang: str) -> None:
+    plural = {key: value for key, value in strings(lang).items() if isinstance(value, dict)}
+    assert len(plural) >= 6, "the counted sentences have plural forms"
+    for key, forms in plural.items():
+        assert "other" in forms and set(forms) <= set(PLURAL_FORMS), (lang, key, sorted(forms))
+        assert placeholders(forms["other"]) & {"n", "count"}, (lang, key, "the count that chooses the form")
+        assert isinstance(strings("en")[key], dict), (lang, key, "plural in English too")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_one_and_many_tricks_in_every_language(lang: str) -> None:
+    one = {"de": "1 Stich gespielt.", "en": "1 trick played.", "fr": "1 pli joué.", "it": "1 presa giocata.",
+           "pt": "1 vaza jogada."}[lang]
+    assert render("terminal.tricks_played", {"count": 1}, lang) == one
+    assert render("terminal.tricks_played", {"count": 2}, lang) != one.replace("1", "2")
+    # French and Portuguese count 0 as one ("0 pli joué"); the others say "0 tricks".
+    zero = render("terminal.tricks_played", {"count": 0}, lang)
+    assert (zero == one.replace("1", "0")) is (lang in ("fr", "pt")), zero
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (the page's i18n.js runs in node here)")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_and_the_terminal_choose_the_same_plural_form(lang: str) -> None:
+    """The page's ``pluralForm`` (i18n.js, Intl.PluralRules) picks the form the terminal's
+    ``plural_form`` picks, for every plural template and count."""
+    script = (f"import {{ pluralForm }} from {json.dumps((SRC / 'web' / 'js' / 'i18n.js').as_uri())};\n"
+              "const [lang, counts, forms] = JSON.parse(process.argv[1]);\n"
+              "const out = {};\n"
+              "for (const n of counts) out[n] = Object.fromEntries(Object.entries(forms).map(([k, v]) => [k, pluralForm(v, { n }, lang)]));\n"
+              "console.log(JSON.stringify(out));\n")
+    plural = {key: value for key, value in strings(lang).items() if isinstance(value, dict)}
+    ran = subprocess.run(["node", "--input-type=module", "-e", script, json.dumps([lang, PLURAL_COUNTS, plural])],
+                         capture_output=True, text=True, timeout=60, check=True)
+    page = json.loads(ran.stdout)
+    for n in PLURAL_COUNTS:
+        for key, forms in plural.items():
+            assert page[str(n)][key] == forms.get(plural_form(lang, n), forms["other"]), (lang, n, key)
 
 
 def _raise_sites(path: Path) -> list[tuple[int, str, ast.Call]]:
@@ -122,8 +172,8 @@ def test_every_terminal_key_exists() -> None:
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
                     and isinstance(node.args[0].value, str)
-                    and (isinstance(node.func, ast.Name) and node.func.id == "t"
-                         or isinstance(node.func, ast.Attribute) and node.func.attr in ("t", "who"))):
+                    and ((isinstance(node.func, ast.Name) and node.func.id == "t")
+                         or (isinstance(node.func, ast.Attribute) and node.func.attr in ("t", "who")))):
                 used.add(node.args[0].value)
     assert len(used) > 60
     missing = {key for key in used if f"terminal.{key}" not in strings("en")}

@@ -15,7 +15,7 @@ import pytest
 from conftest import RULE_VARIANTS, random_playout
 from test_properties import hidden_places, replay_actions, swapped_deal
 
-from binokel import features
+from binokel.research import features
 from binokel.record import replay_deal
 from binokel.rules import Rules
 from binokel.state import Phase, State
@@ -104,7 +104,7 @@ def test_pettingzoo_observations_do_not_change_when_hidden_cards_are_scrambled()
     pytest.importorskip("pettingzoo", reason="needs binokel[rl]")
     import numpy as np
 
-    from binokel.pettingzoo import raw_env
+    from binokel.research.pettingzoo import raw_env
 
     compared = 0
     for rules in ADAPTER_RULES:
@@ -124,7 +124,7 @@ def test_pettingzoo_observations_do_not_change_when_hidden_cards_are_scrambled()
 
 def test_openspiel_information_states_do_not_change_when_hidden_cards_are_scrambled() -> None:
     pyspiel = pytest.importorskip("pyspiel", reason="needs binokel[rl]")
-    from binokel.openspiel import engine_history
+    from binokel.research.openspiel import engine_history
 
     compared = 0
     for rules in ADAPTER_RULES:
@@ -158,7 +158,7 @@ def test_pettingzoo_api_and_seed_tests(rules: str) -> None:
     pytest.importorskip("pettingzoo", reason="needs binokel[rl]")
     from pettingzoo.test import api_test, seed_test
 
-    from binokel.pettingzoo import env
+    from binokel.research.pettingzoo import env
 
     api_test(env(rules), num_cycles=300)
     seed_test(lambda: env(rules), num_cycles=300)
@@ -168,7 +168,7 @@ def test_pettingzoo_parallel_api() -> None:
     pytest.importorskip("pettingzoo", reason="needs binokel[rl]")
     from pettingzoo.test import parallel_api_test
 
-    from binokel.pettingzoo import parallel_env
+    from binokel.research.pettingzoo import parallel_env
 
     parallel_api_test(parallel_env("classic40"), num_cycles=300)
 
@@ -177,7 +177,7 @@ def test_pettingzoo_rewards_are_the_deal_scores_and_the_sitting_out_seat_is_no_a
     pytest.importorskip("pettingzoo", reason="needs binokel[rl]")
     import numpy as np
 
-    from binokel.pettingzoo import env
+    from binokel.research.pettingzoo import env
 
     rng = np.random.default_rng(0)
     for rules in ADAPTER_RULES:
@@ -205,7 +205,7 @@ def test_pettingzoo_whole_game_pays_the_totals_or_the_win() -> None:
     pytest.importorskip("pettingzoo", reason="needs binokel[rl]")
     import numpy as np
 
-    from binokel.pettingzoo import env
+    from binokel.research.pettingzoo import env
 
     for reward in ("score", "win"):
         table = env("standard(target=300)", episode="game", reward=reward)
@@ -224,7 +224,7 @@ def test_pettingzoo_whole_game_pays_the_totals_or_the_win() -> None:
 
 def test_pettingzoo_refuses_an_illegal_action() -> None:
     pytest.importorskip("pettingzoo", reason="needs binokel[rl]")
-    from binokel.pettingzoo import env
+    from binokel.research.pettingzoo import env
 
     table = env("standard")
     table.reset(seed=1)
@@ -237,7 +237,7 @@ def test_pettingzoo_refuses_an_illegal_action() -> None:
 @pytest.mark.parametrize("rules", ADAPTER_RULES)
 def test_openspiel_random_simulations_with_serialisation(rules: str) -> None:
     pyspiel = pytest.importorskip("pyspiel", reason="needs binokel[rl]")
-    import binokel.openspiel  # noqa: F401 - registers the game
+    import binokel.research.openspiel  # noqa: F401 - registers the game
 
     game = pyspiel.load_game("binokel", {"rules": rules})
     assert game.num_players() == Rules.parse(rules).players
@@ -248,7 +248,7 @@ def test_openspiel_game_strings_states_and_the_engine_agree() -> None:
     pyspiel = pytest.importorskip("pyspiel", reason="needs binokel[rl]")
     import pickle
 
-    from binokel.openspiel import engine_history
+    from binokel.research.openspiel import engine_history
 
     game = pyspiel.load_game("binokel(rules=kreuz)")
     deal = random_playout("kreuz", 5)[-1]
@@ -273,7 +273,7 @@ def test_openspiel_mcts_plays_against_random() -> None:
     from open_spiel.python.algorithms import mcts
     from open_spiel.python.bots import uniform_random
 
-    import binokel.openspiel  # noqa: F401
+    import binokel.research.openspiel  # noqa: F401
 
     game = pyspiel.load_game("binokel", {"rules": "classic40"})
     rng = np.random.RandomState(7)
@@ -289,7 +289,7 @@ def test_openspiel_resampling_keeps_the_information_state_and_ismcts_plays() -> 
     from open_spiel.python.algorithms import ismcts, mcts
     from open_spiel.python.bots import uniform_random
 
-    import binokel.openspiel  # noqa: F401
+    import binokel.research.openspiel  # noqa: F401
 
     rng = np.random.RandomState(3)
     changed = checked = 0
@@ -346,7 +346,7 @@ def test_selfplay_writes_replayable_records_with_the_features_of_each_decision(t
 
 def test_selfplay_arrays_match_the_lines(tmp_path: Path) -> None:
     np = pytest.importorskip("numpy", reason="needs binokel[rl]")
-    from binokel.selfplay import Plan, load_arrays, write_deals
+    from binokel.research.selfplay import Plan, load_arrays, write_deals
 
     path = tmp_path / "deals.jsonl"
     with path.open("w") as out:
@@ -394,8 +394,8 @@ def test_behaviour_cloning_baseline_learns_and_plays_in_the_tournament(tmp_path:
     import argparse
 
     from binokel import tournament
-    from binokel.baseline import LinearPolicy, PolicyBot, agreement, register, train
-    from binokel.selfplay import Plan, load_arrays, write_deals
+    from binokel.research.baseline import LinearPolicy, PolicyBot, agreement, register, train
+    from binokel.research.selfplay import Plan, load_arrays, write_deals
 
     path = tmp_path / "easy.jsonl"
     with path.open("w") as out:

@@ -377,13 +377,13 @@ def test_too_many_tables_a_minute(db: Path) -> None:
 
 
 def test_too_many_connections_to_a_table(db: Path) -> None:
-    with client_for(db, limits=Limits(connections_per_table=2)) as client, contextlib.ExitStack() as stack:
+    with client_for(db, limits=Limits(spectators_per_table=2)) as client, contextlib.ExitStack() as stack:
         created = create(client, "standard", ["me", "easy", "easy"], seed=1)
         connect(client, created["id"], None, stack)
         connect(client, created["id"], None, stack)
         with client.websocket_connect(f"/ws/games/{created['id']}") as ws:
             ws.send_json({"type": "hello", "token": None})
-            assert "connections already" in ws.receive_json()["message"]
+            assert "spectators already" in ws.receive_json()["message"]
 
 
 def test_errors_name_only_the_card_sent(db: Path) -> None:

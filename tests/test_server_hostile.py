@@ -205,10 +205,10 @@ def test_a_json_body_over_the_message_limit_gets_413(client: TestClient) -> None
 
 
 def test_connections_per_address_and_per_table_are_capped(tmp_path: Path) -> None:
-    for per_table, per_address, code, close in ((2, 10, "too_many_connections", TOO_MANY_CLOSE),
+    for per_table, per_address, code, close in ((2, 10, "too_many_spectators", TOO_MANY_CLOSE),
                                                 (10, 2, "too_many_connections_address", TOO_MANY_CLOSE)):
         limits = Limits(**{**FAST.__dict__, "connections_per_address": per_address,
-                           "connections_per_table": per_table})
+                           "spectators_per_table": per_table})
         with TestClient(app_for(tmp_path / f"games{per_table}.db", limits=limits), base_url=LOCAL) as client:
             game = create(client, seats=["me", "easy", "easy"])
             path = ws_url(f"/ws/games/{game['id']}")
@@ -218,7 +218,7 @@ def test_connections_per_address_and_per_table_are_capped(tmp_path: Path) -> Non
                     ws.send_json({"type": "hello", "token": None})
                     ws.receive_json()
                 third = stack.enter_context(client.websocket_connect(path))
-                if code == "too_many_connections":
+                if code == "too_many_spectators":
                     third.send_json({"type": "hello", "token": None})
                 refused = third.receive_json()
                 assert refused["type"] == "error" and refused["code"] == code
@@ -472,7 +472,7 @@ def test_schemathesis_finds_no_server_error(tmp_path: Path, caplog: pytest.LogCa
 class Served:
     """The app under uvicorn in a thread, on a free port of 127.0.0.1 (real sockets)."""
 
-    def __init__(self, app: Any, limits: Limits, send_buffer: int | None = None) -> None:
+    def __init__(self, app: Any, limits: Limits, send_buffer: int | None = None, **options: Any) -> None:
         self.app = app
         self.sock = socket.socket()
         if send_buffer:  # the accepted sockets inherit it (and the kernel's autotuning is off)
@@ -480,7 +480,7 @@ class Served:
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self.server = uvicorn.Server(uvicorn_config(app, limits))
+        self.server = uvicorn.Server(uvicorn_config(app, limits, **options))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
     def __enter__(self) -> Served:

@@ -315,7 +315,7 @@ def test_a_hint_flood_at_one_table_leaves_another_tables_bots_alone() -> None:
     the flood stays within a generous ratio of its p95 unloaded, measured in the same run in
     alternating rounds (the median round's ratio, so one hiccup of a busy machine in one
     window does not decide it); the quotas refused most of the flood."""
-    limits = fast_limits(hints_per_minute=6, connections_per_table=40)
+    limits = fast_limits(hints_per_minute=6, tabs_per_seat=40)
     rounds, window, settle = 3, 1.2, 0.5
     with hint_client(limits, budget=0.3, think=0.05) as client:
         flooded, token = _my_turn(client)

@@ -124,6 +124,8 @@ def test_review_of_an_uploaded_record() -> None:
         review_record(record, 3)
     assert (deal.value.code, deal.value.params) == ("bad_review_deal", {"last": 0, "value": "3"})
     assert (seat.value.code, seat.value.params) == ("bad_seat", {"last": 2, "value": "3"})
+    watched = review_record(record, None, worlds=4)
+    assert watched["spectator"] is True and watched["seat"] == watched["explain"]["soloist"]
 
 
 def test_http_review_advice_and_rules_check(client) -> None:  # noqa: F811
@@ -142,7 +144,12 @@ def test_http_review_advice_and_rules_check(client) -> None:  # noqa: F811
     review = client.get(f"/api/games/{game_id}/review", headers={"Authorization": f"Bearer {token}"})
     assert review.status_code == 200, review.text
     body = review.json()
-    assert body["seat"] == 0 and body["deal"] == 0 and len(body["hands"]) == 3
+    assert body["seat"] == 0 and body["deal"] == 0 and len(body["hands"]) == 3 and body["spectator"] is False
+    # A spectator (no token, no seat) reviews the public record from the soloist's seat.
+    watched = client.get(f"/api/games/{game_id}/review", params={"deal": 0})
+    assert watched.status_code == 200, watched.text
+    assert watched.json()["spectator"] is True and watched.json()["seat"] == watched.json()["explain"]["soloist"]
+    assert client.get(f"/api/games/{game_id}/review", params={"seat": -1}).json()["code"] == "bad_seat"
     record = client.get(f"/api/games/{game_id}/record").json()
     upload = client.post("/api/review", json={"record": record, "seat": 1})
     assert upload.status_code == 200 and upload.json()["seat"] == 1

@@ -19,7 +19,7 @@ from binokel.server.storage import (
     StorageUnavailable,
     open_store,
 )
-from binokel.server.store import GameRow, Store, now
+from previous_store import write_previous_file
 
 
 def old_file(path: Path, actions: int) -> dict[str, object]:
@@ -30,15 +30,10 @@ def old_file(path: Path, actions: int) -> dict[str, object]:
     names = ["Anna", "Bruno", "Clara"]
     settings = {"rules": "standard", "opponents": ["easy", "hard"], "name": "Anna", "language": "de",
                 "deck": "french"}
-    old = Store(path)
-    stamp = now()
-    old.insert(GameRow(id="old1", created=stamp, updated=stamp, rules="standard", settings=settings, seed=11,
-                       first_dealer=game.current.dealer, version=0, record=game_record(Game.seeded("standard", 11)
-                                                                                      .deal_seeded(11), names),
-                       totals=[0, 0, 0], deals=1, over=False))
     record = game_record(game, names)
-    old.save("old1", version=actions, record=record, totals=list(game.totals), deals=1, over=False)
-    old.close()
+    write_previous_file(path, "old1", rules="standard", settings=settings, seed=11,
+                        first_dealer=game.current.dealer, version=actions, record=record, totals=list(game.totals),
+                        deals=1)
     return {"record": record, "settings": settings, "version": actions, "dealer": game.current.dealer}
 
 
@@ -187,22 +182,15 @@ def test_a_file_of_the_interim_friends_server_keeps_its_seats_and_invites(tmp_pa
     person still holds their seat and an open seat's link still works."""
     from binokel.server import persist
     from binokel.server.seat import digest
-    from binokel.server.store import InviteRow
-    from binokel.server.store import SeatRow as OldSeat
 
     path = tmp_path / "binokel.sqlite3"
     game = Game.seeded("standard", 11).deal_seeded(11)
     settings = {"rules": "standard", "seats": ["me", "open", "easy"], "name": "Anna",
                 "language": "en", "deck": "french"}
-    old = Store(path)
-    stamp = now()
-    old.insert_table(GameRow(id="f1", created=stamp, updated=stamp, rules="standard", settings=settings, seed=11,
-                             first_dealer=game.current.dealer, version=1,
-                             record=game_record(game, ["Anna", "Ben", "Karle"]), totals=[0, 0, 0], deals=1,
-                             over=False),
-                     [OldSeat(0, "Anna", digest("anna"), host=True), OldSeat(1, "Ben", digest("ben"))],
-                     [InviteRow(digest("CODE"), None, "2030-01-01T00:00:00.000+00:00")])
-    old.close()
+    write_previous_file(path, "f1", rules="standard", settings=settings, seed=11, first_dealer=game.current.dealer,
+                        version=1, record=game_record(game, ["Anna", "Ben", "Karle"]), totals=[0, 0, 0], deals=1,
+                        seats=[(0, "Anna", digest("anna"), True), (1, "Ben", digest("ben"), False)],
+                        invites=[(digest("CODE"), None, "2030-01-01T00:00:00.000+00:00")])
     with open_store(path) as store:
         loaded = persist.load(store, "f1")
         assert loaded is not None

@@ -168,7 +168,7 @@ def test_bad_input_at_every_prompt_gets_a_reason_and_the_prompt_again(tmp_path):
                 absent = next(str(c) for c in CARDS if str(c) not in hand and str(c)[0] in "ATKQJ9")
                 for text, reason in [("ZZ", r"^'ZZ' is not a card"),
                                      ("99", r"^There is no choice 99: the numbers go from 1 to \d+\.$"),
-                                     ("1 2 3 4", r"^Only 3 more card\(s\) to lay away\.$"),
+                                     ("1 2 3 4", r"^Only 3 more cards to lay away\.$"),
                                      (absent, rf"^Not allowed: {absent} is not in the soloist's hand\.$")]:
                     child.sendline(text)
                     expect_reason(child, reason, DISCARD)

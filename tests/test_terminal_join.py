@@ -4,12 +4,14 @@ seat may know."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
 import re
 import sys
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,15 +20,35 @@ import pytest
 from test_browser import Server
 
 from binokel.card import CARDS, Card
-from binokel.meld import meld_cards
+from binokel.meld import meld_cards, meld_values
 from binokel.record import replay_deal
 from binokel.rules import Rules
 from server_support import Saved as Store
 from binokel.terminal.remote import parse_link
+from terminal_support import CONFIRM, PROMPTS, simple_answer, text_of
 
-MOVE = r"Your move \[(.*)\] \(q to leave\): "
-NEXT = r"Press Enter for the next deal \(q to leave the table\): "
+NEXT = r"Press Enter for the next deal \(s score sheet, q leaves the table\): "
+REMATCH = r"r asks for a rematch, Enter waits for one, q leaves: "
+TABLE_PROMPTS = {**PROMPTS, "next": NEXT, "confirm": CONFIRM, "rematch": REMATCH}
+"""The prompts of the terminal at a server table: the local game's, its own next deal and rematch."""
 CARD = re.compile(r"(?<![A-Za-z0-9])([ATKQJ97])([SHDC])(?![A-Za-z0-9])")
+
+
+def spawn_join(tmp_path: Path, *args: str) -> pexpect.spawn:
+    """``binokel play --join ARGS --no-color`` in a pseudo-terminal, its seats.json in ``tmp_path``."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "BINOKEL_SEATS": str(tmp_path / "seats.json")}
+    child = pexpect.spawn(sys.executable, ["-m", "binokel", "play", "--join", *args, "--no-color"],
+                          encoding="utf-8", timeout=60, env=env, dimensions=(60, 200))
+    child.transcript = io.StringIO()
+    child.logfile_read = child.transcript
+    return child
+
+
+def next_table_prompt(child: pexpect.spawn) -> str | None:
+    """The kind of the next prompt (a key of TABLE_PROMPTS), None when the program ended."""
+    kinds = list(TABLE_PROMPTS)
+    index = child.expect([TABLE_PROMPTS[k] for k in kinds] + [pexpect.EOF])
+    return None if index == len(kinds) else kinds[index]
 
 
 @pytest.fixture
@@ -37,8 +59,11 @@ def server(tmp_path: Path) -> Iterator[Server]:
     server.stop()
 
 
-def websocket_player(url: str, token: str, stop: threading.Event, errors: list[str]) -> None:
-    """Seat 0 over a plain websocket: random legal actions, passing after its first bid."""
+def websocket_player(url: str, token: str, stop: threading.Event, errors: list[str], passing: bool = False,
+                     until_seat: int | None = None, until_over: bool = False) -> None:
+    """A seat over a plain websocket: random legal actions, passing after its first bid (``passing``:
+    from the start); with ``until_seat`` it stops once that seat is to move after a call, with
+    ``until_over`` once the game is over."""
     from websockets.sync.client import connect
 
     rng = random.Random(3)
@@ -53,10 +78,15 @@ def websocket_player(url: str, token: str, stop: threading.Event, errors: list[s
                     continue
                 if message["type"] == "error":
                     errors.append(message["message"])
+                if message["type"] == "state" and until_over and message["game"]["over"]:
+                    return
+                if message["type"] == "state" and until_seat is not None and message["view"]["auction"] \
+                        and message["view"]["to_move"] == until_seat:
+                    return
                 if message["type"] != "state" or not message["view"]["legal_actions"] or message["game"]["waiting"]:
                     continue  # (nobody moves until the friend has sat down)
                 legal = message["view"]["legal_actions"]
-                action = "pass" if bids and "pass" in legal else rng.choice(legal)
+                action = "pass" if (bids or passing) and "pass" in legal else rng.choice(legal)
                 bids += action.isdigit()
                 ws.send(json.dumps({"type": "action", "action": action, "version": message["version"]}))
     except Exception as error:  # reported by the test
@@ -74,29 +104,20 @@ def test_a_terminal_and_a_websocket_player_share_a_table(server: Server, tmp_pat
     created = server.post("api/games", {"rules": "standard", "seats": ["me", "open", "easy"], "name": "Anna",
                                         "seed": 17})
     link = f"{server.url}#/join/{created['invites']['code']}"
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "BINOKEL_SEATS": str(tmp_path / "seats.json")}
-    child = pexpect.spawn(sys.executable, ["-m", "binokel", "play", "--join", link, "--name", "Ben", "--no-color"],
-                          encoding="utf-8", timeout=60, env=env, dimensions=(60, 200))
-    transcript: list[str] = []
-    child.logfile_read = type("Log", (), {"write": lambda self, s: transcript.append(s), "flush": lambda self: None})()
+    child = spawn_join(tmp_path, link, "--name", "Ben")
     stop, errors = threading.Event(), []
     ws_url = server.url.replace("http", "ws") + f"ws/games/{created['id']}"
     player = threading.Thread(target=websocket_player, args=(ws_url, created["token"], stop, errors), daemon=True)
     player.start()
     try:
-        bid = False
         for _ in range(200):
-            kind = child.expect([MOVE, NEXT, pexpect.EOF])
-            if kind == 1:
+            kind = next_table_prompt(child)
+            if kind == "next":
                 child.sendline("q")  # the deal is over: leave the table
                 child.expect(pexpect.EOF)
                 break
-            assert kind == 0, "the terminal client ended before the deal did"
-            choices = dict(re.findall(r"(\d+)=(\S+)", child.match.group(1)))
-            names = list(choices.values())
-            answer = "pass" if bid and "pass" in names else names[0] if names else child.match.group(1).split()[0]
-            bid = bid or answer.isdigit()
-            child.sendline(answer)
+            assert kind is not None, "the terminal client ended before the deal did"
+            child.sendline(simple_answer(kind, child) if kind in PROMPTS else "")
         else:
             pytest.fail("the deal did not end")
     finally:
@@ -104,10 +125,10 @@ def test_a_terminal_and_a_websocket_player_share_a_table(server: Server, tmp_pat
         player.join(10)
         child.close()
     assert not errors, errors
-    text = "".join(transcript)
+    text = text_of(child)
     if os.environ.get("BINOKEL_SHOW"):
         print(text)
-    assert "Deal over" in text and "Your hand:" in text
+    assert "Your hand" in text and "=== Deal 1 ===" in text
     # The terminal held seat 1 (the stored token digest says so) and printed no card it could not know.
     store = Store(server.db)
     assert [s.seat for s in store.seats(created["id"])] == [0, 1]
@@ -119,5 +140,213 @@ def test_a_terminal_and_a_websocket_player_share_a_table(server: Server, tmp_pat
         knowable |= {c for melds in deal.melds for c in meld_cards(melds)}
     if deal.soloist == 1:
         knowable |= {CARDS[k] for k in deal.discard}
-    printed = {Card.parse(a + b) for a, b in CARD.findall(text.split("Deal over")[0])}
+    printed = {Card.parse(a + b) for a, b in CARD.findall(text.split("Deal 1 over")[0])}
     assert printed and printed <= knowable, sorted(map(str, printed - knowable))
+
+
+def run_player(server: Server, game_id: str, token: str, **options: object) -> tuple[threading.Thread, threading.Event,
+                                                                                    list[str]]:
+    stop: threading.Event = threading.Event()
+    errors: list[str] = []
+    url = server.url.replace("http", "ws") + f"ws/games/{game_id}"
+    player = threading.Thread(target=websocket_player, args=(url, token, stop, errors), kwargs=options, daemon=True)
+    player.start()
+    return player, stop, errors
+
+
+def test_on_sitting_down_the_terminal_shows_the_table_the_hand_and_the_auction(server: Server, tmp_path: Path) -> None:
+    """Issue 23.6: it printed nothing after joining until it was the person's turn."""
+    created = server.post("api/games", {"rules": "standard", "seats": ["me", "open", "easy"], "name": "Anna",
+                                        "seed": 7})  # seed 7: Ben (seat 2) deals, Frieda opens, Anna, then Ben
+    child = spawn_join(tmp_path, f"{server.url}#/join/{created['invites']['code']}", "--name", "Ben")
+    try:
+        child.expect(r"Your hand \(15 cards\):\r\n(.*\r\n){4}", timeout=30)  # before any prompt: Anna is away
+        greeting = text_of(child)
+        child.sendintr()  # Ctrl-C: leave; the seat waits
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert "Welcome to the table, Ben." in greeting
+    for line in ("Seat 1: Anna (a person)", "Seat 2: Ben (you) — deals", "Seat 3: Frieda (computer, easy)",
+                 "=== Deal 1 === Dealer: You. Forehand: Frieda."):
+        assert line in greeting, line
+    assert "Rules in force: standard" in greeting
+    link = f"{server.url}#/game/{created['id']}"
+    assert f"Come back with: binokel play --join {link}" in text_of(child)
+    # Anna passes; when Ben comes back it is his turn, and he is told the calls so far before he is asked.
+    player, stop, errors = run_player(server, created["id"], created["token"], passing=True, until_seat=1)
+    player.join(30)
+    stop.set()
+    assert not errors, errors
+    back = spawn_join(tmp_path, link)
+    try:
+        assert next_table_prompt(back) == "auction"
+        text = text_of(back)
+        back.sendintr()
+        back.expect(pexpect.EOF)
+    finally:
+        back.close()
+    assert "Welcome to the table, Ben." in text and "Your hand (15 cards):" in text
+    assert re.search(r"Auction so far: Frieda \d+, Anna pass\.", text), text
+    assert text.index("Auction so far") < text.index("Bid ")
+
+
+def printed_meld_values(text: str) -> dict[str, int]:
+    """The trump prompt's meld values, e.g. "  [1] S spades: your melds 40"."""
+    return {suit: int(points) for suit, points in re.findall(r"\[\d\] ([SHDC]) \w+: your melds (\d+)", text)}
+
+
+def test_the_soloist_is_asked_as_at_home_and_follows_the_rematch(server: Server, tmp_path: Path) -> None:
+    """Issue 23.6: "lay away 3" instead of "Your move [AS … JC (14 choices)]", meld values at the trump
+    prompt, playing on as the safe default with surrender confirmed, and a rematch in the same seat
+    that ``--join`` without a link lists."""
+    created = server.post("api/games", {"rules": "standard(deals=1)", "seats": ["me", "open", "easy"],
+                                        "name": "Anna", "seed": 7})
+    player, stop, errors = run_player(server, created["id"], created["token"], passing=True)
+    child = spawn_join(tmp_path, f"{server.url}#/join/{created['invites']['code']}", "--name", "Ben")
+    seen: list[str] = []
+    try:
+        for _ in range(200):
+            kind = next_table_prompt(child)
+            assert kind is not None, text_of(child)
+            seen.append(kind)
+            if kind == "discard":
+                left = Rules.parse("standard").tapp_size  # as many as the Tapp brought (3 with three seats)
+                assert child.match.group(1) == str(left)
+                child.sendline(" ".join(str(n) for n in range(1, left + 1)))
+            elif kind == "game":
+                child.sendline("H")
+            elif kind == "surrender":
+                child.sendline("2" if seen.count("surrender") == 1 else "")  # surrender?.. no; then Enter: play on
+            elif kind == "confirm":
+                child.sendline("")  # not sure: back to the choice
+            elif kind == "auction":
+                child.sendline("b")
+            elif kind == "rematch":
+                child.sendline("r")
+                break
+            else:
+                child.sendline(simple_answer(kind, child))
+        child.expect("A rematch: the same seats, new cards.")
+        child.expect("Welcome to the table, Ben.")
+        child.expect(r"Your hand \(15 cards\):")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        stop.set()
+        player.join(10)
+        child.close()
+    text = text_of(child)
+    if os.environ.get("BINOKEL_SHOW"):
+        print(text)
+    assert not errors, errors
+    assert seen.count("surrender") == 2 and seen.count("confirm") == 1 and "discard" in seen
+    assert "Your move" not in text and "You play on." in text and "wins the game" in text
+    store = Store(server.db)
+    record = store.load(created["id"]).record
+    deal = replay_deal(record["deals"][0], Rules.parse("standard"), dealer=record["deals"][0]["dealer"])
+    assert deal.soloist == 1 and not deal.surrendered
+    kept = Counter(deal.dealt[1]) + Counter(deal.tapp) - Counter(deal.discard)  # (two of each card)
+    worth = meld_values([CARDS[k] for k in kept.elements()], Rules.parse("standard"))
+    assert printed_meld_values(text) == {suit.letter: points for suit, points in worth.items()}
+    assert f"Really surrender? You score -{deal.bid}" in text
+    # The rematch: the same token holds the same seat, kept for --join; --join alone lists both games.
+    held = json.loads((tmp_path / "seats.json").read_text())
+    ids = [key.rpartition("#")[2] for key in held]
+    assert created["id"] in ids and len(ids) == 2 and len(set(held.values())) == 1
+    listing = spawn_join(tmp_path)
+    try:
+        listing.expect(r"Which game\? \[1-2, Enter: none\] ")
+        games = text_of(listing)
+        number = 1 if ids[1] in games.split("[2]")[0] else 2
+        listing.sendline(str(number))
+        listing.expect("Welcome to the table, Ben.")
+        listing.sendintr()
+        listing.expect(pexpect.EOF)
+    finally:
+        listing.close()
+    assert "Your games:" in games and "Ben (you)" in games
+    for game_id in ids:
+        assert f"{server.url}#/game/{game_id}" in games
+
+
+def test_the_terminal_speaks_the_players_language(server: Server, tmp_path: Path) -> None:
+    """Issue 23.6: the terminal at a server table spoke English only, whatever --lang said."""
+    created = server.post("api/games", {"rules": "standard", "seats": ["me", "open", "easy"], "name": "Anna",
+                                        "seed": 7})
+    child = spawn_join(tmp_path, f"{server.url}#/join/{created['invites']['code']}", "--name", "Ben", "--lang", "de")
+    try:
+        child.expect(r"Deine Karten \(15\):\r\n(.*\r\n){4}", timeout=30)
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    text = text_of(child)
+    for line in ("Willkommen am Tisch, Ben.", "Platz 2: Ben (du) — gibt", "Platz 3: Frieda (Computer, leicht)",
+                 "Du hast den Tisch verlassen"):
+        assert line in text, line
+    assert "Welcome" not in text and "Seat " not in text and "You left" not in text
+
+
+def test_a_rematch_asked_by_another_player_is_followed_in_the_same_seat(server: Server, tmp_path: Path) -> None:
+    """Issue 23.6: the terminal ended at game over and could not follow a rematch; ``--join …#/game/NEWID``
+    then said "this terminal holds no seat"."""
+    created = server.post("api/games", {"rules": "standard(deals=1)", "seats": ["me", "open", "easy"],
+                                        "name": "Anna", "seed": 7})
+    ben = server.post("api/join", {"code": created["invites"]["code"], "name": "Ben"})
+    players = [run_player(server, created["id"], token, until_over=True) for token in (created["token"], ben["token"])]
+    for player, _stop, errors in players:
+        player.join(120)
+        assert not player.is_alive() and not errors, errors
+    child = spawn_join(tmp_path, f"{server.url}#/seat/{created['id']}/{ben['token']}")
+    try:
+        assert next_table_prompt(child) == "rematch"
+        child.sendline("")  # Enter: wait for somebody to ask
+        child.expect("Waiting for a rematch")
+        from websockets.sync.client import connect
+
+        with connect(server.url.replace("http", "ws") + f"ws/games/{created['id']}", open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "token": created["token"]}))  # Anna asks for the rematch
+            ws.send(json.dumps({"type": "rematch"}))
+            rematch = next(m for m in (json.loads(ws.recv(timeout=10)) for _ in range(20)) if m["type"] == "rematch")
+        child.expect("A rematch: the same seats, new cards.")
+        child.expect("Welcome to the table, Ben.")
+        child.expect(r"Your hand \(15 cards\):")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    text = text_of(child)
+    assert "wins the game" in text and "Totals:" in text
+    seats = tmp_path / "seats.json"
+    held = json.loads(seats.read_text())
+    assert held[f"{server.url}#{rematch['id']}"] == ben["token"]
+    # A rematch asked while this terminal was away: the server knows the token's seat there.
+    del held[f"{server.url}#{rematch['id']}"]
+    seats.write_text(json.dumps(held))
+    back = spawn_join(tmp_path, f"{server.url}#/game/{rematch['id']}")
+    try:
+        back.expect("Welcome to the table, Ben.")
+        back.sendintr()
+        back.expect(pexpect.EOF)
+    finally:
+        back.close()
+    assert "holds no seat" not in text_of(back)
+
+
+def test_a_watch_link_watches_without_a_seat(server: Server, tmp_path: Path) -> None:
+    """``#/watch/ID``: the table and every public step, no hand, never a prompt; the game's end."""
+    created = server.post("api/games", {"rules": "standard(deals=1)", "seats": ["easy", "easy", "easy"],
+                                        "name": "Anna", "seed": 3})
+    child = spawn_join(tmp_path, f"{server.url}#/watch/{created['id']}")
+    try:
+        child.expect("wins the game")
+        child.expect("The game is over.")
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    text = text_of(child)
+    assert text.startswith("You are watching this table.") and "(you)" not in text
+    assert "Your hand" not in text and "You " not in text.removeprefix("You are watching")
+    assert not (tmp_path / "seats.json").exists()

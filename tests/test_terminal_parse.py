@@ -126,11 +126,13 @@ def test_next_deal_prompt():
     assert error("x", "next") == ("err_next", {})
 
 
-def fields(text: str) -> set[str]:
-    return {f[1] for f in string.Formatter().parse(text) if f[1]}
+def fields(text: str | dict[str, str]) -> set[str]:
+    """The placeholders of a sentence (of every plural form of a counted one)."""
+    forms = text.values() if isinstance(text, dict) else [text]
+    return {f[1] for form in forms for f in string.Formatter().parse(form) if f[1]}
 
 
-def terminal(lang: str) -> dict[str, str]:
+def terminal(lang: str) -> dict[str, str | dict[str, str]]:
     """The terminal's sentences of one language in the one catalogue."""
     return {k: v for k, v in catalogue(lang)["strings"].items() if k.startswith("terminal.")}
 
@@ -146,7 +148,7 @@ def test_every_language_has_every_message_with_the_same_placeholders(lang):
 
 
 def test_german_uses_german_terms():
-    text = " ".join(terminal("de").values())
+    text = " ".join(" ".join(v.values()) if isinstance(v, dict) else v for v in terminal("de").values())
     for word in ("Trumpf", "reizt", "passe", "Stich", "meldet", "Dapp", "drück"):
         assert word in text
 

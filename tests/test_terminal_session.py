@@ -69,11 +69,18 @@ def test_surrender_and_durch_by_the_player(tmp_path):
     lines: list[str] = []
     games = iter(["H", "durch", "C", "S"] * 20)
     surrender = iter(["2", "1"] * 20)
-    read = scripted([("Bid", "b"), ("Lay away", "1 2 3"), ("Game", lambda p: next(games)),
-                     ("surrender", lambda p: next(surrender)), ("Your card", "1"), ("next deal", "")])
+    answer = scripted([("Bid", "b"), ("Lay away", "1 2 3"), ("Game", lambda p: next(games)),
+                       ("Really surrender", "y"), ("surrender", lambda p: next(surrender)), ("Your card", "1"),
+                       ("next deal", "")])
+    prompts: list[str] = []
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return answer(prompt)
     make_session(tmp_path, read, lines, rules="standard(target=3000)").run()
     text = "\n".join(lines)
     assert "You surrender." in text
+    assert any(p.startswith("Really surrender? You score -") for p in prompts)  # surrendering is confirmed
     assert "surrender: you score -" in text and "each opponent +50 plus their melds" in text
     assert "You name the game: Durch." in text
     assert "Durch: you must win every trick, and you lead." in text

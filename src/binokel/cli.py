@@ -1,4 +1,4 @@
-"""The ``binokel`` command: replay, melds, rules, deal — and the game, tournament and server.
+"""The ``binokel`` command: replay, melds, rules, score-deal, deal — and the game, tournament and server.
 
 Every error of the user's input ends with exit status 2 and one line naming the problem;
 no traceback ever reaches the user.
@@ -15,11 +15,12 @@ from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from binokel.card import Hand, Suit, parse_cards
-from binokel.error import BinokelError, RecordError
+from binokel.error import BinokelError, RecordError, SummaryError
 from binokel.game import Game
 from binokel.meld import find_melds, meld_total
 from binokel.record import deal_record, replay, result
 from binokel.rules import DESCRIPTIONS, RULE_SETS, STANDARD, Rules, options
+from binokel.score import DealSummary, explain
 from binokel.state import State
 
 USAGE_ERROR = 2
@@ -29,7 +30,7 @@ PLUGINS = {
     "play": ("binokel.terminal", "play a game in the terminal against computer opponents", ""),
     "serve": ("binokel.server", "serve the game in your browser", "serve"),
     "tournament": ("binokel.tournament", "measure computer opponents against each other on paired deals", ""),
-    "selfplay": ("binokel.selfplay", "write self-play deals with per-decision features for training", ""),
+    "selfplay": ("binokel.research.selfplay", "write self-play deals with per-decision features for training", ""),
 }
 
 
@@ -115,6 +116,18 @@ def build_parser() -> Parser:
                        description="List every rule set and every option with its standard value and meaning.")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=run_rules)
+
+    p = sub.add_parser("score-deal", help="score one deal's summary (JSON on standard input)",
+                       description="Read one deal's summary as JSON on standard input, e.g. "
+                                   '{"dealer": 2, "soloist": 0, "bid": 200, "game": "S", "surrendered": false, '
+                                   '"melds": [150, 40, 20], "card_points": [90, 100, 60], "tricks": [4, 6, 5]}, '
+                                   'and print {"scores": [...]} (one per seat). An impossible summary: exit status 2 '
+                                   'and one line {"error": {"code", "message", "field"}}. See docs/records.md.')
+    p.add_argument("--rules", default="standard", help="rule set (default: standard)")
+    p.add_argument("--explain", action="store_true", help="print the whole explanation: per side what counted, "
+                   "credits, the doubled bid, the exact and the rounded total")
+    p.add_argument("--lang", default="en", help="language of an error's message (de, en, fr, it, pt; default en)")
+    p.set_defaults(run=run_score_deal)
 
     p = sub.add_parser("deal", help="print a random deal record (hands and Tapp only)",
                        description="Shuffle and deal with a seed; print the deal record.")
@@ -259,6 +272,33 @@ def run_rules(args: argparse.Namespace) -> int:
     for name, default, meaning in options():
         print(f"  {name + '=' + str(default):26} {meaning}")
     return 0
+
+
+# ---------------------------------------------------------------------- score-deal
+
+def run_score_deal(args: argparse.Namespace) -> int:
+    try:
+        rules = Rules.parse(args.rules)
+    except BinokelError as error:
+        return _score_error(error, "rules", args.lang)
+    try:
+        data = json.loads(sys.stdin.read())
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        reason = error.msg if isinstance(error, json.JSONDecodeError) else "not UTF-8"
+        return _score_error(SummaryError("summary_not_json", field="summary", reason=reason), "summary", args.lang)
+    try:
+        explained = explain(rules, DealSummary.from_json(data))
+    except SummaryError as error:
+        return _score_error(error, str(error.params.get("field", "")), args.lang)
+    print(json.dumps(explained.to_json() if args.explain else {"scores": list(explained.scores)}))
+    return 0
+
+
+def _score_error(error: BinokelError, field: str, lang: str) -> int:
+    """One JSON line naming the problem and its field; exit status 2."""
+    print(json.dumps({"error": {"code": error.code, "message": error.render(lang), "field": field}},
+                     ensure_ascii=False))
+    return USAGE_ERROR
 
 
 # ---------------------------------------------------------------------- deal

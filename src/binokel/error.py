@@ -2,6 +2,8 @@
 
 - :class:`NotationError` — text that does not name a card, suit, action or rule set.
 - :class:`IllegalActionError` — a well-formed action that is not legal here.
+- :class:`SummaryError` — a deal summary (a score pad's entry) that cannot be; the
+  param ``field`` names the offending entry, e.g. ``"card_points[2]"``.
 - :class:`RecordError` — a record that is malformed or breaks the rules; ``at`` names
   the first offending entry, e.g. ``"tricks[3][1]"``.
 
@@ -65,6 +67,11 @@ class NotationError(BinokelError):
 
 class IllegalActionError(BinokelError):
     """An action that the rules do not allow in this state."""
+
+
+class SummaryError(BinokelError):
+    """A deal summary (a score pad's entry) that cannot be: its ``field`` param names the
+    offending entry, e.g. ``"melds[1]"``."""
 
 
 class RecordError(BinokelError):

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from binokel.card import CARDS, COPY, KIND_MASK, Card, Hand, Rank, Suit
-from binokel.rules import STANDARD, DoubleMelds, Rules
+from binokel.rules import STANDARD, Deck, DoubleMelds, Rules
 
 FAMILY = (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J)
 FOUR_NAMES = {Rank.A: "aces", Rank.K: "kings", Rank.Q: "obers", Rank.J: "unters"}
@@ -189,3 +190,51 @@ def meld_cards(melds: Iterable[Meld]) -> Hand:
             count[card.index] += 1
     need = [max(column, default=0) for column in zip(*by_type.values())] if by_type else []
     return Hand(CARDS[k] for k, n in enumerate(need) for _ in range(n))
+
+
+
+def meld_most(rules: Rules, cards: int) -> int:
+    """The most a hand of ``cards`` cards can meld with any trump under ``rules``: an upper
+    bound that checks a meld total someone wrote down (a score pad), never below a real one.
+
+    The types are independent (a card serves once in each), so no hand beats the sum over
+    the types of the best each type alone allows with that many cards.
+
+    >>> meld_most(STANDARD, 15), meld_most(STANDARD, 2), meld_most(STANDARD, 0)
+    (3020, 100, 0)
+    """
+    return _meld_most(rules.double_melds, rules.eight_tens, rules.eight_sevens, rules.low_rank, cards)
+
+
+@lru_cache(maxsize=64)
+def _meld_most(double: DoubleMelds, eight_tens: int, eight_sevens: int, low: Rank | None, cards: int) -> int:
+    sevens = low is Rank.SEVEN
+    rules = Rules(double_melds=double, eight_tens=eight_tens, eight_sevens=eight_sevens if sevens else 0,
+                  deck=Deck.SEVENS if sevens else Deck.NINES)
+
+    def value(text: str, kind: str) -> int:  # the melds of one type in these cards, hearts trump
+        return sum(m.points for m in melds_of_mask(Hand.parse(text).mask, Suit.H, rules) if meld_type(m) == kind)
+
+    def twice(text: str) -> str:
+        return f"{text} {text}"
+
+    # Per type, its groups (a suit's sequences, a rank's of-a-kind...): (cards, points) choices, one per group.
+    types: list[list[list[tuple[int, int]]]] = [[], [], [], []]
+    for suit in "HSDC":
+        family, pair = " ".join(f"{r}{suit}" for r in "ATKQJ"), f"K{suit} Q{suit}"
+        types[0].append([(len(t.split()), value(t, "sequence")) for t in (pair, twice(pair), family, f"{family} {pair}",
+                                                               twice(family))])
+    for rank in "ATKQJ" + ("" if low is None else low.letter):
+        four = " ".join(f"{rank}{s}" for s in "SHDC")
+        types[1].append([(4, value(four, "of_a_kind")), (8, value(twice(four), "of_a_kind"))])
+    types[2].append([(2, value("QS JD", "binokel")), (4, value("QS JD QS JD", "binokel"))])
+    if low is not None:
+        types[3].append([(1, value(f"{low.letter}H", "dissle")), (2, value(twice(f"{low.letter}H"), "dissle"))])
+    total = 0
+    for groups in types:
+        best = [0] * (cards + 1)  # best[c]: the most this type melds with at most c cards, over the groups so far
+        for choices in groups:
+            best = [max([best[c]] + [best[c - need] + points for need, points in choices if need <= c])
+                    for c in range(cards + 1)]
+        total += best[cards]
+    return total

@@ -29,7 +29,7 @@ from binokel.error import IllegalActionError, NotationError
 from binokel.meld import Meld, meld_total, melds_of_mask
 from binokel.number import read_number, shown
 from binokel.rules import AllPass, Auction, FirstLead, MustBeat, Rules, Seating
-from binokel.score import LAST_TRICK_BONUS, contract_made, durch_scores, surrender_scores, trump_scores
+from binokel.score import LAST_TRICK_BONUS, MAX_BID, DealSummary, Outcome, deal_scores
 from binokel.trick import NO_TRUMP, Trick, card_refusal, legal_cards
 
 if TYPE_CHECKING:
@@ -46,9 +46,6 @@ CHANCE = -1
 OPEN_BID_SPAN = 500
 """How far above the lowest bid the open auction's offered bids reach (:meth:`State.legal_actions`).
 Any higher multiple of 10 is legal as well (RULES.md section 10): ``apply`` accepts it."""
-MAX_BID = 9_999_999_990
-"""The highest bid (10 digits): far above any deal's worth, so "no upper limit" (RULES.md
-section 10) in practice, and every bid is short notation (:func:`binokel.number.read_number`)."""
 
 
 class Phase(StrEnum):
@@ -60,17 +57,6 @@ class Phase(StrEnum):
     SURRENDER = "surrender"  # the soloist surrenders or plays on
     PLAY = "play"
     OVER = "over"
-
-
-class Outcome(StrEnum):
-    MADE = "made"
-    FAILED = "failed"
-    SURRENDERED = "surrendered"
-    DURCH_MADE = "durch_made"
-    DURCH_FAILED = "durch_failed"
-    REDEAL = "redeal"  # open auction, everybody passed, all_pass=redeal: no score
-    BETTEL_MADE = "bettel_made"
-    BETTEL_FAILED = "bettel_failed"
 
 
 class State:
@@ -437,9 +423,8 @@ class State:
         if not remaining:
             if self.rules.all_pass is AllPass.FORCED:  # Zwangsspiel: the dealer (the last to call) plays the minimum
                 return self._auction_won(order[-1], self.rules.min_bid)
-            d["phase"], d["to_move"], d["outcome"] = _P_OVER, None, _O_REDEAL
-            d["scores"] = (0,) * self.players
-            return self
+            d["phase"], d["to_move"] = _P_OVER, None
+            return self._scored()
         at = order.index(seat)
         d["to_move"] = next(s for s in order[at + 1:] + order[:at + 1] if s not in self.passed)
         return self
@@ -502,10 +487,8 @@ class State:
             for seat, hand in enumerate(self.hands))
         d["melds"] = melds
         if surrender:
-            d["scores"] = surrender_scores(self.rules, soloist, bid, [meld_total(m) for m in melds],
-                                           self.sitting_out)
-            d["outcome"], d["phase"], d["to_move"] = _O_SURRENDERED, _P_OVER, None
-            return new
+            d["phase"], d["to_move"] = _P_OVER, None
+            return new._scored()
         leader = self.soloist if self.rules.first_lead is _SOLOIST else self.forehand
         d["phase"], d["leader"], d["to_move"] = _P_PLAY, leader, leader
         return new
@@ -558,27 +541,19 @@ class State:
         d["trick"], d["best"], d["leader"], d["to_move"] = (), 0, winner, winner
         game: Contract = old["game"]
         if game >= DURCH and (winner == old["soloist"]) is (game == BETTEL):  # the contract is broken
-            return new._finish(_O_BETTEL_FAILED if game == BETTEL else _O_DURCH_FAILED)
+            return new._finish()
         if last:
-            return new._finish(None)
+            return new._finish()
         return new
 
-    def _finish(self, outcome: Outcome | None) -> State:
-        d = self.__dict__
-        rules = self.rules
-        d["phase"], d["to_move"] = _P_OVER, None
-        soloist, bid, game = self.soloist, self.bid, self.game
-        assert soloist is not None and bid is not None and game is not None
-        if game >= DURCH:
-            outcome = outcome or (_O_BETTEL_MADE if game == BETTEL else _O_DURCH_MADE)
-            made = outcome in (_O_DURCH_MADE, _O_BETTEL_MADE)
-            d["scores"] = durch_scores(rules, soloist, made, self.sitting_out, game)
-        else:
-            cards, melds = self.card_points, self.meld_points
-            made = contract_made(rules, soloist, bid, cards, melds, self.won)
-            outcome = _O_MADE if made else _O_FAILED
-            d["scores"] = trump_scores(rules, soloist, bid, cards, melds, self.won, self.sitting_out)
-        d["outcome"] = outcome
+    def _finish(self) -> State:
+        self.__dict__["phase"], self.__dict__["to_move"] = _P_OVER, None
+        return self._scored()
+
+    def _scored(self) -> State:
+        """A finished deal scored as every deal is: :func:`binokel.score.explain` of its summary
+        (:func:`~binokel.score.deal_scores`: its scores and outcome alone)."""
+        self.__dict__["scores"], self.__dict__["outcome"] = deal_scores(self.rules, DealSummary.of(self))
         return self
 
     # ------------------------------------------------------------------ derived results
@@ -645,14 +620,6 @@ _A_PASS = ActionKind.PASS
 _A_PLAY = ActionKind.PLAY
 _A_PLAY_ON = ActionKind.PLAY_ON
 _A_SURRENDER = ActionKind.SURRENDER
-_O_BETTEL_FAILED = Outcome.BETTEL_FAILED
-_O_BETTEL_MADE = Outcome.BETTEL_MADE
-_O_DURCH_FAILED = Outcome.DURCH_FAILED
-_O_DURCH_MADE = Outcome.DURCH_MADE
-_O_FAILED = Outcome.FAILED
-_O_MADE = Outcome.MADE
-_O_REDEAL = Outcome.REDEAL
-_O_SURRENDERED = Outcome.SURRENDERED
 _P_AUCTION = Phase.AUCTION
 _P_DEAL = Phase.DEAL
 _P_DISCARD = Phase.DISCARD

@@ -304,7 +304,7 @@ def _task(job: tuple[Settings, int, tuple[int, ...]]) -> Played:
 def play_all(settings: Settings, progress: bool = True, mapper: Any = None,
              indices: Sequence[int] | None = None) -> list[Played]:
     """Every deal (or game) in every seating, on ``settings.jobs`` processes, or with
-    ``mapper(function, jobs)`` (e.g. :func:`binokel.cluster.ray_mapper`) when given; with
+    ``mapper(function, jobs)`` (e.g. :func:`binokel.research.cluster.ray_mapper`) when given; with
     ``settings.sprt``, in batches until the sequential test decides."""
     if settings.sprt is not None and indices is None:
         return play_sequential(settings, progress, mapper)
@@ -563,7 +563,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     mapper = None
     if getattr(args, "cluster", None):
-        from binokel.cluster import ClusterError, ray_mapper
+        from binokel.research.cluster import ClusterError, ray_mapper
         try:
             mapper = ray_mapper(args.cluster, settings.jobs)
             results = play_all(settings, progress=not getattr(args, "quiet", False), mapper=mapper)

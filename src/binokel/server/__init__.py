@@ -14,7 +14,7 @@ import sys
 import threading
 import webbrowser
 
-from binokel.server.store import default_db_path
+from binokel.server.storage import default_db_path
 
 __all__ = ["add_arguments", "default_db_path", "run"]
 
@@ -33,8 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="another name this server answers to (repeatable), e.g. mybox.local; it always"
                              " answers to localhost, its address and the host of --public-url")
     parser.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
-                        help="proxies trusted to say the client's address in X-Forwarded-For (comma-separated,"
-                             " '*' for any; default: $FORWARDED_ALLOW_IPS, else 127.0.0.1)")
+                        help="proxies trusted to say the client's address in X-Forwarded-For (comma-separated"
+                             " addresses or networks, '*' for any; default: $FORWARDED_ALLOW_IPS, else none: not"
+                             " even 127.0.0.1, which any local process or TCP tunnel could use)")
+    parser.add_argument("--public-metrics", action="store_true",
+                        help="serve /metrics and the process's name in /healthz to every client (default: to"
+                             " this computer only)")
     parser.add_argument("--log-format", choices=("text", "json"), default="text",
                         help="one line per event as text (default) or as JSON")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: 8000)")
@@ -103,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = create_app(db, think=args.think, host=args.host, public_url=public_url, redis=args.redis,
                          limits=limits, allow_origins=allow_origins,
-                         allow_hosts=getattr(args, "allow_host", None) or [])
+                         allow_hosts=getattr(args, "allow_host", None) or [],
+                         public_metrics=getattr(args, "public_metrics", False))
     except Exception as error:  # noqa: BLE001 - sqlite3, PostgreSQL or OS errors: one line, no traceback
         return _fail(f"cannot open the database {shown}: {error}")
     try:
@@ -125,8 +130,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"Games are saved in {shown}. Press Ctrl-C to stop.", flush=True)
     if args.open:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
-    forwarded = getattr(args, "forwarded_allow_ips", None)
-    server = uvicorn.Server(uvicorn_config(app, limits, **({"forwarded_allow_ips": forwarded} if forwarded else {})))
+    forwarded = getattr(args, "forwarded_allow_ips", None) or os.environ.get("FORWARDED_ALLOW_IPS") or None
+    _raise_file_limit()
+    server = uvicorn.Server(uvicorn_config(app, limits, forwarded_allow_ips=forwarded))
     try:
         server.run(sockets=[sock])
     except KeyboardInterrupt:
@@ -135,6 +141,32 @@ def run(args: argparse.Namespace) -> int:
         sock.close()
     print("Binokel server stopped.", flush=True)
     return 0
+
+
+FILES_WANTED = 65536
+"""Open files the server asks for (each connection is one; docs/server.md, "Open files")."""
+FILES_ADVISED = 4096
+"""Fewer than this and ``serve`` says so: a few addresses at their connection bound use them up."""
+
+
+def _raise_file_limit() -> None:
+    """Raise the soft limit of open files towards the hard one (a common soft default is 1,024,
+    which a few addresses at ``http_connections_per_address`` would use up); warn if low."""
+    try:
+        import resource
+    except ImportError:  # not on Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = FILES_WANTED if hard == resource.RLIM_INFINITY else min(FILES_WANTED, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        except (ValueError, OSError):
+            pass
+    if soft != resource.RLIM_INFINITY and soft < FILES_ADVISED:
+        print(f"binokel serve: only {soft} open files allowed (ulimit -n); a public server wants"
+              f" {FILES_ADVISED} or more (docs/server.md, \"Open files\")", file=sys.stderr, flush=True)
 
 
 def _safe_db(db: object) -> str:

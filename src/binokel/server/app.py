@@ -30,6 +30,7 @@ from fastapi.responses import (
     Response,
 )
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from binokel import i18n
 from binokel.error import BinokelError
@@ -39,7 +40,7 @@ from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
 from binokel.ai import LEVELS
 from binokel.server.hall import Hall, Invites, Refused
 from binokel.server.guard import Guard, Names, Policy, origin_of
-from binokel.server.limits import Limits, Quotas
+from binokel.server.limits import Limits, Quotas, address_key
 from binokel.server.logs import quiet_client_errors
 from binokel.server.metrics import CONTENT_TYPE, Metrics
 from binokel.server.persist import PROCESS
@@ -57,6 +58,7 @@ from binokel.server.protocol import (
 )
 from binokel.server.storage import StorageUnavailable, Store, open_store
 from binokel.server.review_routes import add_review_routes
+from binokel.server.club import add_club_routes
 from binokel.server.table import Connection, Table
 
 log = logging.getLogger("binokel.server")
@@ -149,7 +151,8 @@ def lan_address() -> str:
 
 def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float = 0.6, budget: float = 0.5,
                host: str = "127.0.0.1", public_url: str | None = None, limits: Limits | None = None,
-               redis: str | None = None, allow_origins: Sequence[str] = (), allow_hosts: Sequence[str] = ()) -> FastAPI:
+               redis: str | None = None, allow_origins: Sequence[str] = (), allow_hosts: Sequence[str] = (),
+               public_metrics: bool = False) -> FastAPI:
     """The server app on the games database ``db_path`` (a SQLite path, a ``postgresql://``
     URL, None: ``BINOKEL_DB`` or the default file; or an open store); ``redis``: a
     ``redis://`` URL for change notification between processes. ``think`` is the least time
@@ -158,7 +161,9 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     address the server listens on and ``public_url`` the address friends reach it at
     (behind a proxy or tunnel): invite links are made from it. ``allow_origins`` are other
     origins whose pages may use the server, ``allow_hosts`` other names it answers to
-    (:mod:`binokel.server.guard`; the server's own names and pages always may)."""
+    (:mod:`binokel.server.guard`; the server's own names and pages always may).
+    ``public_metrics``: ``/metrics`` and the process's name in ``/healthz`` for every
+    client (else for this computer only)."""
     limits = limits or Limits()
     quiet_client_errors()  # a frame that is not UTF-8 is the client's mistake: no traceback in the log
     store = db_path if isinstance(db_path, Store) else open_store(db_path, redis=redis)
@@ -226,6 +231,26 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         field = ".".join(str(part) for part in first.get("loc", ())) or "request"
         return error(400, ProtocolError("bad_request", field=field, reason=str(first.get("msg", "invalid"))))
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_problem(request: Request, problem: StarletteHTTPException) -> JSONResponse:
+        # No route (404) or not this method (405), from the router or the static files:
+        # the protocol's format with a catalogue code, not FastAPI's ``{"detail": ...}``.
+        if problem.status_code == 405:
+            return error(405, ProtocolError("method_not_allowed", method=request.method[:20],
+                                            path=request.url.path[:100]))
+        if problem.status_code == 404:
+            return error(404, ProtocolError("not_found", path=request.url.path[:100]))
+        return error(problem.status_code, ProtocolError("bad_request", field="request",
+                                                        reason=str(problem.detail)[:100]))
+
+    def from_here(request: Request) -> bool:
+        """Is the request from this computer itself (not forwarded by a proxy here)? Or are
+        the process's inner numbers public anyway (``public_metrics``)?"""
+        if public_metrics:
+            return True
+        forwarded = "x-forwarded-for" in request.headers or "forwarded" in request.headers
+        return client_of(request) in ("127.0.0.1", "::1") and not forwarded
+
     @app.exception_handler(StorageUnavailable)
     async def unavailable(request: Request, problem: StorageUnavailable) -> JSONResponse:
         # A store call of a route that does not catch it (a read, say): 503 and a clear code, not 500.
@@ -242,16 +267,22 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         return FileResponse(page, media_type="text/html")
 
     @app.get("/healthz")
-    async def healthz() -> JSONResponse:
-        """200 while this process can reach its games database, else 503 (for a load balancer)."""
+    async def healthz(request: Request) -> JSONResponse:
+        """200 while this process can reach its games database, else 503 (for a load balancer).
+        Only this computer (or every client with ``public_metrics``) is told more than ok:
+        the process's name (host, PID), its tables, the database's error."""
+        inside = from_here(request)
         try:
             await asyncio.to_thread(store.info, "")
         except StorageUnavailable as problem:
-            return JSONResponse({"ok": False, "process": PROCESS, "database": str(problem)}, status_code=503)
-        return JSONResponse({"ok": True, "process": PROCESS, "tables": len(hall.tables)})
+            more = {"process": PROCESS, "database": str(problem)} if inside else {}
+            return JSONResponse({"ok": False, **more}, status_code=503)
+        return JSONResponse({"ok": True, **({"process": PROCESS, "tables": len(hall.tables)} if inside else {})})
 
     @app.get("/metrics")
-    async def get_metrics() -> Response:
+    async def get_metrics(request: Request) -> Response:
+        if not from_here(request):  # not there for strangers (binokel serve --public-metrics opens it)
+            return error(404, ProtocolError("not_found", path=request.url.path))
         return PlainTextResponse(metrics.exposition(), media_type=CONTENT_TYPE)
     @app.get("/sw.js", response_model=None)
     async def service_worker() -> Response:
@@ -349,6 +380,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         return JSONResponse({"deleted": game_id})
 
     add_review_routes(app, hall.get, public_record)  # bidding help, deal review (server/review_routes.py)
+    add_club_routes(app, hall)  # club tournaments (server/club.py)
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> JSONResponse:
@@ -385,13 +417,25 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         connection = await _hello(websocket, table, limits, address)
         if connection is None:
             return
+        watcher = address_key(address) if connection.seat is None else None
+        if watcher is not None and not quotas.spectators.add(watcher):
+            await _refuse(websocket, ProtocolError("too_many_spectators_address", max=limits.spectators_per_address),
+                          TOO_MANY_CLOSE)
+            return
+        try:
+            await _watch(websocket, table, connection, address)
+        finally:
+            if watcher is not None:
+                quotas.spectators.remove(watcher)
+
+    async def _watch(websocket: WebSocket, table: Table, connection: Connection, address: str) -> None:
         sender = asyncio.create_task(_send(websocket, connection))
         connection.on_overflow = sender.cancel  # a client too slow to read: stop writing to it; closed below
         if isinstance(connection.since, int) and connection.since > table.version:
             await table.catch_up()  # the client has seen steps stored by another process
         try:
             table.join(connection, connection.since)
-        except ProtocolError as problem:  # over the table's cap (too_many_connections): 4429, like the address's
+        except ProtocolError as problem:  # over the table's caps (spectators, a seat's tabs): 4429, like the address's
             sender.cancel()
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await sender

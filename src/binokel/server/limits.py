@@ -10,6 +10,7 @@ hardening issue builds on these: the numbers are settings of :class:`Limits`.
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections import Counter, OrderedDict
 from dataclasses import dataclass
@@ -28,23 +29,39 @@ class Limits:
     address_messages_per_second: float = 100.0  # per client address, all its connections together ...
     address_message_burst: int = 300  # ... with this many at once
     queue_messages: int = 256  # messages waiting for one connection; a client that far behind is dropped (4408)
-    connections_per_table: int = 40  # people, their extra tabs and spectators together
+    queue_bytes: int = 1024 * 1024  # ... or this many bytes of them
+    tabs_per_seat: int = 8  # connections holding one seat (a person's tabs and devices)
+    spectators_per_table: int = 30  # watchers without a seat; the seats' room is never theirs
+    spectators_per_address: int = 10  # watchers from one client address, over all tables
     connections_per_address: int = 60  # websockets from one client address, over all tables
+    http_connections_per_address: int = 100  # TCP connections from one client address (websockets included)
+    events_versions: int = 500  # the most versions one "events" request (or a hello) may ask to be sent again
+    events_per_minute: int = 30  # "events" requests per connection
     tables_per_minute: int = 20  # new tables (and rematches) per client address
     joins_per_minute: int = 30  # join attempts (codes tried) per client address
+    failed_codes_per_minute: int = 60  # wrong invite codes from everybody together; beyond it short codes wait
     chat_chars: int = 200  # one chat line
     chat_per_10_seconds: int = 5  # chat lines per connection
     chat_kept: int = 50  # the last lines a newcomer sees
     tokens_per_request: int = 50  # "your games": tokens one browser may ask about at once
     hello_seconds: float = 10.0  # a new connection must say hello within this time
     head_seconds: float = 10.0  # an HTTP request's line and headers must arrive within this time
+    head_bytes: int = 16 * 1024  # an HTTP request's line and headers; 431 beyond
+    body_seconds: float = 10.0  # an HTTP body may take this long, then must have come at least ...
+    body_bytes_per_second: int = 4096  # ... this fast on average, else the connection is closed (408)
+    seeds_with_friends: bool = False  # a creator-chosen seed at a table with seats for people (tests only)
 
     # -- scheduling and faults (issue 12; server/pool.py, docs/server.md "Scheduling and faults")
     pool: str = "process"  # where bots and hints think: "process" (every core) or "thread"
     pool_workers: int = 0  # searches at once (0: one per core)
     hints_per_minute: int = 6  # per seat at a table (all its tabs), besides one hint at a time
     hint_seconds: float = 5.0  # a hint not worked out within this time is refused (hints_busy)
+    reviews_per_minute: int = 6  # deal reviews and bidding advice per client address
+    table_reviews_per_minute: int = 12  # ... and per table (an uploaded record: per address)
+    review_seconds: float = 30.0  # a review not worked out within this time is refused (reviews_busy)
+    review_slots: int = 1  # pool slots reviews may hold at once (bot moves and hints keep the others)
     save_retry_seconds: float = 5.0  # the longest pause between tries to save a bot move
+    outage_calm_seconds: float = 5.0  # a write outage ends with a write this long after the last refused one
     idle_seconds: float = 20.0  # a table nobody watches here, with no search in flight, leaves memory
     tables_in_memory: int = 2000  # beyond this, the tables watched least recently leave first
 
@@ -91,9 +108,72 @@ class KeyedBuckets:
         return bucket.take(now)
 
 
+class AddressBuckets(KeyedBuckets):
+    """One bucket per client address, keyed by :func:`address_key` (IPv6: per /64).
+
+    >>> buckets = AddressBuckets(rate=0.0, burst=1)
+    >>> buckets.take("2001:db8::1"), buckets.take("2001:db8::2"), buckets.take("2001:db8:0:1::1")
+    (True, False, True)
+    """
+
+    def take(self, key: str, now: float | None = None) -> bool:
+        return super().take(address_key(key), now)
+
+
+def address_key(address: str) -> str:
+    """The key of a client address for the per-address quotas: an IPv4 address itself, an
+    IPv6 address its /64 network (one subscriber gets a whole /64 and may use any address
+    of it); anything else (a test client's name) itself.
+
+    >>> address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:ffff::9")
+    True
+    >>> address_key("2001:db8:1:3::1"), address_key("10.0.0.1"), address_key("::ffff:10.0.0.1")
+    ('2001:db8:1:3::/64', '10.0.0.1', '10.0.0.1')
+    """
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
+
+
+class Counted:
+    """How many of something each key holds open, at most ``most`` each.
+
+    >>> held = Counted(1)
+    >>> held.add("a"), held.add("a"), held.add("b")
+    (True, False, True)
+    >>> held.remove("a"); held.add("a")
+    True
+    """
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.open: Counter[str] = Counter()
+
+    def add(self, key: str) -> bool:
+        """Count one more for ``key``; False (not counted) if it holds the most already."""
+        if self.open[key] >= self.most:
+            return False
+        self.open[key] += 1
+        return True
+
+    def remove(self, key: str) -> None:
+        """One of ``key``'s closed (a key with none left is forgotten)."""
+        self.open[key] -= 1
+        if self.open[key] <= 0:
+            del self.open[key]
+
+
 class Quotas:
     """The per-address budgets of one server process: new tables (and rematches), joins,
-    websocket messages, and the websockets each address holds open.
+    websocket messages, the websockets (and the spectators among them) each address holds
+    open, deal reviews; and the one budget of everybody together: wrong invite codes.
+    Addresses are keyed by :func:`address_key` (IPv6 by its /64).
 
     >>> quotas = Quotas(Limits(connections_per_address=1))
     >>> quotas.connect("10.0.0.1"), quotas.connect("10.0.0.1"), quotas.connect("10.0.0.2")
@@ -104,20 +184,25 @@ class Quotas:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.tables = KeyedBuckets(limits.tables_per_minute / 60, limits.tables_per_minute)
-        self.joins = KeyedBuckets(limits.joins_per_minute / 60, limits.joins_per_minute)
-        self.messages = KeyedBuckets(limits.address_messages_per_second, limits.address_message_burst)
-        self.open: Counter[str] = Counter()
+        self.tables = AddressBuckets(limits.tables_per_minute / 60, limits.tables_per_minute)
+        self.joins = AddressBuckets(limits.joins_per_minute / 60, limits.joins_per_minute)
+        self.messages = AddressBuckets(limits.address_messages_per_second, limits.address_message_burst)
+        self.reviews = AddressBuckets(limits.reviews_per_minute / 60, limits.reviews_per_minute)
+        self.table_reviews = KeyedBuckets(limits.table_reviews_per_minute / 60, limits.table_reviews_per_minute)
+        # Wrong codes from every address together: rotating addresses do not multiply it
+        # (docs/server.md, "Invite codes against guessing", has the arithmetic).
+        self.failed_codes = Bucket(limits.failed_codes_per_minute / 60, limits.failed_codes_per_minute)
+        self.websockets = Counted(limits.connections_per_address)
+        self.spectators = Counted(limits.spectators_per_address)
+
+    @property
+    def open(self) -> Counter[str]:
+        return self.websockets.open
 
     def connect(self, address: str) -> bool:
         """Count a new websocket of ``address``; False (not counted) if it holds the most already."""
-        if self.open[address] >= self.limits.connections_per_address:
-            return False
-        self.open[address] += 1
-        return True
+        return self.websockets.add(address_key(address))
 
     def disconnect(self, address: str) -> None:
-        """A websocket of ``address`` closed (an address with none left is forgotten)."""
-        self.open[address] -= 1
-        if self.open[address] <= 0:
-            del self.open[address]
+        """A websocket of ``address`` closed."""
+        self.websockets.remove(address_key(address))

@@ -29,7 +29,7 @@ from binokel.card import CARDS, POINTS, Hand, Suit
 from binokel.error import BinokelError
 from binokel.meld import find_melds, meld_total
 from binokel.record import actions_of, replay_game
-from binokel.score import LAST_TRICK_BONUS, contract_made
+from binokel.score import LAST_TRICK_BONUS, DealSummary, SideScore, explain
 from binokel.state import Phase, State
 from binokel.view import SeatView, view
 
@@ -98,8 +98,9 @@ def explain_deal(state: State) -> dict[str, Any]:
     ``discard`` (the soloist's laid-away cards, counted for the soloist). Per scoring unit
     (a team with partners, else a seat): ``raw`` (the sum before rounding), ``score``
     (after rounding), and how it was reached (``rule``: ``sum``, ``doubled`` (a failed
-    bid counts twice against), ``surrender``, ``credit`` or ``contract``). The Tapp and the
-    discard are shown to everyone once the deal is over (RULES.md section 10).
+    bid counts twice against), ``surrender``, ``credit`` or ``contract``): read from the core's
+    :func:`binokel.score.explain`, whose whole explanation is under ``score``. The Tapp and
+    the discard are shown to everyone once the deal is over (RULES.md section 10).
 
     >>> import random
     >>> from binokel.state import State
@@ -113,59 +114,43 @@ def explain_deal(state: State) -> dict[str, Any]:
     """
     if not state.is_over():
         raise ValueError("only a finished deal is explained")
-    rules = state.rules
-    players = state.players
+    explained = explain(state.rules, DealSummary.of(state))  # the core's one scoring, said term by term
     last = state.played[-1][2] if state.played else None
     discard = sum(POINTS[k] for k in state.discard)
-    melds = state.meld_points
-    out = state.sitting_out
     seats = []
-    for seat in range(players):
+    for seat, facts in enumerate(explained.seats):
         own = state.trick_points[seat] - (LAST_TRICK_BONUS if seat == last else 0)
-        soloist_side = state.soloist is not None and _same_side(rules, seat, state.soloist)
-        won = state.won[seat] > 0
-        counts = bool(melds[seat]) and (won or (not soloist_side and rules.defender_melds == "always"))
-        if state.surrendered:  # no card is played: the defenders get the credit and their melds, the soloist -bid
-            counts = bool(melds[seat]) and not soloist_side
-        seats.append({"seat": seat, "melds": melds[seat], "counts": counts, "tricks": state.won[seat],
+        seats.append({"seat": seat, "melds": facts.melds, "counts": facts.melds_count, "tricks": state.won[seat],
                       "trick_points": own, "last_trick": LAST_TRICK_BONUS if seat == last else 0,
+                      # After a surrender the laid-away cards count for nobody (no card is played).
                       "discard": discard if seat == state.soloist and not state.surrendered else 0})
-    units = []
-    scores = state.scores or (0,) * players
-    bid = state.bid or 0
-    teams = [[s for s in range(players) if s != out and s % 2 == t] for t in (0, 1)] if rules.teams != "none" \
-        else [[s] for s in range(players) if s != out]
-    made = None
-    if state.game is not None and state.soloist is not None and state.game < DURCH and not state.surrendered:
-        made = contract_made(rules, state.soloist, bid, state.card_points, melds, state.won)
-    for team in teams:
-        soloist_side = state.soloist in team
-        own = sum(seats[s]["trick_points"] + seats[s]["last_trick"] + seats[s]["discard"] +
-                  (seats[s]["melds"] if seats[s]["counts"] else 0) for s in team)
-        if state.soloist is None:
-            rule, raw = "redeal", 0
-        elif state.game is not None and state.game >= DURCH:
-            rule, raw = "contract", scores[team[0]]
-        elif state.surrendered:
-            rule = "surrender"
-            raw = -bid if soloist_side else rules.surrender_points(bid) + sum(melds[s] for s in team)
-        elif soloist_side and not made:
-            rule, raw = "doubled", -2 * bid
-        elif not soloist_side and not made and rules.failed_credit:
-            rule, raw = "credit", own + rules.failed_credit
-        else:
-            rule, raw = "sum", own
-        units.append({"seats": team, "rule": rule, "raw": raw, "score": scores[team[0]],
-                      "points": own, "credit": rules.failed_credit if rule == "credit" else
-                      rules.surrender_points(bid) if rule == "surrender" and not soloist_side else 0})
-    return {"seats": seats, "units": units, "made": made, "bid": state.bid, "soloist": state.soloist,
+    units = [_unit(side) for side in explained.sides if side.role != "out"]
+    return {"seats": seats, "units": units, "made": explained.made if state.game is not None and state.game < DURCH
+            and not state.surrendered else None, "bid": state.bid, "soloist": state.soloist,
             "game": None if state.game is None else str(GAMES[state.game]),
             "tapp": [str(CARDS[k]) for k in state.tapp], "discard": [str(CARDS[k]) for k in state.discard],
-            "rounding": rules.rounding, "surrendered": bool(state.surrendered)}
+            "rounding": state.rules.rounding, "surrendered": bool(state.surrendered), "score": explained.to_json()}
 
 
-def _same_side(rules: Any, seat: int, soloist: int) -> bool:
-    return seat == soloist or (rules.teams != "none" and seat % 2 == soloist % 2)
+def _unit(side: SideScore) -> dict[str, Any]:
+    """One side as the page's result dialog reads it: how its total came about (``rule``),
+    the exact total (``raw``), the rounded ``score``, the ``points`` it had and its ``credit``."""
+    terms = dict(side.terms)
+    if side.role == "none":
+        rule = "redeal"
+    elif {"contract", "durch_credit", "whole_game"} & terms.keys() or not terms:
+        rule = "contract"
+    elif {"lost_bid", "surrender_credit"} & terms.keys():
+        rule = "surrender"
+    elif "doubled_bid" in terms:
+        rule = "doubled"
+    elif "failed_credit" in terms:
+        rule = "credit"
+    else:
+        rule = "sum"
+    points = side.reached if side.reached is not None else terms.get("card_points", 0) + terms.get("melds", 0)
+    return {"seats": list(side.seats), "rule": rule, "raw": side.exact, "score": side.score, "points": points,
+            "credit": terms.get("failed_credit", terms.get("surrender_credit", 0))}
 
 
 # ---------------------------------------------------------------------- reviewing a finished deal
@@ -232,10 +217,14 @@ def _index(card: str) -> int:
     return next(i for i, c in enumerate(CARDS) if str(c) == card)
 
 
-def review_record(record: Any, seat: int, deal: int | None = None, *, seed: int = 0,
+def review_record(record: Any, seat: int | None, deal: int | None = None, *, seed: int = 0,
                   worlds: int = 16) -> dict[str, Any]:
     """Review deal ``deal`` (0-based; default the last finished one) of a ``binokel-game/1``
-    record (RecordError for a bad record, BinokelError for a deal or seat that does not exist)."""
+    record (RecordError for a bad record, BinokelError for a deal or seat that does not exist).
+
+    ``seat`` None (a spectator, who holds no seat): the decisions of the deal's soloist
+    (seat 0 in a deal nobody bid in), ``"spectator": true`` in the answer.
+    """
     game = replay_game(record)
     finished = [d for d in game.deals if d.is_over()]
     if not finished:
@@ -243,9 +232,13 @@ def review_record(record: Any, seat: int, deal: int | None = None, *, seed: int 
     index = len(finished) - 1 if deal is None else deal
     if not 0 <= index < len(finished):
         raise BinokelError("bad_review_deal", last=len(finished) - 1, value=repr(deal))
-    if not 0 <= seat < game.rules.players:
+    spectator = seat is None
+    soloist = finished[index].soloist
+    reviewed = seat if seat is not None else soloist if soloist is not None else 0
+    if not 0 <= reviewed < game.rules.players:
         raise BinokelError("bad_seat", last=game.rules.players - 1, value=repr(seat))
     names = record.get("players") if isinstance(record, dict) else None
-    return {**review_deal(finished[index], seat, seed=seed, worlds=worlds), "deal": index, "deals": len(finished),
+    return {**review_deal(finished[index], reviewed, seed=seed, worlds=worlds), "deal": index, "deals": len(finished),
+            "spectator": spectator,
             "players": names if isinstance(names, list) else [f"{s + 1}" for s in range(game.rules.players)],
             "rules": game.rules.text}

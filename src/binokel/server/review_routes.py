@@ -39,7 +39,7 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
                       public_record: Callable[[Table], dict[str, Any]]) -> None:
     """``GET /api/games/{id}/advice``, ``GET /api/games/{id}/review``, ``POST /api/review``."""
 
-    async def review(record: Any, seat: int, deal: int | None) -> JSONResponse:
+    async def review(record: Any, seat: int | None, deal: int | None) -> JSONResponse:
         try:
             answer = await asyncio.to_thread(review_record, record, seat, deal, worlds=WORLDS)
         except RecordError as problem:  # where in the record: a param, so the page may show it
@@ -69,9 +69,9 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
         table = await get_table(game_id)
         if table is None:
             raise Refused(404, "no_game", id=repr(game_id[:100]))
-        if seat is None:
+        if seat is None:  # a seat's token reviews its own play; a spectator, the soloist's (public record)
             row = table.seat_of(_bearer(request) or "")
-            seat = row.seat if row is not None and row.seat >= 0 else 0
+            seat = row.seat if row is not None and row.seat >= 0 else None
         async with table.lock:
             record = public_record(table)  # finished deals only
         return await review(record, seat, deal)

@@ -372,9 +372,12 @@ class Table:
     def join(self, connection: Connection, since: int | None = None) -> None:
         """A connection said hello: the missed events (if it knows a version not too long ago),
         the snapshot, who sits where, the recent chat."""
-        if len(self.connections) >= self.limits.connections_per_table:
-            raise ProtocolError("too_many_connections", max=self.limits.connections_per_table)
         seat = connection.seat
+        # Spectators have their own room, so however many watch, a seat's holder gets in.
+        if seat is None and sum(1 for c in self.connections if c.seat is None) >= self.limits.spectators_per_table:
+            raise ProtocolError("too_many_spectators", max=self.limits.spectators_per_table)
+        if seat is not None and sum(1 for c in self.connections if c.seat == seat) >= self.limits.tabs_per_seat:
+            raise ProtocolError("too_many_tabs", max=self.limits.tabs_per_seat)
         self.connections.add(connection)
         self.metrics.connections.inc()
         if seat is not None:

@@ -79,6 +79,8 @@ def worker_command(args: argparse.Namespace, port: int) -> list[str]:
         value = getattr(args, option, None)
         if value:
             argv += [f"--{option.replace('_', '-')}", str(value)]
+    if getattr(args, "public_metrics", False):
+        argv.append("--public-metrics")
     for option in ("allow_origin", "allow_host"):  # repeatable
         for value in getattr(args, option, None) or []:
             argv += [f"--{option.replace('_', '-')}", str(value)]

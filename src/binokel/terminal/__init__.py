@@ -47,9 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=_jobs, default=None, metavar="N",
                         help="processes each hard or expert opponent (and the hint) thinks in, sampling N times the "
                              "worlds in the same time (default: the number of cores; at most 8 are used)")
-    parser.add_argument("--join", default=None, metavar="LINK",
+    parser.add_argument("--join", nargs="?", const="", default=None, metavar="LINK",
                         help="take a seat at a table of binokel serve: an invite link (http://host:8000/#/join/CODE),"
-                             " #/game/ID to come back to your seat, or #/watch/ID to watch")
+                             " #/game/ID to come back to your seat, or #/watch/ID to watch; with no link, list the"
+                             " games this terminal holds a seat at")
     parser.add_argument("--trace", action="store_true", help=argparse.SUPPRESS)
 
 
@@ -72,12 +73,12 @@ def run(args: argparse.Namespace) -> int:
         logging.StreamHandler() if os.environ.get("BINOKEL_DEBUG") else logging.NullHandler())
     messages = Messages(args.lang)
     style = choose_style(no_color=args.no_color, ascii_only=args.ascii)
-    if args.join:
+    if args.join is not None:
         try:
             from binokel.terminal.remote import join
         except ImportError as error:
             raise BinokelError("join_needs_websockets", missing=str(error.name)) from None
-        return join(args.join, args.name, style)
+        return join(args.join, args.name, style, messages)
     record: dict[str, Any] = {}
     if args.resume:
         record = _load(args.resume)

@@ -13,6 +13,8 @@ business (``State.apply``).
 'hint'
 >>> parse_input("H", "game", ()).actions, parse_input("s", "play", ()).command
 ((<Action game H>,), 'sheet')
+>>> parse_input("", "surrender", ()).actions
+(<Action play_on play>,)
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ def parse_input(text: str, phase: str, choices: Sequence[Action],
     clean = " ".join(text.replace(",", " ").split())
     word = clean.lower()
     if not word:
+        if phase == "surrender":  # Enter: the safe choice (surrendering costs the bid, and is confirmed)
+            return Parsed(actions=(PLAY_ON,))
         return Parsed() if phase == "next" else _error("err_empty")
     if phase == "game":
         game = _game(word, choices, words)

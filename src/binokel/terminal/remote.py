@@ -2,10 +2,13 @@
 
 The terminal speaks the browser's protocol (``docs/server.md``): it takes a seat with an
 invite link (``…/#/join/CODE``), says hello with its seat token over the websocket, and
-shows what the server sends to its seat — the seat's view and the events it may see —
-so browser players and terminal players share a table. The token is kept in
-``seats.json`` next to the server's default database, so ``--join …/#/game/ID`` takes the
-same seat again later; ``…/#/watch/ID`` only watches.
+keeps the table's model — the last snapshot the server sent for its seat (a ``state``),
+brought up to date by each step. Each step (what happened, and the model after it) is
+told in words by :class:`~binokel.terminal.table_text.TableText`, exactly as the local
+game tells it, and when the seat is to move the person is asked with the local game's
+prompts. Seat tokens are kept in ``seats.json`` next to the server's default database,
+so ``--join …/#/game/ID`` takes the same seat again later (a rematch too), and
+``--join`` with no link lists them ("Your games"); ``…/#/watch/ID`` only watches.
 
 >>> parse_link("http://example.org:8000/#/join/K7QM-2XPA")
 Link(server='http://example.org:8000/', kind='join', value='K7QM-2XPA')
@@ -21,20 +24,31 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from binokel.card import Card, Suit
+from binokel.action import SURRENDER, Action, ActionKind
+from binokel.card import Suit
 from binokel.error import BinokelError
+from binokel.i18n import render
 from binokel.number import small_number
-from binokel.terminal.style import Style, sort_hand
+from binokel.rules import Rules
+from binokel.state import Phase, parse_action
+from binokel.terminal.messages import Messages
+from binokel.terminal.parse import parse_input
+from binokel.terminal.ruleset import rules_lines
+from binokel.terminal.style import Style
+from binokel.terminal.table_text import YES, TableText, forced_opening
+from binokel.view import SeatView
 
 LINK_KINDS = ("join", "game", "watch", "seat")
+MY_GAMES_TOKENS = 50
+"""The most tokens ``POST /api/my-games`` takes at once (the server's ``tokens_per_request``)."""
 
 
 @dataclass(frozen=True)
@@ -58,29 +72,55 @@ def parse_link(text: str) -> Link:
     return Link(urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", "")), kind, urllib.parse.unquote(value))
 
 
+def game_link(server: str, game_id: str) -> str:
+    """The link that takes this terminal's seat at a game again.
+
+    >>> game_link("http://127.0.0.1:8000/", "abc")
+    'http://127.0.0.1:8000/#/game/abc'
+    """
+    return f"{server}#/game/{urllib.parse.quote(game_id)}"
+
+
+# ---------------------------------------------------------------------- the seats this terminal holds
+
 def seats_file() -> Path:
-    from binokel.server.store import default_db_path
+    from binokel.server.storage import default_db_path
 
     return Path(os.environ.get("BINOKEL_SEATS") or default_db_path().with_name("seats.json"))
 
 
-def _held() -> dict[str, Any]:
+def held_seats() -> dict[str, str]:
+    """The seat tokens this terminal holds: ``"{server}#{game id}"`` → token, oldest first."""
     try:
         data = json.loads(seats_file().read_text("utf-8"))
-        return data if isinstance(data, dict) else {}
     except (OSError, ValueError):
         return {}
+    if not isinstance(data, dict):
+        return {}
+    return {key: token for key, token in data.items() if isinstance(token, str) and "#" in key}
 
 
 def remember(server: str, game_id: str, token: str) -> None:
     """Keep a seat token (only this user may read the file)."""
-    held = _held()
-    held[f"{server}#{game_id}"] = token
+    held = held_seats()
+    held.pop(f"{server}#{game_id}", None)
+    held[f"{server}#{game_id}"] = token  # the newest last
     path = seats_file()
     path.parent.mkdir(parents=True, exist_ok=True)
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # tokens: for this user only
     with os.fdopen(descriptor, "w", encoding="utf-8") as file:
         file.write(json.dumps(held))
+
+
+def tokens_by_server() -> dict[str, list[str]]:
+    """The tokens held, per server, newest first (one token may hold several games: a rematch keeps it)."""
+    servers: dict[str, list[str]] = {}
+    for key, token in reversed(held_seats().items()):
+        server = key.rpartition("#")[0]
+        tokens = servers.setdefault(server, [])
+        if token not in tokens:
+            tokens.append(token)
+    return servers
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -92,12 +132,37 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
             return answer
     except urllib.error.HTTPError as error:
         try:
-            message = json.load(error).get("error", error.reason)
+            refusal = json.load(error)
         except ValueError:
-            message = error.reason
-        raise BinokelError("server_says", message=message) from None
-    except urllib.error.URLError as error:
-        raise BinokelError("cannot_reach", url=url, reason=str(error.reason)) from None
+            refusal = {}
+        if isinstance(refusal, dict) and isinstance(refusal.get("code"), str):
+            raise BinokelError(refusal["code"], **(refusal.get("params") or {})) from None
+        raise BinokelError("server_says", message=error.reason) from None
+    except (urllib.error.URLError, OSError) as error:
+        reason = getattr(error, "reason", error)
+        raise BinokelError("cannot_reach", url=url, reason=str(reason)) from None
+
+
+def my_games(server: str, tokens: Sequence[str]) -> list[dict[str, Any]]:
+    """The server's "Your games" for these tokens (``POST /api/my-games``)."""
+    games = _post(server + "api/my-games", {"tokens": list(tokens[:MY_GAMES_TOKENS])}).get("games")
+    return [g for g in games if isinstance(g, dict)] if isinstance(games, list) else []
+
+
+def token_for(server: str, game_id: str) -> str | None:
+    """The token this terminal holds for a game: kept in seats.json, or one that the server
+    says holds a seat there (a rematch asked for elsewhere keeps the same tokens)."""
+    held = held_seats().get(f"{server}#{game_id}")
+    if held is not None:
+        return held
+    for token in tokens_by_server().get(server, []):
+        try:
+            if any(g.get("id") == game_id for g in my_games(server, [token])):
+                remember(server, game_id, token)
+                return token
+        except BinokelError:
+            return None
+    return None
 
 
 def take_seat(link: Link, name: str) -> tuple[str, str | None]:
@@ -111,168 +176,463 @@ def take_seat(link: Link, name: str) -> tuple[str, str | None]:
         remember(link.server, game_id, token)
         return game_id, token
     if link.kind == "game":
-        held = _held().get(f"{link.server}#{link.value}")
-        if not isinstance(held, str):
+        held = token_for(link.server, link.value)
+        if held is None:
             raise BinokelError("no_seat_here")
         return link.value, held
     return link.value, None
 
 
+# ---------------------------------------------------------------------- the table's model
+
+def apply_update(model: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
+    """The model after an ``update`` message: its ``model`` holds only the top-level fields
+    that changed, and of ``view`` and ``game`` only the fields that changed.
+
+    >>> apply_update({"version": 1, "view": {"phase": "auction", "hand": ["AS"]}, "game": {"over": False}},
+    ...              {"version": 2, "model": {"view": {"phase": "play"}}})["view"]
+    {'phase': 'play', 'hand': ['AS']}
+    """
+    changed = update.get("model") or {}
+    model = {**model, **{key: value for key, value in changed.items() if key not in ("view", "game")}}
+    for part in ("view", "game"):
+        if isinstance(changed.get(part), dict):
+            model[part] = {**(model.get(part) or {}), **changed[part]}
+    model["version"] = update.get("version", model.get("version"))
+    return model
+
+
+@dataclass
+class Step:
+    """What the terminal does after a message: send replies, leave, or follow a rematch."""
+
+    replies: list[dict[str, Any]] = field(default_factory=list)
+    leave: bool = False
+    rematch: str | None = None
+
+
 # ---------------------------------------------------------------------- the client
 
-class RemoteTable:
-    """The websocket loop: print what the seat may see, ask the person when it is their turn."""
+class RemoteTable(TableText):
+    """The websocket loop: tell what the seat may see, ask the person when it is their turn."""
 
-    def __init__(self, style: Style, read: Callable[[str], str] = input,
+    def __init__(self, messages: Messages, style: Style, server: str, read: Callable[[str], str] = input,
                  write: Callable[[str], None] | None = None) -> None:
-        self.style = style
+        super().__init__(messages, style, [], None, write or (lambda text: print(text, flush=True)))
+        self.server = server
         self.read = read
-        self.write = write or (lambda text: print(text, flush=True))
-        self.names: list[str] = []
-        self.seat: int | None = None
-        self.asked: int | None = None  # the version we last asked the person at
-        self.over_shown: int | None = None
+        self.model: dict[str, Any] | None = None  # the last snapshot, brought up to date by each step
+        self.pending: list[dict[str, Any]] = []  # events told before the state they lead to
+        self.stand_in: int | None = None
+        self.asked: int | None = None  # the version the person was last asked at
+        self.queued: list[Action] = []  # further cards typed at one discard prompt, sent one by one
+        self.over_asked: int | None = None
+        self.presence: tuple[str, ...] = ()
+        self.game_id = ""
 
-    def run(self, url: str, token: str | None) -> int:
+    # ------------------------------------------------------------------ the connection
+
+    def run(self, game_id: str, token: str | None) -> int:
+        """Sit at the table until the person leaves or the game ends; follow rematches."""
+        while True:
+            self.game_id = game_id
+            scheme = "wss" if self.server.startswith("https") else "ws"
+            url = f"{scheme}{self.server[self.server.index(':'):]}ws/games/{urllib.parse.quote(game_id)}"
+            follow = self.connect(url, token)
+            if follow is None:
+                return 0
+            if token is not None:
+                remember(self.server, follow, token)  # the rematch's seat: the same token (the server copied it)
+            self.say("")
+            self.say(self.style.bold(self.t("rematch_follow")))
+            game_id = follow
+            self.model, self.asked, self.over_asked, self.queued = None, None, None, []
+
+    def connect(self, url: str, token: str | None) -> str | None:
+        """One game's connection; the id of a rematch to follow, or None when done."""
         try:
             with connect(url, open_timeout=20, max_size=1 << 22) as ws:
                 ws.send(json.dumps({"type": "hello", "token": token}))
                 while True:
-                    message = json.loads(ws.recv())
-                    reply = self.handle(message)
-                    if reply == "quit":
-                        self.write("You left the table; your seat waits for you (a bot plays for you after a while).")
-                        return 0
-                    if reply == "done":
-                        return 0
-                    if reply is not None:
+                    step = self.handle(json.loads(ws.recv()))
+                    for reply in step.replies:
                         ws.send(json.dumps(reply))
+                    if step.rematch is not None:
+                        return step.rematch
+                    if step.leave:
+                        return None
         except ConnectionClosed as closed:
-            reason = closed.rcvd.reason if closed.rcvd else 'no reason'
+            reason = closed.rcvd.reason if closed.rcvd and closed.rcvd.reason else "-"
             raise BinokelError("server_closed", reason=reason) from None
         except OSError as error:
             raise BinokelError("cannot_connect", url=url, error=str(error)) from None
         except (EOFError, KeyboardInterrupt):
-            self.write("")
-            return 0
+            self.say("")
+            self.left()
+            return None
 
-    def handle(self, message: dict[str, Any]) -> Any:
+    def left(self) -> None:
+        if self.me is not None and not (self.model and self.model["game"]["over"]):
+            self.say(self.t("left_table", link=game_link(self.server, self.game_id)))
+
+    # ------------------------------------------------------------------ messages
+
+    def handle(self, message: dict[str, Any]) -> Step:
+        """One message from the server; what to do next."""
         kind = message.get("type")
         if kind == "state":
-            return self.on_state(message)
+            events, self.pending = self.pending, []
+            return self.on_model(dict(message), events)
+        if kind == "update":
+            if self.model is None:
+                return Step([{"type": "sync"}])
+            self.stand_in = message.get("stand_in")
+            return self.on_model(apply_update(self.model, message), list(message.get("events") or ()))
         if kind == "events":
-            for event in message["events"]:
-                self.tell(event, message.get("stand_in"))
+            self.stand_in = message.get("stand_in")
+            if self.model is not None:  # (events before the first snapshot are told by the snapshot)
+                self.pending.extend(message["events"])
         elif kind == "chat":
-            text = message.get("text") or message.get("phrase", "").replace("_", " ")
-            self.write(f"  [{message['name']}] {text}")
+            phrase = message.get("phrase")
+            text = message.get("text") or (render(f"phrase.{phrase}", None, self.t.lang) if phrase else "")
+            self.say(f"  [{message.get('name', '?')}] {text}")
         elif kind == "presence":
-            away = [s["name"] for s in message["seats"] if s["kind"] == "person" and not s["connected"]]
-            if message.get("waiting"):
-                self.write("Waiting for friends to take their seats…")
-            elif away:
-                self.write(f"  (away: {', '.join(away)})")
+            self.on_presence(message)
+        elif kind == "hint" and self.model is not None:
+            return self.on_hint(message)
+        elif kind == "rematch" and isinstance(message.get("id"), str):
+            return Step(rematch=message["id"])
         elif kind == "error":
-            self.write(f"The server refused: {message['message']}")
             self.asked = None  # ask again when the state comes back
-            return {"type": "sync"}
+            self.queued = []
+            if message.get("code") != "stale_version":  # another tab of this seat moved first: resync quietly
+                self.say(self.t("refused", reason=self.reason(message)))
+            return Step([{"type": "sync"}])
+        return Step()
+
+    def reason(self, refusal: Mapping[str, Any]) -> str:
+        """A refusal's reason code and params in the person's language."""
+        code = refusal.get("code")
+        if not isinstance(code, str):
+            return str(refusal.get("message", ""))
+        return self.t.reason(BinokelError(code, **(refusal.get("params") or {})), self.me)
+
+    def on_presence(self, message: Mapping[str, Any]) -> None:
+        seats = message.get("seats") or []
+        if message.get("waiting"):
+            said = ("waiting", *(s.get("name") or "" for s in seats if s.get("kind") == "open"))
+            text = self.t("waiting_friends", count=sum(s.get("kind") == "open" for s in seats))
+        else:
+            away = tuple(s["name"] for i, s in enumerate(seats)
+                         if s.get("kind") == "person" and not s.get("connected") and i != self.me)
+            said = ("away", *away)
+            text = self.t("away", names=", ".join(away)) if away else ""
+        if said != self.presence and self.model is not None:
+            self.presence = said
+            if text:
+                self.say(text)
+
+    def on_model(self, model: dict[str, Any], events: list[dict[str, Any]]) -> Step:
+        """A new model: tell what happened since the last one, then ask if it is the person's turn."""
+        earlier = self.model
+        self.model = model
+        self.me = model.get("seat")
+        self.names = list(model["game"]["players"])
+        seen = SeatView.from_json(model["view"])
+        if earlier is None:
+            self.greet(model, seen)
+        elif events:
+            if self.stand_in is not None:
+                self.say(self.who(self.stand_in, "stand_in"))
+            self.announce(SeatView.from_json(earlier["view"]), events, seen)
+        return self.next_move(model, seen)
+
+    def greet(self, model: Mapping[str, Any], seen: SeatView) -> None:
+        """On sitting down: who sits where, the rules, and the deal so far."""
+        game = model["game"]
+        rules = Rules.parse(game["rules"])
+        if self.me is None:
+            self.say(self.style.bold(self.t("watching")))
+        else:
+            self.say(self.style.bold(self.t("welcome", name=self.names[self.me])))
+        self.say(rules_lines(rules, self.t)[0])
+        levels = game.get("levels") or [None] * len(self.names)
+        seats = game.get("seats") or [{} for _ in self.names]
+        for seat, name in enumerate(self.names):
+            kind = (seats[seat] or {}).get("kind") if seat < len(seats) else None
+            if seat == self.me:
+                what = self.t("seat_you")
+            elif levels[seat]:
+                what = self.t("seat_bot", level=render(f"level.{levels[seat]}", None, self.t.lang))
+            elif kind == "open":
+                what = self.t("seat_open")
+            else:
+                what = self.t("seat_person")
+            dealer = self.t("seat_dealer") if seat == seen.dealer and seen.phase is not Phase.OVER else ""
+            self.say(self.t("seat_line", seat=seat + 1, name=name or "…", what=what, dealer=dealer))
+        self.show_teams(rules)
+        totals = game.get("totals") or []
+        if any(totals):
+            self.say(self.t("sheet_totals", totals=self.totals_text(rules, totals)))
+        if game["over"]:
+            return
+        if game["waiting"]:
+            self.say(self.t("waiting_friends", count=sum((s or {}).get("kind") == "open" for s in seats)))
+        if seen.phase is Phase.OVER:
+            self.show_deal_over(seen, game["deal_number"], totals)
+        else:
+            self.recap(seen, game["deal_number"])
+
+    # ------------------------------------------------------------------ telling
+
+    def on_deal(self, data: Mapping[str, Any], seen: SeatView) -> None:
+        self.say("")
+        self.say(self.style.bold(self.t("deal_header", number=data["number"], dealer=self.name(data["dealer"]),
+                                        forehand=self.name(seen.seating.forehand))))
+        if data.get("sitting_out") is not None:
+            self.say(self.who(data["sitting_out"], "sits_out"))
+        if self.me is not None and data.get("sitting_out") != self.me and seen.phase is not Phase.OVER:
+            self.show_hand(seen)
+
+    def on_deal_over(self, data: Mapping[str, Any], seen: SeatView) -> None:
+        assert self.model is not None
+        totals = data.get("totals") or self.model["game"]["totals"]
+        if seen.phase is Phase.OVER:
+            self.show_deal_over(seen, data["number"], totals)
+        else:  # (the next deal was dealt in the same breath: the sheet from the event alone)
+            self.say(self.t("sheet_totals", totals=self.totals_text(seen.rules, totals)))
+
+    # ------------------------------------------------------------------ asking
+
+    def next_move(self, model: Mapping[str, Any], seen: SeatView) -> Step:
+        game = model["game"]
+        version = model["version"]
+        if game["over"]:
+            return self.game_over(model)
+        if game["waiting"] or self.me is None:
+            return Step()
+        if seen.phase is Phase.OVER:
+            if self.over_asked == version:
+                return Step()
+            self.over_asked = version
+            answer = self.read(self.style.bold(self.t("prompt_next_table")) + " ").strip().lower()
+            while answer == "s":
+                self.show_sheet(model)
+                answer = self.read(self.style.bold(self.t("prompt_next_table")) + " ").strip().lower()
+            if answer in ("q", "quit", "exit"):
+                self.left()
+                return Step(leave=True)
+            self.say(self.t("next_deal_waiting"))
+            return Step([{"type": "next_deal", "version": version}])
+        if seen.to_move != self.me or not seen.legal_actions or self.asked == version:
+            return Step()
+        self.asked = version
+        if forced_opening(seen):
+            return self.send(version, seen.legal_actions[0])
+        if self.queued and seen.phase is Phase.DISCARD:
+            action = self.queued.pop(0)
+            if action in seen.legal_actions:
+                return self.send(version, action)
+        self.queued = []
+        return self.ask(model, seen)
+
+    def send(self, version: int, action: Action) -> Step:
+        return Step([{"type": "action", "action": str(action), "version": version}])
+
+    def meld_values(self, model: Mapping[str, Any]) -> dict[Suit, int]:
+        """What the person's melds are worth with each trump, as the server computed them."""
+        options = model.get("meld_options") or {}
+        return {suit: int(options.get(suit.letter, 0)) for suit in Suit}
+
+    def ask(self, model: Mapping[str, Any], seen: SeatView) -> Step:
+        """Ask the person until they type a legal action or a command."""
+        version = model["version"]
+        phase, choices, prompt = self.offer(seen, self.meld_values(model))
+        while True:
+            text = self.read(self.style.bold(prompt) + " ")
+            parsed = parse_input(text, phase, choices, self.t.words)
+            if parsed.command:
+                done = self.command(parsed.command, seen, model)
+                if done is not None:
+                    return done
+                continue
+            if parsed.error:
+                args = dict(parsed.args, games=self.game_words(choices)) if phase == "game" else parsed.args
+                self.say(self.t(parsed.error, **args))
+                continue
+            actions = list(parsed.actions)
+            left = seen.rules.tapp_size - len(seen.discard or ())
+            if seen.phase is Phase.DISCARD and len(actions) > left:
+                self.say(self.t("err_too_many", count=left))
+                continue
+            wrong = self.refusal(actions, seen, model)
+            if wrong:
+                self.say(self.t("illegal", reason=wrong))
+                continue
+            if actions[0] == SURRENDER and not self.sure_to_surrender(seen, self.read):
+                continue
+            self.queued = actions[1:]
+            return self.send(version, actions[0])
+
+    def refusal(self, actions: Sequence[Action], seen: SeatView, model: Mapping[str, Any]) -> str | None:
+        """Why these actions may not be taken (from the server's reasons where it gives them), or None."""
+        if len(set(actions)) < len(actions):
+            return self.t.reason(BinokelError("not_legal", action=str(actions[0]), phase=seen.phase.value,
+                                              legal=" ".join(map(str, seen.legal_actions))), self.me)
+        for action in actions:
+            if action in seen.legal_actions:
+                continue
+            if action.kind is ActionKind.PLAY and str(action.card) in (model.get("refusals") or {}):
+                return self.reason(model["refusals"][str(action.card)])
+            if action.kind in (ActionKind.PLAY, ActionKind.DISCARD) and action.card not in seen.hand:
+                return self.t.reason(BinokelError("not_in_hand", seat=self.me, card=str(action.card)), self.me)
+            return self.t.reason(BinokelError("not_legal", action=str(action), phase=seen.phase.value,
+                                              legal=" ".join(map(str, seen.legal_actions))), self.me)
         return None
 
-    def name(self, seat: int | None) -> str:
-        if seat is None:
-            return "?"
-        return "You" if seat == self.seat else (self.names[seat] if seat < len(self.names) else f"seat {seat}")
+    def command(self, name: str, seen: SeatView, model: Mapping[str, Any]) -> Step | None:
+        """A command typed at a prompt: a Step ends the prompt (leave, ask the server), None asks again."""
+        if name == "quit":
+            self.left()
+            return Step(leave=True)
+        if name == "hint":
+            self.asked = None  # asked again when the hint comes
+            return Step([{"type": "hint"}])
+        if name == "help":
+            self.say(self.t("help_table"))
+        elif name == "rules":
+            for line in rules_lines(seen.rules, self.t):
+                self.say(line)
+        elif name == "last":
+            self.show_last(seen)
+        elif name == "sheet":
+            self.show_sheet(model)
+        return None
 
-    def tell(self, event: dict[str, Any], stand_in: int | None) -> None:
-        """One event in words (only events for this seat arrive here)."""
-        kind, seat = event["kind"], event.get("seat")
-        if kind == "deal":
-            self.write(self.style.bold(f"— Deal {event['number']}: {self.name(event['dealer'])} dealt —"))
-        elif kind == "action" and seat != self.seat:
-            action = event["action"]
-            by = f"{self.name(seat)}{' (a bot for them)' if stand_in == seat else ''}"
-            if action is None:
-                self.write(f"{by} lays a card away")
-            elif action == "pass":
-                self.write(f"{by} passes")
-            elif action.isdigit():
-                self.write(f"{by} bids {action}")
-            elif len(action) == 2 and action[0] in "AKQJT97" and action[1] in "SHDC":
-                self.write(f"{by} plays {self.style.card(Card.parse(action))}")
-            elif action in ("S", "H", "D", "C"):
-                self.write(f"{by} names trump {self.style.suit(Suit.parse(action))}")
-            else:
-                words = {"take": "takes the Tapp", "play": "plays on", "surrender": "surrenders",
-                         "durch": "plays Durch", "open_durch": "plays open Durch", "bettel": "plays Bettel",
-                         "hand_durch": "plays open Durch from the hand"}
-                self.write(f"{by} {words.get(action, action)}")
-        elif kind == "hand" and seat == self.seat:
-            self.write(f"Your cards: {self.style.cards(sort_hand([Card.parse(c) for c in event['cards']], None))}")
-        elif kind == "melds":
-            shown = [f"{self.name(s)} {sum(m['points'] for m in melds)}" for s, melds in enumerate(event["melds"])]
-            self.write(f"Melds: {', '.join(shown)}")
-        elif kind == "open_hand":
-            self.write(f"{self.name(seat)} plays open: {self.style.cards(Card.parse(c) for c in event['cards'])}")
-        elif kind == "tapp":
-            self.write(f"The Tapp: {self.style.cards(Card.parse(c) for c in event['cards'])}")
-        elif kind == "trick":
-            self.write(f"Trick {event['number']} to {self.name(event['winner'])}")
-        elif kind == "deal_over":
-            self.write(self.style.bold(f"Deal over: {event.get('outcome', '')}".replace("_", " ")))
+    def on_hint(self, message: Mapping[str, Any]) -> Step:
+        assert self.model is not None
+        seen = SeatView.from_json(self.model["view"])
+        try:
+            advice = self.action_text(parse_action(seen.phase, str(message.get("action"))))
+        except BinokelError:
+            advice = str(message.get("action"))
+        self.say(self.t("hint_table", advice=advice))
+        return self.next_move(self.model, seen)
 
-    def on_state(self, message: dict[str, Any]) -> Any:
-        view, game = message["view"], message["game"]
-        self.seat = message["seat"]
-        self.names = list(game["players"])
-        if game["waiting"]:
+    def show_sheet(self, model: Mapping[str, Any]) -> None:
+        """The finished deals as the server lists them, and the totals."""
+        game = model["game"]
+        rules = Rules.parse(game["rules"])
+        for number, deal in enumerate(game.get("history") or [], 1):
+            if deal.get("soloist") is None:
+                self.say(self.t("sheet_deal_redeal", number=number))
+                continue
+            outcome = self.t("outcome_" + str(deal.get("outcome")))
+            game_word = deal.get("game")
+            contract = parse_action(Phase.GAME, game_word).contract if game_word else None
+            self.say(self.t("sheet_deal", number=number, soloist=self.name(deal["soloist"]), bid=deal.get("bid"),
+                            game=self.game_name(contract), outcome=outcome))
+        self.say(self.t("sheet_totals", totals=self.totals_text(rules, game["totals"])))
+
+    # ------------------------------------------------------------------ the end of the game
+
+    def game_over(self, model: Mapping[str, Any]) -> Step:
+        """The result, then a rematch: follow one another player asked for, ask for one, or leave."""
+        game = model["game"]
+        if self.over_asked == -1:
+            return Step()
+        self.over_asked = -1
+        rules = Rules.parse(game["rules"])
+        if game.get("winner") is not None:
+            self.show_game_over(rules, game["winner"], game["totals"], game.get("durch_games"))
+        if game.get("rematch"):
+            return Step(rematch=game["rematch"])
+        if self.me is None:
+            self.say(self.t("game_over_watch"))
+            return Step()
+        answer = self.read(self.style.bold(self.t("prompt_rematch")) + " ").strip().lower()
+        if answer == "r" or answer in YES:
+            return Step([{"type": "rematch"}])
+        if answer in ("q", "quit", "exit"):
+            return Step(leave=True)
+        self.say(self.t("rematch_waiting"))
+        return Step()
+
+
+# ---------------------------------------------------------------------- the command
+
+def join(link_text: str, name: str | None, style: Style, messages: Messages) -> int:
+    """``binokel play --join [LINK]``: take the seat and play until the game ends or you leave;
+    without a link, list the games this terminal holds a seat at and offer to take one."""
+    try:
+        if not link_text:
+            chosen = choose_game(messages, style)
+            if chosen is None:
+                return 0
+            link = Link(chosen[0], "game", chosen[1])
+        else:
+            link = parse_link(link_text)
+        if link.kind == "join" and not name:
+            name = input(messages("prompt_name") + " ").strip() if sys.stdin.isatty() else ""
+        game_id, token = take_seat(link, name or "Terminal")
+        return RemoteTable(messages, style, link.server).run(game_id, token)
+    except BinokelError as error:
+        print(f"binokel: {messages.reason(error)}", file=sys.stderr)
+        return 2
+
+
+def choose_game(messages: Messages, style: Style, read: Callable[[str], str] = input,
+                write: Callable[[str], None] | None = None) -> tuple[str, str] | None:
+    """"Your games": the tables this terminal holds a seat at (asked of each server); the
+    server and game id the person picks (None: none, or nothing to pick)."""
+    say = write or (lambda text: print(text, flush=True))
+    servers = tokens_by_server()
+    if not servers:
+        say(messages("no_games", path=str(seats_file())))
+        return None
+    listed: list[tuple[str, str]] = []
+    say(style.bold(messages("your_games")))
+    for server, tokens in servers.items():
+        try:
+            games = my_games(server, tokens)
+        except BinokelError as error:
+            say(messages("games_unreachable", server=server, reason=messages.reason(error)))
+            continue
+        for game in games:
+            if any(game.get("id") == known for _, known in listed):
+                continue
+            listed.append((server, str(game.get("id"))))
+            say(f"  [{len(listed)}] {game_line(game, messages)}")
+            say(f"      {game_link(server, str(game.get('id')))}")
+    if not listed:
+        say(messages("no_games", path=str(seats_file())))
+        return None
+    if not sys.stdin.isatty() and read is input:
+        return None
+    while True:
+        answer = read(style.bold(messages("prompt_game_choice", count=len(listed))) + " ").strip().lower()
+        number = small_number(answer)
+        if not answer or answer in ("q", "quit", "exit"):
             return None
-        if game["over"]:
-            totals = ", ".join(f"{n} {t}" for n, t in zip(self.names, game["totals"], strict=False))
-            self.write(self.style.bold(f"The game is over: {totals}"))
-            return "done"
-        if view["phase"] == "over":
-            if self.seat is None or self.over_shown == message["version"]:
-                return None
-            self.over_shown = message["version"]
-            totals = ", ".join(f"{n} {t}" for n, t in zip(self.names, game["totals"], strict=False))
-            self.write(f"Totals: {totals}")
-            answer = self.read("Press Enter for the next deal (q to leave the table): ").strip().lower()
-            return "quit" if answer == "q" else {"type": "next_deal", "version": message["version"]}
-        legal = view["legal_actions"]
-        if not legal or self.asked == message["version"]:
-            return None
-        self.asked = message["version"]
-        return self.ask(message, legal)
-
-    def ask(self, message: dict[str, Any], legal: list[str]) -> Any:
-        view = message["view"]
-        trump = Suit.parse(view["game"]) if view["game"] in ("S", "H", "D", "C") else None
-        hand = sort_hand([Card.parse(c) for c in view["hand"]], trump)
-        self.write(f"Your hand: {self.style.cards(hand)}")
-        if view["trick"]["cards"]:
-            self.write(f"On the table: {self.style.cards(Card.parse(c) for c in view['trick']['cards'])}")
-        choices = " ".join(f"{i}={a}" for i, a in enumerate(legal, 1)) if len(legal) <= 12 else \
-            f"{legal[0]} … {legal[-1]} ({len(legal)} choices)"
-        while True:
-            answer = self.read(f"Your move [{choices}] (q to leave): ").strip()
-            if answer.lower() == "q":
-                return "quit"
-            number = small_number(answer)
-            if number is not None and 1 <= number <= len(legal) and len(legal) <= 12:
-                action = legal[number - 1]
-            else:
-                action = next((a for a in legal if a.lower() == answer.lower()), "")
-            if action:
-                return {"type": "action", "action": action, "version": message["version"]}
-            self.write(f"Not one of your choices: {answer!r}")
+        if number is not None and 1 <= number <= len(listed):
+            return listed[number - 1]
+        say(messages("err_number", number=answer, count=len(listed)))
 
 
-def join(link_text: str, name: str | None, style: Style) -> int:
-    """``binokel play --join LINK``: take the seat and play until the game ends or you leave."""
-    link = parse_link(link_text)
-    if link.kind == "join" and not name:
-        name = input("Your name at the table: ").strip() if sys.stdin.isatty() else ""
-    game_id, token = take_seat(link, name or "Terminal")
-    scheme = "wss" if link.server.startswith("https") else "ws"
-    url = f"{scheme}{link.server[link.server.index(':'):]}ws/games/{urllib.parse.quote(game_id)}"
-    return RemoteTable(style).run(url, token)
+def game_line(game: Mapping[str, Any], messages: Messages) -> str:
+    """One game of "Your games" in a line: rules, players, deal, totals, whose turn."""
+    players = [str(p) for p in game.get("players") or []]
+    seat = game.get("seat")
+    if isinstance(seat, int) and 0 <= seat < len(players):
+        players[seat] = messages("you_named", name=players[seat])
+    totals = " ".join(str(t) for t in game.get("totals") or [])
+    if game.get("over"):
+        state = messages("game_state_over")
+    elif game.get("waiting"):
+        state = messages("game_state_waiting")
+    elif game.get("to_move") is not None and game.get("to_move") == seat:
+        state = messages("game_state_your_turn")
+    else:
+        state = messages("game_state_playing")
+    return messages("game_line", rules=game.get("rules"), players=", ".join(players), deal=game.get("deals"),
+                    totals=totals, state=state)

@@ -70,6 +70,8 @@ game becomes its metadata plus one snapshot holding its ``binokel-game/1`` recor
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 from binokel.server.storage.base import (
     HOST_SEAT,
@@ -120,6 +122,7 @@ __all__ = [
     "StoredGame",
     "Subscription",
     "VersionConflict",
+    "default_db_path",
     "is_postgres_url",
     "open_store",
     "token_hash",
@@ -137,6 +140,18 @@ def is_postgres_url(target: str | os.PathLike[str] | None) -> bool:
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
 
+def default_db_path() -> Path:
+    """The default SQLite file, in the user's data folder: $XDG_DATA_HOME/binokel
+    (~/.local/share/binokel), or the platform's equivalent on Windows and macOS."""
+    if sys.platform == "win32" and os.environ.get("APPDATA"):
+        base = Path(os.environ["APPDATA"])
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "binokel" / "binokel.sqlite3"
+
+
 def open_store(target: str | os.PathLike[str] | None = None, *, redis: str | None = None,
                timeout: float = 5.0) -> Store:
     """The store for ``target`` (see the module docstring), with its schema up to date.
@@ -149,8 +164,6 @@ def open_store(target: str | os.PathLike[str] | None = None, *, redis: str | Non
     if target is None:
         target = os.environ.get("BINOKEL_DB") or None
     if target is None:
-        from binokel.server.store import default_db_path  # the same file as before
-
         target = default_db_path()
     redis = redis or os.environ.get("BINOKEL_REDIS") or None
     notifier: Notifier | None = None

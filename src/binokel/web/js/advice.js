@@ -3,7 +3,7 @@
 // Computed by the server from my own view (GET /api/games/{id}/advice); no rules here.
 
 import { t, number } from "./i18n.js";
-import { suitIcon } from "./cards.js";
+import { namedSuit } from "./cards.js";
 import { tokenOf } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -42,7 +42,7 @@ export async function updateAdvice(msg, gameId, deck) {
   } catch { /* offline: no help */ }
   if (asked !== key) return;
   if (!help) { el.hidden = true; return; }
-  const melds = ["S", "H", "D", "C"].map((s) => `<span class="meld-option">${suitIcon(s, deck)} <b>${number(help.melds[s])}</b></span>`).join("");
+  const melds = ["S", "H", "D", "C"].map((s) => `<span class="meld-option">${namedSuit(s, deck)} <b>${number(help.melds[s])}</b></span>`).join("");
   const lines = [
     `<p><span class="what">${t("advice_melds")}</span> ${melds}</p>`,
     `<p data-testid="advice-certain">${t("advice_certain", { points: number(help.certain) })}</p>`,

@@ -15,6 +15,7 @@ import { bindTutorial, offerTutorial } from "./tutorial.js";
 import { registerWorker, serverUnreachable } from "./offline.js";
 import { feel } from "./feel.js";
 import { watchResults, bindUpload } from "./review.js";
+import { bindAnnouncer, heard, reached, resetAnnouncer } from "./announce.js";
 
 const $ = (id) => document.getElementById(id);
 const DECKS = ["french", "german"];
@@ -34,6 +35,7 @@ const app = {
 
 function connect(id, watching = false) {
   disconnect();
+  resetAnnouncer();
   app.gameId = id;
   app.watching = watching;
   app.version = null;
@@ -101,6 +103,7 @@ function onMessage(message) {
       app.version = message.version;
       showTable();
       table.update(message);
+      reached(message);  // screen readers hear the events that led here, once
       updateAdvice(message, app.gameId, app.deck);
       soundsFor(message);
       recordState(message, app.gameId);
@@ -113,6 +116,7 @@ function onMessage(message) {
       break;
     case "events":
       table.onEvents(message);
+      heard(message.events);
       break;
     case "presence":
       table.onPresence(message);
@@ -232,6 +236,7 @@ async function changeLanguage(lang) {
   await setLanguage(lang);
   $("language-select").value = lang;
   start?.render();
+  if (!$("start-view").hidden) renderStatsSummary(() => app.deck);  // its counts in the new language
   chat.renderPhrases();
   refreshAdvice();
   if ($("rules-dialog").open) renderRules();
@@ -271,6 +276,7 @@ async function main() {
   bindRules();
   watchResults(() => table);
   bindSettings();
+  bindAnnouncer();
   bindKeyboard(table);
   bindMenu();
   bindTutorial();

@@ -1,7 +1,7 @@
 // Card faces drawn as SVG, for the French-suited and the German-suited (Württemberg) deck.
 // Cards are canonical text: rank letter (A T K Q J 9 7) + suit letter (S H D C).
 
-import { cardText } from "./i18n.js";
+import { cardText, suitName } from "./i18n.js";
 
 export const SUITS = ["S", "H", "D", "C"];
 export const RANKS = ["A", "T", "K", "Q", "J", "9", "7"];
@@ -110,16 +110,30 @@ export function cardSvg(card, deck = "french") {
   return svg;
 }
 
-/** A card element: a button in the hand, a plain figure elsewhere. */
+/** A card element: a button in the hand, a plain figure elsewhere. A button is named by
+ *  its text, the card's name in a visually hidden span (``.card-name``; a reason may be
+ *  added to it): an aria-label would hide the corner index a speech user reads off it. */
 export function cardElement(card, deck, { button = false, small = false } = {}) {
   const el = document.createElement(button ? "button" : "div");
   el.className = "card" + (small ? " small" : "");
   if (button) el.type = "button";
   el.dataset.card = card;
+  const { name } = cardText(card, deck);
   el.innerHTML = cardSvg(card, deck);
-  el.setAttribute(button ? "aria-label" : "title", cardText(card, deck).name);
-  if (!button) el.setAttribute("role", "img"), el.setAttribute("aria-label", cardText(card, deck).name);
+  if (button) {
+    el.append(Object.assign(document.createElement("span"), { className: "card-name visually-hidden", textContent: name }));
+  } else {
+    el.setAttribute("title", name);
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", name);
+  }
   return el;
+}
+
+/** A suit's symbol followed by its name for screen readers only (where no name is written
+ *  beside it: melds, the soloist's badge, the log). */
+export function namedSuit(suit, deck) {
+  return `${suitIcon(suit, deck)}<span class="visually-hidden"> ${suitName(suit, deck)}</span>`;
 }
 
 /** A face-down card. */
@@ -142,8 +156,10 @@ export function sortHand(cards, trump) {
 }
 
 
-/** A card written compactly in running text: its index and suit symbol. */
+/** A card written compactly in running text: its index and suit symbol (read out as its
+ *  name: "nine of hearts", not "9"). */
 export function cardChip(card, deck) {
   const { index, name } = cardText(card, deck);
-  return `<span class="cc suit-${suitOf(card)} deck-${deck}" title="${name}">${index}${suitIcon(suitOf(card), deck)}</span>`;
+  return `<span class="cc suit-${suitOf(card)} deck-${deck}" title="${name}"><span aria-hidden="true">${index}${suitIcon(suitOf(card), deck)}</span>` +
+    `<span class="visually-hidden">${name}</span></span>`;
 }

@@ -37,10 +37,39 @@ export async function setLanguage(lang) {
 
 export const language = () => current;
 
+/** The browser's own tag for the current language ("en-GB" for English in Britain), for
+ *  numbers, dates and plural rules; the bare language where the browser prefers none. */
+export function locale() {
+  for (const tag of navigator.languages || [navigator.language || ""]) {
+    if (String(tag).slice(0, 2).toLowerCase() === current) {
+      try { return Intl.getCanonicalLocales(tag)[0]; } catch { /* a malformed tag: try the next */ }
+    }
+  }
+  return current;
+}
+
+/** A template as written, or of a plural template (``{"one": …, "other": …}``, CLDR
+ *  categories) the form for the count ``n`` (else ``count``) in ``lang``'s rules; the
+ *  terminal picks the same (binokel.i18n.plural_form). */
+export function pluralForm(value, params, lang) {
+  if (typeof value === "string" || value == null) return value;
+  const count = params.n ?? params.count;
+  const form = count == null ? "other" : new Intl.PluralRules(lang).select(Number(count));
+  return value[form] ?? value.other;
+}
+
 /** The string for ``key`` with {placeholders} filled in; English if missing. The catalogue
- *  is Python format syntax: a format spec ({name:>4}, the terminal's) is ignored here. */
+ *  is Python format syntax: a format spec ({name:>4}, the terminal's) is ignored here. A
+ *  plural template takes the form for its count; a count given as a number is shown in
+ *  the language's number format. */
 export function t(key, params = {}) {
-  let text = dict.strings?.[key] ?? english.strings?.[key] ?? key;
+  const own = dict.strings?.[key];
+  let text = own != null ? pluralForm(own, params, current) : pluralForm(english.strings?.[key], params, FALLBACK);
+  if (text == null) return key;
+  if (typeof own === "object" || (own == null && typeof english.strings?.[key] === "object")) {
+    params = { ...params };
+    for (const name of ["n", "count"]) if (typeof params[name] === "number") params[name] = number(params[name]);
+  }
   return text.replace(/\{(\w+)(?::[^{}]*)?\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
@@ -109,9 +138,15 @@ export const ruleSetAbout = (name, fallback) => (has(`ruleset_about.${name}`) ? 
 
 const has = (key) => (dict.strings?.[key] ?? english.strings?.[key]) != null;
 
-/** A meld's name ("Family", "Four aces"). */
-export const meldName = (name) => t(`meld.${name}`);
+/** A meld's name ("Family", "Four aces"), in the words of the deck shown: "Four queens"
+ *  with French cards, "Four obers" with German ones (``meld.{name}.{deck}`` where it differs). */
+export const meldName = (name, deck = document.body.dataset.deck) =>
+  (has(`meld.${name}.${deck}`) ? t(`meld.${name}.${deck}`) : t(`meld.${name}`));
 
 /** Numbers in the language's format, negative ones with the one minus sign (U+2212) used
  *  everywhere on the page (Intl gives a hyphen in most languages). */
-export const number = (n) => (n == null ? "" : new Intl.NumberFormat(current).format(n).replace(/^[-\u2212]/, "\u2212"));
+export const number = (n) => (n == null ? "" : new Intl.NumberFormat(locale()).format(n).replace(/^[-\u2212]/, "\u2212"));
+
+/** A moment (ms or an ISO text) as a short date and time in the browser's conventions for
+ *  this language (en-GB: day first, 24-hour clock). */
+export const dateTime = (when) => new Intl.DateTimeFormat(locale(), { dateStyle: "short", timeStyle: "short" }).format(new Date(when));

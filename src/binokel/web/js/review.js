@@ -13,22 +13,25 @@ const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCode
 const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "") + number(Math.abs(n));
 const chips = (cards, deck) => cards.map((c) => cardChip(c, deck)).join("");
 
-const cache = new Map();  // "id:deal:seat" -> review
+const cache = new Map();  // "id:deal:seat" -> the review (a failure too: asked once, never in a loop)
 
-async function fetchReview(gameId, deal, seat) {
+/** The review of a table's finished deal ``deal``: of ``seat``'s decisions, or (``seat``
+ *  null: a spectator) of the public record from the soloist's seat, as the server chooses. */
+function fetchReview(gameId, deal, seat) {
   const key = `${gameId}:${deal}:${seat ?? ""}`;
   if (!cache.has(key)) {
-    cache.set(key, (async () => {
+    const promise = (async () => {
       const query = new URLSearchParams({ deal: String(deal) });
       if (seat != null) query.set("seat", String(seat));
-      const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?${query}`, {
-        headers: { Authorization: `Bearer ${tokenOf(gameId) ?? ""}` },
-      });
+      const token = tokenOf(gameId);
+      const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/review?${query}`,
+        token ? { headers: { Authorization: `Bearer ${token}` } } : {});
       const body = await response.json();
-      if (!response.ok) throw new Error(body.error || response.statusText);
+      if (!response.ok) throw new Error(body.code ? t(`error.${body.code}`, body.params) : response.statusText);
       return body;
-    })());
-    cache.get(key).catch(() => cache.delete(key));
+    })();
+    promise.catch(() => {});  // kept: the button shows the failure, nothing asks again by itself
+    cache.set(key, promise);
   }
   return cache.get(key);
 }
@@ -40,7 +43,7 @@ export function explainHtml(explain, names, deck, columns) {
   const seatLine = (s) => {
     const parts = [];
     if (s.melds) parts.push(s.counts ? t("explain_melds", { points: number(s.melds) }) : `<span class="void">${t("explain_melds_void", { points: number(s.melds) })}</span>`);
-    parts.push(t("explain_cards", { tricks: number(s.tricks), points: number(s.trick_points) }));
+    parts.push(t("explain_cards", { n: s.tricks, points: number(s.trick_points) }));
     if (s.last_trick) parts.push(t("explain_last", { points: number(s.last_trick) }));
     if (s.discard) parts.push(t("explain_discard", { points: number(s.discard) }));
     return `<li><b>${escape(names[s.seat])}</b>: ${parts.join(" · ")}</li>`;
@@ -68,31 +71,33 @@ export function explainHtml(explain, names, deck, columns) {
     `<ul>${explain.units.map(unitLine).join("")}</ul>` + (reveal.length ? `<ul>${reveal.join("")}</ul>` : "") + `</details>`;
 }
 
-/** Watch the result dialog: when a finished deal is shown, add its explanation and a review button. */
+/** Watch the result dialog: when a finished deal is shown, add its explanation and one
+ *  review button (the dialog is redrawn on a language change: then both are added again,
+ *  from the review already fetched). */
 export function watchResults(getTable) {
   const result = $("result");
-  let busy = false;
   new MutationObserver(async () => {
-    if (busy || result.querySelector(".explain-slot")) return;
+    if (result.querySelector(".explain-slot")) return;
     const table = getTable();
     const msg = table.msg;
     if (!msg || msg.view.phase !== "over" || msg.view.soloist == null) return;
-    busy = true;
+    // Added before anything awaits: every later mutation of the dialog finds the slot.
     const slot = Object.assign(document.createElement("div"), { className: "explain-slot" });
     const row = result.querySelector(".row");
     result.insertBefore(slot, row);
+    const deal = msg.game.deal_number - 1;
+    const gameId = table.gameId;
+    const seat = table.mySeat;  // null: a spectator, who reviews the public record
+    const load = () => fetchReview(gameId, deal, seat);
     const button = Object.assign(document.createElement("button"), { type: "button", className: "secondary" });
     button.textContent = t("review_button");
     button.setAttribute("data-testid", "review-button");
-    const deal = msg.game.deal_number - 1;
-    const gameId = table.gameId;
-    button.addEventListener("click", () => openReview(() => fetchReview(gameId, deal, msg.view.seat), table.deck));
-    row?.append(button);
-    busy = false;
+    button.addEventListener("click", () => openReview(load, table.deck));
+    (row ?? result).append(button);
     try {
-      const review = await fetchReview(gameId, deal, msg.view.seat);
+      const review = await load();
       slot.innerHTML = explainHtml(review.explain, msg.game.players, table.deck, model.scoreColumns(msg.game));
-    } catch { slot.remove(); }
+    } catch { slot.hidden = true; }  // hidden, not removed: a removal would start all this again
   }).observe(result, { childList: true });
 }
 
@@ -120,29 +125,39 @@ export async function openReview(load, deck) {
   try { review = await load(); } catch (e) { body.innerHTML = `<p class="error">${escape(e.message)}</p>`; return; }
   let at = 0;  // the trick shown
   const names = review.players ?? review.names ?? [];
+  const last = Math.max(0, review.tricks.length - 1);
+  const go = (to) => {
+    at = Math.max(0, Math.min(last, to));
+    body.innerHTML = reviewHtml(review, at, deck, names);
+    // Keyboard users keep their place: the control they used, or the trick's mark.
+    const again = el.querySelector(`[data-testid="${CSS.escape(document.activeElement?.dataset?.testid ?? "")}"]:not([disabled])`);
+    (again ?? body.querySelector(".review-dots .here"))?.focus({ preventScroll: true });
+  };
   const draw = () => { body.innerHTML = reviewHtml(review, at, deck, names); };
   body.onclick = (e) => {
-    const step = e.target.closest("[data-step]")?.dataset.step;
-    if (step == null) return;
-    at = Math.max(0, Math.min(review.tricks.length - 1, at + Number(step)));
-    draw();
+    const target = e.target.closest("[data-step], [data-goto]");
+    if (!target) return;
+    if (target.dataset.goto != null) go(Number(target.dataset.goto));
+    else go(at + Number(target.dataset.step));
   };
   el.onkeydown = (e) => {
-    if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-      at = Math.max(0, Math.min(review.tricks.length - 1, at + (e.key === "ArrowRight" ? 1 : -1)));
-      draw();
-      e.preventDefault();
-    }
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: last }[e.key];
+    if (to == null || e.target.closest?.("input, select, textarea, summary")) return;
+    go(to);
+    e.preventDefault();
   };
   draw();
 }
 
 function reviewHtml(review, at, deck, names) {
   const name = (seat) => escape(names[seat] ?? String(seat + 1));
+  const other = review.spectator ? { name: name(review.seat) } : null;  // a spectator reviews the soloist's play
+  const say = (key, params) => (other ? t(`${key}_other`, { ...params, ...other }) : t(key, params));
   const plays = review.decisions.filter((d) => d.phase === "play");
   const differ = plays.filter((d) => d.cost != null && d.best !== d.played);
   const cost = differ.reduce((sum, d) => sum + d.cost, 0);
-  const summary = `<p class="review-summary" data-testid="review-summary">${t("review_summary", { n: number(differ.length), total: number(plays.length), cost: number(Math.round(cost)) })}</p>`;
+  const summary = `<p class="review-summary" data-testid="review-summary">${say("review_summary", { n: number(differ.length), total: number(plays.length), cost: number(Math.round(cost)) })}</p>` +
+    (differ.length ? `<details class="review-about" data-testid="review-cost-about"><summary>${t("review_cost_what")}</summary><p>${t("review_cost_about")}</p></details>` : "");
   if (!review.tricks.length) return summary + `<p>${t("review_no_tricks")}</p>`;
   // The hands at the start of trick ``at``: the hands at the first trick minus the cards played since.
   const hands = review.play_hands.map((h) => [...h]);
@@ -157,21 +172,27 @@ function reviewHtml(review, at, deck, names) {
     `<span class="review-hand">${sortHand(hand, trump).map((c) => cardChip(c, deck)).join("")}</span></div>`).join("");
   const cards = trick.cards.map((card, i) => {
     const seat = seatOf(review, trick.leader, i);
-    return `<figure class="${seat === trick.winner ? "winner" : ""}">${cardElement(card, deck).outerHTML}<figcaption>${name(seat)}${seat === trick.winner ? " ★" : ""}</figcaption></figure>`;
+    return `<li><figure class="${seat === trick.winner ? "winner" : ""}">${cardElement(card, deck).outerHTML}<figcaption>${name(seat)}${seat === trick.winner ? ` <span aria-hidden="true">★</span><span class="visually-hidden">${t("trick_winner")}</span>` : ""}</figcaption></figure></li>`;
   }).join("");
   const mine = plays.find((d) => d.trick === at);
   let note = "";
   if (mine) {
     const card = escape(cardText(mine.played, deck).name);
     note = mine.best === mine.played || mine.cost == null
-      ? `<p class="review-note agree" data-testid="review-note">${t("review_agree", { card })}</p>`
-      : `<p class="review-note differ" data-testid="review-note">${t("review_differ", { card, best: escape(cardText(mine.best, deck).name), cost: number(mine.cost) })}</p>`;
+      ? `<p class="review-note agree" data-testid="review-note">${say("review_agree", { card })}</p>`
+      : `<p class="review-note differ" data-testid="review-note">${say("review_differ", { card, best: escape(cardText(mine.best, deck).name), cost: number(mine.cost) })}</p>`;
   }
-  const marks = plays.map((d) => `<span class="dot${d.cost > 0 && d.best !== d.played ? " bad" : ""}${d.trick === at ? " here" : ""}" title="${t("review_trick", { n: d.trick + 1, total: review.tricks.length })}"></span>`).join("");
+  // The timeline: one mark per trick, a button that shows it (red: a card the bot would not have played).
+  const bad = new Set(plays.filter((d) => d.cost > 0 && d.best !== d.played).map((d) => d.trick));
+  const marks = review.tricks.map((_, i) => {
+    const label = t("review_trick", { n: i + 1, total: review.tricks.length }) + (bad.has(i) ? ` — ${t("review_trick_differs")}` : "");
+    return `<button type="button" class="dot${bad.has(i) ? " bad" : ""}${i === at ? " here" : ""}" data-goto="${i}" data-testid="review-dot-${i}" aria-label="${escape(label)}" title="${escape(label)}"${i === at ? ` aria-current="step"` : ""}></button>`;
+  }).join("");
   return summary + `<div class="review-nav"><button type="button" class="secondary" data-step="-1" data-testid="review-prev" ${at === 0 ? "disabled" : ""}>${t("review_prev")}</button>` +
-    `<span data-testid="review-position">${t("review_trick", { n: at + 1, total: review.tricks.length })}</span>` +
+    `<span data-testid="review-position" aria-live="polite">${t("review_trick", { n: at + 1, total: review.tricks.length })}</span>` +
     `<button type="button" class="secondary" data-step="1" data-testid="review-next" ${at === review.tricks.length - 1 ? "disabled" : ""}>${t("review_next")}</button></div>` +
-    `<div class="review-dots">${marks}</div><div class="review-hands">${seats}</div><div class="last-trick-cards">${cards}</div>` + note;
+    `<div class="review-dots" role="group" aria-label="${escape(t("review_timeline"))}">${marks}</div><div class="review-hands">${seats}</div>` +
+    `<ul class="last-trick-cards" aria-label="${escape(t("review_trick", { n: at + 1, total: review.tricks.length }))}">${cards}</ul>` + note;
 }
 
 /** The seat that played the card at ``position`` of a trick led by ``leader`` (no seat sits out in a review's trick order but the one given). */

@@ -1,7 +1,7 @@
 // The score sheet (like the paper pad), the deal result and the game log, as HTML text.
 
 import { t, tSeat, number, suitName, meldName } from "./i18n.js";
-import { suitIcon, cardChip, points } from "./cards.js";
+import { suitIcon, namedSuit, cardChip, points } from "./cards.js";
 import * as model from "./model.js";
 
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -85,7 +85,7 @@ export function dealResult(msg, deck) {
     `<td><b>${number(game.totals[seat])}</b></td></tr>`).join("");
   const contract = view.soloist == null ? "" :
     `<p class="contract-line">${tSeat("contract", view.soloist, view.seat, { name: escape(soloist), bid: number(view.bid) })} · ${gameLabel(view.game, deck)}</p>`;
-  const deal = contract + `<table class="result-table"><thead><tr><th></th><th>${t("melds")}</th><th>${t("card_points")}</th><th>${t("this_deal")}</th><th>${t("total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const deal = contract + `<table class="result-table"><thead><tr><th><span class="visually-hidden">${t("player_column")}</span></th><th>${t("melds")}</th><th>${t("card_points")}</th><th>${t("this_deal")}</th><th>${t("total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
   const player = msg.seat != null && view.seat >= 0;  // a spectator only looks (no next deal, no rematch)
   const close = `<button type="button" class="close result-x" data-command="close-result" data-testid="result-x" aria-label="${t("close")}">×</button>`;
   let html;
@@ -149,7 +149,7 @@ export function renderLog(msg, deck) {
   if (view.melds && model.isSuit(view.game)) {
     view.melds.forEach((melds, seat) => {
       if (!melds.length && seat === view.soloist && view.surrendered) return;
-      const list = melds.map((m) => `${meldName(m.name)}${m.suit ? " " + suitIcon(m.suit, deck) : ""} ${number(m.points)}`).join(", ");
+      const list = melds.map((m) => `${meldName(m.name)}${m.suit ? " " + namedSuit(m.suit, deck) : ""} ${number(m.points)}`).join(", ");
       add(tSeat("log.melds", seat, view.seat, { name: escape(names[seat]) }) + " " + (list ? `${list} = <b>${number(model.meldTotal(melds))}</b>` : t("no_melds")));
     });
   }

@@ -1,6 +1,6 @@
 // The start page (a new game, the games to resume) and the rules and glossary dialog.
 
-import { t, number, rulesText, glossary, language, optionLabel, optionMeaning, choiceLabel, ruleSetLabel, ruleSetAbout, reason } from "./i18n.js";
+import { t, number, rulesText, glossary, language, dateTime, optionLabel, optionMeaning, choiceLabel, ruleSetLabel, ruleSetAbout, reason } from "./i18n.js";
 import { cardElement } from "./cards.js";
 import { side } from "./model.js";
 import { forget, heldSeats, myGames, remember } from "./friends.js";
@@ -232,7 +232,7 @@ export class StartPage {
     } catch { /* the list stays empty */ }
     const open = games.filter((g) => !g.over);
     list.innerHTML = open.map((g) => {
-      const when = g.updated ? new Date(g.updated).toLocaleString(language(), { dateStyle: "short", timeStyle: "short" }) : "";
+      const when = g.updated ? dateTime(g.updated) : "";
       const scores = g.players.map((p, i) => `${escape(p || "?")} ${number(g.totals[i])}`).join(" · ");
       const options = ruleOptions(g.rules).map(([name, value]) => `${escape(optionLabel(name))}: ${escape(/^\d+$/.test(value) ? number(Number(value)) : choiceLabel(name, value))}`);
       // A friend is a name; only a computer player has a level (a friend's stand-in level is not theirs).

@@ -3,7 +3,7 @@
 // and level, the soloist's success rate, the average bid, the best deal; the finished
 // games with their score sheets and a review of each deal.
 
-import { t, number, ruleSetLabel, language } from "./i18n.js";
+import { t, number, ruleSetLabel, dateTime } from "./i18n.js";
 import { renderSheet, iWon } from "./sheet.js";
 import { openReview } from "./review.js";
 import { tokenOf } from "./seats.js";
@@ -106,7 +106,7 @@ export function openStats(deck) {
   }
   const games = history().slice().reverse();
   const list = games.map((g) => {
-    const when = new Date(g.updated).toLocaleString(language(), { dateStyle: "short", timeStyle: "short" });
+    const when = dateTime(g.updated);
     const result = g.over ? (g.won ? t("stats_result_won") : t("stats_result_lost")) : t("stats_result_open");
     const deals = (g.history || []).map((_, i) => `<button type="button" class="secondary small" data-review="${escape(g.id)}" data-deal="${i}" data-testid="stats-review">${t("deal_n", { n: i + 1 })}</button>`).join("");
     return `<li class="stats-game" data-testid="stats-game"><div><b>${escape(ruleSetLabel(ruleSetOf(g.rules)))}</b> · ${escape(g.players.join(", "))} · ${escape(result)} · ${escape(when)}</div>` +
@@ -124,7 +124,7 @@ export function renderStatsSummary(deck) {
   const box = $("stats-summary");
   if (!box) return;
   const s = statistics();
-  box.innerHTML = `<p class="hint-text" data-testid="stats-line">${t("stats_line", { played: number(s.finished), won: number(s.won), deals: number(s.deals) })}</p>` +
+  box.innerHTML = `<p class="hint-text" data-testid="stats-line">${t("stats_line", { finished: t("stats_games_finished", { n: s.finished }), won: t("stats_won_n", { n: s.won }), deals: t("stats_deals", { n: s.deals }) })}</p>` +
     `<p><button type="button" class="secondary" data-testid="stats-button">${t("stats_title")}</button></p>`;
   box.querySelector("button").addEventListener("click", () => openStats(deck()));
 }

@@ -2,7 +2,7 @@
 // the latest state message. Trick plays are animated (skippable) before the final view.
 
 import { t, tSeat, language, number, cardText, suitName, meldName, optionLabel, optionMeaning, choiceLabel, reason } from "./i18n.js";
-import { cardElement, cardBack, sortHand, suitIcon, cardChip, points } from "./cards.js";
+import { cardElement, cardBack, sortHand, suitIcon, namedSuit, cardChip, points } from "./cards.js";
 import * as model from "./model.js";
 import { renderLog, renderSheet, dealResult, gameLabel } from "./sheet.js";
 import { renderMarks, notNowText } from "./marks.js";
@@ -435,6 +435,7 @@ export class Table {
   clearTrick() {
     const trick = $("trick");
     trick.replaceChildren();
+    trick.removeAttribute("role");  // an empty list is no list
     delete trick.dataset.sweep;
   }
 
@@ -445,6 +446,14 @@ export class Table {
     el.dataset.seat = seat;
     el.dataset.testid = "trick-card";
     el.setAttribute("data-testid", "trick-card");
+    // The trick is a list for screen readers: "Anna: ace of hearts" (the picture is hidden).
+    el.setAttribute("role", "listitem");
+    el.removeAttribute("aria-label");
+    el.querySelector("svg")?.setAttribute("aria-hidden", "true");
+    el.append(Object.assign(document.createElement("span"), { className: "visually-hidden",
+      textContent: t("trick_card", { name: this.names[seat] ?? "", card: cardText(card, this.deck).name }) }));
+    $("trick").setAttribute("role", "list");
+    $("trick").setAttribute("aria-label", t("trick_area"));
     $("trick").append(el);
   }
 
@@ -554,7 +563,7 @@ export class Table {
       bits.push(`<div class="badge note" data-testid="sitting-out-${seat}">${t("sits_out")}</div>`);
     }
     if (view.soloist === seat) {
-      const game = model.isSuit(view.game) ? suitIcon(view.game, this.deck) : view.game ? gameLabel(view.game, this.deck) : "";
+      const game = model.isSuit(view.game) ? namedSuit(view.game, this.deck) : view.game ? gameLabel(view.game, this.deck) : "";
       bits.push(`<div class="badge soloist" data-testid="soloist-badge">${t("soloist")} ${number(view.bid)} ${game}</div>`);
     } else if (view.phase === "auction" && calls[seat] !== undefined) {
       const call = calls[seat];
@@ -584,7 +593,7 @@ export class Table {
   }
 
   meldChip(meld) {
-    const suit = meld.suit ? suitIcon(meld.suit, this.deck) : "";
+    const suit = meld.suit ? namedSuit(meld.suit, this.deck) : "";
     const cards = meld.cards.map((c) => cardText(c, this.deck).name).join(", ");
     return `<span class="meld-chip" title="${escape(cards)}">${meldName(meld.name)} ${suit} <b>${number(meld.points)}</b></span>`;
   }
@@ -676,7 +685,7 @@ export class Table {
       if (why) {
         button.dataset.why = why;
         button.title = why;
-        button.setAttribute("aria-label", `${cardText(card, this.deck).name} — ${why}`);
+        button.querySelector(".card-name").textContent = `${cardText(card, this.deck).name} — ${why}`;
         button.classList.add("illegal");
       }
       if (discarding && this.selected.has(index)) {
@@ -788,7 +797,7 @@ export class Table {
     const show = view.phase === "play" && model.isSuit(view.game) && view.melds && view.tricks.length < 2 && this.meldsClosed !== key;
     el.hidden = !show;
     if (!show) return;
-    el.innerHTML = `<h3>${t("melds")}</h3><span class="meld-sums">` + view.melds.map((melds, seat) =>
+    el.innerHTML = `<h2>${t("melds")}</h2><span class="meld-sums">` + view.melds.map((melds, seat) =>
       `<span class="reveal-seat" data-testid="meld-sum-${seat}"><span class="name">${escape(this.names[seat])}</span> ` +
       `<b>${melds.length ? number(model.meldTotal(melds)) : `<span class="none">${t("no_melds")}</span>`}</b></span>`).join("") +
       `</span><button type="button" class="close" data-testid="meld-reveal-close" aria-label="${escape(t("close"))}">×</button>`;

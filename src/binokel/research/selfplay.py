@@ -5,7 +5,7 @@ Each line of the output is one deal: its record (RECORDS.md deal format, with ``
 in the order taken::
 
     {"seat": 1,                       # who decided
-     "x": [[17, 1.0], [40, 2.0], ...],# the observation (binokel.features), sparse: [index, value] pairs
+     "x": [[17, 1.0], [40, 2.0], ...],# the observation (binokel.research.features), sparse: [index, value] pairs
      "legal": [0, 1],                 # the legal action indices (the mask's ones)
      "action": 1,                     # the index taken (null: a bid beyond the offered range)
      "text": "160",                   # the action in record notation
@@ -38,7 +38,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
-from binokel import features
+from binokel.research import features
 from binokel.ai import BOT_CLASSES, LEVELS, make_bot
 from binokel.error import BinokelError
 from binokel.record import deal_record

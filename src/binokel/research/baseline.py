@@ -1,10 +1,10 @@
 """A small learning baseline (``binokel[rl]``): a linear softmax policy over the features
-of :mod:`binokel.features`, trained by behaviour cloning on self-play data, and a bot that
+of :mod:`binokel.research.features`, trained by behaviour cloning on self-play data, and a bot that
 plays any such policy in the tournament harness.
 
     binokel selfplay --bots medium --deals 1500 --out medium.jsonl
-    python -m binokel.baseline train medium.jsonl --out linear.npz
-    python -m binokel.baseline tournament linear.npz --bots linear,easy --deals 200
+    python -m binokel.research.baseline train medium.jsonl --out linear.npz
+    python -m binokel.research.baseline tournament linear.npz --bots linear,easy --deals 200
 
 docs/research.md reports what it learns and how strong it is.
 
@@ -28,7 +28,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from binokel import features
+from binokel.research import features
 from binokel.action import Action
 from binokel.view import SeatView
 
@@ -137,7 +137,7 @@ def register(name: str, policy: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m binokel.baseline", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m binokel.research.baseline", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("train", help="behaviour cloning on self-play data")
     p.add_argument("data", help="self-play JSON lines (binokel selfplay)")
@@ -149,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--name", default="linear", help="the level name to use in --bots (default linear)")
     args, rest = parser.parse_known_args(argv)
     if args.command == "train":
-        from binokel.selfplay import load_arrays
+        from binokel.research.selfplay import load_arrays
 
         arrays = load_arrays(args.data)
         cut = int(arrays["deal"].max() * (1 - args.holdout))

@@ -2,7 +2,7 @@
 registers the Python game ``binokel`` with :mod:`pyspiel`.
 
 >>> import pyspiel
->>> import binokel.openspiel
+>>> import binokel.research.openspiel
 >>> game = pyspiel.load_game("binokel", {"rules": "classic40"})
 >>> game.num_players(), game.num_distinct_actions()
 (3, 89)
@@ -24,9 +24,9 @@ left / cards left): seat 0's hand first, then seat 1's and so on, the Tapp last.
 card by card in this order gives every deal the same probability as a shuffled deck dealt
 in packets, and keeps ``chance_outcomes`` short and exact.
 
-Players' actions are the fixed indices of :mod:`binokel.features` (bids are relative: index
+Players' actions are the fixed indices of :mod:`binokel.research.features` (bids are relative: index
 1 is the lowest bid allowed now). Observations and information states come from
-:func:`binokel.view.view` only: the tensor is :func:`binokel.features.observation`; the
+:func:`binokel.view.view` only: the tensor is :func:`binokel.research.features.observation`; the
 information-state string is the view as canonical JSON (it holds the whole public history,
 so it has perfect recall); the observation string is a short text of the same view.
 """
@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from binokel import features
+from binokel.research import features
 from binokel.card import CARDS
 from binokel.record import deal_record, replay_deal
 from binokel.rules import Rules
@@ -258,7 +258,7 @@ class BinokelState(pyspiel.State):  # type: ignore[misc]
         return seen
 
     def seat_features(self, player: int) -> list[float] | None:
-        """:func:`binokel.features.observation` of ``player``'s view (None while dealing)."""
+        """:func:`binokel.research.features.observation` of ``player``'s view (None while dealing)."""
         seen = self.seat_view(player)
         if seen is None:
             return None

@@ -1,6 +1,6 @@
 """Binokel as a PettingZoo AEC environment (``pip install 'binokel[rl]'``).
 
->>> from binokel.pettingzoo import env
+>>> from binokel.research.pettingzoo import env
 >>> table = env(rules="classic40")
 >>> table.reset(seed=1)
 >>> observation, reward, terminated, truncated, info = table.last()
@@ -15,7 +15,7 @@
 
 Agents are ``seat_0`` .. ``seat_{n-1}`` (seat numbers as in the rules: forehand is the
 seat after the dealer). Each agent observes ``{"observation": float32 vector,
-"action_mask": int8 vector}`` built by :mod:`binokel.features` from its
+"action_mask": int8 vector}`` built by :mod:`binokel.research.features` from its
 :func:`~binokel.view.view` only; the mask is all zeros except for the agent to move.
 
 One episode is one deal by default (the reward is the deal score, RULES.md section 6;
@@ -40,7 +40,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from binokel import features
+from binokel.research import features
 from binokel.game import Game
 from binokel.rules import Rules
 from binokel.state import State

@@ -1,0 +1,341 @@
+// Club tournaments in the browser: the organiser's console, the scorekeeper's sheet, the
+// projector's live standings and the printable table cards. Every rule lives on the server
+// (binokel.club); this page sends what was entered and shows what the server says.
+// Secrets arrive in a link's fragment (never sent to the server in a URL), are kept in
+// localStorage and removed from the address bar at once.
+
+import { setLanguage, preferredLanguage, t, translatePage, reason, number } from "../js/i18n.js";
+import { qrSvg } from "./qr.js";
+
+const main = document.getElementById("main");
+const status = document.getElementById("status");
+const GAMES = ["S", "H", "D", "C", "durch", "bettel"];
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+let socket = null;
+
+/** An element: h("button", {class: "primary", onclick}, "text", child...). */
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value == null || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "text") el.textContent = value;
+    else el.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) if (child != null) el.append(child instanceof Node ? child : String(child));
+  return el;
+}
+
+const secretKey = (...parts) => `binokel.club.${parts.join(".")}`;
+const say = (text) => { status.textContent = text; if (text) setTimeout(() => status.textContent === text && (status.textContent = ""), 5000); };
+const euros = (cents) => (cents / 100).toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** A request to the club API; a refusal throws {code, params} (shown with the catalogue). */
+async function api(method, path, body, secret) {
+  const headers = { "Content-Type": "application/json" };
+  if (secret) headers.Authorization = `Bearer ${secret}`;
+  let response;
+  try {
+    response = await fetch(`/api/club/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw { code: "club_offline", params: {} };
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw { code: data.code || "internal_error", params: data.params || {} };
+  return data;
+}
+
+function showError(problem, where) {
+  const text = reason(problem);
+  if (where) where.textContent = text;
+  say(text);
+}
+
+// ---------------------------------------------------------------------- new event
+
+function newEventView() {
+  const error = h("p", { class: "error", role: "alert" });
+  const field = (key, input) => h("label", { class: "field" }, h("span", { "data-i18n": key }), input);
+  const name = h("input", { name: "name", required: true, maxlength: 60, "data-testid": "club-name" });
+  const rules = h("input", { name: "rules", value: "club" });
+  const rounds = h("input", { type: "number", min: 1, max: 10, value: 3 });
+  const deals = h("input", { type: "number", min: 1, max: 60, value: 12 });
+  const size = h("select", {}, h("option", { value: 3, "data-i18n": "club.size3" }), h("option", { value: 4, "data-i18n": "club.size4" }));
+  const fee = h("input", { type: "number", min: 0, step: "0.10", value: "0.50" });
+  const feeFrom = h("input", { type: "number", min: 2, value: 5 });
+  const feeLater = h("input", { type: "number", min: 0, step: "0.10", value: "1.00" });
+  const entry = h("input", { type: "number", min: 0, step: "0.50", value: "0" });
+  const cents = (input) => Math.round(Number(input.value) * 100);
+  const form = h("form", {
+    novalidate: true,
+    onsubmit: async (e) => {
+      e.preventDefault();
+      const settings = { name: name.value, rules: rules.value.trim() || "club", rounds: Number(rounds.value),
+        deals: Number(deals.value), table_size: Number(size.value), entry_fee: cents(entry),
+        fees: [[1, cents(fee)], [Number(feeFrom.value), cents(feeLater)]] };
+      try {
+        const created = await api("POST", "events", settings);
+        localStorage.setItem(secretKey("organiser", created.id), created.organiser);
+        location.hash = `#/o/${created.id}`;
+      } catch (problem) { showError(problem, error); }
+    },
+  },
+  h("h1", { "data-i18n": "club.new_event" }),
+  field("club.event_name", name), field("club.rules", rules),
+  h("div", { class: "grid2" }, field("club.rounds", rounds), field("club.deals", deals)),
+  field("club.table_size", size),
+  h("div", { class: "grid2" }, field("club.fee", fee), field("club.entry_fee", entry)),
+  h("div", { class: "grid2" }, field("club.fee_from", feeFrom), field("club.fee_later", feeLater)),
+  error, h("button", { class: "primary", type: "submit", "data-testid": "club-create", "data-i18n": "club.create" }));
+  return form;
+}
+
+// ---------------------------------------------------------------------- standings
+
+function standingsTable(rows, rounds, label = "club.round_n") {
+  const head = h("tr", {}, h("th", { "data-i18n": "club.place" }), h("th", { "data-i18n": "club.player" }),
+    ...Array.from({ length: rounds }, (_, i) => h("th", {}, t(label, { n: i + 1 }))),
+    h("th", { "data-i18n": "club.total" }), h("th", { "data-i18n": "club.won" }), h("th", { "data-i18n": "club.lost" }),
+    h("th", { "data-i18n": "club.fees" }));
+  const body = rows.map((row) => h("tr", { class: row.dropped ? "dropped" : null },
+    h("td", {}, row.place), h("td", { class: "name" }, row.name), ...row.rounds.map((n) => h("td", {}, number(n))),
+    h("td", {}, h("strong", {}, number(row.total))), h("td", {}, row.won), h("td", {}, row.lost), h("td", {}, euros(row.fees))));
+  return h("div", { style: "overflow-x:auto" }, h("table", { "data-testid": "club-standings" }, h("thead", {}, head), h("tbody", {}, body)));
+}
+
+// ---------------------------------------------------------------------- organiser
+
+async function organiserView(id, secretFromLink) {
+  if (secretFromLink) {
+    localStorage.setItem(secretKey("organiser", id), secretFromLink);
+    history.replaceState(null, "", `#/o/${id}`);
+  }
+  const secret = localStorage.getItem(secretKey("organiser", id));
+  const event = await api("GET", `events/${id}`);
+  const error = h("p", { class: "error", role: "alert" });
+  const base = `${location.origin}/club`;
+  const act = async (work) => { try { await work(); route(); } catch (problem) { showError(problem, error); } };
+  const name = h("input", { maxlength: 60, "data-testid": "club-player-name", "aria-label": t("club.player") });
+  const register = h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); act(() => api("POST", `events/${id}/entries`, { kind: "register", name: name.value }, secret)); } },
+    name, h("button", { class: "primary", type: "submit", "data-testid": "club-register", "data-i18n": "club.register" }));
+  const players = h("ul", {}, event.players.map((p) => h("li", { class: `row ${p.dropped ? "dropped" : ""}` }, p.name,
+    h("button", { onclick: () => act(() => api("POST", `events/${id}/entries`, { kind: p.dropped ? "return" : "drop", player: p.id }, secret)) },
+      t(p.dropped ? "club.return" : "club.drop")))));
+  const current = event.rounds[event.round - 1];
+  const canDraw = !event.over && (!current || current.complete) && event.round < event.settings.rounds;
+  const drawButton = h("button", { class: "primary", disabled: !canDraw, "data-testid": "club-draw",
+    onclick: () => act(async () => {
+      const drawn = await api("POST", `events/${id}/draw`, undefined, secret);
+      localStorage.setItem(secretKey("cards", id, drawn.round), JSON.stringify(drawn.cards));
+    }) }, t("club.draw_round", { n: event.round + 1 }));
+  const cards = current ? JSON.parse(localStorage.getItem(secretKey("cards", id, current.number)) || "null") : null;
+  return h("div", {},  // printed: only the table cards (the rest is marked no-print)
+    h("h1", {}, event.settings.name),
+    h("p", { class: "no-print" }, t("club.progress", { round: event.round, rounds: event.settings.rounds })),
+    secret ? null : h("p", { class: "error", "data-i18n": "club.no_secret" }),
+    h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.links" }),
+      h("p", {}, h("span", { "data-i18n": "club.projector_link" }), " ", h("a", { class: "link", href: `${base}#/s/${id}` }, `${base}#/s/${id}`)),
+      secret ? h("details", {}, h("summary", { "data-i18n": "club.organiser_link" }),
+        h("p", { class: "link" }, `${base}#/o/${id}/${secret}`)) : null,
+      h("p", {}, h("a", { class: "button", href: `/api/club/events/${id}/standings.csv`, "data-i18n": "club.csv" }), " ",
+        h("a", { class: "button", href: `/api/club/events/${id}/deals.csv`, "data-i18n": "club.deals_csv" }))),
+    error,
+    h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.players" }), register, players, drawButton),
+    current ? roundView(id, event, current, cards) : null,
+    h("div", { class: "no-print" }, h("h2", { "data-i18n": "club.standings" }), standingsTable(event.standings, event.round)),
+    h("div", { class: "card no-print" }, h("h2", { "data-i18n": "club.sheets" }),  // the organiser corrects any deal
+      event.rounds.map((round) => h("p", { class: "row" }, t("club.round_n", { n: round.number }), ":",
+        round.tables.map((table) => h("a", { class: "button", href: `#/t/${id}/${round.number}/${table.number}` }, table.number))))),
+    secret ? auditView(id, secret) : null);
+}
+
+/** The audit log: every entry with who made it and when; a correction with the scores before. */
+function auditView(id, secret) {
+  const box = h("details", { class: "card no-print", "data-testid": "club-audit" }, h("summary", { "data-i18n": "club.audit" }));
+  box.addEventListener("toggle", async () => {
+    if (!box.open || box.querySelector("table")) return;
+    try {
+      const { audit } = await api("GET", `events/${id}/audit`, undefined, secret);
+      const what = (line) => (line.kind === "deal"
+        ? `${t("club.round_n", { n: line.round })}, ${t("club.table_n", { n: line.table })}, ${t("club.deal_n_short", { n: line.deal })}: ${line.before ? `${line.before.join(" / ")} → ` : ""}${line.scores.join(" / ")}`
+        : [line.kind, line.name, line.player].filter((v) => v != null).join(" "));
+      box.append(h("div", { style: "overflow-x:auto" }, h("table", {}, h("tbody", {}, audit.slice().reverse().map((line) =>
+        h("tr", { class: line.before ? "correction" : null }, h("td", {}, line.at.replace("T", " ").slice(0, 19)),
+          h("td", { class: "name" }, line.by), h("td", { class: "name" }, what(line))))))));
+    } catch (problem) { showError(problem); }
+  });
+  return box;
+}
+
+function roundView(id, event, round, cards) {
+  const base = `${location.origin}/club`;
+  const secretOf = (number) => cards?.find((c) => c.table === number)?.secret;
+  return h("div", {},
+    h("h2", { class: "no-print" }, t("club.round_n", { n: round.number })),
+    cards ? h("button", { class: "no-print", onclick: () => print(), "data-i18n": "club.print_cards" }) : null,
+    round.tables.map((table) => {
+      const secret = secretOf(table.number);
+      const link = `${base}#/t/${id}/${round.number}/${table.number}${secret ? `/${secret}` : ""}`;
+      return h("section", { class: "table-card", "data-testid": "club-table-card" },
+        h("div", { class: "row" }, h("span", { class: "number" }, t("club.table_n", { n: table.number })),
+          h("span", {}, t("club.deals_entered", { n: table.deals.length, of: event.settings.deals }))),
+        h("ol", {}, table.names.map((name, seat) => h("li", {}, name,
+          table.players[seat] === table.scorekeeper ? ` — ${t("club.scorekeeper")}` : "",
+          seat === table.first_dealer ? ` — ${t("club.first_dealer")}` : ""))),
+        secret ? qrCode(link, t("club.table_n", { n: table.number })) : null,
+        secret ? h("p", {}, h("span", { "data-i18n": "club.sheet_link" }), " ", h("a", { class: "link", href: link }, link)) : null);
+    }));
+}
+
+/** The table's link as a QR code (drawn here: web/club/qr.js), for the scorekeeper's camera. */
+function qrCode(link, label) {
+  const box = h("div", { class: "qr", "data-testid": "club-qr" });
+  box.innerHTML = qrSvg(link, label);
+  return box;
+}
+
+// ---------------------------------------------------------------------- scorekeeper
+
+async function tableView(id, roundNumber, tableNumber, secretFromLink) {
+  const key = secretKey("table", id, roundNumber, tableNumber);
+  if (secretFromLink) {
+    localStorage.setItem(key, secretFromLink);
+    history.replaceState(null, "", `#/t/${id}/${roundNumber}/${tableNumber}`);
+  }
+  const secret = localStorage.getItem(key) || localStorage.getItem(secretKey("organiser", id));
+  const event = await api("GET", `events/${id}`);
+  const table = event.rounds[roundNumber - 1]?.tables[tableNumber - 1];
+  if (!table) throw { code: "club_no_table", params: { field: "table" } };
+  const seats = table.players.length;
+  const error = h("p", { class: "error", role: "alert", "data-testid": "club-error" });
+  let editing = table.deals.length + 1;
+  const state = { soloist: undefined, game: "H", surrendered: false };
+  const dealerOf = (deal) => (table.first_dealer + deal - 1) % seats;
+  const outOf = (deal) => (seats === 4 ? dealerOf(deal) : null);
+  const title = h("h2", {});
+  const soloistRow = h("div", { class: "row", role: "group" });
+  const gameRow = h("div", { class: "row", role: "group" });
+  const bid = h("input", { type: "number", step: 10, min: 0, value: 150, "data-testid": "club-bid", "aria-label": t("club.bid") });
+  const surrendered = h("button", { type: "button", "aria-pressed": "false", "data-testid": "club-surrendered",
+    onclick: () => { state.surrendered = !state.surrendered; surrendered.setAttribute("aria-pressed", String(state.surrendered)); } }, t("club.surrendered"));
+  const inputs = { melds: [], card_points: [], tricks: [] };
+  const grid = h("div", { class: "seats" }, h("span"), ["club.melds", "club.card_points", "club.tricks"].map((k) => h("span", { class: "head", "data-i18n": k })));
+  for (let seat = 0; seat < seats; seat++) {
+    grid.append(h("span", { class: "name", "data-seat": seat }, table.names[seat]));
+    for (const field of Object.keys(inputs)) {
+      const input = h("input", { type: "number", min: 0, step: field === "tricks" ? 1 : 10, inputmode: "numeric",
+        "data-testid": `club-${field}-${seat}`, "aria-label": `${table.names[seat]}: ${t(`club.${field}`)}` });
+      inputs[field].push(input);
+      grid.append(input);
+    }
+  }
+  function paint() {
+    title.textContent = t("club.deal_n", { n: editing, dealer: table.names[dealerOf(editing)] });
+    soloistRow.replaceChildren(...table.names.map((name, seat) => h("button", { type: "button", disabled: seat === outOf(editing),
+      "aria-pressed": String(state.soloist === seat), "data-testid": `club-soloist-${seat}`,
+      onclick: () => { state.soloist = seat; paint(); } }, name)),
+      h("button", { type: "button", "aria-pressed": String(state.soloist === null), "data-testid": "club-nobody",
+        onclick: () => { state.soloist = null; paint(); } }, t("club.nobody_played")));
+    gameRow.replaceChildren(...GAMES.map((game) => h("button", { type: "button", "aria-pressed": String(state.game === game),
+      "aria-label": t(`club.game.${game}`), onclick: () => { state.game = game; paint(); } }, SUITS[game] || t(`club.game.${game}`))));
+    for (let seat = 0; seat < seats; seat++) for (const field of Object.keys(inputs)) inputs[field][seat].disabled = seat === outOf(editing);
+  }
+  function fill(summary) {
+    state.soloist = summary.soloist; state.game = summary.game || "H"; state.surrendered = !!summary.surrendered;
+    surrendered.setAttribute("aria-pressed", String(state.surrendered));
+    bid.value = summary.bid ?? 150;
+    for (const field of Object.keys(inputs)) inputs[field].forEach((input, seat) => { input.value = summary[field]?.[seat] ?? ""; });
+  }
+  function summary() {
+    if (state.soloist === null) return { soloist: null };
+    const numbers = (field, gaps) => inputs[field].map((input, seat) => (seat === outOf(editing) ? 0 : input.value === "" ? (gaps ? null : 0) : Number(input.value)));
+    const data = { soloist: state.soloist ?? -1, bid: Number(bid.value), game: state.game, surrendered: state.surrendered, melds: numbers("melds") };
+    if (!state.surrendered && !["durch", "bettel"].includes(state.game)) Object.assign(data, { card_points: numbers("card_points", true), tricks: numbers("tricks") });
+    if (["durch", "bettel"].includes(state.game)) data.tricks = numbers("tricks");
+    return data;
+  }
+  const sheet = h("div", {});
+  function paintSheet(current) {
+    const rows = current.deals.map((deal, index) => h("tr", {},
+      h("td", {}, index + 1), h("td", { class: "name" }, deal.summary.soloist == null ? "—" : current.names[deal.summary.soloist]),
+      ...deal.scores.map((s) => h("td", {}, number(s))),
+      h("td", {}, h("button", { "data-testid": `club-correct-${index + 1}`, onclick: () => { editing = index + 1; fill(deal.summary); paint(); } }, t("club.correct")))));
+    sheet.replaceChildren(h("table", { "data-testid": "club-sheet" },
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", { "data-i18n": "club.soloist" }), current.names.map((n) => h("th", {}, n)), h("th"))),
+      h("tbody", {}, rows),
+      h("tfoot", {}, h("tr", {}, h("th"), h("th", { "data-i18n": "club.total" }), current.totals.map((n) => h("th", {}, number(n))), h("th")))));
+    translatePage(sheet);
+  }
+  const form = h("form", {
+    class: "no-print",  // printed: the sheet of the deals entered, without the form
+    novalidate: true,  // the server says what is wrong, in the reader's language
+    onsubmit: async (e) => {
+      e.preventDefault();
+      error.textContent = "";
+      try {
+        const answer = await api("POST", `events/${id}/deals`, { round: roundNumber, table: tableNumber, deal: editing, summary: summary() }, secret);
+        say(t("club.saved", { n: editing }));
+        table.deals = answer.table.deals;
+        paintSheet(answer.table);
+        editing = answer.table.deals.length + 1;
+        fill({}); state.soloist = undefined; paint();
+        form.hidden = editing > event.settings.deals;
+      } catch (problem) { showError(problem, error); }
+    },
+  }, title, h("p", { "data-i18n": "club.soloist" }), soloistRow, h("label", { class: "field" }, h("span", { "data-i18n": "club.bid" }), bid),
+  gameRow, h("div", { class: "row" }, surrendered), grid, error,
+  h("button", { class: "primary", type: "submit", "data-testid": "club-save", "data-i18n": "club.save" }));
+  paint();
+  paintSheet(table);
+  form.hidden = editing > event.settings.deals;
+  return h("div", {}, h("h1", {}, `${event.settings.name} — ${t("club.round_n", { n: roundNumber })}, ${t("club.table_n", { n: tableNumber })}`),
+    secret ? null : h("p", { class: "error", "data-i18n": "club.no_table_secret" }), form, sheet);
+}
+
+// ---------------------------------------------------------------------- projector
+
+function projectorView(id) {
+  document.body.classList.add("projector");
+  const view = h("div", { "data-testid": "club-projector" });
+  const connect = () => {
+    socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/club/${id}`);
+    socket.onmessage = (message) => {
+      const data = JSON.parse(message.data);
+      if (data.type !== "event") return showError(data);
+      const event = data.event;
+      view.replaceChildren(h("h1", {}, event.settings.name, " — ", t("club.progress", { round: event.round, rounds: event.settings.rounds })),
+        standingsTable(event.standings, event.round));
+      translatePage(view);
+    };
+    socket.onclose = (closed) => { if (socket === closed.target && closed.code !== 4404) setTimeout(connect, 2000); };
+  };
+  connect();
+  return view;
+}
+
+// ---------------------------------------------------------------------- routing
+
+async function route() {
+  if (socket) { const old = socket; socket = null; old.close(); }
+  document.body.classList.remove("projector");
+  const [, view, ...parts] = location.hash.split("/");
+  try {
+    let content;
+    if (view === "o") content = await organiserView(parts[0], parts[1]);
+    else if (view === "t") content = await tableView(parts[0], Number(parts[1]), Number(parts[2]), parts[3]);
+    else if (view === "s") content = projectorView(parts[0]);
+    else content = newEventView();
+    main.replaceChildren(content);
+  } catch (problem) {
+    main.replaceChildren(h("p", { class: "error", role: "alert" }, reason(problem)));
+  }
+  translatePage(main);
+  document.documentElement.dataset.ready = "true";  // the tests wait for the first view
+}
+
+const language = document.getElementById("language");
+language.addEventListener("change", async () => { await setLanguage(language.value); route(); });
+await setLanguage(preferredLanguage());
+language.value = document.documentElement.lang;
+window.addEventListener("hashchange", route);
+route();

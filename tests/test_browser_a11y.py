@@ -1,0 +1,239 @@
+"""Browser tests of issue #23's accessibility and delivery parts: a spectator reviews a
+finished deal once (bug 1), the live region speaks a whole trick, axe-core finds nothing,
+plurals and dates follow the language, and the page arrives compressed and small.
+
+They reuse the fixtures of ``test_browser.py`` (the same skips: no Playwright or no
+Chromium → skipped with the reason). Games are seeded; the computer thinks for 0 s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_browser import (  # noqa: F401 - the same skips as test_browser.py
+    ARGS,
+    CHROMIUM,
+    MY_TURN,
+    ROOT,
+    act,
+    Browser,
+    Page,
+    Server,
+    deal_over,
+    expect,
+    goto,
+    my_turn,
+    open_page,
+    play_until,
+    pytestmark,
+    sync_playwright,
+)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    server = Server(tmp_path / "games.db")
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    page = open_page(browser, reduced_motion="reduce")
+    yield page
+    errors = page.errors  # type: ignore[attr-defined]
+    page.context.close()
+    assert not errors, f"errors on the page: {errors}"
+
+
+def post(server: Server, path: str, body: dict) -> dict:
+    request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+# ---------------------------------------------------------------------- bug 1: a spectator's review
+
+def test_bug1_a_spectator_reviews_a_finished_deal_once(server: Server, page: Page) -> None:
+    made = post(server, "api/games", {"seats": ["hard", "hard", "hard"], "seed": 4})
+    reviews: list[tuple[str, int]] = []
+    page.on("response", lambda r: reviews.append((r.url, r.status)) if "/review" in r.url else None)
+    goto(page, f"{server.url}#/watch/{made['id']}")
+    expect(page.locator("#result-dialog[open]")).to_be_visible(timeout=60_000)
+    page.wait_for_timeout(2500)  # the flood was ~60 requests a second
+    buttons = page.get_by_test_id("review-button").count()
+    assert buttons == 1, f"one review button in the result, not {buttons}"
+    assert 1 <= len(reviews) <= 2, f"the deal's review is asked for once, not {len(reviews)} times: {reviews[:5]}"
+    assert all(status == 200 for _, status in reviews), f"a spectator may review the public record: {reviews[:5]}"
+    assert all("seat=-1" not in url for url, _ in reviews)
+    expect(page.get_by_test_id("explain")).to_be_visible()
+    page.get_by_test_id("review-button").click()
+    expect(page.get_by_test_id("review-position")).to_contain_text("Trick 1 of")
+    expect(page.get_by_test_id("review-summary")).not_to_contain_text("your")  # a spectator played no card
+    assert len(reviews) <= 2, "opening the review asks for nothing new"
+    # The review (section 5): a clickable timeline, arrow keys, a dialog that keeps its height,
+    # and the estimated cost said in words.
+    dialog = page.get_by_test_id("review-dialog")
+    height = dialog.bounding_box()["height"]
+    page.get_by_test_id("review-dot-2").click()
+    expect(page.get_by_test_id("review-position")).to_contain_text("Trick 3 of")
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_test_id("review-position")).to_contain_text("Trick 2 of")
+    page.keyboard.press("End")
+    expect(page.get_by_test_id("review-next")).to_be_disabled()
+    page.keyboard.press("Home")
+    expect(page.get_by_test_id("review-position")).to_contain_text("Trick 1 of")
+    assert dialog.bounding_box()["height"] == height, "the dialog keeps its height from trick to trick"
+    if page.get_by_test_id("review-cost-about").count():
+        page.get_by_test_id("review-cost-about").locator("summary").click()
+        expect(page.get_by_test_id("review-cost-about")).to_contain_text("can be larger than the deal's score")
+
+
+# ---------------------------------------------------------------------- bug 14: plurals and locales
+
+def test_bug14_dates_in_the_browsers_locale_and_meld_names_of_the_deck(server: Server, browser: Browser) -> None:
+    page = open_page(browser, locale="en-GB", reduced_motion="reduce")
+    try:
+        made = post(server, "api/games", {"seats": ["me", "easy", "easy"], "name": "Anna", "seed": 3})
+        goto(page, server.url)
+        page.evaluate("([id, token]) => localStorage.setItem('binokel.seats', "
+                      "JSON.stringify({[id]: {token, seat: 0}}))", [made["id"], made["token"]])
+        goto(page, server.url)
+        item = page.get_by_test_id("resume-list").locator("li").first
+        expect(item).to_be_visible()
+        # en-GB: day first and a 24-hour clock, not the US "12/2/26, 11:30 AM".
+        today = page.evaluate("new Intl.DateTimeFormat('en-GB', {dateStyle: 'short'}).format(new Date())")
+        expect(item).to_contain_text(today)
+        assert not any(mark in item.inner_text() for mark in ("AM", "PM")), item.inner_text()
+        names = page.evaluate("""async () => { const i18n = await import('/static/js/i18n.js');
+            return [i18n.meldName('four_obers', 'french'), i18n.meldName('four_obers', 'german'),
+                    i18n.meldName('eight_unters', 'french'), i18n.t('cards_in_hand', {n: 1}),
+                    i18n.t('cards_in_hand', {n: 1000})]; }""")
+        assert names == ["Four queens", "Four obers", "Eight jacks", "1 card in hand", "1,000 cards in hand"], names
+        page.get_by_test_id("language-select").select_option("fr")
+        expect(page.get_by_test_id("stats-line")).to_contain_text("0 partie terminée")  # French: 0 is singular
+        names = page.evaluate("""async () => { const i18n = await import('/static/js/i18n.js');
+            return [i18n.meldName('four_obers', 'french'), i18n.meldName('four_unters', 'german')]; }""")
+        assert names == ["Carré de dames", "Carré d'unters"], names
+    finally:
+        page.context.close()
+
+
+# ---------------------------------------------------------------------- a game that speaks
+
+def lines(page: Page) -> list[str]:
+    return page.get_by_test_id("announcer").locator("p").all_inner_texts()
+
+
+def test_the_live_region_speaks_a_whole_trick_once(server: Server, page: Page) -> None:
+    made = post(server, "api/games", {"seats": ["me", "medium", "medium"], "name": "Anna", "seed": 5})
+    goto(page, server.url)
+    page.evaluate("([id, token]) => localStorage.setItem('binokel.seats', "
+                  "JSON.stringify({[id]: {token, seat: 0}}))", [made["id"], made["token"]])
+    goto(page, f"{server.url}#/game/{made['id']}")
+    region = page.get_by_test_id("announcer")
+    assert region.get_attribute("aria-live") == "polite" and region.get_attribute("role") == "log"
+    assert page.get_by_test_id("status").get_attribute("aria-live") is None, "one live region: said once"
+    names = page.evaluate("() => [...document.querySelectorAll('.seat .name')].map(e => e.textContent)")
+    # The auction: our bid and the others' calls, then who won it and the trump named.
+    play_until(page, lambda p, seen: my_turn(p, "play") and p.locator("#trick .card").count() == 0)
+    said = " ".join(lines(page))
+    assert "You bid 150." in said, said
+    assert re.search(r"(Karle|Frieda|Anna|\w+) passes\.", said), said
+    assert "You win the auction at" in said and "You name trump: hearts." in said, said
+    assert "The Tapp: " in said and "Your turn." in said, said
+    # A whole trick: our card, the two others' cards with their players, the winner and points.
+    before = len(lines(page))
+    card = page.locator("#hand.active .card.legal").first
+    name = card.locator(".card-name").inner_text()
+    act(page, {})
+    expect(region).to_contain_text(re.compile(r"wins? the trick, \d+ points\."), timeout=20_000)
+    page.wait_for_timeout(500)
+    trick = " ".join(lines(page)[before:])
+    assert trick.startswith(f"You: {name}."), trick
+    plays = [(who, what) for who, what in re.findall(r"(\w+): ([\w ]+ of \w+)\.", trick) if who != "You"]
+    assert len(plays) == 2 and {who for who, _ in plays} <= set(names) - {"Anna"}, (trick, names)
+    assert len(re.findall(r"the trick", trick)) == 1, f"the trick is said once: {trick}"
+    # The trick area is a list of "player: card".
+    listed = page.locator("#trick[role=list] [role=listitem]").all_inner_texts()
+    assert all(": " in item for item in listed), listed
+
+
+# ---------------------------------------------------------------------- axe-core: 0 violations
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_or_skip() -> Path:
+    """axe-core as ``scripts/test`` installs it (npm ci); without it the test skips, on CI fails."""
+    if AXE.exists():
+        return AXE
+    reason = (f"axe-core is not installed at {AXE}: run npm ci (scripts/test does)" if os.environ.get("PATH") and
+              any((Path(p) / "node").exists() for p in os.environ["PATH"].split(os.pathsep))
+              else "node is not installed (axe-core comes from npm; scripts/test installs both)")
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI=true: the accessibility test must run)", pytrace=False)
+    pytest.skip(reason)
+
+
+def violations(page: Page, where: str) -> list[str]:
+    """axe-core's violations on the page as it is now (WCAG 2.x A and AA and best practices)."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async () => {
+        const result = await axe.run(document, { resultTypes: ["violations"] });
+        return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ` +
+            v.nodes.slice(0, 4).map((n) => n.target.join(" ") + (n.failureSummary ?
+                " [" + n.failureSummary.split("\\n").slice(1).join("; ").slice(0, 160) + "]" : "")).join(" | ")); }""")
+    return [f"{where}: {line}" for line in found]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_axe_finds_no_violation_anywhere(server: Server, browser: Browser, size: tuple[int, int]) -> None:
+    axe_or_skip()
+    page = open_page(browser, *size, reduced_motion="reduce")
+    found: list[str] = []
+    try:
+        goto(page, server.url)
+        found += violations(page, "start page")
+        page.get_by_test_id("settings-button").click()
+        expect(page.get_by_test_id("settings-dialog")).to_be_visible()
+        found += violations(page, "settings")
+        page.keyboard.press("Escape")
+        page.get_by_test_id("stats-button").click()
+        expect(page.get_by_test_id("stats-dialog")).to_be_visible()
+        found += violations(page, "statistics")
+        page.keyboard.press("Escape")
+        made = post(server, "api/games", {"seats": ["me", "hard", "hard"], "name": "Anna", "seed": 5})
+        page.evaluate("([id, token]) => localStorage.setItem('binokel.seats', "
+                      "JSON.stringify({[id]: {token, seat: 0}}))", [made["id"], made["token"]])
+        goto(page, f"{server.url}#/game/{made['id']}")
+        page.wait_for_selector(MY_TURN + "[data-phase=auction]")
+        found += violations(page, "table mid-auction")
+        play_until(page, lambda p, seen: my_turn(p, "play") and p.locator("#trick .card").count() > 0)
+        found += violations(page, "table mid-play")
+        play_until(page, deal_over)
+        expect(page.get_by_test_id("explain")).to_be_visible(timeout=60_000)
+        found += violations(page, "result dialog")
+        page.get_by_test_id("review-button").click()
+        expect(page.get_by_test_id("review-position")).to_be_visible(timeout=60_000)
+        found += violations(page, "review")
+    finally:
+        page.context.close()
+    assert not found, "axe-core violations:\n" + "\n".join(found)
