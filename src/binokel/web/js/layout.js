@@ -13,10 +13,8 @@ export const phoneSized = (width = innerWidth, height = innerHeight) => width <=
 
 /** Where the cards of a hand go: card width ``cw``, the rows, and each card's x and y.
  *  ``width``: the room for the hand; ``height``: the screen's height; ``count``: cards.
- *  >>> handLayout({ width: 344, height: 640, count: 15 }).rows   // a phone: two rows
- *  2
- *  >>> handLayout({ width: 1300, height: 800, count: 15 }).rows
- *  1 */
+ *  For example 15 cards on a 360 x 640 phone (344 px of room) lie in two rows of 8 and 7,
+ *  on a 1366 x 768 screen in one row. */
 export function handLayout({ width, height, count, size = 1, phone = phoneSized(width + 16, height) }) {
   const n = Math.max(count, 1);
   // One row: a card at most a fifth of the screen's height, at least 40 % of each card visible.
@@ -59,13 +57,25 @@ export function fitTable() {
   const hand = document.getElementById("hand");
   if (!hand || !hand.isConnected || hand.offsetParent === null) return;
   const cards = [...hand.querySelectorAll(".card")];
-  const root = document.documentElement;
   const size = SIZE[settings().cardSize] ?? 1;
+  if (!cards.length) {  // a spectator (or a deal not dealt yet): the hand takes no room
+    hand.style.height = "0px";
+    fitTrick(size);
+    return;
+  }
   const style = getComputedStyle(hand);
   // The room beside the hand; never wider than the screen (a wide hand must not widen the page).
   const room = Math.min(hand.parentElement.clientWidth, window.visualViewport?.width ?? innerWidth);
   const width = room - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
-  const layout = handLayout({ width, height: innerHeight, count: cards.length, size });
+  placeHand(hand, cards, handLayout({ width, height: innerHeight, count: cards.length, size }), width);
+  fitTrick(size);
+  // Still taller than the screen (the trump buttons, the bidding help): smaller cards in the hand.
+  const over = document.scrollingElement.scrollHeight - innerHeight;
+  if (over > 0) placeHand(hand, cards, handLayout({ width, height: Math.max(200, innerHeight - over * 4.5), count: cards.length, size }), width);
+}
+
+function placeHand(hand, cards, layout, width) {
+  const root = document.documentElement;
   hand.style.setProperty("--cw", `${layout.cw}px`);
   root.style.setProperty("--cw", `${layout.cw}px`);
   hand.classList.add("laid-out");
@@ -79,7 +89,6 @@ export function fitTable() {
     card.style.top = `${spot.y + lift}px`;
     card.style.zIndex = String(i + 1);
   });
-  fitTrick(size);
 }
 
 /** The trick as large as the room the screen leaves it: the page never needs to scroll for it. */
