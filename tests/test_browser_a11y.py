@@ -237,3 +237,36 @@ def test_axe_finds_no_violation_anywhere(server: Server, browser: Browser, size:
     finally:
         page.context.close()
     assert not found, "axe-core violations:\n" + "\n".join(found)
+
+
+# ---------------------------------------------------------------------- delivery (section 5)
+
+COLD_LOAD_BYTES = 120_000
+
+
+def test_cold_first_load_is_small_and_a_second_visit_opens_offline(server: Server, browser: Browser) -> None:
+    page = open_page(browser, reduced_motion="reduce")
+    try:
+        goto(page, server.url)
+        page.wait_for_load_state("networkidle")
+        sent = page.evaluate("""() => [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
+            .map((e) => ({ name: e.name, bytes: e.transferSize, encoded: e.encodedBodySize, decoded: e.decodedBodySize }))""")
+        total = sum(entry["bytes"] for entry in sent)
+        print(f"cold first load: {total} bytes transferred over {len(sent)} requests "
+              f"({sum(e['decoded'] for e in sent)} bytes unpacked)")
+        assert total <= COLD_LOAD_BYTES, sorted(sent, key=lambda e: -e["bytes"])[:8]
+        scripts = [e for e in sent if e["name"].endswith(".js")]
+        assert scripts and all(e["encoded"] < e["decoded"] for e in scripts if e["decoded"] > 2000), "sent compressed"
+        # The service worker holds the whole shell: with the server gone, a second visit
+        # still opens the page (in its language) and says that the server is away.
+        page.evaluate("navigator.serviceWorker.ready")
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        page.wait_for_function("""async () => { const keys = await caches.keys();
+            const cache = await caches.open(keys.find((k) => k.startsWith("binokel-shell-")));
+            return Boolean(await cache.match("/static/js/announce.js")) && Boolean(await cache.match("/i18n/en.json")); }""")
+        server.stop()
+        goto(page, server.url)
+        expect(page.get_by_test_id("offline")).to_be_visible()
+        expect(page.get_by_test_id("start-game")).to_have_text("Deal the cards")
+    finally:
+        page.context.close()

@@ -24,7 +24,7 @@ from binokel.rules import Rules
 from binokel.state import State
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "binokel"
-CORE = ["card", "rules", "action", "trick", "meld", "score", "state", "view", "game", "record", "error"]
+CORE = ["card", "rules", "action", "trick", "meld", "score", "state", "view", "game", "record", "error", "sheet"]
 """The pure core (``table`` joins it when it exists), then the front ends that refuse input."""
 REFUSING = [SRC / f"{name}.py" for name in CORE] + [SRC / "cli.py", SRC / "tournament.py", SRC / "club.py",
                                                     *sorted((SRC / "server").glob("*.py")),

@@ -24,7 +24,7 @@ from binokel.meld import meld_cards, meld_values
 from binokel.record import replay_deal
 from binokel.rules import Rules
 from server_support import Saved as Store
-from binokel.terminal.remote import parse_link
+from binokel.terminal.remote import apply_update, parse_link
 from terminal_support import CONFIRM, PROMPTS, simple_answer, text_of
 
 NEXT = r"Press Enter for the next deal \(s score sheet, q leaves the table\): "
@@ -68,6 +68,7 @@ def websocket_player(url: str, token: str, stop: threading.Event, errors: list[s
 
     rng = random.Random(3)
     bids = 0
+    model: dict | None = None  # the seat's model: the snapshot, brought up to date by each update
     try:
         with connect(url, open_timeout=10) as ws:
             ws.send(json.dumps({"type": "hello", "token": token}))
@@ -78,17 +79,22 @@ def websocket_player(url: str, token: str, stop: threading.Event, errors: list[s
                     continue
                 if message["type"] == "error":
                     errors.append(message["message"])
-                if message["type"] == "state" and until_over and message["game"]["over"]:
+                if message["type"] == "state":
+                    model = message
+                elif message["type"] == "update" and model is not None:
+                    model = apply_update(model, message)
+                else:
+                    continue
+                if until_over and model["game"]["over"]:
                     return
-                if message["type"] == "state" and until_seat is not None and message["view"]["auction"] \
-                        and message["view"]["to_move"] == until_seat:
+                if until_seat is not None and model["view"]["auction"] and model["view"]["to_move"] == until_seat:
                     return
-                if message["type"] != "state" or not message["view"]["legal_actions"] or message["game"]["waiting"]:
+                if not model["view"]["legal_actions"] or model["game"]["waiting"]:
                     continue  # (nobody moves until the friend has sat down)
-                legal = message["view"]["legal_actions"]
+                legal = model["view"]["legal_actions"]
                 action = "pass" if (bids or passing) and "pass" in legal else rng.choice(legal)
                 bids += action.isdigit()
-                ws.send(json.dumps({"type": "action", "action": action, "version": message["version"]}))
+                ws.send(json.dumps({"type": "action", "action": action, "version": model["version"]}))
     except Exception as error:  # reported by the test
         errors.append(repr(error))
 

@@ -28,6 +28,7 @@ USAGE_ERROR = 2
 # Subcommands built around the core, each in its own module with add_arguments(parser) and run(args).
 PLUGINS = {
     "play": ("binokel.terminal", "play a game in the terminal against computer opponents", ""),
+    "pad": ("binokel.terminal.pad", "keep the score of a game played with real cards", ""),
     "serve": ("binokel.server", "serve the game in your browser", "serve"),
     "tournament": ("binokel.tournament", "measure computer opponents against each other on paired deals", ""),
     "selfplay": ("binokel.research.selfplay", "write self-play deals with per-decision features for training", ""),

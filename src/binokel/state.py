@@ -29,7 +29,8 @@ from binokel.error import IllegalActionError, NotationError
 from binokel.meld import Meld, meld_total, melds_of_mask
 from binokel.number import read_number, shown
 from binokel.rules import AllPass, Auction, FirstLead, MustBeat, Rules, Seating
-from binokel.score import LAST_TRICK_BONUS, MAX_BID, DealSummary, Outcome, deal_scores
+# MAX_BID and Outcome are re-exported: older importers (record, view, game, ...) read them from here
+from binokel.score import LAST_TRICK_BONUS, MAX_BID as MAX_BID, DealSummary, Outcome as Outcome, deal_scores
 from binokel.trick import NO_TRUMP, Trick, card_refusal, legal_cards
 
 if TYPE_CHECKING:

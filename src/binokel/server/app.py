@@ -16,8 +16,6 @@ import logging
 import os
 import socket
 from collections.abc import AsyncIterator, Sequence
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -59,6 +57,9 @@ from binokel.server.protocol import (
 from binokel.server.storage import StorageUnavailable, Store, open_store
 from binokel.server.review_routes import add_review_routes
 from binokel.server.club import add_club_routes
+from binokel.server.pad import add_pad_routes
+from binokel.server import delivery
+from binokel.server.delivery import add_delivery, web_dir
 from binokel.server.table import Connection, Table
 
 log = logging.getLogger("binokel.server")
@@ -82,11 +83,6 @@ again has its socket closed after this long."""
 JSON_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
     "application/json": {"schema": {"type": "object", "additionalProperties": True}}}}}
 """The OpenAPI description of a route's JSON body (the routes read it themselves)."""
-
-
-def web_dir() -> Path:
-    """The folder of the static front-end (``binokel/web``, shipped as package data)."""
-    return Path(str(resources.files("binokel").joinpath("web")))
 
 
 def meta() -> dict[str, Any]:
@@ -190,6 +186,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     app.state.hall = hall
     app.add_middleware(Guard, policy=policy)  # Host, Origin, JSON and body size, before any route
     app.mount("/static", StaticFiles(directory=web_dir(), check_dir=False), name="static")
+    add_delivery(app)  # gzip, ETags and revalidation (server/delivery.py)
 
     def base_url(request: Request) -> str:
         """Where friends reach the server: --public-url, else the address the page was opened
@@ -287,7 +284,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     @app.get("/sw.js", response_model=None)
     async def service_worker() -> Response:
         # Served from the root so that it may keep the page itself ("/") for when the server is away.
-        return FileResponse(web_dir() / "sw.js", media_type="text/javascript", headers={"Cache-Control": "no-cache"})
+        return Response(delivery.service_worker(), media_type="text/javascript")  # with its app shell filled in
 
     @app.get("/i18n/{lang}.json")
     async def get_catalogue(lang: str) -> Response:
@@ -381,6 +378,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
 
     add_review_routes(app, hall.get, public_record)  # bidding help, deal review (server/review_routes.py)
     add_club_routes(app, hall)  # club tournaments (server/club.py)
+    add_pad_routes(app, hall)  # the score pad's sheets (server/pad.py)
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> JSONResponse:

@@ -60,6 +60,7 @@ from binokel.club import (
     Event,
     Round,
     Standing,
+    Table,
     deals_csv,
     draw,
     series,
@@ -85,6 +86,8 @@ WATCHER_QUEUE = 16
 """Updates waiting for one watcher; a watcher that far behind is dropped (it reconnects)."""
 SERIES_MOST = 20
 """Events a series adds up at most."""
+ANNOUNCE_SECONDS = 0.2
+"""The watchers hear of changes at most this often (each time the event as it is then)."""
 EVENTS_PER_MINUTE = 10
 """New events per client address."""
 STORED_SEATS = [Seat("bot", None, "club event")]
@@ -108,6 +111,8 @@ class Held:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: set[asyncio.Queue[dict[str, Any] | None]] = field(default_factory=set)
     public: dict[str, Any] | None = None  # the public answer at ``version``, made once
+    writing: int | None = None  # the version this process is appending (its own notification is no news)
+    announcing: bool = False  # the watchers will be told shortly
 
     def take(self, entry: dict[str, Any]) -> None:
         """Take a stored entry: the core's (it checks it again) or new table secrets."""
@@ -166,7 +171,7 @@ class Clubs:
         else:
             return
         for held in helds:
-            if version is None or version > held.version:
+            if version is None or (version > held.version and version != held.writing):
                 task = asyncio.get_running_loop().create_task(self._catch_up_and_tell(held))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
@@ -259,11 +264,14 @@ class Clubs:
                     held.event.apply(entry)  # the check: nothing is stored that the core refuses
                 except ClubError as problem:
                     raise Refused(400, problem.code, **problem.params) from None
+            held.writing = held.version + 1
             try:
                 await self._call(self.store.append, held.id, held.version, [entry])
             except VersionConflict:  # another process stored a step first: take it, check again
                 await self.catch_up(held)
                 continue
+            finally:
+                held.writing = None
             self.hall.outage.ok()
             held.take(entry)
             self.announce(held)
@@ -271,6 +279,15 @@ class Clubs:
         raise Refused(503, "db_unavailable")
 
     def announce(self, held: Held) -> None:
+        """Tell the event's watchers, at most every :data:`ANNOUNCE_SECONDS`: a busy evening's
+        entries reach the projector together, and the public answer is made once for them."""
+        if not held.watchers or held.announcing:  # made only for somebody who reads it; once per pause
+            return
+        held.announcing = True
+        asyncio.get_running_loop().call_later(ANNOUNCE_SECONDS, self._tell, held)
+
+    def _tell(self, held: Held) -> None:
+        held.announcing = False
         message = {"type": "event", "version": held.version, "event": public_event(held)}
         for queue in list(held.watchers):
             if not _post(queue, message):
@@ -292,21 +309,24 @@ def _post(queue: asyncio.Queue[dict[str, Any] | None], message: dict[str, Any] |
 # ---------------------------------------------------------------------- answers
 
 
+def _table_json(event: Event, table: Table, names: dict[int, str]) -> dict[str, Any]:
+    """A table's sheet: its players, who deals next, every deal entered and the totals."""
+    settings = event.settings
+    rules = settings.table_rules(len(table.players))
+    entered = len(table.deals)
+    return {
+        "number": table.number, "players": list(table.players),
+        "names": [names[p] for p in table.players], "scorekeeper": table.scorekeeper,
+        "first_dealer": table.first_dealer, "rules": rules.text,
+        "next_dealer": table.dealer(rules, entered + 1) if entered < settings.deals else None,
+        "deals": [{"summary": d.summary, "scores": list(d.scores)} for d in table.deals],
+        "totals": [sum(d.scores[seat] for d in table.deals) for seat in range(len(table.players))]}
+
+
 def _round_json(event: Event, round_: Round) -> dict[str, Any]:
     names = {p.id: p.name for p in event.players}
-    settings = event.settings
-    tables = []
-    for table in round_.tables:
-        rules = settings.table_rules(len(table.players))
-        entered = len(table.deals)
-        tables.append({
-            "number": table.number, "players": list(table.players),
-            "names": [names[p] for p in table.players], "scorekeeper": table.scorekeeper,
-            "first_dealer": table.first_dealer, "rules": rules.text,
-            "next_dealer": table.dealer(rules, entered + 1) if entered < settings.deals else None,
-            "deals": [{"summary": d.summary, "scores": list(d.scores)} for d in table.deals],
-            "totals": [sum(d.scores[seat] for d in table.deals) for seat in range(len(table.players))]})
-    return {"number": round_.number, "complete": round_.is_complete(settings.deals), "tables": tables}
+    return {"number": round_.number, "complete": round_.is_complete(event.settings.deals),
+            "tables": [_table_json(event, table, names) for table in round_.tables]}
 
 
 def _rows(rows: list[Standing]) -> list[dict[str, Any]]:
@@ -456,10 +476,11 @@ def add_club_routes(app: FastAPI, hall: Hall) -> None:
                 by = f"table {table_number}"
             entry = {"kind": "deal", "round": round_number, "table": table_number, "deal": body.get("deal"),
                      "summary": body.get("summary"), "by": by, "at": now()}
-            if _is_stored(held.event, entry):
-                return JSONResponse({"stored": False, "version": held.version, "table": _sheet(held, entry)})
-            await clubs.store_entry(held, entry)
-            return JSONResponse({"stored": True, "version": held.version, "table": _sheet(held, entry)})
+            stored = not _is_stored(held.event, entry)
+            if stored:
+                await clubs.store_entry(held, entry)
+            version = held.version
+        return JSONResponse({"stored": stored, "version": version, "table": _sheet(held, entry)})
 
     @app.get("/api/club/events/{event_id}/audit")
     async def audit(event_id: str, request: Request) -> JSONResponse:
@@ -556,5 +577,6 @@ def _is_stored(event: Event, entry: dict[str, Any]) -> bool:
 
 def _sheet(held: Held, entry: dict[str, Any]) -> dict[str, Any]:
     """The table's sheet after an entry (what the scorekeeper's phone shows)."""
-    round_ = held.event.rounds[entry["round"] - 1]
-    return _round_json(held.event, round_)["tables"][entry["table"] - 1]  # type: ignore[no-any-return]
+    event = held.event
+    table = event.rounds[entry["round"] - 1].table(entry["table"])
+    return _table_json(event, table, {p: event.players[p].name for p in table.players})

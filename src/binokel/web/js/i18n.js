@@ -28,8 +28,9 @@ export async function setLanguage(lang) {
   if (!LANGUAGES.includes(lang)) lang = FALLBACK;
   // Remember the choice at once: a reload while the dictionary loads must keep it.
   localStorage.setItem("binokel.language", lang);
-  if (!english.strings) english = await load(FALLBACK);
-  dict = lang === FALLBACK ? english : await load(lang);
+  // Every catalogue has every key (tests/test_i18n.py): English is loaded only to be shown.
+  dict = lang === FALLBACK && english.strings ? english : await load(lang);
+  if (lang === FALLBACK) english = dict;
   current = lang;
   document.documentElement.lang = lang;
   translatePage(document);

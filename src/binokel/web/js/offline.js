@@ -10,6 +10,10 @@ const english = new Map([...document.querySelectorAll("#offline [data-i18n]")].m
 export function registerWorker() {
   if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
   navigator.serviceWorker.register("/sw.js").catch(() => { /* the page works without it */ });
+  // The worker holds the app shell; the catalogue this page loaded (before the worker
+  // was there to see it) it is told to keep as well.
+  navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({
+    keep: [`/i18n/${document.documentElement.lang}.json`] })).catch(() => {});
 }
 
 async function reachable() {

@@ -1,0 +1,187 @@
+"""HTTP routes of the score pad (:class:`binokel.sheet.Sheet`): a game played with real
+cards, kept on the server so that others at the table follow it read-only.
+
+A sheet is stored as the storage package's game: its log holds the creation (rules,
+players, first dealer, the scorekeeper's secret's digest) and one entry per deal entered
+or corrected; the sheet is rebuilt by replaying the log on every request (a few dozen
+summaries, each checked and scored again by :func:`binokel.score.explain`), so any
+process of the server answers alike and nothing is cached that could go stale. An entry
+is stored before it is acknowledged: a killed server loses nothing it said yes to.
+
+Two roles: the **scorekeeper's secret** (given once, at creation; sent in
+``Authorization: Bearer``) enters and corrects deals; the sheet's **id** is the read-only
+link. The store keeps only the secret's SHA-256 digest.
+
+- ``POST /api/pad`` — ``{"rules", "players": [names], "first_dealer"}``: the sheet's
+  ``id``, the scorekeeper's ``token`` and the ``sheet``.
+- ``GET /api/pad/{id}`` — the sheet: rules, players, each deal's summary and explanation,
+  totals after each deal, the next dealer, the winner and ranking once over, ``version``.
+- ``POST /api/pad/{id}/deals`` (scorekeeper) — ``{"deal": n, "summary": {...}}``: deal
+  ``n`` (1-based; the next one, or a correction of an earlier one). The same deal sent
+  again as stored is acknowledged without storing it twice (a retry after a lost answer).
+  An impossible summary: 400 with the summary's reason code and its ``field``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from binokel.error import BinokelError
+from binokel.server.hall import Hall, Refused
+from binokel.server.limits import KeyedBuckets
+from binokel.server.seat import digest, is_well_formed, new_token
+from binokel.server.storage import GameExists, Seat, StorageUnavailable, VersionConflict
+from binokel.sheet import Sheet
+
+PREFIX = "pad-"
+"""Sheet ids start with this, so that no sheet is taken for a game or a club event."""
+BODY_BYTES = 8 * 1024
+"""The largest request body (a deal's summary is some 300 bytes)."""
+SHEETS_PER_MINUTE = 10
+"""New sheets per client address."""
+DEALS_MOST = 500
+"""Entries a sheet keeps at most (a long evening has some 40 deals, with corrections)."""
+STORED_SEATS = [Seat("bot", None, "score pad")]
+"""The store wants seats; a sheet's players are in its log."""
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def replay(entries: list[Any]) -> tuple[Sheet, str, list[dict[str, Any]]]:
+    """The sheet of a stored log, the scorekeeper's digest and each deal's stored summary."""
+    first = entries[0]
+    sheet = Sheet.new(first["rules"], first["players"], int(first["first_dealer"]))
+    stored: list[dict[str, Any]] = []
+    for entry in entries[1:]:
+        index = int(entry["deal"]) - 1
+        sheet = sheet.add(entry["summary"]) if index == len(sheet.deals) else sheet.correct(index, entry["summary"])
+        if index == len(stored):
+            stored.append(entry["summary"])
+        else:
+            stored[index] = entry["summary"]
+    return sheet, str(first["scorekeeper"]), stored
+
+
+def public(sheet_id: str, sheet: Sheet, version: int) -> dict[str, Any]:
+    """Everything the read-only link shows."""
+    winner = sheet.winner
+    return {"id": sheet_id, "version": version, "rules": sheet.rules.text, "players": list(sheet.players),
+            "first_dealer": sheet.first_dealer, "next_dealer": None if winner is not None else sheet.next_dealer,
+            "deals": [deal.to_json() for deal in sheet.deals], "totals": [list(t) for t in sheet.running()],
+            "winner": winner, "ranking": [{"seat": seat, "total": total} for seat, total in sheet.ranking()]
+            if winner is not None else None}
+
+
+def _bearer(request: Request) -> str | None:
+    kind, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if kind.lower() == "bearer" and is_well_formed(token.strip()) else None
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > BODY_BYTES:
+        raise Refused(413, "body_too_large", max=BODY_BYTES)
+    try:
+        body = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise Refused(400, "body_not_object") from None
+    if not isinstance(body, dict):
+        raise Refused(400, "body_not_object")
+    return body
+
+
+def add_pad_routes(app: FastAPI, hall: Hall) -> None:
+    """The score pad's routes of the module docstring, on ``hall``'s store."""
+    store = hall.store
+    creating = KeyedBuckets(SHEETS_PER_MINUTE / 60, SHEETS_PER_MINUTE)
+
+    async def call(work: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await asyncio.to_thread(work, *args, **kwargs)
+        except StorageUnavailable as error:
+            hall.metrics.db_errors.inc()
+            hall.outage.failed("a score pad", error)
+            raise Refused(503, "db_unavailable") from None
+
+    async def load(sheet_id: str) -> tuple[Sheet, str, list[dict[str, Any]], int]:
+        if not isinstance(sheet_id, str) or not sheet_id.startswith(PREFIX) or len(sheet_id) > 64:
+            raise Refused(404, "pad_no_sheet")
+        stored = await call(store.load, sheet_id, from_snapshot=False)
+        if stored is None or not stored.entries or stored.info.settings.get("pad") != 1:
+            raise Refused(404, "pad_no_sheet")
+        entries = [entry.payload for entry in stored.entries]
+        sheet, keeper, summaries = await asyncio.to_thread(replay, entries)
+        return sheet, keeper, summaries, len(entries)
+
+    @app.post("/api/pad")
+    async def create_sheet(request: Request) -> JSONResponse:
+        body = await _body(request)
+        client = request.client.host if request.client else "?"
+        if not creating.take(client):
+            raise Refused(429, "pad_too_many", max=SHEETS_PER_MINUTE)
+        try:
+            sheet = Sheet.new(str(body.get("rules", "standard")), list(body.get("players") or []),
+                              int(body.get("first_dealer", 0)))
+        except BinokelError as problem:
+            raise Refused(400, problem.code, **problem.params) from None
+        except (TypeError, ValueError):
+            raise Refused(400, "body_not_object") from None
+        token = new_token()
+        entry = {"kind": "create", "rules": sheet.rules.text, "players": list(sheet.players),
+                 "first_dealer": sheet.first_dealer, "scorekeeper": digest(token), "at": now()}
+        for _ in range(3):
+            sheet_id = PREFIX + new_token()[:16]
+            try:
+                await call(store.create, sheet_id, rules=sheet.rules.text, settings={"pad": 1}, seed=0,
+                           first_dealer=sheet.first_dealer, seats=STORED_SEATS, entries=[entry])
+                break
+            except GameExists:
+                continue
+        else:
+            raise Refused(503, "db_unavailable")
+        return JSONResponse({"id": sheet_id, "token": token, "sheet": public(sheet_id, sheet, 1)})
+
+    @app.get("/api/pad/{sheet_id}")
+    async def get_sheet(sheet_id: str) -> JSONResponse:
+        sheet, _, _, version = await load(sheet_id)
+        return JSONResponse(public(sheet_id, sheet, version))
+
+    @app.post("/api/pad/{sheet_id}/deals")
+    async def enter_deal(sheet_id: str, request: Request) -> JSONResponse:
+        body = await _body(request)
+        for _ in range(3):
+            sheet, keeper, summaries, version = await load(sheet_id)
+            token = _bearer(request)
+            if token is None or digest(token) != keeper:
+                raise Refused(403, "pad_scorekeeper_only")
+            number = body.get("deal", len(sheet.deals) + 1)
+            if isinstance(number, bool) or not isinstance(number, int):
+                raise Refused(400, "pad_no_such_deal", field="deal", last=len(sheet.deals), value=repr(number))
+            summary: Any = body.get("summary")
+            if 1 <= number <= len(summaries) and summaries[number - 1] == summary:
+                return JSONResponse(public(sheet_id, sheet, version))  # a retry of what is stored
+            if version > DEALS_MOST:
+                raise Refused(400, "pad_too_many_entries", max=DEALS_MOST)
+            try:
+                if number == len(sheet.deals) + 1:
+                    sheet = sheet.add(summary)
+                else:
+                    sheet = sheet.correct(number - 1, summary)
+            except BinokelError as problem:
+                raise Refused(400, problem.code, **problem.params) from None
+            entry = {"kind": "deal", "deal": number, "summary": summary, "at": now()}
+            try:
+                version = await call(store.append, sheet_id, version, [entry])
+            except VersionConflict:  # another request stored first: read again, check again
+                continue
+            hall.outage.ok()
+            return JSONResponse(public(sheet_id, sheet, version))
+        raise Refused(503, "db_unavailable")
