@@ -87,6 +87,11 @@ def test_bug1_a_spectator_reviews_a_finished_deal_once(server: Server, page: Pag
     expect(page.get_by_test_id("review-position")).to_contain_text("Trick 1 of")
     expect(page.get_by_test_id("review-summary")).not_to_contain_text("your")  # a spectator played no card
     assert len(reviews) <= 2, "opening the review asks for nothing new"
+    # The bidding, the Tapp, laying away and trump are reviewed too (the soloist's, for a spectator).
+    page.get_by_test_id("review-decisions").locator("summary").click()
+    decisions = page.get_by_test_id("review-decision")
+    assert decisions.count() >= 1
+    expect(decisions.first).to_contain_text(re.compile(r"^Bidding: \w+ chose (Bid \d+|Pass); the strong computer"))
     # The review (section 5): a clickable timeline, arrow keys, a dialog that keeps its height,
     # and the estimated cost said in words.
     dialog = page.get_by_test_id("review-dialog")

@@ -4,6 +4,7 @@ in the terminal, fed by standard input as a scorekeeper would type."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from binokel.error import SummaryError
-from binokel.score import explain
+from binokel.game import Game
+from binokel.score import DealSummary, explain
 from binokel.sheet import Sheet
 
 MADE = {"soloist": 0, "bid": 200, "game": "S", "melds": [150, 40, 20], "card_points": [90, 100, 60],
@@ -118,3 +120,19 @@ def test_a_bad_sheet_to_resume_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "x.json").write_text("{}", "utf-8")
     run = pad("--resume", "x.json", typed="", cwd=tmp_path)
     assert run.returncode == 2 and run.stderr.strip() == "binokel pad: format: not a score sheet of binokel pad"
+
+
+# ---------------------------------------------------------------------- the sheet agrees with the game
+
+@pytest.mark.parametrize("rules", ["standard(target=600)", "club(target=500)", "four-sitout(target=500)",
+                                   "kreuz(deals=4)", "standard(auction=open,deals=5,bettel=300)", "sechser(deals=3)"])
+def test_a_random_game_written_down_deal_by_deal_ends_as_the_game_did(rules: str) -> None:
+    rng = random.Random(rules)
+    game = Game.new(rules, first_dealer=1)
+    while not game.is_over():
+        game = game.deal_random(rng) if game.needs_deal() else game.apply(rng.choice(game.legal_actions()))
+    sheet = Sheet.new(rules, [f"P{seat}" for seat in range(game.players)], first_dealer=1)
+    for deal in game.finished_deals:
+        sheet = sheet.add(DealSummary.of(deal).to_json())
+    assert sheet.totals == game.totals and sheet.winner == game.winner
+    assert [d.summary.dealer for d in sheet.deals] == [d.dealer for d in game.finished_deals]

@@ -4,7 +4,9 @@ acknowledged, refusals coded, the public link read-only, live standings by webso
 from __future__ import annotations
 
 import json
+import queue
 import random
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,16 @@ from binokel.club import Event
 from binokel.rules import Rules
 from club_support import random_summary
 from server_support import app_for, server_db  # noqa: F401 (the fixture: SQLite and PostgreSQL)
+
+
+def receive(ws: Any, seconds: float = 20.0) -> Any:
+    """The next message of a TestClient websocket, or a failure after ``seconds`` (not a hang)."""
+    answers: queue.Queue[Any] = queue.Queue()
+    threading.Thread(target=lambda: answers.put(ws.receive_json()), daemon=True).start()
+    try:
+        return answers.get(timeout=seconds)
+    except queue.Empty:
+        pytest.fail(f"no message within {seconds} s")
 
 
 def auth(secret: str) -> dict[str, str]:
@@ -148,11 +160,11 @@ def test_the_event_survives_a_restart_and_csv_and_live_standings(tmp_path: Path)
         drawn = client.post(f"/api/club/events/{event_id}/draw", headers=auth(organiser)).json()
         table, secret = drawn["event"]["rounds"][0]["tables"][0], drawn["cards"][0]["secret"]
         with client.websocket_connect(f"/ws/club/{event_id}") as ws:
-            first = ws.receive_json()
+            first = receive(ws)
             assert first["type"] == "event" and first["event"]["round"] == 1
             client.post(f"/api/club/events/{event_id}/deals", headers=auth(secret),
                         json={"round": 1, "table": 1, "deal": 1, "summary": summary_for(table, 1)})
-            update = ws.receive_json()
+            update = receive(ws)
             assert update["version"] == first["version"] + 1
             assert update["event"]["rounds"][0]["tables"][0]["deals"]
         before = client.get(f"/api/club/events/{event_id}").json()
@@ -220,11 +232,11 @@ def test_a_watcher_at_another_process_hears_every_entry(tmp_path: Path) -> None:
         drawn = first.post(f"/api/club/events/{event_id}/draw", headers=auth(organiser)).json()
         table, secret = drawn["event"]["rounds"][0]["tables"][0], drawn["cards"][0]["secret"]
         with second.websocket_connect(f"/ws/club/{event_id}") as ws:
-            seen = ws.receive_json()["version"]
+            seen = receive(ws)["version"]
             answer = first.post(f"/api/club/events/{event_id}/deals", headers=auth(secret),
                                 json={"round": 1, "table": 1, "deal": 1, "summary": summary_for(table, 1)})
             assert answer.json()["version"] == seen + 1
-            update = ws.receive_json()
+            update = receive(ws)
             assert update["version"] == seen + 1 and update["event"]["rounds"][0]["tables"][0]["deals"]
         # and the second process takes the next deal on top of it (its copy caught up)
         answer = second.post(f"/api/club/events/{event_id}/deals", headers=auth(secret),

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 
 import pytest
 
+from binokel.ai.bots import HardBot
 from binokel.record import replay
 from binokel.rules import Rules
 from binokel.tournament import add_arguments, mean_ci, run, seatings, wilson
@@ -79,7 +81,7 @@ def test_report_fields_and_saved_records(tmp_path, capsys: pytest.CaptureFixture
     data = json.loads(capsys.readouterr().out)
     hard = data["results"][0]
     assert set(hard) >= {"mean_score", "soloist_rate", "made_rate", "surrender_rate", "mean_bid", "latency"}
-    assert "play" in hard["latency"] and set(hard["latency"]["play"]) == {"p50", "p95", "n"}
+    assert "play" in hard["latency"] and set(hard["latency"]["play"]) == {"p50", "p95", "n", "clock_cut"}
     files = sorted(tmp_path.iterdir())
     assert len(files) == 6
     for path in files:
@@ -156,3 +158,20 @@ def test_sprt_stops_the_tournament_early(capsys: pytest.CaptureFixture[str]) -> 
     data = json.loads(capsys.readouterr().out)
     assert data["sprt"]["decision"].startswith("medium is not better")  # no bot is 1000 points a deal better
     assert data["deals"] < 200
+
+
+@pytest.mark.parametrize("cap", [0.0, math.inf])
+def test_decisions_the_clock_cap_cut_short_are_counted(cap: float, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Every search's deadline already past (0): hard's searches are all cut short and
+    counted; no clock (inf): none is. Medium does not search."""
+    monkeypatch.setattr(HardBot, "deadline", staticmethod(lambda budget: cap))
+    assert run(_args("--bots", "hard,medium", "--deals", "1", "--seed", "3", "--jobs", "1", "--budget", "0.01",
+                     "--json", "--quiet")) == 0
+    hard, medium = json.loads(capsys.readouterr().out)["results"]
+    cut = {kind: entry["clock_cut"] for kind, entry in hard["latency"].items()}
+    if cap == 0.0:
+        assert cut["auction"] > 0 and 0 < cut["play"] <= hard["latency"]["play"]["n"]
+    else:
+        assert not any(cut.values())
+    assert not any(entry["clock_cut"] for entry in medium["latency"].values())

@@ -220,6 +220,7 @@ class Played:
     seats: list[SeatStats]
     latency: dict[str, dict[str, list[float]]] = field(default_factory=dict)  # bot -> kind -> seconds
     record: dict[str, Any] | None = None
+    cut: dict[str, dict[str, int]] = field(default_factory=dict)  # bot -> kind -> decisions the clock cap cut short
 
 
 class Bots:
@@ -232,6 +233,7 @@ class Bots:
         self.rngs = [random.Random(seed * 31 + seat) for seat in range(len(seating))]
         self.budgets = [specs[b].budget or settings.budget for b in seating]
         self.latency: dict[str, dict[str, list[float]]] = {}
+        self.cut: dict[str, dict[str, int]] = {}
 
     def table(self, settings: Settings, first_dealer: int) -> Table:
         """A table with these bots in their seats."""
@@ -249,6 +251,8 @@ class Bots:
                 action = bot.choose(seen, self.rngs[seat], self.budgets[seat])
             elapsed = time.perf_counter() - start
             self.latency.setdefault(self.names[seat], {}).setdefault(seen.phase.value, []).append(elapsed)
+            cut = self.cut.setdefault(self.names[seat], {})
+            cut[seen.phase.value] = cut.get(seen.phase.value, 0) + bool(getattr(bot, "clock_cut", False))
             return action
         return choose
 
@@ -264,7 +268,7 @@ def play_deal(settings: Settings, index: int, seating: tuple[int, ...]) -> Playe
     record = deal_record(state) if settings.save else None
     if record is not None:
         record["players"] = bots.names
-    return Played(index, seating, seats, bots.latency, record)
+    return Played(index, seating, seats, bots.latency, record, bots.cut)
 
 
 def _seat_stats(state: State, seat: int) -> SeatStats:
@@ -293,7 +297,7 @@ def play_game(settings: Settings, index: int, seating: tuple[int, ...]) -> Playe
     stats = [SeatStats(float(game.totals[seat]), won_game=game.winner == rules.team_of(seat))
              for seat in range(game.players)]
     record = game_record(game, bots.names) if settings.save else None
-    return Played(index, seating, stats, bots.latency, record)
+    return Played(index, seating, stats, bots.latency, record, bots.cut)
 
 
 def _task(job: tuple[Settings, int, tuple[int, ...]]) -> Played:
@@ -461,6 +465,7 @@ def report(settings: Settings, results: list[Played]) -> dict[str, Any]:
     per_deal: dict[int, list[list[float]]] = {}
     seats: dict[int, list[SeatStats]] = {b: [] for b in range(len(names))}
     latency: dict[str, dict[str, list[float]]] = {}
+    cut: dict[str, dict[str, int]] = {}
     for played in results:
         scores = per_deal.setdefault(played.index, [[] for _ in names])
         for seat, bot in enumerate(played.seating):
@@ -472,6 +477,9 @@ def report(settings: Settings, results: list[Played]) -> dict[str, Any]:
         for name, kinds in played.latency.items():
             for kind, times in kinds.items():
                 latency.setdefault(name, {}).setdefault(kind, []).extend(times)
+        for name, counts in played.cut.items():
+            for kind, count in counts.items():
+                cut.setdefault(name, {})[kind] = cut.get(name, {}).get(kind, 0) + count
     means = {i: {d: statistics.fmean(v[i]) for d, v in per_deal.items()} for i in range(len(names))}
     bots = []
     for i, label in enumerate(labels):
@@ -491,7 +499,8 @@ def report(settings: Settings, results: list[Played]) -> dict[str, Any]:
                 mean_bid=statistics.fmean(s.bid for s in solo) if solo else None,
                 mean_overbid_failed=statistics.fmean(over) if (over := [s.overbid for s in solo
                                                                        if s.overbid is not None]) else None)
-        entry["latency"] = {kind: {"p50": percentile(t, 0.5), "p95": percentile(t, 0.95), "n": len(t)}
+        entry["latency"] = {kind: {"p50": percentile(t, 0.5), "p95": percentile(t, 0.95), "n": len(t),
+                                   "clock_cut": cut.get(names[i], {}).get(kind, 0)}
                             for kind, t in sorted(latency.get(names[i], {}).items())} if _unique(names, i) else None
         bots.append(entry)
     pairs = []
@@ -541,7 +550,7 @@ def format_report(data: dict[str, Any]) -> str:
                          f"  overbid on failed {'-' if over is None else f'{over:.0f}'}")
         for kind, lat in (entry["latency"] or {}).items():
             lines.append(f"      {kind:<9} p50 {lat['p50'] * 1000:7.1f} ms  p95 {lat['p95'] * 1000:7.1f} ms  "
-                         f"n={lat['n']}")
+                         f"n={lat['n']}  cut short by the clock {lat.get('clock_cut', 0)}")
     for pair in data["pairs"]:
         low, high = pair["ci"]
         what = "win rate" if data["match"] else "score per deal"

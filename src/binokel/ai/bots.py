@@ -29,7 +29,7 @@ from binokel.action import (BETTEL, DISCARDS, DURCH, GAMES, HAND_DURCH, OPEN_DUR
                             TAKE, Action, ActionKind)
 from binokel.card import POINTS, Hand, Suit, add_card, both_copies, count_of, counts_of, remove_card
 from binokel.meld import find_melds, meld_total
-from binokel.rules import FirstLead, MustBeat, Rules
+from binokel.rules import Auction, FirstLead, MustBeat, Rules
 from binokel.score import surrender_scores, trump_scores
 from binokel.state import Phase, State, game_actions
 from binokel.view import SeatView, view as view_of
@@ -56,6 +56,9 @@ class HeuristicBot:
     """Base of all bots: dispatches on the phase; subclasses override the decisions."""
 
     name = "heuristic"
+    clock_cut = False
+    """Did the clock cap (:meth:`HardBot.deadline`) cut the last decision short, with fewer
+    worlds than its effort asked? (Counted by the tournament; only this process's worlds.)"""
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
@@ -68,6 +71,7 @@ class HeuristicBot:
         legal = view.legal_actions
         if not legal:
             raise ValueError(f"seat {view.seat} is not to move")
+        self.clock_cut = False
         if len(legal) == 1:
             return legal[0]
         rng = rng if rng is not None else self._rng
@@ -367,6 +371,7 @@ class HardBot(MediumBot):
         sampled ends the stream (or is skipped, with ``skip_failures``)."""
         for _ in range(count):
             if time.perf_counter() > deadline:
+                self.clock_cut = True
                 return
             try:
                 yield self.sample(knowledge, rng)
@@ -390,7 +395,8 @@ class HardBot(MediumBot):
     def bid(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         """The lowest bid while the simulation says it pays (:meth:`accepts`), else pass."""
         lowest = _lowest_bid(view)
-        simulation = self.evaluate(self.simulate, view, rng, max(self.BID_WORLDS, self.bid_effort(budget)), budget)
+        worlds = max(self.BID_WORLDS, self.bid_effort(budget), self.FACING_WORLDS if facing_bid(view) else 0)
+        simulation = self.evaluate(self.simulate, view, rng, worlds, budget)
         if not simulation.results:
             return super().bid(view, rng, budget)
         return lowest if self.accepts(simulation, lowest.value) else PASS
@@ -410,10 +416,22 @@ class HardBot(MediumBot):
         :attr:`TEAM_DEFENDER_UTILITY`)."""
         return self.TEAM_DEFENDER_UTILITY if rules.has_teams else self.DEFENDER_UTILITY
 
+    FACING_WORLDS = 24
+    """At least this many sampled Tapps weigh a bid against a raiser (:attr:`FACING_SHARE` is a
+    rate: with 12 worlds a single deal moves it by 8 points)."""
+    FACING_SHARE = 0.8
+    """Against an opponent who raised of its own will, a bid is made only while the simulated
+    soloist reaches it in at least this share of the deals: a raise says the raiser's hand is
+    strong, which the sampled hands do not (or, for expert, only roughly) reflect, and a
+    raiser left to play a high bid fails often, so passing is worth more in a bidding war than
+    :attr:`DEFENDER_UTILITY` says (docs/ai.md, the auction study)."""
+
     def accepts(self, simulation: SoloistSimulation, bid: int) -> bool:
         """Is ``bid`` worth playing: never past what the hand reaches with the best sampled
-        Tapp, and worth more than defending on average."""
-        return bid <= simulation.reach and simulation.value(bid) > self.passing_worth(simulation.knowledge.rules)
+        Tapp, worth more than defending on average, and against a raiser reached in
+        :attr:`FACING_SHARE` of the deals."""
+        return (bid <= simulation.reach and simulation.value(bid) > self.passing_worth(simulation.knowledge.rules)
+                and (not simulation.facing or simulation.made_share(bid) >= self.FACING_SHARE))
 
     # ---------------------------------------------------------------- discard, game, surrender
 
@@ -612,10 +630,12 @@ class SoloistSimulation:
     total the hand could make with the best sampled Tapp (a sure game without trump
     counts as :data:`NO_TRUMP_BID`); no bot bids past it."""
 
-    def __init__(self, knowledge: Knowledge, results: list[Position], reach: int) -> None:
+    def __init__(self, knowledge: Knowledge, results: list[Position], reach: int, facing: int = 0) -> None:
         self.knowledge = knowledge
         self.results = results
         self.reach = reach
+        self.facing = facing
+        """The highest bid an opponent raised to of its own will (:func:`facing_bid`; 0: none)."""
 
     @property
     def worlds(self) -> int:
@@ -624,7 +644,8 @@ class SoloistSimulation:
 
     def __add__(self, other: SoloistSimulation) -> SoloistSimulation:
         """The simulations of both sets of worlds (of one seat's view) together."""
-        return SoloistSimulation(self.knowledge, self.results + other.results, max(self.reach, other.reach))
+        return SoloistSimulation(self.knowledge, self.results + other.results, max(self.reach, other.reach),
+                                 max(self.facing, other.facing))
 
     def made_share(self, bid: int) -> float:
         """The share of the simulated deals in which the soloist reaches ``bid``."""
@@ -661,7 +682,32 @@ def simulate_soloist(view: SeatView, knowledge: Knowledge, worlds: Iterator[Worl
             best = best_contract(cards, rules)
             estimate = best.total + partner_share(rules, best.card_points)
             reach = max(reach, estimate, position.soloist_total() + partner_points(position))
-    return SoloistSimulation(knowledge, results, reach)
+    return SoloistSimulation(knowledge, results, reach, facing_bid(view))
+
+
+def facing_bid(view: SeatView) -> int:
+    """The highest bid an opponent of ``view.seat`` has raised to of its own will in this
+    auction, 0 if none: forehand's forced opening is no raise, nor is a partner's bid.
+
+    >>> from binokel.state import State
+    >>> from binokel.view import view
+    >>> state = State.new("standard", dealer=2).deal_random(random.Random(1))
+    >>> state = state.apply_text("150").apply_text("160")
+    >>> facing_bid(view(state, 0)), facing_bid(view(state.apply_text("170"), 1))
+    (160, 170)
+    >>> facing_bid(view(State.new("standard", dealer=2).deal_random(random.Random(1)).apply_text("150"), 1))
+    0
+    """
+    rules = view.rules
+    forced = rules.auction is Auction.FIXED
+    high = 0
+    for index, (call, seat) in enumerate(zip(view.auction, view.callers)):
+        if call.kind is not ActionKind.BID or seat == view.seat or rules.partners(seat, view.seat):
+            continue
+        if index == 0 and forced:
+            continue  # forehand's forced opening says nothing about its hand
+        high = max(high, int(call.value))
+    return high
 
 
 def partner_points(p: Position) -> int:

@@ -143,6 +143,41 @@ def play_weight(view: SeatView, knowledge: Knowledge, world: World) -> float:
     return weight
 
 
+def effective_size(weights: list[float]) -> float:
+    """Kish's effective sample size of weighted samples: (sum w)^2 / sum w^2.
+
+    >>> effective_size([1.0, 1.0, 1.0, 1.0]), effective_size([1.0, 0.0, 0.0, 0.0])
+    (4.0, 1.0)
+    """
+    total = sum(weights)
+    squares = sum(w * w for w in weights)
+    return total * total / squares if squares else 0.0
+
+
+def tempered(weights: list[float], least: float) -> list[float]:
+    """``weights`` raised to the largest power in [0, 1] (by bisection, to 1/64) whose
+    effective size is at least ``least`` (power 0: all equal). Tempering keeps the order of
+    the weights and spreads them: the likelihood of extreme calls is only a model.
+
+    >>> tempered([1.0, 0.5], 1.0)
+    [1.0, 0.5]
+    >>> [round(w, 3) for w in tempered([1.0, 1e-6, 1e-6, 1e-6], 2.0)]
+    [1.0, 0.178, 0.178, 0.178]
+    """
+    if effective_size(weights) >= least:
+        return weights
+    top = max(weights)
+    scaled = [w / top for w in weights]  # so that small powers do not underflow
+    low, high = 0.0, 1.0
+    for _ in range(6):
+        middle = (low + high) / 2
+        if effective_size([w ** middle if w > 0 else 0.0 for w in scaled]) >= least:
+            low = middle
+        else:
+            high = middle
+    return [w ** low if w > 0 else 0.0 for w in scaled]
+
+
 def _sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
 
@@ -188,6 +223,10 @@ class ExpertBot(HardBot):
     """1: weigh worlds by the other seats' card plays too (0: by the auction only)."""
     OVERSAMPLE = 3
     """Worlds sampled per world kept, for the resampling by the auction's likelihood."""
+    AUCTION_SPREAD = 0.5
+    """In the auction the weights are tempered (:func:`tempered`) until the pool's effective
+    size is at least this share of the worlds kept: after high raises a few pooled worlds
+    carry almost all the weight, and the bid would rest on two or three distinct deals."""
     MADE_SHARE = 0.55
     """The lowest share of simulated deals in which the soloist must reach a bid to make it."""
     SURRENDER_WORLDS = 32
@@ -235,8 +274,11 @@ class ExpertBot(HardBot):
             return
         if sum(weights) <= 0:
             weights = [1.0] * len(pool)
+        elif view.phase == "auction":
+            weights = tempered(weights, min(count, len(pool)) * self.AUCTION_SPREAD)
         for world in rng.choices(pool, weights, k=min(count, len(pool))):
             if time.perf_counter() > deadline:
+                self.clock_cut = True
                 return
             yield world
 
@@ -248,7 +290,10 @@ class ExpertBot(HardBot):
             # [-76.0, -9.6] a deal over 200 paired deals, docs/ai.md), so there it plays as hard.
             partner_game = HardBot()
             partner_game.JOBS = self.JOBS
-            return partner_game.choose(view, rng if rng is not None else self._rng, budget)
+            try:
+                return partner_game.choose(view, rng if rng is not None else self._rng, budget)
+            finally:
+                self.clock_cut = partner_game.clock_cut
         self._view = view
         try:
             return super().choose(view, rng, budget)
@@ -380,5 +425,6 @@ class ExpertBot(HardBot):
         return Tally(tuple(totals), worlds)
 
 
-__all__ = ["ExpertBot", "auction_calls", "auction_weight", "hand_estimate", "side_utility"]
+__all__ = ["ExpertBot", "auction_calls", "auction_weight", "effective_size", "hand_estimate", "side_utility",
+           "tempered"]
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 import secrets
@@ -355,7 +356,7 @@ def _bearer(request: Request) -> str | None:
 
 def _is_organiser(held: Held, request: Request) -> bool:
     token = _bearer(request)
-    return token is not None and digest(token) == held.organiser
+    return token is not None and hmac.compare_digest(digest(token), held.organiser)
 
 
 def _organiser(held: Held, request: Request) -> None:
@@ -469,7 +470,7 @@ def add_club_routes(app: FastAPI, hall: Hall) -> None:
                 token = _bearer(request)
                 key = held.keys.get((round_number, table_number)) if isinstance(round_number, int) and \
                     isinstance(table_number, int) else None
-                if token is None or key is None or digest(token) != key:
+                if token is None or key is None or not hmac.compare_digest(digest(token), key):
                     raise Refused(403, "club_table_secret")
                 if round_number != held.event.round_number:
                     raise Refused(403, "club_round_closed", round=round_number)
@@ -571,8 +572,9 @@ def _is_stored(event: Event, entry: dict[str, Any]) -> bool:
     if not 1 <= deal <= len(table.deals):
         return False
     stored = table.deals[deal - 1].summary
-    return {**summary, "dealer": stored["dealer"]} == stored if summary.get("dealer", stored["dealer"]) == \
-        stored["dealer"] else False
+    if summary.get("dealer", stored["dealer"]) != stored["dealer"]:
+        return False
+    return bool({**summary, "dealer": stored["dealer"]} == stored)
 
 
 def _sheet(held: Held, entry: dict[str, Any]) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 // have played differently, with its estimated cost. Also for uploaded record files.
 // The server computes it all from finished deals only (GET /api/games/{id}/review).
 
-import { t, number, cardText } from "./i18n.js";
+import { t, number, cardText, suitName } from "./i18n.js";
 import { cardElement, cardChip, points, sortHand } from "./cards.js";
 import { tokenOf } from "./seats.js";
 import * as model from "./model.js";
@@ -158,7 +158,8 @@ function reviewHtml(review, at, deck, names) {
   const cost = differ.reduce((sum, d) => sum + d.cost, 0);
   const summary = `<p class="review-summary" data-testid="review-summary">${say("review_summary", { n: number(differ.length), total: number(plays.length), cost: number(Math.round(cost)) })}</p>` +
     (differ.length ? `<details class="review-about" data-testid="review-cost-about"><summary>${t("review_cost_what")}</summary><p>${t("review_cost_about")}</p></details>` : "");
-  if (!review.tricks.length) return summary + `<p>${t("review_no_tricks")}</p>`;
+  const calls = decisionsHtml(review, deck, say);
+  if (!review.tricks.length) return summary + calls + `<p>${t("review_no_tricks")}</p>`;
   // The hands at the start of trick ``at``: the hands at the first trick minus the cards played since.
   const hands = review.play_hands.map((h) => [...h]);
   review.tricks.slice(0, at).forEach((trick) => trick.cards.forEach((card, i) => {
@@ -188,11 +189,36 @@ function reviewHtml(review, at, deck, names) {
     const label = t("review_trick", { n: i + 1, total: review.tricks.length }) + (bad.has(i) ? ` — ${t("review_trick_differs")}` : "");
     return `<button type="button" class="dot${bad.has(i) ? " bad" : ""}${i === at ? " here" : ""}" data-goto="${i}" data-testid="review-dot-${i}" aria-label="${escape(label)}" title="${escape(label)}"${i === at ? ` aria-current="step"` : ""}></button>`;
   }).join("");
-  return summary + `<div class="review-nav"><button type="button" class="secondary" data-step="-1" data-testid="review-prev" ${at === 0 ? "disabled" : ""}>${t("review_prev")}</button>` +
+  return summary + calls + `<div class="review-nav"><button type="button" class="secondary" data-step="-1" data-testid="review-prev" ${at === 0 ? "disabled" : ""}>${t("review_prev")}</button>` +
     `<span data-testid="review-position" aria-live="polite">${t("review_trick", { n: at + 1, total: review.tricks.length })}</span>` +
     `<button type="button" class="secondary" data-step="1" data-testid="review-next" ${at === review.tricks.length - 1 ? "disabled" : ""}>${t("review_next")}</button></div>` +
     `<div class="review-dots" role="group" aria-label="${escape(t("review_timeline"))}">${marks}</div><div class="review-hands">${seats}</div>` +
     `<ul class="last-trick-cards" aria-label="${escape(t("review_trick", { n: at + 1, total: review.tricks.length }))}">${cards}</ul>` + note;
+}
+
+/** What an action was, in words ("Bid 170", "Pass", "hearts as trump", "Ace of spades"). */
+function actionWords(action, deck) {
+  if (action === "pass") return t("pass");
+  if (/^\d+$/.test(action)) return t("bid_n", { bid: number(Number(action)) });
+  if (["S", "H", "D", "C"].includes(action)) return t("trump_suit", { suit: suitName(action, deck) });
+  if (action === "take") return t("take_tapp");
+  if (action === "surrender") return t("surrender");
+  if (action === "play") return t("play_on");
+  if (/^[ATKQJ97][SHDC]$/.test(action)) return cardText(action, deck).name;
+  return t(`game.${action}`);
+}
+
+/** The decisions before the play (bidding, the Tapp, laying away, trump, surrender), each
+ *  with the strong computer's choice from the same view. */
+function decisionsHtml(review, deck, say) {
+  const before = review.decisions.filter((d) => d.phase !== "play");
+  if (!before.length) return "";
+  const lines = before.map((d) => {
+    const params = { phase: t(`review_phase.${d.phase}`), played: escape(actionWords(d.played, deck)), best: escape(actionWords(d.best, deck)) };
+    const agree = d.best === d.played;
+    return `<li class="${agree ? "agree" : "differ"}" data-testid="review-decision">${say(agree ? "review_call_agree" : "review_call_differ", params)}</li>`;
+  }).join("");
+  return `<details class="review-decisions" data-testid="review-decisions"><summary>${t("review_before_play")}</summary><ul>${lines}</ul></details>`;
 }
 
 /** The seat that played the card at ``position`` of a trick led by ``leader`` (no seat sits out in a review's trick order but the one given). */
