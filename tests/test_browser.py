@@ -466,7 +466,8 @@ def test_why_a_card_is_refused_comes_from_the_server_in_german(server: Server, p
 @pytest.mark.skipif(not os.environ.get("BINOKEL_SCREENSHOTS"), reason="set BINOKEL_SCREENSHOTS=1 to refresh docs/screenshots")
 def test_screenshots(server: Server, browser: Browser) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    for name, width, height, deck in [("table-desktop", 1280, 800, "french"), ("table-phone", 390, 844, "german")]:
+    # The phone's screenshots come from test_browser_table.py (a touch screen).
+    for name, width, height, deck in [("table-desktop", 1280, 800, "french")]:
         page = open_page(browser, width, height, reduced_motion="reduce")
         start_from_form(page, server.url, deck=deck)
         play_until(page, lambda p, seen: seen.get("cards", 0) >= 3 and my_turn(p, "play") and p.locator("#trick .card").count() >= 1

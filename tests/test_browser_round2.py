@@ -601,12 +601,7 @@ def test_screenshots_round2(server: Server, browser: Browser) -> None:
     goto(page, server.url)
     page.get_by_test_id("stats-button").click()
     page.screenshot(path=str(shots / "statistics.png"))
-    page.context.close()
-    page = open_page(browser, 360, 640, has_touch=True, is_mobile=True, reduced_motion="reduce")
-    new_game(server, page, name="Anna", seed=5)
-    play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play") and p.locator("#trick .card").count() >= 1)
-    page.screenshot(path=str(shots / "table-phone-360.png"))
-    page.context.close()
+    page.context.close()  # the phone's screenshots come from test_browser_table.py
 
 
 def test_a_game_can_be_deleted_from_the_resume_list(server: Server, page: Page) -> None:

@@ -156,3 +156,36 @@ def test_http_review_advice_and_rules_check(client) -> None:  # noqa: F811
     assert client.post("/api/review", json={"record": {"format": "nope"}}).status_code == 400
     assert client.get("/api/rules/check", params={"text": "kreuz(players=6)"}).json()["ok"] is False
     assert client.get("/api/rules/check", params={"text": "kreuz"}).json() == {"ok": True, **client.get("/api/rules", params={"text": "kreuz"}).json()}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_bidding_help_never_contradicts_itself(seed: int) -> None:
+    """Issue #23 bug 12: "Safe bid: 180-220" beside "would bid up to 210", or "140-160"
+    (below the opening 150) beside "would pass". The safe range lies within [lowest, limit]."""
+    state = State.new("standard", dealer=2).deal_random(random.Random(seed))
+    help_ = bidding_help(view(state, 0), seed=3, worlds=12)
+    if help_["limit"] is None:
+        assert help_["safe"] is None, help_
+    elif help_["safe"] is not None:
+        low, high = help_["safe"]
+        assert help_["lowest"] <= low <= high <= help_["limit"], help_
+
+
+def test_a_surrender_is_explained_without_contradiction() -> None:
+    """Issue #23 bug 11: the defenders' melds were "not counted: no trick" beside "credit plus
+    own melds", and the surrendering soloist had the laid-away cards' points."""
+    state = State.new("standard", dealer=2).deal_random(random.Random(5))
+    for text in ["150", "pass", "pass"]:
+        state = state.apply_text(text)
+    while "surrender" not in [str(a) for a in state.legal_actions()]:
+        state = state.apply(state.legal_actions()[0])
+    state = state.apply_text("surrender")
+    explained = explain_deal(state)
+    for seat in explained["seats"]:
+        if seat["seat"] == state.soloist:
+            assert seat["discard"] == 0 and not seat["counts"], seat
+        else:
+            assert seat["counts"] == bool(seat["melds"]), seat
+    for unit in explained["units"]:
+        if state.soloist not in unit["seats"]:
+            assert unit["raw"] == unit["credit"] + sum(s["melds"] for s in explained["seats"] if s["seat"] in unit["seats"] and s["counts"])

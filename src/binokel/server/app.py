@@ -595,7 +595,9 @@ async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | b
         elif kind == "next_deal":
             await table.next_deal(connection, message.get("version"))
         elif kind == "hint":
-            connection.post({"type": "hint", "action": await table.hint(connection)})
+            chosen = message.get("chosen")  # cards picked to lay away, not sent yet
+            chosen = [str(c) for c in chosen] if isinstance(chosen, list) else None
+            connection.post({"type": "hint", "action": await table.hint(connection, chosen)})
         elif kind == "events":
             table.events_since(connection, message["since"])
         elif kind == "rematch":

@@ -190,7 +190,9 @@ Client → server:
   ``"open_durch"``/``"bettel"``, ``"surrender"``/``"play"``. ``version`` must be the
   version of the last state seen; a stale version gets an error (the client should
   then send ``sync``).
-- ``{"type": "hint"}`` — only while the connection's seat is to move.
+- ``{"type": "hint"}`` (optional ``"chosen": [cards]``, the cards picked to lay away but
+  not sent yet: the hint is the next card after them) — only while the connection's seat
+  is to move.
 - ``{"type": "sync"}`` — the server resends the state.
 - ``{"type": "next_deal"}`` (optional ``"version"``) — this person is ready for the next
   deal once the shown deal is over; it is dealt when every connected person is (or after

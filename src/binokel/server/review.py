@@ -50,8 +50,10 @@ def bidding_help(seen: SeatView, *, seed: int = 0, worlds: int = 24, seconds: fl
     the soloist wins a trick); ``estimate``: the adviser's median total (melds + card
     points, with a sampled Tapp and its best plan) over ``worlds`` simulated deals;
     ``safe``: [low, high], the lower quartile and the median rounded down to 10 (a bid in
-    this range is made in most / half of the simulated deals); ``limit``: the highest bid
-    the hint level's bot (:func:`binokel.ai.adviser`) would still make with this hand
+    this range is made in most / half of the simulated deals), kept within what may be bid
+    (from ``lowest``) and what the adviser would bid (up to ``limit``), so that the two
+    never contradict each other; None where the adviser would pass; ``limit``: the highest
+    bid the hint level's bot (:func:`binokel.ai.adviser`) would still make with this hand
     (None: it would pass at ``lowest``).
     """
     rules = Knowledge.from_view(seen).rules
@@ -74,6 +76,9 @@ def bidding_help(seen: SeatView, *, seed: int = 0, worlds: int = 24, seconds: fl
         while bid <= lowest + 600 and bot.accepts(simulation, bid):
             limit = bid
             bid += 10
+    if safe is not None:  # one advice: no "safe" bid the adviser would not make, none below the opening
+        high = min(safe[1], limit) if limit is not None else lowest - 10
+        safe = [max(lowest, min(safe[0], high)), high] if high >= lowest else None
     return {"melds": melds, "certain": max(melds.values()), "estimate": estimate, "safe": safe,
             "limit": limit, "lowest": lowest}
 
@@ -117,7 +122,8 @@ def explain_deal(state: State) -> dict[str, Any]:
         own = state.trick_points[seat] - (LAST_TRICK_BONUS if seat == last else 0)
         seats.append({"seat": seat, "melds": facts.melds, "counts": facts.melds_count, "tricks": state.won[seat],
                       "trick_points": own, "last_trick": LAST_TRICK_BONUS if seat == last else 0,
-                      "discard": discard if seat == state.soloist else 0})
+                      # After a surrender the laid-away cards count for nobody (no card is played).
+                      "discard": discard if seat == state.soloist and not state.surrendered else 0})
     units = [_unit(side) for side in explained.sides if side.role != "out"]
     return {"seats": seats, "units": units, "made": explained.made if state.game is not None and state.game < DURCH
             and not state.surrendered else None, "bid": state.bid, "soloist": state.soloist,

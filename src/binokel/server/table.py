@@ -510,11 +510,13 @@ class Table:
     async def _deal(self) -> bool:
         return await self._commit(self.driver.propose_deal())
 
-    async def hint(self, connection: Connection) -> str:
+    async def hint(self, connection: Connection, chosen: list[str] | None = None) -> str:
         """What the strongest measured level (:data:`binokel.ai.HINT_LEVEL`) would do for the
         asking seat, from that seat's view only. A seat (all its tabs together) has one hint
         in flight at most and ``Limits.hints_per_minute``; a hint the pool cannot work out
-        within ``Limits.hint_seconds`` is refused (``hints_busy``): bot moves go first."""
+        within ``Limits.hint_seconds`` is refused (``hints_busy``): bot moves go first.
+        ``chosen``: cards the player has picked to lay away but not sent yet; the hint is the
+        next card after them (a hint that names a picked card helps nobody)."""
         async with self.lock:
             seat = self._player(connection)
             if self.waiting or self.driver.to_move != seat:
@@ -526,6 +528,8 @@ class Table:
             if not quota.take():
                 raise ProtocolError("too_many_hints", max=per_minute)
             seen = self.driver.view(seat)
+            if chosen:
+                seen = self._after_discards(seat, chosen)
             seed = self.driver.seed_for(f"hint{seat}")
             rng = random.Random(seed)
             self._hinting.add(seat)
@@ -538,6 +542,18 @@ class Table:
         finally:
             self._hinting.discard(seat)
         return str(action)
+
+    def _after_discards(self, seat: int, chosen: list[str]) -> SeatView:
+        """The seat's view as if its picked cards were laid away (only while it lays away)."""
+        deal = self.driver.shown_deal
+        try:
+            for card in chosen[:8]:
+                if deal.to_move != seat or deal.phase.value != "discard":
+                    break
+                deal = deal.apply_text(str(card))
+        except BinokelError:
+            return self.driver.view(seat)  # not cards it may lay away: the plain hint
+        return view(deal, seat)
 
     async def _think(self, bot: Bot, seen: SeatView, rng: random.Random, seed: object, *, hint: bool = False) -> Any:
         """The bot's checked choice, thought in the hall's pool (a thread without one)."""

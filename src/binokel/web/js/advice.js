@@ -8,12 +8,13 @@ import { tokenOf } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 let asked = null;  // the auction state the shown help belongs to
+let last = null;  // the last call's arguments: the help is redrawn in a new language or deck
 
 function box() {
   let el = $("bid-help");
   if (!el) {
     // Open on wide screens; on a phone one line that opens when tapped (the table must fit).
-    el = Object.assign(document.createElement("details"), { id: "bid-help", className: "bid-help", open: !matchMedia("(max-width: 640px)").matches });
+    el = Object.assign(document.createElement("details"), { id: "bid-help", className: "bid-help", open: !matchMedia("(max-width: 640px), (max-height: 500px)").matches });
     el.setAttribute("data-testid", "bid-help");
     $("controls").after(el);
   }
@@ -22,6 +23,7 @@ function box() {
 
 /** A new state message: ask for help at my turn in the auction; hide it otherwise. */
 export async function updateAdvice(msg, gameId, deck) {
+  last = [msg, gameId, deck];
   const view = msg.view;
   const el = box();
   const mine = view.phase === "auction" && view.to_move === view.seat && view.seat != null;
@@ -48,4 +50,11 @@ export async function updateAdvice(msg, gameId, deck) {
   if (help.safe) lines.push(`<p data-testid="advice-safe">${t("advice_safe", { low: number(help.safe[0]), high: number(help.safe[1]), estimate: number(help.estimate) })}</p>`);
   lines.push(`<p data-testid="advice-limit">${help.limit != null ? t("advice_limit", { limit: number(help.limit) }) : t("advice_pass")}</p>`);
   el.innerHTML = `<summary>${t("advice_title")}</summary>` + lines.join("");
+}
+
+/** The language or the deck changed: the help is asked again and drawn in the new words. */
+export function refreshAdvice(deck) {
+  if (!last) return;
+  asked = null;
+  updateAdvice(last[0], last[1], deck ?? last[2]);
 }

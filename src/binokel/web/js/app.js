@@ -5,9 +5,10 @@ import { setLanguage, preferredLanguage, t, translatePage } from "./i18n.js";
 import { StartPage, bindRules, renderRules } from "./start.js";
 import { Table, toast } from "./table.js";
 import { Chat, forget, remember, seatOf, showInvite, showJoin } from "./friends.js";
-import { updateAdvice } from "./advice.js";
+import { updateAdvice, refreshAdvice } from "./advice.js";
 import { bindSettings } from "./settings.js";
 import { bindKeyboard } from "./keyboard.js";
+import { bindMenu } from "./menu.js";
 import { soundsFor } from "./sound.js";
 import { recordState, renderStatsSummary } from "./stats.js";
 import { bindTutorial, offerTutorial } from "./tutorial.js";
@@ -227,6 +228,7 @@ function setDeck(deck) {
   document.body.dataset.deck = deck;
   $("deck-select").value = deck;
   table.setDeck(deck);
+  refreshAdvice(deck);
   start?.renderDecks();
 }
 
@@ -236,6 +238,7 @@ async function changeLanguage(lang) {
   start?.render();
   if (!$("start-view").hidden) renderStatsSummary(() => app.deck);  // its counts in the new language
   chat.renderPhrases();
+  refreshAdvice();
   if ($("rules-dialog").open) renderRules();
   table.redraw?.call(table);
 }
@@ -250,6 +253,7 @@ async function main() {
     serverUnreachable();  // no catalogue: neither from the server nor kept by the service worker
   }
   $("language-select").value = document.documentElement.lang;
+  chat.renderPhrases();  // made before the catalogue had loaded: now in words, not keys
   try {
     app.meta = await (await fetch("/api/meta")).json();
   } catch {
@@ -274,6 +278,7 @@ async function main() {
   bindSettings();
   bindAnnouncer();
   bindKeyboard(table);
+  bindMenu();
   bindTutorial();
   registerWorker();
   bindUpload();

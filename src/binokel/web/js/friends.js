@@ -66,7 +66,8 @@ export function presenceClass(seat) {
  *  ``listen`` is /api/meta's (does the server only listen on this computer?). */
 export function showInvite(gameId, entry, listen, { onRenew } = {}) {
   const dialog = $("invite-dialog");
-  $("invite-local").hidden = !listen?.local_only;
+  // Only whoever made the table can change how the server listens, and holds the seats' links.
+  $("invite-local").hidden = !listen?.local_only || !entry?.host;
   const links = entry?.links;
   const box = $("invite-links");
   box.replaceChildren();
@@ -96,7 +97,8 @@ export function showInvite(gameId, entry, listen, { onRenew } = {}) {
   if (links?.next_seat) row(t("invite.next_seat"), links.next_seat, "invite-link-next");
   for (const seat of links?.seats || []) row(t("invite.seat_n", { n: seat.seat + 1 }), seat.url, `invite-link-${seat.seat}`);
   row(t("invite.watch"), links?.watch || `${location.origin}/#/watch/${encodeURIComponent(gameId)}`, "watch-link");
-  $("invite-none").hidden = Boolean(links?.next_seat);
+  $("invite-none").hidden = Boolean(links?.next_seat) || !entry?.host;
+  $("invite-guest").hidden = Boolean(entry?.host);
   $("invite-renew").hidden = !entry?.host;
   $("invite-renew").onclick = async () => {
     const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/invites`, {
@@ -141,7 +143,10 @@ export async function showJoin({ code, id }, onJoined) {
     const li = document.createElement("li");
     li.setAttribute("data-testid", `join-seat-${i}`);
     li.className = seat.kind;
-    li.textContent = seat.kind === "open" ? t("presence.open") + (table.seat === i ? " ← " + t("join.yours") : "")
+    // A seat's own code names its seat; the table's code gives the first open one: say which.
+    const yours = (table.seat ?? table.open_seats?.[0]) === i;
+    if (yours) li.setAttribute("data-yours", "true");
+    li.textContent = seat.kind === "open" ? t("presence.open") + (yours ? " ← " + t("join.yours") : "")
       : `${seat.name}${seat.kind === "bot" ? " · " + t("level." + seat.level) : ""}`;
     list.append(li);
   });
@@ -207,7 +212,8 @@ export class Chat {
 
   toggle(open = !document.body.classList.contains("chat-open")) {
     document.body.classList.toggle("chat-open", open);
-    if (open) { this.unread = 0; this.badge(); $("chat-input").focus(); }
+    // Opening the chat never scrolls the page (a spectator's header stayed cut off).
+    if (open) { this.unread = 0; this.badge(); if (!document.body.classList.contains("spectator")) $("chat-input").focus({ preventScroll: true }); }
   }
 
   mute(muted) {

@@ -26,10 +26,10 @@ function shortcuts(table) {
   ];
 }
 
-/** Focus the hand's one tab stop: the focused card, else the first playable one. */
+/** Go to the hand: its first playable card (on my turn), else its first card. */
 export function focusHand() {
   const cards = [...$("hand").querySelectorAll(".card")];
-  const card = cards.find((c) => c.tabIndex === 0) || cards.find((c) => c.classList.contains("legal")) || cards[0];
+  const card = cards.find((c) => c.classList.contains("legal") && $("hand").classList.contains("active")) || cards[0];
   card?.focus();
   return Boolean(card);
 }

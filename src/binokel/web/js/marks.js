@@ -9,14 +9,14 @@ import { gameLabel } from "./sheet.js";
 const $ = (id) => document.getElementById(id);
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The trump (or the game without trump) and the soloist, in a corner of the felt. */
+/** The trump (or the game without trump) and the soloist, above the trick. */
 export function renderMarks(table) {
   const view = table.view;
   let el = $("trump-marker");
   if (!el) {
     el = Object.assign(document.createElement("div"), { id: "trump-marker", className: "trump-marker" });
     el.setAttribute("data-testid", "trump-marker");
-    $("felt").append(el);
+    $("centre").prepend(el);  // the centre's first line: between the opponents, never over them
   }
   const show = view.game != null && view.soloist != null && ["surrender", "play", "over"].includes(view.phase);
   el.hidden = !show;
@@ -65,7 +65,8 @@ function showTip(card) {
 const hand = $("hand");
 hand.addEventListener("pointerover", (e) => { if (e.pointerType !== "touch") showTip(e.target.closest(".card")); });
 hand.addEventListener("pointerleave", () => { tip.hidden = true; });
-hand.addEventListener("focusin", (e) => showTip(e.target.closest(".card")));
+// Keyboard focus only: a tapped card's reason is said once, by the message (not also by a tip).
+hand.addEventListener("focusin", (e) => { if (e.target.matches?.(":focus-visible")) showTip(e.target.closest(".card")); });
 hand.addEventListener("focusout", () => { tip.hidden = true; });
 new MutationObserver(() => { tip.hidden = true; }).observe(hand, { childList: true });
 window.addEventListener("scroll", () => { if (!tip.hidden && tipCard?.isConnected) showTip(tipCard); }, { passive: true });

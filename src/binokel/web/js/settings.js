@@ -1,12 +1,13 @@
 // Settings kept in this browser (localStorage "binokel.settings"): animation speed (or
 // off), the pause after a computer opponent's card, sound, confirm before surrendering,
-// card size and a left-handed layout. The settings dialog is built here.
+// card size, a left-handed layout, one-tap play on a touch screen and playing a forced
+// single card by itself. The settings dialog is built here.
 
 import { t } from "./i18n.js";
 
 const KEY = "binokel.settings";
 export const DEFAULTS = Object.freeze({ speed: "normal", botPause: "normal", sound: false, confirmSurrender: true,
-  cardSize: "normal", leftHanded: false });
+  cardSize: "normal", leftHanded: false, oneTapPlay: false, autoPlayForced: false });
 const CHOICES = {
   speed: ["off", "fast", "normal", "slow"],
   botPause: ["short", "normal", "long"],
@@ -80,7 +81,7 @@ export function openSettings() {
     CHOICES[name].map((v) => `<option value="${v}"${current[name] === v ? " selected" : ""}>${t(`settings.${name}.${v}`)}</option>`).join("") + `</select></label>`;
   const check = (name) => `<label class="setting check"><input type="checkbox" name="${name}" data-testid="setting-${name}"${current[name] ? " checked" : ""}><span>${t(`settings.${name}`)}</span></label>`;
   el.innerHTML = `<div class="dialog-head"><h2>${t("settings")}</h2><form method="dialog"><button class="close" aria-label="${t("close")}">×</button></form></div>` +
-    `<div class="settings-grid">${select("speed")}${select("botPause")}${select("cardSize")}${check("sound")}${check("confirmSurrender")}${check("leftHanded")}</div>` +
+    `<div class="settings-grid">${select("speed")}${select("botPause")}${select("cardSize")}${check("sound")}${check("confirmSurrender")}${check("leftHanded")}${check("oneTapPlay")}${check("autoPlayForced")}</div>` +
     `<p class="hint-text">${t("settings_kept")}</p>`;
   if (!el.open) el.showModal();
 }

@@ -79,20 +79,31 @@ export function dealResult(msg, deck) {
   // One row per score column: a team's score is counted once, on its own row (its members' melds and cards summed).
   const sum = (list, seats) => seats.reduce((total, seat) => total + (list[seat] ?? 0), 0);
   const rows = model.scoreColumns(game).map(({ name, seat, seats }) => `<tr${seats.includes(view.soloist) ? ` class="soloist"` : ""}><th>${escape(name)}</th>` +
-    `<td>${number(sum(facts.melds, seats))}</td><td>${number(sum(facts.cards, seats))}</td>` +
+    // After a surrender no card is played: no card points (the soloist's laid-away cards count for nothing).
+    `<td>${number(sum(facts.melds, seats))}</td><td>${view.surrendered ? "—" : number(sum(facts.cards, seats))}</td>` +
     `<td class="${(facts.scores[seat] ?? 0) < 0 ? "minus" : "plus"}" data-testid="deal-score-${seat}">${signed(facts.scores[seat] ?? 0)}</td>` +
     `<td><b>${number(game.totals[seat])}</b></td></tr>`).join("");
   const contract = view.soloist == null ? "" :
     `<p class="contract-line">${tSeat("contract", view.soloist, view.seat, { name: escape(soloist), bid: number(view.bid) })} · ${gameLabel(view.game, deck)}</p>`;
-  let html = `<h2 class="${good ? "good" : "bad"}" data-testid="result-title">${title}</h2>` + contract +
-    `<table class="result-table"><thead><tr><th><span class="visually-hidden">${t("player_column")}</span></th><th>${t("melds")}</th><th>${t("card_points")}</th><th>${t("this_deal")}</th><th>${t("total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const deal = contract + `<table class="result-table"><thead><tr><th><span class="visually-hidden">${t("player_column")}</span></th><th>${t("melds")}</th><th>${t("card_points")}</th><th>${t("this_deal")}</th><th>${t("total")}</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const player = msg.seat != null && view.seat >= 0;  // a spectator only looks (no next deal, no rematch)
+  const close = `<button type="button" class="close result-x" data-command="close-result" data-testid="result-x" aria-label="${t("close")}">×</button>`;
+  let html;
   if (game.over) {
-    html += `<p class="winner" data-testid="game-winner">${iWon(game, view.seat) ? t("you_win") : t("winner_is", { name: escape(winnerName(game)) })}</p>` +
-      `<div class="row"><button type="button" class="primary" data-command="rematch" data-testid="result-rematch">${t("rematch")}</button>` +
-      `<button type="button" class="secondary" data-command="new-game" data-testid="result-new-game">${t("new_game")}</button>` +
+    // The game is over: the final ranking and totals first, then how the last deal went.
+    const ranking = model.scoreColumns(game).map(({ name, seat }) => ({ name, total: game.totals[seat] }))
+      .sort((a, b) => b.total - a.total);
+    html = `<div class="dialog-head"><h2 class="good" data-testid="game-winner">${player && iWon(game, view.seat) ? t("you_win") : t("winner_is", { name: escape(winnerName(game)) })}</h2>${close}</div>` +
+      `<ol class="ranking" data-testid="final-ranking">${ranking.map((r) => `<li><span>${escape(r.name)}</span> <b>${number(r.total)}</b></li>`).join("")}</ol>` +
+      `<h3 class="last-deal" data-testid="result-title">${t("last_deal")}: ${title}</h3>` + deal +
+      `<div class="row">` + (player ? `<button type="button" class="primary" data-command="rematch" data-testid="result-rematch">${t("rematch")}</button>` +
+      `<button type="button" class="secondary" data-command="new-game" data-testid="result-new-game">${t("new_game")}</button>` : "") +
       `<button type="button" class="secondary" data-command="sheet">${t("score_sheet")}</button></div>`;
   } else {
-    html += `<div class="row"><button type="button" class="primary" data-command="next-deal" data-testid="result-next-deal" autofocus>${t("next_deal")}</button>` +
+    const ready = player && (game.ready || []).includes(view.seat);
+    html = `<div class="dialog-head"><h2 class="${good ? "good" : "bad"}" data-testid="result-title">${title}</h2>${close}</div>` + deal +
+      `<div class="row">` + (player && !ready ? `<button type="button" class="primary" data-command="next-deal" data-testid="result-next-deal" autofocus>${t("next_deal")}</button>` : "") +
+      (ready ? `<span class="prompt" data-testid="result-ready">${t("note.ready")}</span>` : "") +
       `<button type="button" class="secondary" data-command="sheet" data-testid="result-sheet">${t("score_sheet")}</button>` +
       `<button type="button" class="secondary" data-command="close-result" data-testid="result-close">${t("look_at_table")}</button></div>`;
   }

@@ -8,6 +8,14 @@ import { forget, heldSeats, myGames, remember } from "./friends.js";
 const $ = (id) => document.getElementById(id);
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** Where each rule option goes on the start page (the rest: the expert step). */
+const OPTION_GROUPS = {
+  players: "table", teams: "table", target: "table", deals: "table", end: "table", rounding: "table",
+  min_bid: "bidding", auction: "bidding", all_pass: "bidding", surrender_credit: "bidding", failed_credit: "bidding",
+  double_melds: "melds", eight_tens: "melds", eight_sevens: "melds", defender_melds: "melds",
+  durch: "durch", open_durch: "durch", hand_durch: "durch", durch_fail_credit: "durch", durch_game: "durch", bettel: "durch",
+};
+
 export class StartPage {
   constructor({ meta, onStart, getDeck, setDeck }) {
     this.meta = meta;
@@ -49,7 +57,7 @@ export class StartPage {
     $("rule-set-about").textContent = ruleSetAbout(ruleSet.value, this.ruleSet?.about);
     const more = $("more-options");
     const values = Object.fromEntries([...more.querySelectorAll("select, input")].map((el) => [el.name, el.value]));
-    more.innerHTML = meta.options.map((o) => {
+    const field = (o) => {
       const own = this.setValue(o);
       const keep = `${t("rule_set_default")}: ${choiceLabel(o.name, own)}`;
       const control = o.choices
@@ -59,7 +67,14 @@ export class StartPage {
           `${o.minimum != null ? ` min="${o.minimum}"` : ""}${o.step != null ? ` step="${o.step}"` : ""}` +
           ` placeholder="${escape(keep)}" data-testid="option-${o.name}">`;
       return `<label class="option" title="${escape(optionMeaning(o.name, meta.options))}"><span>${escape(optionLabel(o.name))}</span>${control}</label>`;
-    }).join("");
+    };
+    // In groups a player recognises; how the cards are dealt and played behind a second step.
+    const group = (name) => meta.options.filter((o) => (OPTION_GROUPS[o.name] ?? "expert") === name).map(field).join("");
+    more.innerHTML = ["table", "bidding", "melds", "durch"].map((name) => group(name) &&
+      `<fieldset class="option-group" data-testid="options-${name}"><legend>${escape(t("options_group." + name))}</legend><div class="options-grid">${group(name)}</div></fieldset>`).join("") +
+      `<div class="option-group expert"><button type="button" class="ghost expert-toggle" aria-expanded="${this.expert ? "true" : "false"}" data-testid="options-expert-toggle">` +
+      `${escape(t("options_group.expert"))}</button><div class="options-grid" data-testid="options-expert"${this.expert ? "" : " hidden"}>${group("expert")}</div></div>`;
+    more.querySelector(".expert-toggle").addEventListener("click", () => { this.expert = !this.expert; this.render(); });
     for (const [name, value] of Object.entries(values)) { const el = more.querySelector(`[name="${name}"]`); if (el) el.value = value; }
     this.renderOpponents();
     this.renderDecks();
@@ -220,7 +235,8 @@ export class StartPage {
       const when = g.updated ? dateTime(g.updated) : "";
       const scores = g.players.map((p, i) => `${escape(p || "?")} ${number(g.totals[i])}`).join(" · ");
       const options = ruleOptions(g.rules).map(([name, value]) => `${escape(optionLabel(name))}: ${escape(/^\d+$/.test(value) ? number(Number(value)) : choiceLabel(name, value))}`);
-      const opponents = (g.seats || []).map((s, seat) => (seat === g.seat ? null : `${escape(g.players[seat] || t("presence.open"))}${s.level ? ` (${escape(t("level." + s.level))})` : ""}`)).filter(Boolean);
+      // A friend is a name; only a computer player has a level (a friend's stand-in level is not theirs).
+      const opponents = (g.seats || []).map((s, seat) => (seat === g.seat ? null : `${escape(g.players[seat] || t("presence.open"))}${s.kind === "bot" && s.level ? ` (${escape(t("level." + s.level))})` : ""}`)).filter(Boolean);
       const turn = g.waiting ? t("presence.waiting") : g.to_move === g.seat ? t("your_turn") : g.to_move != null ? t("turn_of", { name: escape(g.players[g.to_move]) }) : "";
       return `<li><a class="resume-item" href="#/game/${encodeURIComponent(g.id)}" data-testid="resume-${escape(g.id)}">` +
         `<span class="scores">${scores}</span><span class="meta">${escape(ruleSetLabel(String(g.rules).split("(")[0]))}` +

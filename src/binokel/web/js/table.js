@@ -1,15 +1,18 @@
 // The table: seats, Tapp, trick, hand and the controls of the current phase, drawn from
 // the latest state message. Trick plays are animated (skippable) before the final view.
 
-import { t, tSeat, number, cardText, suitName, meldName, optionLabel, optionMeaning, choiceLabel, reason } from "./i18n.js";
+import { t, tSeat, language, number, cardText, suitName, meldName, optionLabel, optionMeaning, choiceLabel, reason } from "./i18n.js";
 import { cardElement, cardBack, sortHand, suitIcon, namedSuit, cardChip, points } from "./cards.js";
 import * as model from "./model.js";
 import { renderLog, renderSheet, dealResult, gameLabel } from "./sheet.js";
 import { renderMarks, notNowText } from "./marks.js";
 import { settings, scaled, botPause, animationsOff } from "./settings.js";
-import { presenceClass, presenceText } from "./friends.js";
+import { presenceClass, presenceText, seatOf } from "./friends.js";
+import { refit } from "./layout.js";
 
 const $ = (id) => document.getElementById(id);
+/** Names as a sentence's list: "Ben and Cleo", "Ben, Cleo und Dora". */
+const list = (names) => { try { return new Intl.ListFormat(language(), { type: "conjunction" }).format(names); } catch { return names.join(", "); } };
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -39,6 +42,8 @@ export class Table {
     this.deck = "french";
     this.reset();
     $("hand").addEventListener("click", (e) => this.onHandClick(e));
+    // How the last press began: a finger raises a card first, a mouse plays it at once.
+    $("hand").addEventListener("pointerdown", (e) => { this.pointer = e.pointerType; }, true);
     $("hand").addEventListener("keydown", (e) => this.onHandKey(e));
     $("controls").addEventListener("click", (e) => this.onControl(e));
     $("result").addEventListener("click", (e) => this.onControl(e));
@@ -72,7 +77,9 @@ export class Table {
     this.busy = false;
     this.resultFor = null;
     this.hint = null;
+    this.raised = null;  // the card a finger raised (a second tap plays it)
     $("trick").replaceChildren();
+    document.body.classList.remove("spectator");
     for (const id of ["result-dialog", "confirm-dialog", "last-trick-dialog", "sheet-dialog", "in-force-dialog", "invite-dialog"]) {
       if ($(id).open) $(id).close();
     }
@@ -84,6 +91,16 @@ export class Table {
   /** The seat drawn at the bottom: mine, or seat 0 for a spectator. */
   get me() { return this.msg?.seat ?? 0; }
   get names() { return this.msg?.game.players ?? []; }
+
+  /** The message as drawn: an open seat (no name yet) is called "open seat", never "". */
+  named(msg) {
+    const players = msg.game.players;
+    if (!players.some((p) => !p)) return msg;
+    return { ...msg, game: { ...msg.game, players: players.map((p) => p || t("presence.open")), raw_players: players } };
+  }
+
+  /** How many seats are still open (the table waits for them). */
+  get openSeats() { return (this.seats || []).filter((s) => s.kind === "open").length; }
   get myTurn() { return this.view && this.view.to_move === this.view.seat && !this.busy; }
 
   setDeck(deck) {
@@ -94,6 +111,7 @@ export class Table {
   /** Redraw everything from the current message (language or deck changed). */
   redraw() {
     if (!this.msg) return;
+    this.msg = this.named(this.rawMsg);  // the open seats' name in the new language
     this.render();
     this.renderTrick();
     if ($("result-dialog").open) this.showResult(true);
@@ -108,10 +126,13 @@ export class Table {
     const previous = this.msg;
     // A spectator's view has no seat: -1 matches no seat, mover or soloist in the comparisons below.
     if (msg.view.seat == null) msg = { ...msg, view: { ...msg.view, seat: -1 } };
+    this.rawMsg = msg;
+    msg = this.named(msg);
     this.msg = msg;
     this.seats = msg.game.seats;
     this.busy = false;
     this.hint = null;
+    this.raised = null;
     hideToast("hint");  // a hint belongs to the state it was asked in
     const view = msg.view;
     const samePhase = previous && previous.view.phase === view.phase && previous.game.deal_number === msg.game.deal_number;
@@ -123,6 +144,17 @@ export class Table {
     if (view.phase === "over") this.showResult(false);
     else if ($("result-dialog").open) $("result-dialog").close();
     if (this.inviteOnStart) { this.inviteOnStart = false; this.onInvite(); }
+    this.autoPlay();
+  }
+
+  /** The one card there is to play, played by itself when the player asked for that (setting). */
+  autoPlay() {
+    const view = this.view;
+    if (!settings().autoPlayForced || view.phase !== "play" || view.to_move !== view.seat) return;
+    if (view.legal_actions.length !== 1) return;
+    const card = view.legal_actions[0];
+    const version = this.msg.version;
+    setTimeout(() => { if (this.msg.version === version && !this.busy) this.act(card); }, scaled(500) + 150);
   }
 
   // ------------------------------------------------------------------ friends
@@ -138,11 +170,13 @@ export class Table {
   onPresence(message) {
     this.seats = message.seats;
     if (this.msg) {
-      this.msg.game.waiting = message.waiting;
-      this.msg.game.ready = message.ready;
+      for (const msg of new Set([this.msg, this.rawMsg])) Object.assign(msg.game, { waiting: message.waiting, ready: message.ready });
       this.spectators = message.spectators;
       for (let seat = 0; seat < this.view.players; seat++) this.renderSeat(seat);
       this.renderNote();
+      this.renderScoreboard();
+      this.renderStatus();
+      this.renderControls();
     }
   }
 
@@ -153,18 +187,33 @@ export class Table {
     const open = (this.seats || []).filter((s) => s.kind === "open").length;
     let text = "";
     if (this.mySeat == null) text = t("note.spectator");
-    else if (game.waiting) text = t("note.waiting", { n: open });
+    else if (game.waiting) text = t(this.hosting ? "note.waiting" : "note.waiting_guest", { n: open });
     else if (this.view.phase === "over" && !game.over && (game.ready || []).length) {
-      const missing = (this.seats || []).map((s, seat) => ({ s, seat }))
-        .filter(({ s, seat }) => s.kind === "person" && s.connected && !game.ready.includes(seat)).map(({ s }) => s.name);
-      if (missing.length) text = t("note.next_deal_waits", { names: missing.join(", ") });
+      // Who is ready for the next deal, said to me in the first person.
+      const others = (this.seats || []).map((s, seat) => ({ s, seat }))
+        .filter(({ s, seat }) => s.kind === "person" && s.connected && seat !== this.mySeat && !game.ready.includes(seat)).map(({ s }) => s.name);
+      if (this.iAmReady) text = others.length ? t("note.ready_waiting", { names: list(others) }) : t("note.ready");
+      else {
+        const ready = game.ready.filter((seat) => seat !== this.mySeat).map((seat) => this.names[seat]);
+        if (ready.length) text = t("note.others_ready", { names: list(ready) });
+      }
     }
     note.textContent = text;
     note.hidden = !text;
     note.dataset.kind = this.mySeat == null ? "spectator" : game.waiting ? "waiting" : "ready";
     $("hint-button").hidden = this.mySeat == null;
     $("invite-button").classList.toggle("primary", Boolean(game.waiting));
+    $("invite-button").classList.toggle("keep", Boolean(game.waiting) && this.hosting);  // in the bar while friends are awaited
+    document.body.classList.toggle("spectator", this.mySeat == null);  // only what a spectator can do
+    const people = (this.seats || []).filter((s) => s.kind === "person").length;
+    $("chat-button").classList.toggle("keep", people > 1 || this.mySeat == null);
   }
+
+  /** Did this browser make the table (it holds the invite links)? */
+  get hosting() { const held = seatOf(this.gameId); return Boolean(held?.host || held?.links); }
+
+  /** Have I asked for the next deal already (the server lists me as ready)? */
+  get iAmReady() { return this.mySeat != null && (this.msg?.game.ready || []).includes(this.mySeat); }
 
   // ------------------------------------------------------------------ actions
 
@@ -197,7 +246,10 @@ export class Table {
 
   askHint() {
     if (!this.view || this.view.to_move !== this.view.seat) { toast(t("hint_not_your_turn")); return; }
-    this.send({ type: "hint" });
+    // Laying away: the cards picked but not sent yet go along, so the hint is the next one.
+    const view = this.view;
+    const chosen = view.phase === "discard" ? [...this.selected].map((i) => this.sortedHand()[i]) : [];
+    this.send(chosen.length ? { type: "hint", chosen } : { type: "hint" });
   }
 
   showHint(action) {
@@ -240,11 +292,26 @@ export class Table {
       return;
     }
     if (view.phase === "play" && view.to_move === view.seat && view.legal_actions.includes(card)) {
-      if (this.act(card)) button.classList.add("leaving");
+      // A finger raises the card; a second tap (or the Play button) plays it, so a mis-tap never plays.
+      const touch = (event.pointerType || this.pointer) === "touch";
+      if (touch && !settings().oneTapPlay && this.raised !== card) {
+        this.raised = card;
+        for (const el of $("hand").querySelectorAll(".card.raised")) el.classList.remove("raised");
+        button.classList.add("raised");
+        this.renderStatus();  // "tap it again": the same line, so nothing moves under the finger
+        return;
+      }
+      this.playCard(card);
       return;
     }
     const why = button.dataset.why || notNowText(view, this.names);  // never a click without an answer
     if (why) toast(why);
+  }
+
+  playCard(card) {
+    if (!this.act(card)) return;
+    this.raised = null;
+    $("hand").querySelector(`.card[data-card="${CSS.escape(card)}"]`)?.classList.add("leaving");
   }
 
   onHandKey(event) {
@@ -279,6 +346,12 @@ export class Table {
     } else if (command === "next-deal") {
       $("result-dialog").close();
       this.send({ type: "next_deal" });
+      // Said at once (the server's list follows): I am ready, the button goes.
+      for (const { game } of new Set([this.msg, this.rawMsg])) {
+        if (this.mySeat != null && !(game.ready || []).includes(this.mySeat)) game.ready = [...(game.ready || []), this.mySeat];
+      }
+      this.renderNote();
+      this.renderControls();
     } else if (command === "rematch") {
       this.send({ type: "rematch" });
     } else if (command === "new-game") {
@@ -460,8 +533,10 @@ export class Table {
       const leader = game.totals[seat] === best && game.totals.some((x) => x);
       return `<span class="score-chip${leader ? " leading" : ""}${game.teams ? ` team-${game.teams[seat]}` : ""}" data-testid="total-${seat}"><span class="who">${escape(name)}</span> <b>${number(game.totals[seat])}</b></span>`;
     }).join("");
+    const watching = this.spectators && this.mySeat != null
+      ? `<span class="watchers" data-testid="watchers">${t("watchers_n", { n: number(this.spectators) })}</span>` : "";
     $("scoreboard").innerHTML = `<span class="deal-no" data-testid="deal-number">${t("deal_n", { n: game.deal_number })}</span>` +
-      chips + `<span class="target">${t("target_n", { n: number(game.target) })}</span>`;
+      chips + watching + `<span class="target">${t("target_n", { n: number(game.target) })}</span>`;
   }
 
   renderSeat(seat) {
@@ -475,10 +550,13 @@ export class Table {
       (level ? ` <span class="level">${t("level." + level)}</span>` : "") +
       (presenceText(this.seats?.[seat]) ? ` <span class="badge presence ${presenceClass(this.seats[seat])}" data-testid="presence-${seat}">${escape(presenceText(this.seats[seat]))}</span>` : "") +
       (partner ? ` <span class="badge partner" data-testid="partner-${seat}">${t("partner")}</span>` : "") +
-      (view.dealer === seat ? ` <span class="badge dealer" title="${t("dealer")}">${t("dealer_short")}</span>` : "") + `</div>`);
+      (view.dealer === seat ? ` <span class="badge dealer" title="${t("dealer")}">${t("dealer_short")}</span>` : "") +
+      (seat !== view.seat && view.hand_sizes[seat] && !view.open_hand ? ` <span class="count-badge" aria-hidden="true">${view.hand_sizes[seat]}</span>` : "") + `</div>`);
     const info = [t(model.role(view, seat))];
     if (["play", "over"].includes(view.phase)) {
       info.push(t("tricks_points", { tricks: view.tricks_won[seat], points: view.trick_points[seat] }));
+      const melds = view.melds?.[seat];
+      if (melds?.length && model.isSuit(view.game)) info.push(`<span class="info-melds">${t("melds_worth", { n: number(model.meldTotal(melds)) })}</span>`);
     }
     bits.push(`<div class="seat-info">${info.join(" · ")}</div>`);
     if (view.sitting_out === seat) {
@@ -503,7 +581,8 @@ export class Table {
     }
     const melds = view.melds?.[seat];
     if (melds && melds.length && model.isSuit(view.game)) {
-      bits.push(`<div class="melds" data-testid="melds-${seat}">${melds.map((m) => this.meldChip(m)).join("")}` +
+      const fresh = view.phase === "play" && view.tricks.length < 2;  // highlighted while people read them
+      bits.push(`<div class="melds${fresh ? " fresh" : ""}" data-testid="melds-${seat}">${melds.map((m) => this.meldChip(m)).join("")}` +
         `<span class="meld-total">= ${number(model.meldTotal(melds))}</span></div>`);
     }
     el.innerHTML = bits.join("");
@@ -540,7 +619,9 @@ export class Table {
     if (view.phase === "play" && view.trick.cards.length) {
       text += " " + t("status.led", { suit: suitName(view.trick.cards[0][1], this.deck) });
     }
+    if (view.phase === "play" && mine && this.raised) text = t("status.tap_again", { card: cardText(this.raised, this.deck).name });
     if (view.sitting_out === view.seat && view.phase !== "over") text = t("status.you_sit_out") + " " + text;
+    if (this.msg.game.waiting) text = t("status.waiting_open", { n: number(this.openSeats) });  // nobody moves before every seat is taken
     let contract = "";
     if (view.soloist != null) {
       const game = model.isSuit(view.game) ? `${t("trump")}: ${suitIcon(view.game, this.deck)} ${suitName(view.game, this.deck)}`
@@ -618,12 +699,14 @@ export class Table {
         button.append(Object.assign(document.createElement("span"), { className: "tapp-mark", title: t("from_tapp") }));
       }
       if (model.isSuit(view.game) && card[1] === view.game) button.classList.add("trump");
-      if (this.hint === card && !hinted) { button.classList.add("hinted"); hinted = true; }
+      if (this.hint === card && !hinted && !(discarding && this.selected.has(index))) { button.classList.add("hinted"); hinted = true; }
+      if (legal && this.raised === card) button.classList.add("raised");
       el.append(button);
     });
     el.classList.toggle("active", playing || discarding);
     el.style.setProperty("--count", hand.length);
     if (focused != null) el.querySelector(`[data-index="${focused}"]`)?.focus({ preventScroll: true });
+    refit();
   }
 
   renderControls() {
@@ -633,7 +716,9 @@ export class Table {
     const button = (action, label, extra = "", testid = `action-${action}`, cls = "") =>
       `<button type="button" class="${cls}${this.hint === action ? " hinted" : ""}" data-action="${escape(action)}" data-testid="${testid}" ${extra}>${label}</button>`;
     let html = "";
-    if (view.phase === "auction" && mine) {
+    if (game.waiting) {
+      // Nothing to do before every seat is taken.
+    } else if (view.phase === "auction" && mine) {
       html = this.auctionControls(button);
     } else if (view.phase === "tapp" && mine) {
       html = button("take", t("take_tapp"), "", "action-take", "primary") +
@@ -664,7 +749,8 @@ export class Table {
       html = game.over
         ? `<button type="button" class="primary" data-command="rematch" data-testid="rematch">${t("rematch")}</button>` +
           `<button type="button" class="secondary" data-command="new-game">${t("new_game")}</button>`
-        : `<button type="button" class="primary" data-command="next-deal" data-testid="next-deal">${t("next_deal")}</button>`;
+        : this.iAmReady ? `<span class="prompt" data-testid="ready-note">${t("note.ready")}</span>`
+          : `<button type="button" class="primary" data-command="next-deal" data-testid="next-deal">${t("next_deal")}</button>`;
       html += `<button type="button" class="secondary" data-command="sheet">${t("score_sheet")}</button>`;
     }
     const focused = el.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
@@ -702,22 +788,19 @@ export class Table {
     return wholeGame ? escape(t("whole_game")) : `±${number(value)}`;
   }
 
+  /** The melds of the deal: beside each player (highlighted while fresh), and in one line
+   *  of totals above the trick through the first two tricks (until closed). Never over the trick. */
   renderMeldReveal() {
     const view = this.view;
     const el = $("meld-reveal");
-    // Shown through the first two tricks (people read it while the cards fall), or until closed.
     const key = `${this.gameId}:${this.msg.game.deal_number}`;
     const show = view.phase === "play" && model.isSuit(view.game) && view.melds && view.tricks.length < 2 && this.meldsClosed !== key;
     el.hidden = !show;
     if (!show) return;
-    el.classList.toggle("compact", view.trick.cards.length > 0 || view.tricks.length > 0);
-    el.innerHTML = `<div class="dialog-head"><h2>${t("melds")}</h2><button type="button" class="close" data-testid="meld-reveal-close" aria-label="${escape(t("close"))}">×</button></div>` + view.melds.map((melds, seat) => {
-      const total = model.meldTotal(melds);
-      const cards = melds.map((m) => `<span class="meld-line">${meldName(m.name)} ${m.suit ? namedSuit(m.suit, this.deck) : ""} ` +
-        `<span class="meld-cards">${m.cards.map((c) => cardChip(c, this.deck)).join("")}</span> <b>${number(m.points)}</b></span>`).join("");
-      return `<div class="reveal-seat"><span class="name">${escape(this.names[seat])}</span>` +
-        `${cards || `<span class="none">${t("no_melds")}</span>`}<span class="meld-total">= ${number(total)}</span></div>`;
-    }).join("");
+    el.innerHTML = `<h2>${t("melds")}</h2><span class="meld-sums">` + view.melds.map((melds, seat) =>
+      `<span class="reveal-seat" data-testid="meld-sum-${seat}"><span class="name">${escape(this.names[seat])}</span> ` +
+      `<b>${melds.length ? number(model.meldTotal(melds)) : `<span class="none">${t("no_melds")}</span>`}</b></span>`).join("") +
+      `</span><button type="button" class="close" data-testid="meld-reveal-close" aria-label="${escape(t("close"))}">×</button>`;
   }
 
   // ------------------------------------------------------------------ dialogs
