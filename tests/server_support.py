@@ -22,7 +22,7 @@ from binokel.server.limits import Limits
 from binokel.server.storage import open_store
 
 FAST_LIMITS = Limits(messages_per_second=1000.0, message_burst=1000, address_messages_per_second=1000.0,
-                     address_message_burst=1000)
+                     address_message_burst=1000, reviews_per_minute=1000, table_reviews_per_minute=1000)
 """Tests act as fast as the server answers, far beyond a person's 20 messages a second."""
 TEST_HOSTS = ("testserver",)
 """TestClient's host name (its websockets always use it): answered like a name given with --allow-host."""

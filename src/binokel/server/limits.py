@@ -59,8 +59,8 @@ class Limits:
     pool_workers: int = 0  # searches at once (0: one per core)
     hints_per_minute: int = 6  # per seat at a table (all its tabs), besides one hint at a time
     hint_seconds: float = 5.0  # a hint not worked out within this time is refused (hints_busy)
-    reviews_per_minute: int = 6  # deal reviews and bidding advice per client address
-    table_reviews_per_minute: int = 12  # ... and per table (an uploaded record: per address)
+    reviews_per_minute: int = 20  # deal reviews and bidding advice per client address (advice: once per auction turn)
+    table_reviews_per_minute: int = 40  # ... and per table (an uploaded record: per address)
     review_seconds: float = 30.0  # a review not worked out within this time is refused (reviews_busy)
     review_slots: int = 1  # pool slots reviews may hold at once (bot moves and hints keep the others)
     save_retry_seconds: float = 5.0  # the longest pause between tries to save a bot move
