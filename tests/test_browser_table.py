@@ -31,7 +31,7 @@ from test_browser import (
     pytestmark,  # noqa: F401 - the same skips as test_browser.py
     sync_playwright,
 )
-from test_browser_round2 import new_game
+from test_browser_details import new_game
 
 PHONES = [(360, 640), (390, 844), (412, 915), (844, 390)]
 
@@ -439,7 +439,7 @@ def test_bug17_k_goes_to_the_first_playable_card(server: Server, browser: Browse
 
 
 def test_bug11_a_surrender_result_does_not_contradict_itself(server: Server, browser: Browser) -> None:
-    from test_browser_round2 import surrender
+    from test_browser_details import surrender
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
     new_game(server, page, name="Anna", seed=5)
     seen = play_until(page, surrender)

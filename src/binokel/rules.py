@@ -23,7 +23,7 @@ from binokel.error import NotationError
 from binokel.number import read_number, shown
 
 # The options with a fixed set of words. StrEnum members are their text, so the
-# canonical rule text, records and JSON read exactly as before.
+# canonical rule text, records and JSON read them as plain words.
 
 class Word(StrEnum):
     """An option value that is one of a fixed set of words. It compares, hashes, prints

@@ -386,8 +386,8 @@ class HardBot(MediumBot):
     DEFENDER_UTILITY = -80.0
     """What passing is taken to be worth where one soloist plays against the rest: about the
     defenders' mean utility (docs/ai.md). A bid is made only while playing it is worth more.
-    It was -30 until round five: -80 beat it by +4.5 [+0.4, +8.5] points a deal (300 paired
-    deals at budget 0.02) and made hard stronger at the browser's budget (docs/ai.md, round five)."""
+    -80 beat -30 by +4.5 [+0.4, +8.5] points a deal (300 paired deals at budget 0.02) and made
+    hard stronger at the browser's budget (docs/ai.md)."""
     TEAM_DEFENDER_UTILITY = -30.0
     """... and with teams, where defending teams do far better (kreuz: about +20 against hard's
     contracts) and -80 made expert overbid: 70% of its contracts made, -48 a deal against hard."""

@@ -54,7 +54,7 @@ class Limits:
     # friend's hand); the tests, which replay fixed deals with friends, set BINOKEL_SEEDS_WITH_FRIENDS=1.
     seeds_with_friends: bool = field(default_factory=lambda: os.environ.get("BINOKEL_SEEDS_WITH_FRIENDS") == "1")
 
-    # -- scheduling and faults (issue 12; server/pool.py, docs/server.md "Scheduling and faults")
+    # -- scheduling and faults (server/pool.py, docs/server.md "Scheduling and faults")
     pool: str = "process"  # where bots and hints think: "process" (every core) or "thread"
     pool_workers: int = 0  # searches at once (0: one per core)
     hints_per_minute: int = 6  # per seat at a table (all its tabs), besides one hint at a time

@@ -1,4 +1,5 @@
-"""Browser tests, round two (issue #15): the bugs a newcomer hit, and the new features.
+"""Browser tests of the table's details: marks, tooltips, hints, the bidding help, the result explained,
+settings, statistics, the keyboard, the phone, and the bugs a newcomer hit.
 
 They reuse the server, browser and page fixtures of ``test_browser.py`` (the same skips:
 no Playwright or no Chromium → skipped with the reason). Games are seeded and the
@@ -583,7 +584,7 @@ def test_deal_animation_marks_and_celebration(server: Server, page: Page) -> Non
 # ---------------------------------------------------------------------- screenshots (only when asked)
 
 @pytest.mark.skipif(not os.environ.get("BINOKEL_SCREENSHOTS"), reason="set BINOKEL_SCREENSHOTS=1 to refresh docs/screenshots")
-def test_screenshots_round2(server: Server, browser: Browser) -> None:
+def test_screenshots_details(server: Server, browser: Browser) -> None:
     shots = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
     new_game(server, page, name="Anna", seed=5)
