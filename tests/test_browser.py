@@ -65,7 +65,7 @@ class Server:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "binokel", "serve", "--port", str(self.port), "--db", str(self.db), "--think", "0"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a bound, not a measure: a loaded machine starts it slowly
         while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(self.url + "api/meta", timeout=1) as response:
@@ -75,7 +75,9 @@ class Server:
                 if self.process.poll() is not None:
                     raise RuntimeError(f"binokel serve exited: {self.process.stdout.read()}")
                 time.sleep(0.1)
-        raise RuntimeError("binokel serve did not start within 20 s")
+        self.process.kill()  # no server left running after a failed start
+        self.process.wait()
+        raise RuntimeError("binokel serve did not start within 60 s")
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
