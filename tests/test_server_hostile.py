@@ -47,7 +47,7 @@ from binokel.server.guard import Guard, Names, Policy
 from binokel.server.limits import Limits
 from binokel.server.transport import uvicorn_config
 from binokel.server.protocol import CLIENT_TYPES
-from server_support import Saved
+from server_support import Saved, fast_limits
 
 Message = dict[str, Any]
 FAST = Limits(messages_per_second=10_000.0, message_burst=10_000, address_messages_per_second=10_000.0,
@@ -329,6 +329,8 @@ def settle(ws: Any) -> list[Message]:
         seen.append(message)
         if message["type"] == "events" and message["since"] == 0:
             return seen
+        # Refused, this request gets no other answer: fail here rather than wait for ever.
+        assert message.get("code") not in ("too_many_events", "events_too_far"), message
     raise AssertionError("no answer")
 
 
@@ -338,7 +340,10 @@ def test_fuzzed_websocket_messages_change_nothing(tmp_path: Path, caplog: pytest
     changes, the connection stays usable, the record replays, and the log has no traceback."""
     caplog.set_level(logging.INFO)
     db = tmp_path / "games.db"
-    with TestClient(app_for(db), base_url=LOCAL) as client:
+    # Each example ends with an events request (settle): more than the per-connection rate of
+    # them, which tests/test_server_abuse.py checks on its own.
+    limits = fast_limits(events_per_minute=100_000)
+    with TestClient(app_for(db, limits=limits), base_url=LOCAL) as client:
         # a table of three people who never move (grace: no stand-in during the test)
         game = create(client, seats=["me", "open", "open"], grace=3600)
         tokens = {0: game["token"]}
