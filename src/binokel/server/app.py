@@ -60,7 +60,7 @@ from binokel.server.review_routes import add_review_routes
 from binokel.server.seat import OPEN, SHORT_LENGTH
 from binokel.server.club import add_club_routes
 from binokel.server.pad import add_pad_routes
-from binokel.server import delivery
+import binokel.server.delivery as delivery
 from binokel.server.delivery import add_delivery, web_dir
 from binokel.server.table import Connection, Table
 
