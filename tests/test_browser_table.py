@@ -15,7 +15,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_browser import (
+from test_browser import (  # noqa: F401 - its server and browser fixtures too
+    browser,
+    server,
     ARGS,
     CHROMIUM,
     MY_TURN,
@@ -34,22 +36,6 @@ from test_browser import (
 from test_browser_details import new_game
 
 PHONES = [(360, 640), (390, 844), (412, 915), (844, 390)]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    server = Server(tmp_path / "games.db")
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
 
 
 def phone(browser: Browser, width: int, height: int, card_size: str = "normal", **settings: object) -> Page:
