@@ -58,7 +58,7 @@ from binokel.server.storage import (
     Store,
 )
 from binokel.state import Phase
-from binokel.table import PERSON, Change, Step, step_from_json
+from binokel.table import Change, Step, step_from_json
 from binokel.table import Seat as DriverSeat
 from binokel.table import Table as Driver
 
@@ -89,7 +89,8 @@ def later(seconds: float) -> str:
 
 def driver_seats(settings: Settings) -> list[DriverSeat]:
     """The driver's seats: bots at the bot seats, people (taken or open) elsewhere."""
-    return [DriverSeat(level) if (level := settings.level(seat)) else PERSON for seat in range(len(settings.seats))]
+    return [DriverSeat(level) if (level := settings.level(seat)) else DriverSeat(stand_in=settings.stand_in)
+            for seat in range(len(settings.seats))]
 
 
 def status(game: Game) -> Status:
