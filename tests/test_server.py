@@ -686,3 +686,18 @@ def test_a_failing_bot_cannot_stall_the_game(caplog: pytest.LogCaptureFixture) -
         with pytest.raises(BotError, match="at seat 1"):
             choose_safely(bot, seen, random.Random(1), 0.01)
     assert choose_safely(make_bot("easy", seed=1), seen, random.Random(1), 0.01) in seen.legal_actions
+
+@pytest.mark.parametrize("rules", list(RULE_SETS))
+def test_a_spectator_sees_what_every_seat_but_the_soloist_sees_in_common(rules: str) -> None:
+    """The spectator's view is a seat's view without its hand and choices; nothing derived
+    from the soloist's own discard (its points, the soloist's card points) reaches it."""
+    from binokel.server.table import PRIVATE_FIELDS, spectator_view
+    from conftest import random_playout
+
+    for seed in range(3):
+        for deal in random_playout(Rules.parse(rules), seed):
+            watched = spectator_view(deal)
+            for seat in range(deal.players):
+                if seat != deal.soloist:
+                    assert watched == {**view(deal, seat).to_json(), **PRIVATE_FIELDS, "seat": None}
+            assert watched["discard_points"] is None and watched["card_points"] == list(deal.trick_points)
