@@ -272,6 +272,20 @@ def test_rules_are_read_as_a_new_game_reads_them(client: TestClient, text: str, 
     assert all(c["standard"] == getattr(STANDARD, c["name"]) for c in body["changes"])
 
 
+@pytest.mark.parametrize(("text", "teams"), [("standard", [0, 1, 2]), ("kreuz", [0, 1, 0, 1]),
+                                             ("sechser", [0, 1, 0, 1, 0, 1]), ("four-solo", [0, 1, 2, 3])])
+def test_the_rules_say_who_plays_with_whom_and_each_seats_computer_name(client: TestClient, text: str,
+                                                                         teams: list[int]) -> None:
+    """The start page shows partners and the computer players' names from the server's answer."""
+    from binokel.server.protocol import OPPONENT_NAMES
+
+    body = client.get("/api/rules", params={"text": text}).json()
+    assert body["teams"] == teams
+    assert body["bot_names"][1:3] == list(OPPONENT_NAMES[:2]) and len(body["bot_names"]) == len(teams)
+    meta = {r["name"]: r for r in client.get("/api/meta").json()["rule_sets"]}
+    assert meta[text]["teams"] == teams and meta[text]["bot_names"] == body["bot_names"]
+
+
 BAD_RULES = ["poker", "standard(target=7)", "standard(players=4)", "kreuz(teams=none,partner_exemption=1)",
              "standard(sit_out=1)", "standard(bettel=15)", "club(auction=sealed)", "standard(target)", "sechser(players=3)"]
 
