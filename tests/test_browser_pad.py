@@ -139,6 +139,7 @@ def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, br
     expect(phone.get_by_test_id("pad-status")).to_have_text("Offline, 2 deals waiting", timeout=TIMEOUT)
     for number in (3, 4):
         expect(phone.get_by_test_id(f"pad-row-{number}")).to_have_class("pending")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360  # nothing sticks out of the phone
     shot(phone, "offline")
     expect(watcher.get_by_test_id("pad-sheet").locator("tbody tr")).to_have_count(2)  # the server has two
 

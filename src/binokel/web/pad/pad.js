@@ -108,7 +108,7 @@ function sheetTable(sheet, queue, onCorrect, editing) {
       h("span", { class: "small" }, row.problem ? explainProblem(row.problem, names) : row.pending ? t("pad.waiting") : t(`terminal.pad_outcome_${row.outcome}`))),
     ...names.map((_, seat) => h("td", {}, row.pending ? "…" : number(row.scores[seat]), row.pending || !row.totals ? null : [h("br"), h("span", { class: "small" }, number(row.totals[seat]))])),
     onCorrect ? h("td", { class: "act" }, h("button", { type: "button", "data-testid": `pad-correct-${row.number}`, "aria-label": t("pad.correct_n", { n: row.number }),
-      onclick: () => onCorrect(row) }, t("pad.correct"))) : null));
+      onclick: () => onCorrect(row) }, "✎")) : null));
   return h("div", { class: "sheet-wrap" }, h("table", { "data-testid": "pad-sheet" },
     h("caption", { class: "visually-hidden" }, t("pad.sheet")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("pad.deal")), names.map((n) => h("th", { scope: "col" }, n)),
