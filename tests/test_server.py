@@ -330,7 +330,9 @@ def test_every_language_has_every_string() -> None:
     """The page shows every rule option, rule set, contract and outcome in five languages."""
     from binokel.action import GAME_WORDS
     from binokel.server.app import web_dir
-    from binokel.server.protocol import DECKS, LANGUAGES, LEVELS
+    from binokel.ai import LEVELS
+    from binokel.i18n import LANGUAGES
+    from binokel.server.settings import DECKS
     from binokel.state import Outcome
 
     from binokel.i18n import catalogue

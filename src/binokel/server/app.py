@@ -43,8 +43,6 @@ from binokel.server.logs import quiet_client_errors
 from binokel.server.metrics import CONTENT_TYPE, Metrics
 from binokel.server.persist import PROCESS
 from binokel.server.protocol import (
-    DECKS,
-    OPPONENT_NAMES,
     PHRASES,
     ProtocolError,
     bot_name,
@@ -58,7 +56,8 @@ from binokel.server.protocol import (
 from binokel.server.storage import StorageUnavailable, Store, open_store
 from binokel.server.pool import PoolClosed
 from binokel.server.review_routes import add_review_routes
-from binokel.server.seat import OPEN, SHORT_LENGTH
+from binokel.server.seat import SHORT_LENGTH
+from binokel.server.settings import DECKS, OPEN, OPPONENT_NAMES
 from binokel.server.club import add_club_routes
 from binokel.server.pad import add_pad_routes
 import binokel.server.delivery as delivery
