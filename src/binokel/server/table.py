@@ -44,16 +44,15 @@ from binokel.server.limits import Bucket, Limits
 from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool, PoolClosed
-from binokel.server.persist import PROCESS, SeatRow
+from binokel.server.persist import PROCESS, SeatRow, taken
 from binokel.server.protocol import (
     ProtocolError,
-    Settings,
-    bot_name,
     error_message,
     rule_changes,
     rule_facts,
 )
-from binokel.server.seat import Seat, digest
+from binokel.server.seat import digest
+from binokel.server.settings import SeatPresence, Settings, bot_name
 from binokel.server.storage import (
     GameNotFound,
     Presence,
@@ -145,8 +144,9 @@ def spectator_view(deal: State) -> dict[str, Any]:
     >>> seen["seat"], seen["hand"], seen["hand_sizes"]
     (None, [], [15, 15, 15])
     """
-    seen = view(deal, deal.sitting_out if deal.sitting_out is not None else 0).to_json()
-    return {**seen, **PRIVATE_FIELDS, "seat": None}
+    # Seen from a seat that is not the soloist: nothing derived from the discard comes with it.
+    seat = deal.sitting_out if deal.sitting_out is not None else 1 if deal.soloist == 0 else 0
+    return {**view(deal, seat).to_json(), **PRIVATE_FIELDS, "seat": None}
 
 
 class Table:
@@ -276,18 +276,11 @@ class Table:
         left = [PRESENCE_TTL - p.age - gone for p in self.elsewhere if p.age + gone < PRESENCE_TTL]
         return min(left) if left else None
 
-    def seats(self) -> list[Seat]:
+    def seats(self) -> list[SeatPresence]:
         """Every seat as everybody may see it (presence)."""
-        result = []
-        for seat, sitter in enumerate(self.driver.seats):
-            if sitter.bot is not None:
-                result.append(Seat("bot", self.name(seat), sitter.bot, connected=True))
-            elif seat in self.people:
-                result.append(Seat("person", self.name(seat), sitter.stand_in, self.connected(seat),
-                                   seat in self.standing_in))
-            else:
-                result.append(Seat("open", "", None))
-        return result
+        return [seat.presence(connected=self.connected(number), stand_in=number in self.standing_in,
+                              stand_in_level=self.settings.stand_in)
+                for number, seat in enumerate(self.settings.seat_plan(taken(self.people.values())))]
 
     def presence(self) -> dict[str, Any]:
         return {"type": "presence", "seats": [s.to_json() for s in self.seats()], "waiting": self.waiting,
