@@ -45,7 +45,6 @@ from binokel.server.persist import PROCESS
 from binokel.server.protocol import (
     PHRASES,
     ProtocolError,
-    bot_name,
     brief,
     error_message,
     parse_message,
@@ -57,7 +56,7 @@ from binokel.server.storage import StorageUnavailable, Store, open_store
 from binokel.server.pool import PoolClosed
 from binokel.server.review_routes import add_review_routes
 from binokel.server.seat import SHORT_LENGTH
-from binokel.server.settings import DECKS, OPEN, OPPONENT_NAMES
+from binokel.server.settings import DECKS, OPEN, OPPONENT_NAMES, bot_name
 from binokel.server.club import add_club_routes
 from binokel.server.pad import add_pad_routes
 import binokel.server.delivery as delivery
