@@ -20,6 +20,7 @@ from binokel.server import persist
 from binokel.server.app import create_app
 from binokel.server.limits import Limits
 from binokel.server.storage import open_store
+from binokel.update import apply_update
 
 FAST_LIMITS = Limits(messages_per_second=1000.0, message_burst=1000, address_messages_per_second=1000.0,
                      address_message_burst=1000, reviews_per_minute=1000, table_reviews_per_minute=1000)
@@ -92,3 +93,27 @@ class Saved:
             else:
                 store._write(lambda db: db.execute(  # type: ignore[attr-defined]
                     "UPDATE invites SET expires = '2000-01-01T00:00:00.000+00:00' WHERE seat IS NOT -1"))
+
+
+class ModelSocket:
+    """A websocket read as a client reads it: it keeps the table's model (the snapshot,
+    brought up to date by each ``update``, ``presence`` and ``rematch``) and answers an
+    ``update`` with the model after it, a ``state`` like the snapshots of every step before
+    the update channel. Other messages pass as they are."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.model: dict[str, Any] | None = None
+
+    def receive_json(self) -> dict[str, Any]:
+        message = self.ws.receive_json()
+        if message["type"] == "update":
+            assert self.model is not None and message["since"] == self.model["version"], (self.model, message)
+            self.model = apply_update(self.model, message)
+            return self.model
+        if message["type"] == "state" or (self.model is not None and message["type"] in ("presence", "rematch")):
+            self.model = apply_update(self.model or {}, message)
+        return message
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.ws, name)

@@ -24,7 +24,8 @@ from binokel.meld import meld_cards, meld_values
 from binokel.record import replay_deal
 from binokel.rules import Rules
 from server_support import Saved as Store
-from binokel.terminal.remote import apply_update, parse_link
+from binokel.terminal.remote import parse_link
+from binokel.update import apply_update
 from terminal_support import CONFIRM, PROMPTS, simple_answer, text_of
 
 NEXT = r"Press Enter for the next deal \(s score sheet, q leaves the table\): "

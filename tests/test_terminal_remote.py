@@ -14,7 +14,8 @@ from binokel.game import Game
 from binokel.server.protocol import rule_facts
 from binokel.table import PERSON, Seat, Table
 from binokel.terminal.messages import Messages
-from binokel.terminal.remote import RemoteTable, Step, apply_update
+from binokel.terminal.remote import RemoteTable, Step
+from binokel.update import apply_update
 from binokel.terminal.style import Style
 
 SEAT = 1

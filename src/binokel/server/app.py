@@ -61,10 +61,13 @@ from binokel.server.club import add_club_routes
 from binokel.server.pad import add_pad_routes
 import binokel.server.delivery as delivery
 from binokel.server.delivery import add_delivery, web_dir
-from binokel.server.table import Connection, Table
+from binokel.server.channel import Connection
+from binokel.server.table import Table
 
 log = logging.getLogger("binokel.server")
 
+PONG = '{"type": "pong"}'
+"""The answer to a page's heartbeat (encoded once)."""
 UNKNOWN_GAME_CLOSE = 4404
 """Websocket close code for an unknown game id."""
 FORBIDDEN_CLOSE = 4403
@@ -596,6 +599,8 @@ async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | b
             raise ProtocolError("not_your_seat", seat=connection.seat, value=repr(message["seat"]))
         if kind == "action":
             await table.act(connection, message["action"], message["version"])
+        elif kind == "ping":
+            connection.post(PONG)
         elif kind == "sync":
             connection.post(table.state_message(connection.seat))
             table.kick()

@@ -118,9 +118,11 @@ Server → client:
   (a spectator: a view without ``hand``, ``discard``, ``legal_actions``, ``seat`` null),
   "game": {...}, "last_trick": {"leader", "cards", "winner"}|null,
   "meld_options": {"S": n, "H": n, "D": n, "C": n}|null, "refusals": {card: {"code", "params"}},
-  "contracts": {game: {"value": n|null, "whole_game": bool}}, "surrender": {"cost", "credit"}|null}``
-  — on connect, on ``sync``
-  and after every accepted change. ``game`` is ``{"players": [names], "levels":
+  "contracts": {game: {"value": n|null, "whole_game": bool}}, "surrender": {"cost", "credit"}|null,
+  "next": {"step": "deal"|"ask"|"think"|"over", "seat", "level", "stand_in", "winner"}}``
+  — the snapshot: on connect, on ``sync``, and to everybody when a friend takes a seat
+  (after every step an ``update`` instead, below). ``next`` is the driver's next step
+  (``binokel.update.next_json``). ``game`` is ``{"players": [names], "levels":
   [null, "medium", "hard"], "totals": [...], "deal_number": k (1-based), "rules": text,
   "changes": [{"name", "value", "standard"}...], "teams": [team of each seat]|null,
   "durch_games": [...]|null, "target": int, "over": bool, "winner": seat|team|null,
@@ -163,13 +165,21 @@ Server → client:
   any — should the bot fail, as for the computer opponents' own moves).
 - ``{"type": "rematch", "id": new_id}`` — to every connection, once a person asked for a
   rematch: the same people in the same seats (the same tokens), a fresh seed.
+- ``{"type": "update", "version": N, "since": N-1, "stand_in": seat|null, "events": [...],
+  "model": {...changed top-level fields, "view": {...changed view fields}, "game": {...}},
+  "append": {"view": {"tricks": [the tricks won]}}?}`` — after every accepted step, one
+  per audience (each seat, the spectators; ``binokel.update.update_for``): the step's
+  events that audience may see and the fields of its snapshot the step changed. Applied to
+  the last snapshot (``binokel.update.apply_update``, the page's ``applyUpdate``) it gives
+  exactly the snapshot of version N. ``stand_in`` is the person's seat when a bot moved
+  for them. A client whose model is not at ``since`` sends ``sync``.
 - ``{"type": "events", "since": V, "version": N, "events": [{"version", "kind", ...}...],
-  "stand_in": seat|null}`` — the table driver's events (``binokel.table.Event.to_json``,
+  "stand_in": null}`` — the table driver's events (``binokel.table.Event.to_json``,
   kinds ``deal hand action soloist tapp melds open_hand trick deal_over game_over``) after
-  version ``V`` that the connection's seat (or a spectator) may see: after every change
-  (before its ``state``; ``stand_in`` is the person's seat when a bot moved for them), on
-  hello with a version at most 500 behind, and on request. ``hand`` is the seat's own
-  dealt hand; another seat's discard is an ``action`` with ``"action": null``.
+  version ``V`` that the connection's seat (or a spectator) may see: on hello with a
+  version at most 500 behind, and on request. ``hand`` is the seat's own dealt hand;
+  another seat's discard is an ``action`` with ``"action": null``.
+- ``{"type": "pong"}`` — the answer to ``ping``.
 - ``{"type": "presence", "seats": [{"kind": "person"|"open"|"bot", "name", "level",
   "connected", "stand_in"}...], "waiting": bool, "spectators": n, "ready": [seats]}`` —
   who sits where and who is connected, after every change of it.
@@ -195,6 +205,8 @@ Client → server:
   not sent yet: the hint is the next card after them) — only while the connection's seat
   is to move.
 - ``{"type": "sync"}`` — the server resends the state.
+- ``{"type": "ping"}`` — a heartbeat (the page sends it after a quiet moment and counts the
+  line lost when nothing comes back); answered with ``pong``.
 - ``{"type": "next_deal"}`` (optional ``"version"``) — this person is ready for the next
   deal once the shown deal is over; it is dealt when every connected person is (or after
   the table's ``next_deal_after`` seconds, if set), so everybody can study the score sheet.
@@ -241,7 +253,7 @@ MAX_MESSAGE = 16 * 1024
 """Largest client message accepted, in bytes of UTF-8."""
 MAX_NAME = 40
 NUMBER_WORDS = {2: "two", 3: "three", 5: "five"}
-CLIENT_TYPES = ("hello", "action", "hint", "sync", "next_deal", "rematch", "chat", "events")
+CLIENT_TYPES = ("hello", "action", "hint", "sync", "next_deal", "rematch", "chat", "events", "ping")
 PHRASES = ("hello", "well_played", "good_luck", "thanks", "oops", "bye")
 """Quick chat phrases; each page shows them in its own language ("Gut gespielt!")."""
 MAX_CHAT = 200

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import json
 import logging
 import random
 import secrets
@@ -60,9 +59,10 @@ from binokel.server.storage import (
     Store,
     VersionConflict,
 )
-from binokel.state import State
+from binokel.server.channel import Channel, Connection
 from binokel.table import Ask, Change, Deal, Event, EventKind, Think
 from binokel.table import Table as Driver
+from binokel.update import next_json, score_line, spectator_view, update_for
 from binokel.view import SeatView, view
 
 log = logging.getLogger("binokel.server")
@@ -73,80 +73,6 @@ RETRY_FIRST = 0.25
 PRESENCE_TTL = 15.0
 """A presence row of another process counts this many seconds after its last heartbeat
 (so a process killed with -9 stops counting its seats as connected after this long)."""
-PRIVATE_FIELDS: dict[str, Any] = {"hand": [], "discard": None, "legal_actions": []}
-"""What a spectator's view leaves out of a seat's view (everything else in a view is public)."""
-
-
-class Connection:
-    """One websocket watching a table: its seat (None: a spectator) and its outgoing queue,
-    bounded: a client too slow to read is dropped rather than let its messages pile up."""
-
-    def __init__(self, seat: int | None, limits: Limits, *, host: bool = False, address: str = "?") -> None:
-        self.seat = seat
-        self.host = host
-        self.address = address  # the client's address (its per-address quotas)
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()  # messages encoded already
-        self.bound = limits.queue_messages
-        self.byte_bound = limits.queue_bytes
-        self.queue_bytes = 0  # the bytes of the messages waiting
-        self.events = Bucket(limits.events_per_minute / 60, limits.events_per_minute)
-        self.dropped = False
-        self.on_overflow: Callable[[], object] | None = None  # set by the app: closes the socket (4408)
-        self.messages = Bucket(limits.messages_per_second, limits.message_burst)
-        self.chat = Bucket(limits.chat_per_10_seconds / 10, limits.chat_per_10_seconds)
-        self.since: int | None = None  # the version the client said it had seen (hello)
-
-    def post(self, message: dict[str, Any] | str | None) -> None:
-        """Queue a message (None closes the connection), encoded here (a str: encoded already).
-        With ``Limits.queue_messages`` waiting already, or ``Limits.queue_bytes``, the client
-        is too slow to read: it is dropped (see :meth:`drop`)."""
-        if self.dropped:
-            return
-        if message is None:
-            self.queue.put_nowait(None)
-            return
-        text = message if isinstance(message, str) else json.dumps(message)
-        if self.queue.qsize() >= self.bound or self.queue_bytes + len(text) > self.byte_bound:
-            self.drop()
-            return
-        self.queue_bytes += len(text)
-        self.queue.put_nowait(text)
-
-    async def next_message(self) -> str | None:
-        """The next message to send (None: close), for the connection's sender."""
-        text = await self.queue.get()
-        if text is not None:
-            self.queue_bytes -= len(text)
-        return text
-
-    def drop(self) -> None:
-        """Give up on a slow client: empty its queue (the memory returns at once), ignore what
-        is posted later, and let the app close its socket (close code 4408). The client
-        reconnects with the last version it saw and catches up from there (``hello``)."""
-        self.dropped = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self.queue_bytes = 0
-        if self.on_overflow is not None:
-            self.on_overflow()
-
-
-Client = Connection  # the name before seats existed
-
-
-def spectator_view(deal: State) -> dict[str, Any]:
-    """What a spectator sees of a deal: a seat's view without its private fields (hand,
-    discard, legal actions); every other field of a view is the same for every seat.
-
-    >>> import random
-    >>> deal = State.new("standard", dealer=0).deal_random(random.Random(1))
-    >>> seen = spectator_view(deal)
-    >>> seen["seat"], seen["hand"], seen["hand_sizes"]
-    (None, [], [15, 15, 15])
-    """
-    # Seen from a seat that is not the soloist: nothing derived from the discard comes with it.
-    seat = deal.sitting_out if deal.sitting_out is not None else 1 if deal.soloist == 0 else 0
-    return {**view(deal, seat).to_json(), **PRIVATE_FIELDS, "seat": None}
 
 
 class Table:
@@ -167,7 +93,7 @@ class Table:
         self.host = next((p for p in people if p.host), None)
         self.bots: dict[Think, Bot] = {}  # made when the driver first asks one to think
         self.lock = asyncio.Lock()
-        self.connections: set[Connection] = set()
+        self.channel = Channel()
         self.away_since: dict[int, float] = {seat: time.monotonic() for seat in self.person_seats}
         self.standing_in: set[int] = set()  # person seats a bot plays for at the moment
         self.ready: set[int] = set()  # people who asked for the next deal
@@ -210,6 +136,10 @@ class Table:
         self.moving = False
 
     # ------------------------------------------------------------------ seats
+
+    @property
+    def connections(self) -> set[Connection]:
+        return self.channel.connections
 
     @property
     def game(self) -> Any:
@@ -305,15 +235,7 @@ class Table:
         """The ``state`` snapshot for ``seat`` (None: a spectator), from that seat's view only.
         The part every seat shares (the ``game``) is built once per version and presence."""
         driver = self.driver
-        deal = driver.shown_deal
-        rules = driver.rules
-        if seat is not None:
-            seen = driver.view(seat)
-            shown = seen.to_json()
-            facts = rule_facts(seen, rules)
-        else:
-            shown = spectator_view(deal)
-            facts = {**rule_facts(view(deal, 0), rules), "refusals": {}, "meld_options": None}
+        shown = driver.view(seat).to_json() if seat is not None else spectator_view(driver.shown_deal)
         shared = self._game_part()
         return {
             "type": "state",
@@ -323,8 +245,23 @@ class Table:
             "game": {**shared, "settings": {**shared["settings"],
                                             "name": self.name(seat) if seat is not None else ""}},
             "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
-            **facts,
+            "next": next_json(driver.next_step()),
+            **self.facts(seat),
         }
+
+    def facts(self, seat: int | None) -> dict[str, Any]:
+        """What the page shows that the rules decide, for ``seat`` (None: a spectator)."""
+        driver = self.driver
+        if seat is not None:
+            return rule_facts(driver.view(seat), driver.rules)
+        return {**rule_facts(view(driver.shown_deal, 0), driver.rules), "refusals": {}, "meld_options": None}
+
+    def update_message(self, audience: int | None, events: list[Event], stand_in: int | None) -> dict[str, Any]:
+        """The ``update`` of the last step for ``audience`` (a seat; None: the spectators)."""
+        facts = self.facts(audience)
+        del facts["contracts"]  # the rules' offer: it never changes during a game
+        update = update_for(self.driver, events, audience, stand_in)
+        return update.to_json(extra=facts, game={"ready": sorted(self.all_ready())})
 
     def _game_part(self) -> dict[str, Any]:
         """The ``game`` of a state message (without the seat's own name), cached: it changes
@@ -339,7 +276,7 @@ class Table:
         rules = game.rules
         results = driver.results
         while len(self._history_cache) < len(results):  # a finished deal's line never changes
-            self._history_cache.append(_history(results[len(self._history_cache)]))
+            self._history_cache.append(score_line(results[len(self._history_cache)]))
         part = {
             "players": self.names,
             "levels": [self.settings.level(s) for s in range(driver.players)],
@@ -432,19 +369,13 @@ class Table:
         self.kick()
 
     def _broadcast(self, message: dict[str, Any]) -> None:
-        for connection in self.connections:
-            connection.post(message)
+        self.channel.broadcast(message)
 
     def _broadcast_presence(self) -> None:
         self._broadcast(self.presence())
 
     def _broadcast_state(self) -> None:
-        cache: dict[int | None, dict[str, Any]] = {}
-        for connection in self.connections:
-            seat = connection.seat
-            if seat not in cache:
-                cache[seat] = self.state_message(seat)
-            connection.post(cache[seat])
+        self.channel.tell(self.state_message)
 
     # ------------------------------------------------------------------ commands from people
 
@@ -585,9 +516,7 @@ class Table:
     def _tell_seats(self, line: dict[str, Any]) -> None:
         """A chat line goes to the people at the table, not to spectators (anybody with the
         game id may watch; the people talk among themselves)."""
-        for connection in self.connections:
-            if connection.seat is not None:
-                connection.post(line)
+        self.channel.broadcast(line, to=[c for c in self.connections if c.seat is not None])
 
     def _player(self, connection: Connection) -> int:
         if connection.seat is None:
@@ -633,22 +562,13 @@ class Table:
 
     def _adopt(self, change: Change, stand_in: int | None = None) -> None:
         """Commit a stored change to the driver and tell every connection here."""
-        since = self.driver.version
         events = self.driver.commit(change)
         if any(e.kind is EventKind.DEAL for e in events):
             self.ready.clear()
             self.deal_over_at = None
         if self.driver.needs_deal():
             self.deal_over_at = time.monotonic()
-        states: dict[int | None, dict[str, Any]] = {}
-        told: dict[int | None, dict[str, Any]] = {}
-        for connection in self.connections:
-            seat = connection.seat
-            if seat not in states:  # built once per seat, not per watcher
-                told[seat] = self.events_message(seat, events, since, stand_in)
-                states[seat] = self.state_message(seat)
-            connection.post(told[seat])
-            connection.post(states[seat])
+        self.channel.tell(lambda audience: self.update_message(audience, events, stand_in))
         self.kick()
 
     async def _adopt_missed(self, quiet: bool = False) -> None:
@@ -934,11 +854,3 @@ def _judged(judge: Callable[[], T]) -> T:
         return judge()
     except BinokelError as error:
         raise ProtocolError(error.code, **error.params) from None
-
-
-def _history(event: Event) -> dict[str, Any]:
-    """One line of the score sheet, from a finished deal's public event (no cards)."""
-    data = event.data
-    return {"dealer": data["dealer"], "soloist": data["soloist"], "bid": data["bid"], "game": data["game"],
-            "outcome": data["outcome"], "scores": data["scores"], "melds": data["meld_points"],
-            "card_points": data["card_points"]}

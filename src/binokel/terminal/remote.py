@@ -44,6 +44,7 @@ from binokel.terminal.parse import parse_input
 from binokel.terminal.ruleset import rules_lines
 from binokel.terminal.style import Style
 from binokel.terminal.table_text import YES, TableText, forced_opening
+from binokel.update import apply_update
 from binokel.view import SeatView
 
 LINK_KINDS = ("join", "game", "watch", "seat")
@@ -183,24 +184,7 @@ def take_seat(link: Link, name: str) -> tuple[str, str | None]:
     return link.value, None
 
 
-# ---------------------------------------------------------------------- the table's model
-
-def apply_update(model: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
-    """The model after an ``update`` message: its ``model`` holds only the top-level fields
-    that changed, and of ``view`` and ``game`` only the fields that changed.
-
-    >>> apply_update({"version": 1, "view": {"phase": "auction", "hand": ["AS"]}, "game": {"over": False}},
-    ...              {"version": 2, "model": {"view": {"phase": "play"}}})["view"]
-    {'phase': 'play', 'hand': ['AS']}
-    """
-    changed = update.get("model") or {}
-    model = {**model, **{key: value for key, value in changed.items() if key not in ("view", "game")}}
-    for part in ("view", "game"):
-        if isinstance(changed.get(part), dict):
-            model[part] = {**(model.get(part) or {}), **changed[part]}
-    model["version"] = update.get("version", model.get("version"))
-    return model
-
+# ---------------------------------------------------------------------- the steps
 
 @dataclass
 class Step:
@@ -287,6 +271,8 @@ class RemoteTable(TableText):
             if self.model is None:
                 return Step([{"type": "sync"}])
             self.stand_in = message.get("stand_in")
+            if message.get("since", message["version"] - 1) != self.model["version"]:
+                return Step([{"type": "sync"}])  # a step was missed: the snapshot instead
             return self.on_model(apply_update(self.model, message), list(message.get("events") or ()))
         if kind == "events":
             self.stand_in = message.get("stand_in")

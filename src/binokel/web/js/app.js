@@ -15,7 +15,8 @@ import { bindTutorial, offerTutorial } from "./tutorial.js";
 import { registerWorker, serverUnreachable } from "./offline.js";
 import { feel } from "./feel.js";
 import { watchResults, bindUpload } from "./review.js";
-import { bindAnnouncer, heard, reached, resetAnnouncer } from "./announce.js";
+import { announceStep, bindAnnouncer, heard, reached, resetAnnouncer } from "./announce.js";
+import { Channel } from "./channel.js";
 
 const $ = (id) => document.getElementById(id);
 const DECKS = ["french", "german"];
@@ -23,94 +24,64 @@ const DECKS = ["french", "german"];
 const app = {
   meta: null,
   deck: DECKS.includes(localStorage.getItem("binokel.deck")) ? localStorage.getItem("binokel.deck") : "french",
-  socket: null,
   gameId: null,
   watching: false,  // a spectator on purpose (#/watch/...), even with a seat token
-  version: null,
-  awaitingSync: true,
-  retry: 0,
 };
 
-// ---------------------------------------------------------------- websocket
+// ---------------------------------------------------------------- the channel
+
+const channel = new Channel({
+  model: onModel,
+  message: onMessage,
+  error: (message, quiet) => { if (!quiet) table.onError(message); else table.onError(null); },
+  state: (online) => {
+    $("connection").hidden = online;
+    table.setOnline(online);
+  },
+  closed: (code) => {
+    if (code === 4403) {  // the token holds no seat here (table deleted and made again?): watch instead
+      forget(app.gameId);
+      toast(t("token_refused"), 5000);
+    }
+    if (code === 4404) $("connection").hidden = true;
+  },
+});
 
 function connect(id, watching = false) {
-  disconnect();
   resetAnnouncer();
   app.gameId = id;
   app.watching = watching;
-  app.version = null;
-  app.awaitingSync = true;
-  open();
-}
-
-function open() {
-  const id = app.gameId;
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(id)}`);
-  app.socket = socket;
-  socket.addEventListener("open", () => {
-    app.retry = 0;
-    $("connection").hidden = true;
-    app.awaitingSync = true;
-    // The seat token goes in the first message, never in a URL; no token: a spectator.
-    const token = app.watching ? null : seatOf(id)?.token ?? null;
-    socket.send(JSON.stringify({ type: "hello", token, version: app.version }));
-  });
-  socket.addEventListener("message", (event) => {
-    let message;
-    try { message = JSON.parse(event.data); } catch { return; }
-    onMessage(message);
-  });
-  socket.addEventListener("close", (event) => {
-    if (app.socket !== socket || app.gameId !== id) return;  // replaced on purpose
-    if (event.code === 4403) {  // the token holds no seat here (table deleted and made again?): watch instead
-      forget(id);
-      toast(t("token_refused"), 5000);
-    }
-    if (event.code === 4404) { $("connection").hidden = true; return; }
-    $("connection").hidden = false;
-    const delay = Math.min(5000, 400 * 2 ** app.retry++);
-    setTimeout(() => { if (app.socket === socket && app.gameId === id) open(); }, delay);
-  });
+  channel.connect(id, watching ? null : seatOf(id)?.token ?? null);
 }
 
 function disconnect() {
-  const socket = app.socket;
-  app.socket = null;
+  channel.disconnect();
   app.gameId = null;
-  if (socket) socket.close();
-  $("connection").hidden = true;
 }
 
 function send(message) {
-  if (app.socket && app.socket.readyState === WebSocket.OPEN) app.socket.send(JSON.stringify(message));
-  else if (message.type === "action") toast(t("not_connected"));
+  if (!channel.send(message) && message.type === "action") toast(t("not_connected"));
 }
 
-/** Resync when a state does not follow the last one; stale states are dropped. */
+/** A new model: a snapshot (``update`` null), or the model after one step's update. */
+function onModel(model, update) {
+  showTable();
+  table.update(model);
+  if (update) {
+    if (update.stand_in != null) table.onEvents(update);
+    announceStep(update.events, model);
+  } else {
+    reached(model);  // screen readers hear the events that led here, once
+  }
+  updateAdvice(model, app.gameId, app.deck);
+  soundsFor(model);
+  recordState(model, app.gameId);
+  offerTutorial();
+  feel(model, app.gameId);
+}
+
 function onMessage(message) {
   switch (message.type) {
-    case "state": {
-      const expected = app.version == null ? null : app.version + 1;
-      // The same version again is a fresh snapshot (a friend sat down): shown, not a gap.
-      if (!app.awaitingSync && expected != null && message.version !== expected && message.version !== app.version) {
-        if (message.version < app.version) return;
-        app.awaitingSync = true;
-        send({ type: "sync" });
-      } else {
-        app.awaitingSync = false;
-      }
-      app.version = message.version;
-      showTable();
-      table.update(message);
-      reached(message);  // screen readers hear the events that led here, once
-      updateAdvice(message, app.gameId, app.deck);
-      soundsFor(message);
-      recordState(message, app.gameId);
-      offerTutorial();
-      feel(message, app.gameId);
-      break;
-    }
     case "hint":
       table.showHint(message.action);
       break;
@@ -129,11 +100,6 @@ function onMessage(message) {
       for (const line of message.lines) chat.add(line, table.mySeat);
       chat.unread = 0;
       chat.badge();
-      break;
-    case "error":
-      table.onError(message);
-      app.awaitingSync = true;
-      send({ type: "sync" });
       break;
     case "rematch": {
       const held = seatOf(app.gameId);  // the same people in the same seats: the same token

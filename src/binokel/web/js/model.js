@@ -67,3 +67,29 @@ export function role(view, seat) {
 export const meldTotal = (melds) => (melds || []).reduce((sum, m) => sum + m.points, 0);
 
 export const isSuit = (game) => ["S", "H", "D", "C"].includes(game);
+
+// ------------------------------------------------------------------ the channel's model
+
+/** The table's model after one message of the channel (pure: ``model`` stays as it was).
+ *  A ``state`` (the snapshot, on connect and on sync) is the model itself; an ``update``
+ *  merges the fields its step changed (top level, then those of ``view`` and ``game``) and
+ *  lengthens the view's lists by its ``append`` (the tricks won);
+ *  ``presence`` and ``rematch`` set their game fields. Python's twin: binokel.update.apply_update. */
+export function applyUpdate(model, message) {
+  switch (message.type) {
+    case "state": return message;
+    case "update": {
+      const { view = {}, game = {}, ...top } = message.model || {};
+      const seen = { ...model.view, ...view };
+      for (const [name, items] of Object.entries(message.append?.view || {})) seen[name] = [...(seen[name] || []), ...items];
+      return { ...model, ...top, version: message.version, view: seen, game: { ...model.game, ...game } };
+    }
+    case "presence":
+      return { ...model, game: { ...model.game, seats: message.seats, waiting: message.waiting, ready: message.ready } };
+    case "rematch": return { ...model, game: { ...model.game, rematch: message.id } };
+    default: return model;
+  }
+}
+
+/** Does an update follow the model? (Else a step was missed: the page asks for a snapshot.) */
+export const follows = (model, update) => model != null && update.since === model.version;

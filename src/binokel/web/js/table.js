@@ -236,12 +236,31 @@ export class Table {
     if (!this.act(card)) this.pending = [];
   }
 
-  /** The server refused: say why in the player's language (its English text if it sent no code). */
+  /** The server refused: say why in the player's language (its English text if it sent no
+   *  code); null: refused for a reason the player need not hear (the page resyncs). */
   onError(message) {
+    this.unsend();
+    if (message) toast(message.code ? reason(message, this.deck, this.view?.seat) : message.message, 4000);
+  }
+
+  /** What was sent will not be answered: the card back in the hand, the turn as it was. */
+  unsend() {
     this.busy = false;
-    if (this.view) $("table-view").dataset.turn = this.view.to_move === this.view.seat ? "me" : "other";
     this.pending = [];
-    toast(message.code ? reason(message, this.deck, this.view?.seat) : message.message, 4000);
+    for (const card of document.querySelectorAll("#hand .card.leaving")) card.classList.remove("leaving");
+    if (this.view) $("table-view").dataset.turn = this.view.to_move === this.view.seat ? "me" : "other";
+  }
+
+  /** The line to the server is up or down: while it is down, nothing pretends otherwise
+   *  (no "online" friends, no "your turn", no card on its way). */
+  setOnline(online) {
+    if (online === this.online) return;
+    this.online = online;
+    document.body.dataset.connection = online ? "online" : "offline";
+    if (!online) this.unsend();
+    if (!this.msg) return;
+    for (let seat = 0; seat < this.view.players; seat++) this.renderSeat(seat);
+    this.renderStatus();
   }
 
   askHint() {
@@ -548,7 +567,7 @@ export class Table {
     const partner = model.isPartner(game, view.seat, seat);
     bits.push(`<div class="seat-head"><span class="name">${escape(game.players[seat])}</span>` +
       (level ? ` <span class="level">${t("level." + level)}</span>` : "") +
-      (presenceText(this.seats?.[seat]) ? ` <span class="badge presence ${presenceClass(this.seats[seat])}" data-testid="presence-${seat}">${escape(presenceText(this.seats[seat]))}</span>` : "") +
+      (this.online !== false && presenceText(this.seats?.[seat]) ? ` <span class="badge presence ${presenceClass(this.seats[seat])}" data-testid="presence-${seat}">${escape(presenceText(this.seats[seat]))}</span>` : "") +
       (partner ? ` <span class="badge partner" data-testid="partner-${seat}">${t("partner")}</span>` : "") +
       (view.dealer === seat ? ` <span class="badge dealer" title="${t("dealer")}">${t("dealer_short")}</span>` : "") +
       (seat !== view.seat && view.hand_sizes[seat] && !view.open_hand ? ` <span class="count-badge" aria-hidden="true">${view.hand_sizes[seat]}</span>` : "") + `</div>`);
@@ -622,6 +641,7 @@ export class Table {
     if (view.phase === "play" && mine && this.raised) text = t("status.tap_again", { card: cardText(this.raised, this.deck).name });
     if (view.sitting_out === view.seat && view.phase !== "over") text = t("status.you_sit_out") + " " + text;
     if (this.msg.game.waiting) text = t("status.waiting_open", { n: number(this.openSeats) });  // nobody moves before every seat is taken
+    if (this.online === false) text = t("reconnecting");
     let contract = "";
     if (view.soloist != null) {
       const game = model.isSuit(view.game) ? `${t("trump")}: ${suitIcon(view.game, this.deck)} ${suitName(view.game, this.deck)}`

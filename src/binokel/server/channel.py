@@ -1,0 +1,98 @@
+"""The connections watching one table, and what each of them is told.
+
+A change leaves once per audience: each seat and the spectators get one ``update``
+(:func:`binokel.update.update_for`), built and encoded once however many tabs or
+watchers that audience has; a snapshot (``state``) is only for a connection that says
+hello or asks to ``sync``. The message shapes are documented in
+:mod:`binokel.server.protocol` and docs/server.md ("The update channel").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from binokel.server.limits import Bucket, Limits
+
+
+class Connection:
+    """One websocket watching a table: its seat (None: a spectator) and its outgoing queue,
+    bounded: a client too slow to read is dropped rather than let its messages pile up."""
+
+    def __init__(self, seat: int | None, limits: Limits, *, host: bool = False, address: str = "?") -> None:
+        self.seat = seat
+        self.host = host
+        self.address = address  # the client's address (its per-address quotas)
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()  # messages encoded already
+        self.bound = limits.queue_messages
+        self.byte_bound = limits.queue_bytes
+        self.queue_bytes = 0  # the bytes of the messages waiting
+        self.events = Bucket(limits.events_per_minute / 60, limits.events_per_minute)
+        self.dropped = False
+        self.on_overflow: Callable[[], object] | None = None  # set by the app: closes the socket (4408)
+        self.messages = Bucket(limits.messages_per_second, limits.message_burst)
+        self.chat = Bucket(limits.chat_per_10_seconds / 10, limits.chat_per_10_seconds)
+        self.since: int | None = None  # the version the client said it had seen (hello)
+
+    def post(self, message: dict[str, Any] | str | None) -> None:
+        """Queue a message (None closes the connection), encoded here (a str: encoded already).
+        With ``Limits.queue_messages`` waiting already, or ``Limits.queue_bytes``, the client
+        is too slow to read: it is dropped (see :meth:`drop`)."""
+        if self.dropped:
+            return
+        if message is None:
+            self.queue.put_nowait(None)
+            return
+        text = message if isinstance(message, str) else json.dumps(message)
+        if self.queue.qsize() >= self.bound or self.queue_bytes + len(text) > self.byte_bound:
+            self.drop()
+            return
+        self.queue_bytes += len(text)
+        self.queue.put_nowait(text)
+
+    async def next_message(self) -> str | None:
+        """The next message to send (None: close), for the connection's sender."""
+        text = await self.queue.get()
+        if text is not None:
+            self.queue_bytes -= len(text)
+        return text
+
+    def drop(self) -> None:
+        """Give up on a slow client: empty its queue (the memory returns at once), ignore what
+        is posted later, and let the app close its socket (close code 4408). The client
+        reconnects with the last version it saw and catches up from there (``hello``)."""
+        self.dropped = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue_bytes = 0
+        if self.on_overflow is not None:
+            self.on_overflow()
+
+
+class Channel:
+    """The connections of one table, told by audience (a seat, or None: the spectators)."""
+
+    def __init__(self) -> None:
+        self.connections: set[Connection] = set()
+
+    def audiences(self) -> dict[int | None, list[Connection]]:
+        """The connections by the audience they belong to."""
+        grouped: dict[int | None, list[Connection]] = {}
+        for connection in self.connections:
+            grouped.setdefault(connection.seat, []).append(connection)
+        return grouped
+
+    def tell(self, message_for: Callable[[int | None], dict[str, Any]]) -> None:
+        """Each audience's message, built and encoded once, to every connection of it."""
+        for audience, connections in self.audiences().items():
+            text = json.dumps(message_for(audience))
+            for connection in connections:
+                connection.post(text)
+
+    def broadcast(self, message: dict[str, Any], to: Iterable[Connection] | None = None) -> None:
+        """One message for everybody (or the connections ``to``), encoded once."""
+        text = json.dumps(message)
+        for connection in self.connections if to is None else to:
+            connection.post(text)

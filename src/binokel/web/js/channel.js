@@ -1,0 +1,156 @@
+// The table's channel: one websocket per table, the model it keeps, and the connection's
+// state. The server sends a snapshot (``state``) on connect and on ``sync``, then one
+// ``update`` per step; each message is applied to the model (model.js applyUpdate). A gap
+// in the versions, or a refusal because another tab of this seat moved first
+// (``stale_version``), is mended silently with a ``sync``: no internal text reaches a player.
+//
+// Heartbeat: after a second without a message the page sends ``ping`` (the server answers
+// ``pong``); two seconds of silence count as lost, so a dead line shows within 2 s even
+// when no close ever comes. The page then shows "reconnecting" and keeps trying.
+
+import { applyUpdate, follows } from "./model.js";
+
+const QUIET_MS = 750;  // silence before a ping
+const LOST_MS = 1750;   // silence before the connection counts as lost (a check comes every CHECK_MS: within 2 s)
+const CHECK_MS = 250;
+
+export class Channel {
+  /** ``on``: {model(model, update|null), message(message), error(message), state(online), closed(code)}. */
+  constructor(on) {
+    this.on = on;
+    this.socket = null;
+    this.gameId = null;
+    this.token = null;
+    this.model = null;
+    this.awaitingSync = false;
+    this.retry = 0;
+    this.heard = 0;
+    this.online = false;
+    this.timer = null;
+  }
+
+  /** Sit at (or watch: ``token`` null) the table ``id``; a fresh model. */
+  connect(id, token) {
+    this.disconnect();
+    this.gameId = id;
+    this.token = token;
+    this.model = null;
+    this.open();
+    this.timer = setInterval(() => this.beat(), CHECK_MS);
+  }
+
+  disconnect() {
+    const socket = this.socket;
+    this.socket = null;
+    this.gameId = null;
+    clearInterval(this.timer);
+    this.timer = null;
+    if (socket) socket.close();
+    this.setOnline(true);  // nothing to be connected to: no notice
+  }
+
+  /** Send a message; false if the line is down (the caller says so). */
+  send(message) {
+    if (!this.online || !this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  open() {
+    const id = this.gameId;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(id)}`);
+    this.socket = socket;
+    this.heard = Date.now();
+    socket.addEventListener("open", () => {
+      if (this.socket !== socket) return;
+      this.heard = Date.now();
+      this.awaitingSync = true;
+      // The seat token goes in the first message, never in a URL; no token: a spectator.
+      socket.send(JSON.stringify({ type: "hello", token: this.token, version: this.model?.version ?? null }));
+    });
+    socket.addEventListener("message", (event) => {
+      if (this.socket !== socket) return;
+      this.heard = Date.now();
+      let message;
+      try { message = JSON.parse(event.data); } catch { return; }
+      this.receive(message);
+    });
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket || this.gameId !== id) return;  // replaced on purpose
+      this.lost();
+      this.on.closed?.(event.code);
+      if (event.code === 4404) return;  // no such table: nothing to come back to
+      this.reopenLater();
+    });
+  }
+
+  /** The line is gone (closed, or silent too long): say so, and try again. */
+  lost() {
+    this.setOnline(false);
+    const socket = this.socket;
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      this.socket = null;  // a silent line's close may come much later: do not wait for it
+      socket.close();
+      this.reopenLater();
+    }
+  }
+
+  reopenLater() {
+    const id = this.gameId;
+    const delay = Math.min(5000, 400 * 2 ** this.retry++);
+    setTimeout(() => { if (this.gameId === id && (!this.socket || this.socket.readyState === WebSocket.CLOSED)) this.open(); }, delay);
+  }
+
+  /** The heartbeat: a ping after a quiet second, lost after two. */
+  beat() {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    const quiet = Date.now() - this.heard;
+    if (quiet >= LOST_MS) this.lost();
+    else if (quiet >= QUIET_MS) socket.send(JSON.stringify({ type: "ping" }));
+  }
+
+  setOnline(online) {
+    if (online === this.online) return;
+    this.online = online;
+    this.on.state?.(online);
+  }
+
+  /** One message from the server: the model's, or the page's. */
+  receive(message) {
+    switch (message.type) {
+      case "pong": break;
+      case "state":
+        this.retry = 0;
+        this.awaitingSync = false;
+        this.model = message;
+        this.setOnline(true);
+        this.on.model(this.model, null);
+        break;
+      case "update":
+        if (this.awaitingSync || (this.model && message.version <= this.model.version)) break;  // a snapshot is on its way, or seen
+        if (!follows(this.model, message)) { this.resync(); break; }
+        this.model = applyUpdate(this.model, message);
+        this.on.model(this.model, message);
+        break;
+      case "presence":
+      case "rematch":
+        if (this.model) this.model = applyUpdate(this.model, message);
+        this.on.message(message);
+        break;
+      case "error":
+        // Another tab of this seat (or a bot) moved first: nothing to tell, only to catch up.
+        this.resync();
+        this.on.error(message, message.code === "stale_version");
+        break;
+      default:
+        this.on.message(message);
+    }
+  }
+
+  resync() {
+    this.awaitingSync = true;
+    this.send({ type: "sync" });
+  }
+}

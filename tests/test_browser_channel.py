@@ -1,0 +1,119 @@
+"""Browser tests of the table's channel (web/js/channel.js): a stale click is mended
+silently, and a dead line shows within 2 s.
+
+The page's websocket runs through Playwright's ``route_web_socket``, which can hold the
+server's messages back (two tabs clicking at once) or drop everything both ways (the
+network gone without a close: only a heartbeat can tell). Fixtures from test_browser.py.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from test_browser import (  # noqa: F401 - its server and browser fixtures too
+    browser,
+    server,
+    CARD_EDGE,
+    MY_TURN,
+    Browser,
+    Page,
+    Server,
+    expect,
+    goto,
+    my_turn,
+    open_page,
+    play_until,
+    pytestmark,  # noqa: F401 - the same skips as test_browser.py
+)
+from test_browser_details import new_game
+
+SOCKET = re.compile(r"/ws/games/")
+
+
+class Line:
+    """The page's websockets through a switch: ``hold`` keeps the server's messages back
+    (until ``release``), ``dead`` drops every message both ways (the sockets stay open)."""
+
+    def __init__(self, page: Page) -> None:
+        self.hold = False
+        self.dead = False
+        self.held: list[Any] = []
+        self.routes: list[Any] = []
+        page.route_web_socket(SOCKET, self.connect)
+
+    def connect(self, route: Any) -> None:
+        to_server = route.connect_to_server()
+        self.routes.append(route)
+
+        def from_page(message: Any) -> None:
+            if not self.dead:
+                to_server.send(message)
+
+        def from_server(message: Any) -> None:
+            if self.dead:
+                return
+            if self.hold:
+                self.held.append((route, message))
+            else:
+                route.send(message)
+
+        route.on_message(from_page)
+        to_server.on_message(from_server)
+
+    def release(self) -> None:
+        self.hold = False
+        for route, message in self.held:
+            route.send(message)
+        self.held = []
+
+
+def test_two_tabs_of_one_seat_clicking_at_once_resync_without_a_word(server: Server, browser: Browser) -> None:
+    """Bug 9: the tab that clicked second heard "stale version 278: the game is at version 279
+    (send sync)"; now it catches up silently and no internal text reaches the player."""
+    first = open_page(browser)
+    line = Line(first)
+    new_game(server, first, seats=["me", "easy", "easy"], seed=2)
+    second = first.context.new_page()
+    goto(second, first.url)
+    for page in (first, second):
+        expect(page.locator(MY_TURN)).to_have_count(1)
+        expect(page.get_by_test_id("action-bid")).to_be_visible()
+    line.hold = True  # the first tab has not heard yet that the second one moved
+    second.get_by_test_id("action-bid").click()
+    second.wait_for_timeout(500)  # the server took it
+    first.get_by_test_id("action-bid").click()  # at the same moment, in the other tab
+    first.wait_for_timeout(300)  # the refusal is on its way back
+    line.release()
+    first.wait_for_timeout(1500)
+    toast = first.locator("#toast")
+    assert not re.search(r"version|sync|stale", toast.inner_text(), re.I), toast.inner_text()
+    # The first tab shows the table as it is, as the second does.
+    expect(first.get_by_test_id("status")).to_have_text(second.get_by_test_id("status").text_content() or "")
+    assert not first.errors  # type: ignore[attr-defined]
+    first.context.close()
+
+
+def test_a_dead_line_shows_within_two_seconds_and_takes_nothing_with_it(server: Server, browser: Browser) -> None:
+    """Bug 10: ten seconds offline showed nothing (the seat "online", the clicked card half
+    faded). Now within 2 s: "reconnecting", no seat online, no card on its way; and when the
+    line is back, the table is back."""
+    page = open_page(browser)
+    line = Line(page)
+    new_game(server, page, seats=["me", "easy", "easy"], seed=2)
+    expect(page.get_by_test_id("presence-0")).to_contain_text("online")
+    play_until(page, lambda page, seen: my_turn(page, "play"))
+    line.dead = True  # the network is gone; no close comes
+    page.locator("#hand.active .card.legal").first.click(position=CARD_EDGE)
+    expect(page.get_by_test_id("connection")).to_be_visible(timeout=2000)
+    expect(page.get_by_test_id("connection")).to_contain_text("reconnecting")
+    expect(page.get_by_test_id("presence-0")).to_have_count(0)  # nobody shown online
+    assert not page.get_by_text(re.compile("^online$")).count()
+    expect(page.locator("#hand .card.leaving")).to_have_count(0)  # the card is back in the hand
+    expect(page.get_by_test_id("status")).to_contain_text("reconnecting")
+    line.dead = False  # the next socket gets through
+    expect(page.get_by_test_id("connection")).to_be_hidden(timeout=10_000)
+    expect(page.get_by_test_id("presence-0")).to_contain_text("online")
+    expect(page.locator(MY_TURN)).to_have_count(1)
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
