@@ -28,7 +28,7 @@ from binokel.game import Game
 from binokel.meld import meld_cards
 from binokel.record import actions_of, replay_deal
 from server_support import Saved as Store, app_for
-from binokel.update import apply_update, spectator_view
+from binokel.server.table import spectator_view
 from binokel.state import Phase, State
 from binokel.view import view
 
@@ -64,7 +64,7 @@ def seat_everybody(client: TestClient, rules: str, seats: list[str], seed: int, 
 
 @dataclass
 class Watcher:
-    """One websocket at a table: a seat (None: a spectator), every message it got, its model (``state``)."""
+    """One websocket at a table: a seat (None: a spectator), every message it got, its latest state."""
 
     ws: Any
     seat: int | None
@@ -72,11 +72,10 @@ class Watcher:
     state: Message | None = None
 
     def receive(self) -> Message:
-        """The next message; ``state`` is the model the messages so far make (snapshot + updates)."""
         message = self.ws.receive_json()
         self.log.append(message)
-        if message["type"] == "state" or (self.state is not None and message["type"] in ("update", "presence", "rematch")):
-            self.state = apply_update(self.state or {}, message)
+        if message["type"] == "state":
+            self.state = message
         return message
 
     def until(self, version: int) -> Message:
@@ -187,27 +186,22 @@ def check_no_leak(db: Path, game_id: str, watcher: Watcher, sent: frozenset[Card
     seat = watcher.seat
     checked = 0
     version = 0
-    model: Message = {}
     for message in watcher.log:
-        if message["type"] in ("events", "update"):
+        if message["type"] == "events":
             for event in message["events"]:
                 allowed = knowable(shown_deal(games[event["version"]]), seat)
                 leaked = cards_in(event) - allowed
                 assert not leaked, f"seat {seat}, version {event['version']}: {event['kind']} shows {sorted(map(str, leaked))}"
-            if message["type"] == "events":
-                assert set(message) == {"type", "since", "version", "events", "stand_in"}
-                continue
+            assert set(message) == {"type", "since", "version", "events", "stand_in"}
+            continue
         version = message.get("version", version) if isinstance(message.get("version"), int) else version
         deal = shown_deal(games[version])
         allowed = knowable(deal, seat)
-        if message["type"] in ("state", "update"):  # a snapshot, or the model an update makes: the seat's view
-            model = message if message["type"] == "state" else apply_update(model, message)
-            assert model["seat"] == seat
+        if message["type"] == "state":
+            assert message["seat"] == seat
             expected = view(deal, seat).to_json() if seat is not None else spectator_view(deal)
-            assert model["view"] == json.loads(json.dumps(expected)), f"seat {seat} version {version}: not its view"
+            assert message["view"] == json.loads(json.dumps(expected)), f"seat {seat} version {version}: not its view"
             checked += 1
-        elif message["type"] in ("presence", "rematch") and checked:
-            model = apply_update(model, message)
         if message["type"] == "error":
             allowed = allowed | set(sent)
         leaked = cards_in(message) - allowed

@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from storage_support import info_of
 
 from binokel.record import game_record
 from binokel.server import persist
 from binokel.server.app import create_app
 from binokel.server.limits import Limits
+from binokel.server.settings import Seat
 from binokel.server.storage import open_store
-from binokel.update import apply_update
 
 FAST_LIMITS = Limits(messages_per_second=1000.0, message_burst=1000, address_messages_per_second=1000.0,
                      address_message_burst=1000, reviews_per_minute=1000, table_reviews_per_minute=1000)
@@ -70,14 +71,13 @@ class Saved:
         return SavedGame(loaded.driver.version + loaded.base, game_record(loaded.driver.game, names),
                          loaded.settings.to_json())
 
-    def seats(self, game_id: str) -> list[persist.SeatRow]:
-        """The taken seats (and the row of a creator who only hosts)."""
+    def seats(self, game_id: str) -> dict[int, Seat]:
+        """The taken seats by number (and at HOST_SEAT a creator who only hosts)."""
         with open_store(self.db) as store:
-            info = store.info(game_id)
+            info = info_of(store, game_id)
         if info is None:
-            return []
-        people, host = persist.people_of(info)
-        return people + ([host] if host is not None and host.seat < 0 else [])
+            return {}
+        return persist.people_of(info)[0]
 
     def games_of(self, hashes: list[str]) -> list[tuple[str, int]]:
         with open_store(self.db) as store:
@@ -93,27 +93,3 @@ class Saved:
             else:
                 store._write(lambda db: db.execute(  # type: ignore[attr-defined]
                     "UPDATE invites SET expires = '2000-01-01T00:00:00.000+00:00' WHERE seat IS NOT -1"))
-
-
-class ModelSocket:
-    """A websocket read as a client reads it: it keeps the table's model (the snapshot,
-    brought up to date by each ``update``, ``presence`` and ``rematch``) and answers an
-    ``update`` with the model after it, a ``state`` like the snapshots of every step before
-    the update channel. Other messages pass as they are."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.model: dict[str, Any] | None = None
-
-    def receive_json(self) -> dict[str, Any]:
-        message = self.ws.receive_json()
-        if message["type"] == "update":
-            assert self.model is not None and message["since"] == self.model["version"], (self.model, message)
-            self.model = apply_update(self.model, message)
-            return self.model
-        if message["type"] == "state" or (self.model is not None and message["type"] in ("presence", "rematch")):
-            self.model = apply_update(self.model or {}, message)
-        return message
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.ws, name)

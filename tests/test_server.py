@@ -34,7 +34,7 @@ from binokel.meld import meld_cards
 from binokel.record import actions_of, replay, replay_deal
 from binokel.rules import RULE_SETS, STANDARD, Rules, options
 from binokel.server.protocol import CARD_PATTERN, MAX_MESSAGE
-from server_support import ModelSocket, Saved as Store, app_for
+from server_support import Saved as Store, app_for
 from binokel.state import Phase, State
 from binokel.view import view
 
@@ -78,7 +78,7 @@ class SeatSocket:
     rest are read as before."""
 
     def __init__(self, ws: Any, events: bool = False) -> None:
-        self.ws = ModelSocket(ws)
+        self.ws = ws
         self.skipped = ("presence", "chat_log") if events else ("presence", "chat_log", "events")
 
     def receive_json(self) -> Message:
@@ -101,7 +101,7 @@ def seat_ws(client: TestClient, game_id: str, events: bool = False) -> Iterator[
 
 def no_games(client: TestClient) -> bool:
     """Nothing stored (the list of every game is no longer served to anybody)."""
-    return client.app.state.hall.store.all_games() == []
+    return client.app.state.hall.store.games() == []
 
 
 def is_ready(message: Message) -> bool:

@@ -203,5 +203,5 @@ def apply_update(model: Mapping[str, Any], message: Mapping[str, Any]) -> dict[s
     return dict(model)
 
 
-__all__ = ["DEAL_FIELDS", "apply_update", "EVENT_FIELDS", "OWN_FIELDS", "PRIVATE_FIELDS", "Update", "changed_fields", "game_facts",
-           "next_json", "score_line", "spectator_view", "update_for", "view_json"]
+__all__ = ["DEAL_FIELDS", "EVENT_FIELDS", "OWN_FIELDS", "PRIVATE_FIELDS", "Update", "apply_update", "changed_fields",
+           "game_facts", "next_json", "score_line", "spectator_view", "update_for", "view_json"]

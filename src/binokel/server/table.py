@@ -62,7 +62,7 @@ from binokel.server.storage import (
 from binokel.server.channel import Channel, Connection
 from binokel.table import Ask, Change, Deal, Event, EventKind, Think
 from binokel.table import Table as Driver
-from binokel.update import next_json, score_line, spectator_view, update_for
+from binokel.update import next_json, score_line, spectator_view
 from binokel.view import SeatView, view
 
 log = logging.getLogger("binokel.server")
@@ -255,13 +255,6 @@ class Table:
         if seat is not None:
             return rule_facts(driver.view(seat), driver.rules)
         return {**rule_facts(view(driver.shown_deal, 0), driver.rules), "refusals": {}, "meld_options": None}
-
-    def update_message(self, audience: int | None, events: list[Event], stand_in: int | None) -> dict[str, Any]:
-        """The ``update`` of the last step for ``audience`` (a seat; None: the spectators)."""
-        facts = self.facts(audience)
-        del facts["contracts"]  # the rules' offer: it never changes during a game
-        update = update_for(self.driver, events, audience, stand_in)
-        return update.to_json(extra=facts, game={"ready": sorted(self.all_ready())})
 
     def _game_part(self) -> dict[str, Any]:
         """The ``game`` of a state message (without the seat's own name), cached: it changes
@@ -562,13 +555,16 @@ class Table:
 
     def _adopt(self, change: Change, stand_in: int | None = None) -> None:
         """Commit a stored change to the driver and tell every connection here."""
+        since = self.driver.version
         events = self.driver.commit(change)
         if any(e.kind is EventKind.DEAL for e in events):
             self.ready.clear()
             self.deal_over_at = None
         if self.driver.needs_deal():
             self.deal_over_at = time.monotonic()
-        self.channel.tell(lambda audience: self.update_message(audience, events, stand_in))
+        # Each audience's events, then its snapshot, built and encoded once per audience.
+        self.channel.tell(lambda audience: self.events_message(audience, events, since, stand_in))
+        self.channel.tell(self.state_message)
         self.kick()
 
     async def _adopt_missed(self, quiet: bool = False) -> None:
