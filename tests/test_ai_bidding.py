@@ -12,13 +12,16 @@ import pytest
 
 from binokel.action import PASS, PLAY_ON, SURRENDER
 from binokel.ai import make_bot
-from binokel.ai.bots import HardBot, SoloistSimulation, facing_bid, gives_up, simulate_soloist
+from binokel.ai.bots import (HardBot, SoloistSimulation, facing_bid, facing_raise, gives_up, play_as_soloist,
+                             simulate_soloist)
 from binokel.ai.expert import ExpertBot, effective_size, tempered
 from binokel.ai.knowledge import Knowledge
 from binokel.ai.policy import best_contract, partner_share
+from binokel.ai.sample import World
+from binokel.ai.search import position_value
 from binokel.card import add_card
 from binokel.state import State
-from binokel.view import view
+from binokel.view import SeatView, view
 
 from test_ai_decisions import SURE_DURCH, bot_plays_until, deal
 
@@ -123,7 +126,7 @@ def test_the_surrender_needs_a_reliable_margin() -> None:
 
 @pytest.mark.parametrize("level", ["hard", "expert"])
 def test_bids_and_surrender_are_the_same_for_the_same_seed(level: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(HardBot, "deadline", staticmethod(lambda budget: math.inf))
+    monkeypatch.setattr(HardBot, "CLOCK", 0)
 
     def decisions(seed: int) -> list[str]:
         out = []
@@ -178,7 +181,7 @@ WAR_BUDGET = 0.1  # enough worlds that the made share, not the luck of a dozen T
 @pytest.fixture
 def no_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """Decisions by effort alone (the same seed gives the same decision on a loaded machine)."""
-    monkeypatch.setattr(HardBot, "deadline", staticmethod(lambda budget: math.inf))
+    monkeypatch.setattr(HardBot, "CLOCK", 0)
 
 
 def test_the_facing_bid_is_the_highest_raise_of_an_opponent() -> None:
@@ -247,3 +250,48 @@ def test_expert_tempers_its_auction_weights_to_an_effective_size() -> None:
     assert spread[0] == max(spread) and len(set(spread[1:])) == 1  # the order is kept
     assert tempered([1.0, 0.9, 0.8], 2) == [1.0, 0.9, 0.8]  # enough already: untouched
 
+
+
+# ---------------------------------------------------------------- the value of passing against a raiser
+
+def _worlds_at(state: State, seed: int = 3, count: int = 16) -> tuple[SeatView, Knowledge, list[World]]:
+    seen = view(state, state.to_move)
+    knowledge = Knowledge.from_view(seen)
+    return seen, knowledge, list(HardBot(seed=seed).worlds(knowledge, random.Random(seed), count, math.inf,
+                                                            skip_failures=True))
+
+
+def test_against_a_raiser_the_simulation_plays_the_raise_out_in_the_same_deals() -> None:
+    state = auction_up_to("standard", STRONG, 200)  # seat 1 raised to 200 of its own will
+    seen, knowledge, worlds = _worlds_at(state)
+    simulation = simulate_soloist(seen, knowledge, iter(worlds), raiser=True)
+    assert facing_raise(seen) == (200, 1)
+    assert simulation.defence == [position_value(play_as_soloist(seen, world, 1, 200), 0) for world in worlds]
+    assert [p.soloist for p in simulation.results] == [0] * len(worlds)  # its own bid: seat 0 plays
+    assert simulate_soloist(seen, knowledge, iter(worlds)).defence == []  # not asked for
+    opening = deal("standard", 2, {0: STRONG}, 1).apply_text("150")  # only forehand's forced opening
+    seen, knowledge, worlds = _worlds_at(opening)
+    assert facing_raise(seen) == (0, -1)
+    assert simulate_soloist(seen, knowledge, iter(worlds), raiser=True).defence == []
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_passing_is_worth_the_defence_against_a_raise_that_fails(level: str) -> None:
+    """A bid worth +100 a deal is refused when defending against the raiser's simulated raise
+    is worth +150 (the raise fails in the deals); with PASS_SIMULATION = 0 the constant decides."""
+    simulation, _ = _simulation(level, STRONG)
+    simulation.value = lambda bid: 100.0  # type: ignore[method-assign]
+    simulation.made_share = lambda bid: 1.0  # type: ignore[method-assign]
+    bid = min(200, simulation.reach)
+    bot = make_bot(level, seed=1)
+    assert isinstance(bot, HardBot)
+    assert bot.accepts(simulation, bid)  # no defence simulated: the constant
+    simulation.defence = [400.0, -100.0]
+    assert bot.passing_worth(simulation) == 150.0
+    assert not bot.accepts(simulation, bid)
+    simulation.defence = [-400.0, -600.0]  # the raise is made: passing is worth the constant, not less
+    assert bot.passing_worth(simulation) == bot.DEFENDER_UTILITY
+    assert bot.accepts(simulation, bid)
+    simulation.defence = [400.0, -100.0]
+    bot.PASS_SIMULATION = 0
+    assert bot.accepts(simulation, bid)

@@ -340,9 +340,15 @@ class HardBot(MediumBot):
     def effort(self, budget: float, minimum: int = 8) -> int:
         return max(minimum, int(budget * self.PLAYOUTS_PER_SECOND))
 
-    @staticmethod
-    def deadline(budget: float) -> float:
+    CLOCK = 1
+    """1: a decision stops sampling at a latency cap (:meth:`deadline`); 0: no cap, the effort
+    alone decides, so that a measurement does not depend on the machine's load
+    (``hard:clock=0`` in a tournament)."""
+
+    def deadline(self, budget: float) -> float:
         """A latency cap (clock time); the effort itself follows the budget, not the clock."""
+        if not self.CLOCK:
+            return math.inf
         return time.perf_counter() + max(0.9 * budget, 0.25)
 
     def evaluate(self, tally: parallel.Tallier[parallel.P, parallel.T], view: SeatView, rng: random.Random,
@@ -409,12 +415,23 @@ class HardBot(MediumBot):
         """The bidding's simulation of ``worlds`` sampled Tapps (and hidden hands), by ``deadline``
         (server/review.py's bidding help shows it; :meth:`accepts` weighs a bid on it)."""
         knowledge = Knowledge.from_view(view)
-        return simulate_soloist(view, knowledge, self.worlds(knowledge, rng, worlds, deadline, skip_failures=True))
+        return simulate_soloist(view, knowledge, self.worlds(knowledge, rng, worlds, deadline, skip_failures=True),
+                                raiser=bool(self.PASS_SIMULATION))
 
-    def passing_worth(self, rules: Rules) -> float:
-        """What passing is worth in the auction (:attr:`DEFENDER_UTILITY`, with teams
-        :attr:`TEAM_DEFENDER_UTILITY`)."""
-        return self.TEAM_DEFENDER_UTILITY if rules.has_teams else self.DEFENDER_UTILITY
+    PASS_SIMULATION = 1
+    """1: against a raiser, passing is worth at least what this seat makes, on average over the
+    same sampled deals, defending against the raiser playing its raise (its best plan for the
+    Tapp, played out): a raise that the deals say fails makes passing worth more than
+    :attr:`DEFENDER_UTILITY`; 0: the constant alone."""
+
+    def passing_worth(self, simulation: SoloistSimulation) -> float:
+        """What passing is worth in the auction: :attr:`DEFENDER_UTILITY` (with teams
+        :attr:`TEAM_DEFENDER_UTILITY`), or against a raiser the simulated defence against its
+        raise when that is worth more (:attr:`PASS_SIMULATION`)."""
+        constant = self.TEAM_DEFENDER_UTILITY if simulation.knowledge.rules.has_teams else self.DEFENDER_UTILITY
+        if self.PASS_SIMULATION and simulation.defence:
+            return max(constant, sum(simulation.defence) / len(simulation.defence))
+        return constant
 
     FACING_WORLDS = 24
     """At least this many sampled Tapps weigh a bid against a raiser (:attr:`FACING_SHARE` is a
@@ -430,7 +447,7 @@ class HardBot(MediumBot):
         """Is ``bid`` worth playing: never past what the hand reaches with the best sampled
         Tapp, worth more than defending on average, and against a raiser reached in
         :attr:`FACING_SHARE` of the deals."""
-        return (bid <= simulation.reach and simulation.value(bid) > self.passing_worth(simulation.knowledge.rules)
+        return (bid <= simulation.reach and simulation.value(bid) > self.passing_worth(simulation)
                 and (not simulation.facing or simulation.made_share(bid) >= self.FACING_SHARE))
 
     # ---------------------------------------------------------------- discard, game, surrender
@@ -630,12 +647,16 @@ class SoloistSimulation:
     total the hand could make with the best sampled Tapp (a sure game without trump
     counts as :data:`NO_TRUMP_BID`); no bot bids past it."""
 
-    def __init__(self, knowledge: Knowledge, results: list[Position], reach: int, facing: int = 0) -> None:
+    def __init__(self, knowledge: Knowledge, results: list[Position], reach: int, facing: int = 0,
+                 defence: list[float] | None = None) -> None:
         self.knowledge = knowledge
         self.results = results
         self.reach = reach
         self.facing = facing
         """The highest bid an opponent raised to of its own will (:func:`facing_bid`; 0: none)."""
+        self.defence = defence or []
+        """Per simulated deal (when asked for and facing a raiser): this seat's utility when the
+        raiser plays its raise instead (:func:`simulate_soloist`)."""
 
     @property
     def worlds(self) -> int:
@@ -645,7 +666,7 @@ class SoloistSimulation:
     def __add__(self, other: SoloistSimulation) -> SoloistSimulation:
         """The simulations of both sets of worlds (of one seat's view) together."""
         return SoloistSimulation(self.knowledge, self.results + other.results, max(self.reach, other.reach),
-                                 max(self.facing, other.facing))
+                                 max(self.facing, other.facing), self.defence + other.defence)
 
     def made_share(self, bid: int) -> float:
         """The share of the simulated deals in which the soloist reaches ``bid``."""
@@ -661,28 +682,49 @@ class SoloistSimulation:
         return _contract_utility(self.results, bid, self.knowledge)
 
 
-def simulate_soloist(view: SeatView, knowledge: Knowledge, worlds: Iterator[World]) -> SoloistSimulation:
-    """Play out each world with this seat as soloist of its best plan for the world's Tapp."""
+def simulate_soloist(view: SeatView, knowledge: Knowledge, worlds: Iterator[World],
+                     raiser: bool = False) -> SoloistSimulation:
+    """Play out each world with this seat as soloist of its best plan for the world's Tapp;
+    with ``raiser``, against a raiser (:func:`facing_bid`) also the same world with the raiser
+    as soloist of its raise, this seat defending (the simulation's ``defence``)."""
     rules = knowledge.rules
     seat = view.seat
     results = []
+    defence = []
     reach = 0
+    facing, raiser_seat = facing_raise(view)
     for world in worlds:
-        cards = world.hands[seat]
-        for kind in world.tapp:
-            cards = add_card(cards, kind)
-        plan = choose_plan(cards, rules, rules.min_bid)
-        hands = list(world.hands)
-        hands[seat] = _kept(cards, plan)
-        position = playout(new_position(rules, view.dealer, hands, seat, 0, plan.game, plan.discard))
+        position = play_as_soloist(view, world, seat, 0)
         results.append(position)
-        if plan.game >= DURCH:
+        if raiser and facing:
+            defence.append(position_value(play_as_soloist(view, world, raiser_seat, facing), seat))
+        plan_game = position.game
+        if plan_game >= DURCH:
             reach = max(reach, NO_TRUMP_BID if not position.broken else 0)
         else:
-            best = best_contract(cards, rules)
+            best = best_contract(with_tapp(world, seat), rules)
             estimate = best.total + partner_share(rules, best.card_points)
             reach = max(reach, estimate, position.soloist_total() + partner_points(position))
-    return SoloistSimulation(knowledge, results, reach, facing_bid(view))
+    return SoloistSimulation(knowledge, results, reach, facing, defence)
+
+
+def with_tapp(world: World, seat: int) -> int:
+    """``seat``'s hand in ``world`` with the Tapp taken."""
+    cards = world.hands[seat]
+    for kind in world.tapp:
+        cards = add_card(cards, kind)
+    return cards
+
+
+def play_as_soloist(view: SeatView, world: World, soloist: int, bid: int) -> Position:
+    """``world`` played out (heuristic card rule) with ``soloist`` taking the Tapp and
+    playing its best plan for it at ``bid``."""
+    rules = view.rules
+    cards = with_tapp(world, soloist)
+    plan = choose_plan(cards, rules, max(bid, rules.min_bid))
+    hands = list(world.hands)
+    hands[soloist] = _kept(cards, plan)
+    return playout(new_position(rules, view.dealer, hands, soloist, bid, plan.game, plan.discard))
 
 
 def facing_bid(view: SeatView) -> int:
@@ -698,16 +740,22 @@ def facing_bid(view: SeatView) -> int:
     >>> facing_bid(view(State.new("standard", dealer=2).deal_random(random.Random(1)).apply_text("150"), 1))
     0
     """
+    return facing_raise(view)[0]
+
+
+def facing_raise(view: SeatView) -> tuple[int, int]:
+    """(:func:`facing_bid`, the seat that raised to it; -1 if none)."""
     rules = view.rules
     forced = rules.auction is Auction.FIXED
-    high = 0
+    high, raiser = 0, -1
     for index, (call, seat) in enumerate(zip(view.auction, view.callers)):
         if call.kind is not ActionKind.BID or seat == view.seat or rules.partners(seat, view.seat):
             continue
         if index == 0 and forced:
             continue  # forehand's forced opening says nothing about its hand
-        high = max(high, int(call.value))
-    return high
+        if int(call.value) > high:
+            high, raiser = int(call.value), seat
+    return high, raiser
 
 
 def partner_points(p: Position) -> int:

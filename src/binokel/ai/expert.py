@@ -284,12 +284,17 @@ class ExpertBot(HardBot):
 
     _view: SeatView | None = None  # the view being decided, for the auction model of ``worlds``
 
+    TEAM_PLAY = 1
+    """Partner games: 1: expert's card play (worlds weighted by every seat's plays, its
+    partner's included, and the exact solver, which plays the partners as one side); 0: the
+    card play of hard. Bidding, discard and surrender are hard's there in either case."""
+
     def choose(self, view: SeatView, rng: random.Random | None = None, budget: float = 1.0) -> Action:
-        if view.rules.has_teams:
-            # Partner games: what expert adds measured weaker than hard there (kreuz: -42.8
-            # [-76.0, -9.6] a deal over 200 paired deals, docs/ai.md), so there it plays as hard.
+        if view.rules.has_teams and not (self.TEAM_PLAY and view.phase == "play"):
+            # Partner games: expert's bidding and trump choice measured weaker than hard's there
+            # (kreuz: -42.8 [-76.0, -9.6] a deal over 200 paired deals, docs/ai.md).
             partner_game = HardBot()
-            partner_game.JOBS = self.JOBS
+            partner_game.JOBS, partner_game.CLOCK = self.JOBS, self.CLOCK
             try:
                 return partner_game.choose(view, rng if rng is not None else self._rng, budget)
             finally:
