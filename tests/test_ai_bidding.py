@@ -7,13 +7,15 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from binokel.action import PASS, PLAY_ON, SURRENDER
 from binokel.ai import make_bot
-from binokel.ai.bots import (HardBot, SoloistSimulation, facing_bid, facing_raise, gives_up, play_as_soloist,
-                             simulate_soloist)
+import binokel.ai.bots as bots
+from binokel.ai.bots import (HardBot, SoloistSimulation, facing_bid, facing_raise, gives_up, hand_estimate,
+                             play_as_soloist, raise_worthy, simulate_soloist)
 from binokel.ai.expert import ExpertBot, effective_size, tempered
 from binokel.ai.knowledge import Knowledge
 from binokel.ai.policy import best_contract, partner_share
@@ -295,3 +297,29 @@ def test_passing_is_worth_the_defence_against_a_raise_that_fails(level: str) -> 
     simulation.defence = [400.0, -100.0]
     bot.PASS_SIMULATION = 0
     assert bot.accepts(simulation, bid)
+
+
+def test_hard_simulates_a_raise_against_a_raiser_whose_hand_is_worth_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a raise reveals: against seat 1's raise to 240, every world hard simulates gives
+    seat 1 a dealt hand estimated at 240 - RAISE_MARGIN or more (plain sampling rarely does)."""
+    state = auction_up_to("standard", STRONG, 240)
+    seen = view(state, 0)
+    simulated: list[World] = []
+
+    def capture(view: SeatView, knowledge: Knowledge, worlds: Iterator[World],
+                raiser: bool = False) -> SoloistSimulation:
+        simulated.extend(worlds)
+        return simulate_soloist(view, knowledge, iter(simulated), raiser)
+
+    monkeypatch.setattr(bots, "simulate_soloist", capture)
+    bot = HardBot(seed=4)
+    bot.simulate(seen, random.Random(4), 12, math.inf)
+    least = 240 - bot.RAISE_MARGIN
+    assert len(simulated) == 12
+    assert all(hand_estimate(w.hands[1], state.rules) >= least for w in simulated)
+    plain = _worlds_at(state, seed=4, count=36)[2]
+    assert sum(hand_estimate(w.hands[1], state.rules) >= least for w in plain) <= len(plain) // 2  # it matters
+    # Too few worthy worlds: the rest are those of the highest estimate.
+    chosen = list(raise_worthy(iter(plain), 1, 1000, 5, state.rules))
+    estimates = sorted((hand_estimate(w.hands[1], state.rules) for w in plain), reverse=True)
+    assert [hand_estimate(w.hands[1], state.rules) for w in chosen] == estimates[:5]

@@ -415,8 +415,21 @@ class HardBot(MediumBot):
         """The bidding's simulation of ``worlds`` sampled Tapps (and hidden hands), by ``deadline``
         (server/review.py's bidding help shows it; :meth:`accepts` weighs a bid on it)."""
         knowledge = Knowledge.from_view(view)
-        return simulate_soloist(view, knowledge, self.worlds(knowledge, rng, worlds, deadline, skip_failures=True),
-                                raiser=bool(self.PASS_SIMULATION))
+        facing, raiser = facing_raise(view)
+        if facing and self.RAISE_TRIES:
+            sampled = raise_worthy(self.worlds(knowledge, rng, worlds * self.RAISE_TRIES, deadline, skip_failures=True),
+                                   raiser, facing - self.RAISE_MARGIN, worlds, knowledge.rules)
+        else:
+            sampled = self.worlds(knowledge, rng, worlds, deadline, skip_failures=True)
+        return simulate_soloist(view, knowledge, sampled, raiser=bool(self.PASS_SIMULATION))
+
+    RAISE_TRIES = 3
+    """Against a raiser, up to this many worlds are sampled per world simulated, and those in
+    which the raiser's hand is worth its raise are kept (:func:`raise_worthy`): what a raise
+    reveals. 0: the worlds as sampled (expert: its worlds are weighted by every call already)."""
+    RAISE_MARGIN = 30
+    """A raiser's dealt hand is taken to be worth at least its raise less this (its best plan's
+    estimate plus :data:`TAPP_HOPE`, as expert's bidding model)."""
 
     PASS_SIMULATION = 1
     """1: against a raiser, passing is worth at least what this seat makes, on average over the
@@ -433,10 +446,11 @@ class HardBot(MediumBot):
             return max(constant, sum(simulation.defence) / len(simulation.defence))
         return constant
 
-    FACING_WORLDS = 24
-    """At least this many sampled Tapps weigh a bid against a raiser (:attr:`FACING_SHARE` is a
-    rate: with 12 worlds a single deal moves it by 8 points)."""
-    FACING_SHARE = 0.8
+    FACING_WORLDS = 48
+    """At least this many sampled Tapps weigh a bid against a raiser: :attr:`FACING_SHARE` is a
+    rate, and with 24 worlds a true share of 0.75 reads 0.8 or more one time in four, so a long war
+    went on past the hand's worth by the luck of one decision (docs/ai.md, the auction study)."""
+    FACING_SHARE = 0.85
     """Against an opponent who raised of its own will, a bid is made only while the simulated
     soloist reaches it in at least this share of the deals: a raise says the raiser's hand is
     strong, which the sampled hands do not (or, for expert, only roughly) reflect, and a
@@ -706,6 +720,43 @@ def simulate_soloist(view: SeatView, knowledge: Knowledge, worlds: Iterator[Worl
             estimate = best.total + partner_share(rules, best.card_points)
             reach = max(reach, estimate, position.soloist_total() + partner_points(position))
     return SoloistSimulation(knowledge, results, reach, facing, defence)
+
+
+TAPP_HOPE = 20
+"""What a bidder hopes the Tapp adds to the estimated value of its hand (the bidding models)."""
+
+
+def hand_estimate(hand: int, rules: Rules) -> int:
+    """A quick estimate of what a dealt hand can bid: its best trump plan without a Tapp, and
+    the Tapp's hope."""
+    return best_contract(hand, rules).total + TAPP_HOPE
+
+
+def raise_worthy(worlds: Iterable[World], raiser: int, least: int, count: int, rules: Rules) -> Iterator[World]:
+    """Up to ``count`` of ``worlds`` in which ``raiser``'s hand (as dealt: in the auction) is
+    estimated at ``least`` or more (:func:`hand_estimate`); if too few are, the rest are the
+    others of highest estimate, in that order.
+
+    >>> from binokel.state import State
+    >>> state = State.new("standard", dealer=2).deal_random(random.Random(1))
+    >>> worlds = [World(tuple(state.hands), (), ()) for _ in range(2)]  # two alike, for the example
+    >>> len(list(raise_worthy(worlds, 1, 0, 1, state.rules))), len(list(raise_worthy(worlds, 1, 990, 3, state.rules)))
+    (1, 2)
+    """
+    kept = 0
+    others: list[tuple[int, int, World]] = []
+    for world in worlds:
+        estimate = hand_estimate(world.hands[raiser], rules)
+        if estimate >= least:
+            yield world
+            kept += 1
+            if kept == count:
+                return
+        else:
+            others.append((estimate, -len(others), world))
+    others.sort(reverse=True)
+    for _, _, world in others[:count - kept]:
+        yield world
 
 
 def with_tapp(world: World, seat: int) -> int:
