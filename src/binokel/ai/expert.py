@@ -318,8 +318,6 @@ class ExpertBot(HardBot):
     by +3.7 [+0.7, +6.8] (450; budget 0.02). The measured value is taken, not the mean
     (docs/ai.md, round four)."""
 
-    RAISE_TRIES = 0  # its worlds are weighted by every seat's calls (auction_weight)
-
     def bid_effort(self, budget: float) -> int:
         return self.effort(budget) // 3
 
