@@ -1,4 +1,4 @@
-"""Play with friends (issue 11) through the real protocol: people with their own seat
+"""Play with friends through the real protocol: people with their own seat
 tokens, bots, spectators; per-seat leak checks; impersonation; stand-in bots; chat;
 invites; "your games"; rematch."""
 

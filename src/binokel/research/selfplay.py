@@ -1,6 +1,6 @@
 """Self-play data: ``binokel selfplay --bots hard,hard,hard --deals N --out deals.jsonl``.
 
-Each line of the output is one deal: its record (RECORDS.md deal format, with ``players``,
+Each line of the output is one deal: its record (docs/records.md deal format, with ``players``,
 ``seed`` and ``index`` added) plus ``scores`` and ``decisions``, one entry per decision
 in the order taken::
 

@@ -85,7 +85,7 @@ HTTP
   {...}}`` (``error.<code>`` of the catalogues). A path or query parameter of the wrong
   type (``?deal=abc``) → 400 ``bad_request`` with ``params`` ``{"field": "query.deal",
   "reason": "<the validator's English message>"}``.
-- ``GET /api/games/{id}/record`` → the game record (RECORDS.md ``binokel-game/1``) as a
+- ``GET /api/games/{id}/record`` → the game record (docs/records.md ``binokel-game/1``) as a
   download (``Content-Disposition: attachment``). While a deal is in progress its
   cards are hidden information, so that deal is left out until it is over; the record
   is always replayable. Unknown id → 404 ``{"error": ...}``.
