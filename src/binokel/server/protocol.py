@@ -177,9 +177,10 @@ Server → client:
   HTML); ``{"type": "chat_log", "lines": [...]}`` — the recent lines, after hello.
 - ``{"type": "error", "message": "...", "code": "...", "params": {...}, "version": N}`` —
   to the sender only; nothing changed. ``message`` is the English text; ``code`` and
-  ``params`` are the reason (``error.<code>`` of the catalogue), e.g. ``not_your_turn
-  {name}``, ``stale_version {version, current}``, or the engine's own (``must_follow_suit
-  {card, suit}``, ``not_legal {action, phase, legal}``...).
+  ``params`` are the reason (``error.<code>`` of the catalogue): the table driver's own
+  codes, unchanged (``not_seats_turn {seat, to_move}``, ``deal_over``, ``game_over``,
+  ``deal_not_finished``, ``stale_version {version, current}``, ``must_follow_suit {card,
+  suit}``, ``not_legal {action, phase, legal}``...) or the server's (``waiting_for_friends``...).
 
 Client → server:
 
