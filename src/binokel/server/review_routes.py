@@ -11,7 +11,6 @@ leaves the deal in progress out (its cards are hidden until it is over).
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import json
 from collections.abc import Awaitable, Callable
@@ -42,12 +41,8 @@ table (or the client, for an upload); the app's runs it in the bounded pool unde
 quotas (``Limits.reviews_per_minute`` and the like), or refuses."""
 
 
-async def _in_thread(request: Request, key: str, work: Callable[[], Any]) -> Any:
-    return await asyncio.to_thread(work)
-
-
 def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table | None]],
-                      public_record: Callable[[Table], dict[str, Any]], helper: Helper = _in_thread) -> None:
+                      public_record: Callable[[Table], dict[str, Any]], helper: Helper) -> None:
     """``GET /api/games/{id}/advice``, ``GET /api/games/{id}/review``, ``POST /api/review``."""
 
     async def review(request: Request, key: str, record: Any, seat: int | None, deal: int | None) -> JSONResponse:
