@@ -6,7 +6,6 @@
 // where it was (localStorage), in the words of a finger or of a mouse.
 
 import { t, tSeat, language } from "./i18n.js";
-import { points } from "./cards.js";
 import { remember, seatOf } from "./friends.js";
 import { say } from "./announce.js";
 import { toast } from "./table.js";
@@ -205,7 +204,7 @@ export function update(focus = false) {
   let text = t(key, params);
   if (step.name === "trick" && ready) {
     const trick = view.tricks[0];
-    text = tSeat("tutorial.trick", trick.winner, view.seat, { name: table.names[trick.winner] ?? "", points: points(trick.cards) });
+    text = tSeat("tutorial.trick", trick.winner, view.seat, { name: table.names[trick.winner] ?? "", points: trick.points });  // the server counts them
   }
   const el = bubble();
   const home = step.name === "result" && $("result-dialog").open ? $("result-dialog") : $("main");
