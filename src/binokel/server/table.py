@@ -139,8 +139,9 @@ def spectator_view(deal: State) -> dict[str, Any]:
     >>> seen["seat"], seen["hand"], seen["hand_sizes"]
     (None, [], [15, 15, 15])
     """
-    seen = view(deal, deal.sitting_out if deal.sitting_out is not None else 0).to_json()
-    return {**seen, **PRIVATE_FIELDS, "seat": None}
+    # Seen from a seat that is not the soloist: nothing derived from the discard comes with it.
+    seat = deal.sitting_out if deal.sitting_out is not None else 1 if deal.soloist == 0 else 0
+    return {**view(deal, seat).to_json(), **PRIVATE_FIELDS, "seat": None}
 
 
 class Table:
