@@ -277,7 +277,7 @@ def test_rules_are_read_as_a_new_game_reads_them(client: TestClient, text: str, 
 def test_the_rules_say_who_plays_with_whom_and_each_seats_computer_name(client: TestClient, text: str,
                                                                          teams: list[int]) -> None:
     """The start page shows partners and the computer players' names from the server's answer."""
-    from binokel.server.protocol import OPPONENT_NAMES
+    from binokel.server.settings import OPPONENT_NAMES
 
     body = client.get("/api/rules", params={"text": text}).json()
     assert body["teams"] == teams
