@@ -19,8 +19,9 @@ from test_browser import (  # noqa: F401 - the same skips, and its server and br
     Server,
     browser,
     goto,
-    server,
     open_page,
+    reload,
+    server,
     sync_playwright,
 )
 
@@ -107,6 +108,10 @@ def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, br
     expect(phone.get_by_test_id("pad-card_points-0")).to_have_attribute("aria-invalid", "true")
     expect(phone.get_by_test_id("pad-melds-1")).to_have_value("40")  # what was entered is still there
     expect(phone.get_by_test_id("pad-tricks-1")).to_have_value("6")
+    reload(phone)  # the draft is on the phone: a reload loses nothing either
+    expect(phone.get_by_test_id("pad-melds-1")).to_have_value("40", timeout=TIMEOUT)
+    expect(phone.get_by_test_id("pad-card_points-0")).to_have_value("300")
+    expect(phone.get_by_test_id("pad-game-S")).to_have_attribute("aria-pressed", "true")
     phone.get_by_test_id("pad-card_points-0").fill("90")
     phone.get_by_test_id("pad-save").tap()
     expect(phone.get_by_test_id("pad-total-0")).to_have_text("240", timeout=TIMEOUT)
@@ -131,7 +136,11 @@ def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, br
     goto(watcher, view_link)
     expect(watcher.get_by_test_id("pad-sheet").locator("tbody tr")).to_have_count(2, timeout=TIMEOUT)
 
-    # offline: two more deals wait on the phone
+    # offline: two more deals wait on the phone (whose service worker keeps the page)
+    phone.wait_for_function("navigator.serviceWorker.controller !== null")
+    phone.wait_for_function("""async () => { const keys = await caches.keys();
+        const cache = await caches.open(keys.find((k) => k.startsWith("binokel-shell-")));
+        return Boolean(await cache.match("/pad")) && Boolean(await cache.match("/i18n/en.json")); }""")
     phone.context.set_offline(True)
     enter(phone, DURCH)
     expect(phone.get_by_test_id("pad-status")).to_have_text("Offline, 1 deal waiting", timeout=TIMEOUT)
@@ -140,6 +149,9 @@ def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, br
     for number in (3, 4):
         expect(phone.get_by_test_id(f"pad-row-{number}")).to_have_class("pending")
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360  # nothing sticks out of the phone
+    reload(phone)  # the page opens again without a connection, the waiting deals with it
+    expect(phone.get_by_test_id("pad-status")).to_have_text("Offline, 2 deals waiting", timeout=TIMEOUT)
+    expect(phone.get_by_test_id("pad-row-4")).to_have_class("pending")
     shot(phone, "offline")
     expect(watcher.get_by_test_id("pad-sheet").locator("tbody tr")).to_have_count(2)  # the server has two
 

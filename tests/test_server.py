@@ -549,10 +549,10 @@ def test_bad_messages_get_errors_and_change_nothing(db: Path) -> None:
                 ('{"type": "action", "action": 150, "version": 0}', "an action message needs \"action\""),
                 (json.dumps({"type": "sync", "pad": "x" * MAX_MESSAGE}), "message too large"),
                 (b"\x00\x01", "messages must be JSON text"),
-                ('{"type": "action", "action": "150", "version": %d}' % state["version"], "it is not your turn"),
+                ('{"type": "action", "action": "150", "version": %d}' % state["version"], "it is not seat 0's turn"),
                 ('{"type": "action", "action": "150", "version": 7}', "stale version 7"),
                 ('{"type": "hint"}', "a hint is only given when it is your turn"),
-                ('{"type": "next_deal"}', "the deal is not over yet"),
+                ('{"type": "next_deal"}', "the current deal is not finished"),
                 ('{"type": "next_deal", "version": "x"}', "\"version\" must be a whole number"),
             ]
             for raw, expected in cases:

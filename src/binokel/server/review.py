@@ -3,7 +3,7 @@ the review of a finished deal with the strong (``hard``) bot's opinion.
 
 Pure functions of a :class:`~binokel.view.SeatView` (bidding help: what the seat may know)
 or of a *finished* deal (explanation, review: the whole deal is public once it is over,
-RULES.md section 10). Nothing here ever sees a deal in progress beyond one seat's view.
+docs/rules.md section 10). Nothing here ever sees a deal in progress beyond one seat's view.
 
 >>> import random
 >>> from binokel.state import State
@@ -100,7 +100,7 @@ def explain_deal(state: State) -> dict[str, Any]:
     (after rounding), and how it was reached (``rule``: ``sum``, ``doubled`` (a failed
     bid counts twice against), ``surrender``, ``credit`` or ``contract``): read from the core's
     :func:`binokel.score.explain`, whose whole explanation is under ``score``. The Tapp and
-    the discard are shown to everyone once the deal is over (RULES.md section 10).
+    the discard are shown to everyone once the deal is over (docs/rules.md section 10).
 
     >>> import random
     >>> from binokel.state import State

@@ -26,7 +26,6 @@ from typing import Any
 from binokel.ai import LEVELS
 from binokel.rules import Rules
 from binokel.server.seat import digest
-from binokel.table import PERSON
 from binokel.table import Seat as DriverSeat
 
 ME = "me"
@@ -150,8 +149,10 @@ class Settings:
         return kind if kind in LEVELS else None
 
     def driver_seats(self) -> list[DriverSeat]:
-        """The table driver's seats: bots at the bot seats, people (taken or open) elsewhere."""
-        return [DriverSeat(level) if (level := self.level(seat)) else PERSON for seat in range(len(self.seats))]
+        """The table driver's seats: bots at the bot seats, people (taken or open) elsewhere,
+        each with the table's stand-in for when they are away."""
+        return [DriverSeat(level) if (level := self.level(seat)) else DriverSeat(stand_in=self.stand_in)
+                for seat in range(len(self.seats))]
 
     def seat_plan(self, taken: Mapping[int, tuple[str, str]]) -> list[Seat]:
         """Every seat as it stands, given the taken people's seats (seat → name, token digest):

@@ -7,6 +7,7 @@
 
 import { setLanguage, preferredLanguage, t, translatePage, reason, number, suitName, meldName, ruleSetLabel } from "../js/i18n.js";
 import { qrSvg } from "../club/qr.js";
+import { h, put } from "../js/element.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
@@ -15,21 +16,6 @@ const TRUMPS = Object.keys(SUITS);
 const SYNC_SECONDS = 3;
 const WATCH_SECONDS = 2;
 let stopView = () => {};
-
-/** An element: h("button", {class: "primary", onclick}, "text", child...). */
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value == null || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else el.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) if (child != null) el.append(child instanceof Node ? child : String(child));
-  return el;
-}
-
-/** Replace an element's children, leaving out the absent ones (null: a part not shown). */
-const put = (el, ...children) => el.replaceChildren(...children.flat().filter((child) => child != null));
 const say = (text) => { status.textContent = text; if (text) setTimeout(() => status.textContent === text && (status.textContent = ""), 5000); };
 
 // ---------------------------------------------------------------------- the phone's copy
@@ -415,9 +401,9 @@ async function keeperView(id, tokenFromLink) {
     h("a", { class: "button", href: `/api/pad/${id}/sheet.csv`, "data-testid": "pad-csv" }, t("pad.csv")),
     h("button", { type: "button", onclick: () => print() }, t("pad.print")));
 
-  const values = local.draft?.values;
-  fill({});
-  if (values) all().forEach((input, i) => { input.value = values[i] ?? input.value; });
+  const values = local.draft?.values;  // an entry half made before a reload: as it was
+  if (values) all().forEach((input, i) => { input.value = values[i] ?? ""; });
+  else fill({});
   if (editing > known() + 1) editing = known() + 1;
   paint();
   paintSheet();
