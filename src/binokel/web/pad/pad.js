@@ -106,7 +106,7 @@ function sheetTable(sheet, queue, onCorrect, editing) {
 
 function winnerLine(sheet, facts) {
   if (sheet.winner == null) return null;
-  return h("p", { class: "winner", "data-testid": "pad-winner" }, t("pad.winner", { name: teamName(facts, sheet.players, sheet.winner) }));
+  return h("p", { class: "winner", "data-testid": "pad-winner" }, t(facts.teams ? "pad.winner_team" : "pad.winner", { name: teamName(facts, sheet.players, sheet.winner) }));
 }
 
 // ---------------------------------------------------------------------- a new sheet
@@ -346,7 +346,7 @@ async function keeperView(id, tokenFromLink) {
     clearTimeout(timer);
     while (local.queue.length) {
       const item = local.queue[0];
-      if (item.problem) break;
+      if (item.problem || item.deal > local.sheet.deals.length + 1) break;  // an earlier deal must go first
       try {
         local.sheet = await api("POST", `/${id}/deals`, { deal: item.deal, summary: item.summary }, local.token);
         local.queue = local.queue.filter((queued) => queued !== item);
