@@ -307,7 +307,8 @@ async function keeperView(id, tokenFromLink) {
   const hint = h("p", { class: "hint" }, t("pad.card_points_hint", { points: facts.deal_points, tricks: facts.hand_size }));
   const save = h("button", { class: "primary", type: "submit", "data-testid": "pad-save" }, t("pad.save"));
   const form = h("form", { novalidate: true, onsubmit: (e) => { e.preventDefault(); enter(); } },
-    title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow), bidBox,
+    title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow,
+      facts.forced ? h("p", { class: "hint", "data-testid": "pad-forced" }, t("pad.forced_hint", { bid: facts.min_bid })) : null), bidBox,
     h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.game")), gameRow),
     h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.how")), playRow),
     entries, meldList, hint, error,
