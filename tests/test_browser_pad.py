@@ -8,29 +8,22 @@ in another browser context then shows every deal with the totals the core comput
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
-import pytest
 from test_browser import (  # noqa: F401 - the same skips, and its server and browser fixtures
-    CHROMIUM,
     SCREENSHOTS,
     TIMEOUT,
     Server,
     browser,
     goto,
     open_page,
+    pytestmark,
     reload,
     server,
     sync_playwright,
 )
 
 from binokel.sheet import Sheet
-
-pytestmark = [
-    pytest.mark.skipif(sync_playwright is None, reason="the playwright Python package is not installed"),
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium browser at {CHROMIUM}"),
-]
 
 if sync_playwright is not None:
     from playwright.sync_api import Browser, Page, expect

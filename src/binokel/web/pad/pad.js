@@ -5,9 +5,10 @@
 // sent in order once the server answers again. The read-only live view polls the sheet.
 // The scorekeeper's secret travels in a link's fragment only and leaves the address bar at once.
 
-import { setLanguage, preferredLanguage, t, translatePage, reason, number, suitName, meldName, ruleSetLabel } from "../js/i18n.js";
+import { t, translatePage, reason, number, suitName, meldName, ruleSetLabel } from "../js/i18n.js";
 import { qrSvg } from "../club/qr.js";
-import { h, put } from "../js/element.js";
+import { h, put, startPage } from "../js/page.js";
+import { registerWorker } from "../js/offline.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
@@ -307,7 +308,8 @@ async function keeperView(id, tokenFromLink) {
   const hint = h("p", { class: "hint" }, t("pad.card_points_hint", { points: facts.deal_points, tricks: facts.hand_size }));
   const save = h("button", { class: "primary", type: "submit", "data-testid": "pad-save" }, t("pad.save"));
   const form = h("form", { novalidate: true, onsubmit: (e) => { e.preventDefault(); enter(); } },
-    title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow), bidBox,
+    title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow,
+      facts.forced ? h("p", { class: "hint", "data-testid": "pad-forced" }, t("pad.forced_hint", { bid: facts.min_bid })) : null), bidBox,
     h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.game")), gameRow),
     h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.how")), playRow),
     entries, meldList, hint, error,
@@ -477,14 +479,5 @@ async function route() {
   document.documentElement.dataset.ready = "true";  // the tests wait for the first view
 }
 
-const language = document.getElementById("language");
-language.addEventListener("change", async () => { await setLanguage(language.value); route(); });
-await setLanguage(preferredLanguage());
-language.value = document.documentElement.lang;
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  // the worker keeps this page and its files: it opens again without a connection
-  navigator.serviceWorker.register("/sw.js").catch(() => {});
-  navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ keep: [`/i18n/${document.documentElement.lang}.json`] })).catch(() => {});
-}
-window.addEventListener("hashchange", route);
-route();
+await startPage(route);
+registerWorker();  // the worker keeps this page and its files: it opens again without a connection
