@@ -73,7 +73,7 @@ def surrender(page: Page, seen: dict[str, int]) -> bool:
     return False
 
 
-# ---------------------------------------------------------------------- the 14 bugs of issue #15
+# ---------------------------------------------------------------------- the bugs a newcomer hit
 
 def test_bug01_tapp_marker_visible_and_trump_marked(server: Server, page: Page) -> None:
     new_game(server, page, name="Anna", seed=5)

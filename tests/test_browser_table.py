@@ -1,4 +1,4 @@
-"""Browser tests of the phone-first table (issue #23, sections 1-3): the table fits phones
+"""Browser tests of the phone-first table: the table fits phones
 held either way at every card size, cards keep a tap target of 36 x 48 px, controls are
 44 x 44 px, touch play is safe, nothing covers the trick, and the bugs of section 3.
 

@@ -1,4 +1,4 @@
-"""Several server processes on one PostgreSQL database (issue 13): two real ``binokel serve``
+"""Several server processes on one PostgreSQL database: two real ``binokel serve``
 processes, people connected to different ones, bots; one process killed with SIGKILL in the
 middle of a deal. Nothing acknowledged is lost, the person of the killed process reconnects
 to the other and plays on at their version, and every bot move is in the log exactly once.

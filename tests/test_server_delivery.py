@@ -1,4 +1,4 @@
-"""Delivering the page (issue #23, section 5): compressed, revalidated by ETag, and the
+"""Delivering the page: compressed, revalidated by ETag, and the
 service worker's app shell (server/delivery.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Storage faults at a running server (issue 12): a games database that refuses writes (a
+"""Storage faults at a running server: a games database that refuses writes (a
 full disk on demand, a real full tmpfs, a read-only file). Every refused write answers 503
 ``db_unavailable`` (never 500), changes nothing anybody was told of, is logged once per
 outage (not per retry); a bot move is retried until it lands, and once writes work again

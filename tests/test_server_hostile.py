@@ -1,4 +1,4 @@
-"""Hostile clients (issue 12): the server's gate, its limits, and fuzzing of its protocol.
+"""Hostile clients: the server's gate, its limits, and fuzzing of its protocol.
 
 - The gate (``server/guard.py``): a foreign Host is refused (DNS rebinding), a websocket or
   a change from a page of another origin is refused, a cross-site ``text/plain`` POST

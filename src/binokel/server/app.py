@@ -34,7 +34,7 @@ from binokel import i18n
 from binokel.error import BinokelError
 from binokel.i18n import LANGUAGES
 from binokel.record import game_record
-from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
+from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS, Rules
 from binokel.ai import LEVELS
 from binokel.server.hall import Hall, Invites, Refused
 from binokel.server.guard import Guard, Names, Policy, origin_of
@@ -43,8 +43,6 @@ from binokel.server.logs import quiet_client_errors
 from binokel.server.metrics import CONTENT_TYPE, Metrics
 from binokel.server.persist import PROCESS
 from binokel.server.protocol import (
-    DECKS,
-    OPPONENT_NAMES,
     PHRASES,
     ProtocolError,
     brief,
@@ -57,7 +55,8 @@ from binokel.server.protocol import (
 from binokel.server.storage import StorageUnavailable, Store, open_store
 from binokel.server.pool import PoolClosed
 from binokel.server.review_routes import add_review_routes
-from binokel.server.seat import OPEN, SHORT_LENGTH
+from binokel.server.seat import SHORT_LENGTH
+from binokel.server.settings import DECKS, OPEN, OPPONENT_NAMES, bot_name
 from binokel.server.club import add_club_routes
 from binokel.server.pad import add_pad_routes
 import binokel.server.delivery as delivery
@@ -90,8 +89,8 @@ JSON_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
 def meta() -> dict[str, Any]:
     """Everything the new-game form offers (``GET /api/meta``)."""
     return {
-        "rule_sets": [{"name": name, "text": rules.text, "about": DESCRIPTIONS.get(name, ""), "players": rules.players,
-                       "changes": rule_changes(rules)} for name, rules in RULE_SETS.items()],
+        "rule_sets": [{"name": name, "about": DESCRIPTIONS.get(name, ""), **rules_facts(rules)}
+                      for name, rules in RULE_SETS.items()],
         "options": [{"name": name, "standard": standard, "meaning": option.help,
                      "choices": list(option.choices) if option.choices else None,
                      "minimum": option.minimum, "maximum": option.maximum, "step": option.step}
@@ -106,9 +105,17 @@ def meta() -> dict[str, Any]:
 
 
 def rules_answer(text: str) -> dict[str, Any]:
-    """``GET /api/rules``: the canonical text and the changes from standard; ProtocolError if refused."""
-    rules = parse_rules(text)
-    return {"text": rules.text, "players": rules.players, "changes": rule_changes(rules)}
+    """``GET /api/rules``: the rules read as a new game would read them; ProtocolError if refused."""
+    return rules_facts(parse_rules(text))
+
+
+def rules_facts(rules: Rules) -> dict[str, Any]:
+    """What the new-game form shows of a rule text: the canonical text, the changes from
+    standard, and per seat its team and the name a computer player there gets (so that the
+    page works out neither partnerships nor names)."""
+    seats = range(rules.players)
+    return {"text": rules.text, "players": rules.players, "changes": rule_changes(rules),
+            "teams": [rules.team_of(seat) for seat in seats], "bot_names": [bot_name(seat) for seat in seats]}
 
 
 def public_record(table: Table) -> dict[str, Any]:

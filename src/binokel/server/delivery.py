@@ -30,8 +30,10 @@ COMPRESS_FROM = 500
 """Bytes: smaller responses are sent as they are (gzip would not save a packet)."""
 REVALIDATED = ("/static/", "/i18n/")
 """Paths (besides the page ``/`` and ``/sw.js``) kept by browsers and revalidated by ETag."""
-SHELL_FOLDERS = ("css", "js")
-SHELL_FILES = ("img/icon.svg", "img/icon-192.png", "manifest.webmanifest")
+SHELL_FOLDERS = ("css", "js", "pad")
+SHELL_FILES = ("img/icon.svg", "img/icon-192.png", "manifest.webmanifest", "club/qr.js", "club/club.css")
+PAGES = {"/": "index.html", "/pad": "pad/index.html"}
+"""The pages the worker keeps (the score pad opens offline too), by their files under ``web``."""
 SHELL_MARK = "// @shell"
 """The line of ``sw.js`` that the server replaces by the shell's list and version."""
 
@@ -50,13 +52,13 @@ def shell_paths(web: Path) -> list[str]:
     """
     files = [f for folder in SHELL_FOLDERS for f in sorted((web / folder).glob("*")) if f.is_file()]
     files += [web / name for name in SHELL_FILES if (web / name).is_file()]
-    return ["/"] + [f"/static/{f.relative_to(web).as_posix()}" for f in files]
+    return [*PAGES] + [f"/static/{f.relative_to(web).as_posix()}" for f in files if f.name != "index.html"]
 
 
 def _version(web: Path, paths: Iterable[str]) -> str:
     digest = hashlib.sha256()
     for path in paths:
-        file = web / ("index.html" if path == "/" else path.removeprefix("/static/"))
+        file = web / PAGES.get(path, path.removeprefix("/static/"))
         digest.update(path.encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -28,10 +28,9 @@ from binokel.server.limits import Limits
 from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool
-from binokel.server.persist import PROCESS, SeatRow, driver_seats, later
-from binokel.server.protocol import ProtocolError, Settings, parse_name
+from binokel.server.persist import PROCESS, SeatRow, later, taken
+from binokel.server.protocol import ProtocolError, parse_name
 from binokel.server.seat import (
-    OPEN,
     digest,
     is_well_formed,
     new_link_code,
@@ -40,6 +39,7 @@ from binokel.server.seat import (
     normal_code,
 )
 import binokel.server.storage.invites as invite_codes
+from binokel.server.settings import Settings
 from binokel.server.storage import Change, Invite, StorageUnavailable, Store, VersionConflict, chat, presence
 from binokel.server.table import Table
 from binokel.table import Table as Driver
@@ -190,7 +190,7 @@ class Hall:
         ``people`` (a rematch) keeps the same people in the same seats; else the creator gets
         a new token for the ``me`` seat (or a host-only token) and every open seat an invite."""
         seed = settings.seed if settings.seed is not None else secrets.randbits(63)
-        driver = Driver(settings.rules, driver_seats(settings), seed=seed)
+        driver = Driver(settings.rules, settings.driver_seats(), seed=seed)
         change = driver.propose_deal()
         game_id = secrets.token_urlsafe(9)
         token = ""
@@ -216,7 +216,7 @@ class Hall:
         return Created(table, token, settings.me, invites)
 
     def _new_invites(self, settings: Settings) -> Invites:
-        open_seats = [seat for seat, kind in enumerate(settings.seats) if kind == OPEN]
+        open_seats = settings.open_seats
         if not open_seats:
             return Invites(None, {})
         return Invites(new_short_code(), {seat: new_link_code() for seat in open_seats})
@@ -360,7 +360,7 @@ class Hall:
             # A metadata change with the version check: a step stored or a friend seated at
             # another process meanwhile makes it fail; then catch up and look again.
             for _ in range(3):
-                seats = persist.stored_seats(table.settings, [*table.people.values(), row])
+                seats = table.settings.seat_plan(taken([*table.people.values(), row]))
                 try:
                     await asyncio.to_thread(self.store.append, table.id, table.stored_version, [], seats=seats)
                     break
@@ -437,7 +437,4 @@ class Hall:
 
 
 def _names(settings: Settings, people: list[SeatRow]) -> list[str]:
-    from binokel.server.protocol import bot_name
-
-    taken = {p.seat: p.name for p in people}
-    return [taken.get(seat) or (bot_name(seat) if settings.level(seat) else "") for seat in range(len(settings.seats))]
+    return [seat.name for seat in settings.seat_plan(taken(people))]

@@ -16,11 +16,12 @@ Every function here blocks (it calls the store): the server runs them with
 ``asyncio.to_thread``. None of them touches a connection or a message.
 
 >>> from binokel.server.storage import open_store
->>> from binokel.server.protocol import parse_settings
+>>> from binokel.rules import Rules
+>>> from binokel.server.settings import Settings
 >>> from binokel.table import Table as Driver
 >>> store = open_store(":memory:")
->>> settings = parse_settings({"rules": "standard", "seats": ["me", "easy", "open"], "seed": 5})
->>> driver = Driver(settings.rules, driver_seats(settings), seed=5)
+>>> settings = Settings(Rules.parse("standard"), seats=("me", "easy", "open"), seed=5)
+>>> driver = Driver(settings.rules, settings.driver_seats(), seed=5)
 >>> change = driver.propose_deal()
 >>> host = SeatRow(0, "Anna", "d" * 64, host=True)
 >>> create(store, "t1", settings, change, [host], [])
@@ -39,7 +40,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -47,12 +48,11 @@ from typing import Any
 from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.record import replay_game
-from binokel.server.protocol import ProtocolError, Settings, bot_name, parse_settings
-from binokel.server.storage import GameInfo, Seat, Status, Store
+from binokel.server.settings import Seat, Settings
+from binokel.server.storage import GameInfo, Status, Store
 from binokel.server.storage.invites import HOST_SEAT, NEVER, Invite, set_invites
 from binokel.state import Phase
-from binokel.table import PERSON, Change, Step, step_from_json
-from binokel.table import Seat as DriverSeat
+from binokel.table import Change, Step, step_from_json
 from binokel.table import Table as Driver
 
 log = logging.getLogger("binokel.server")
@@ -80,11 +80,6 @@ def later(seconds: float) -> str:
     return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat(timespec="milliseconds")
 
 
-def driver_seats(settings: Settings) -> list[DriverSeat]:
-    """The driver's seats: bots at the bot seats, people (taken or open) elsewhere."""
-    return [DriverSeat(level) if (level := settings.level(seat)) else PERSON for seat in range(len(settings.seats))]
-
-
 def status(game: Game) -> Status:
     """What the lists show of a game: totals, deals dealt, over, whose turn."""
     to_move = None if game.is_over() or game.needs_deal() else game.current.to_move
@@ -92,19 +87,9 @@ def status(game: Game) -> Status:
                   to_move if to_move is not None and to_move >= 0 else None)
 
 
-def stored_seats(settings: Settings, people: Sequence[SeatRow]) -> list[Seat]:
-    """The storage's seats: bots with their level, people with their name and token digest."""
-    taken = {p.seat: p for p in people if p.seat >= 0}
-    seats = []
-    for seat in range(len(settings.seats)):
-        level = settings.level(seat)
-        if level is not None:
-            seats.append(Seat("bot", level, bot_name(seat)))
-        elif seat in taken:
-            seats.append(Seat("person", None, taken[seat].name, taken[seat].token))
-        else:
-            seats.append(Seat("person", None, ""))
-    return seats
+def taken(people: Iterable[SeatRow]) -> dict[int, tuple[str, str]]:
+    """The people's seats as :meth:`Settings.seat_plan` reads them: seat → name, token digest."""
+    return {p.seat: (p.name, p.token) for p in people if p.seat >= 0}
 
 
 def _blob(settings: Settings, host: SeatRow | None) -> dict[str, Any]:
@@ -126,7 +111,7 @@ def create(store: Store, game_id: str, settings: Settings, change: Change, peopl
     seed = change_seed = seed if seed is not None else settings.seed
     assert change_seed is not None
     store.create(game_id, rules=settings.rules.text, settings=_blob(settings, host), seed=change_seed,
-                 first_dealer=change.game.first_dealer, seats=stored_seats(settings, people), public=settings.lobby,
+                 first_dealer=change.game.first_dealer, seats=settings.seat_plan(taken(people)), public=settings.lobby,
                  status=status(change.game), entries=[change.step.to_json()])
     rows = list(invites)
     if host is not None and host.seat < 0:
@@ -176,7 +161,7 @@ def load(store: Store, game_id: str) -> Loaded | None:
     info = stored.info
     try:
         settings = settings_of(info)
-        seats = driver_seats(settings)
+        seats = settings.driver_seats()
         if stored.snapshot is not None:
             driver = Driver.from_game(replay_game(stored.snapshot.payload), seats, info.seed)
             base = stored.snapshot.version - driver.version
@@ -185,7 +170,7 @@ def load(store: Store, game_id: str) -> Loaded | None:
             base = 0
         for entry in stored.entries:
             driver.commit(driver.propose_step(step_from_json(entry.payload)))
-    except (BinokelError, ProtocolError, ValueError, KeyError, TypeError):
+    except (BinokelError, ValueError, KeyError, TypeError):
         log.exception("stored game %s cannot be replayed", game_id)
         return None
     people, host = people_of(info)
@@ -195,10 +180,13 @@ def load(store: Store, game_id: str) -> Loaded | None:
 def settings_of(info: GameInfo) -> Settings:
     """The table's settings (a game of the previous server stored them at the top level)."""
     blob = info.settings
-    table = dict(blob["table"]) if "table" in blob else {
-        key: value for key, value in blob.items() if key in ("rules", "opponents", "name", "language", "deck")}
-    table.setdefault("rules", info.rules)
-    return parse_settings(table)
+    if "table" in blob:
+        return Settings.from_json(blob["table"], info.rules)
+    return Settings.from_json({key: value for key, value in blob.items() if key in OLD_SETTINGS}, info.rules)
+
+
+OLD_SETTINGS = ("rules", "opponents", "name", "language", "deck")
+"""What the previous server's settings held that a table still reads."""
 
 
 def missed(store: Store, game_id: str, after: int) -> list[tuple[Step, int | None]]:

@@ -85,7 +85,7 @@ HTTP
   {...}}`` (``error.<code>`` of the catalogues). A path or query parameter of the wrong
   type (``?deal=abc``) → 400 ``bad_request`` with ``params`` ``{"field": "query.deal",
   "reason": "<the validator's English message>"}``.
-- ``GET /api/games/{id}/record`` → the game record (RECORDS.md ``binokel-game/1``) as a
+- ``GET /api/games/{id}/record`` → the game record (docs/records.md ``binokel-game/1``) as a
   download (``Content-Disposition: attachment``). While a deal is in progress its
   cards are hidden information, so that deal is left out until it is over; the record
   is always replayable. Unknown id → 404 ``{"error": ...}``.
@@ -177,9 +177,10 @@ Server → client:
   HTML); ``{"type": "chat_log", "lines": [...]}`` — the recent lines, after hello.
 - ``{"type": "error", "message": "...", "code": "...", "params": {...}, "version": N}`` —
   to the sender only; nothing changed. ``message`` is the English text; ``code`` and
-  ``params`` are the reason (``error.<code>`` of the catalogue), e.g. ``not_your_turn
-  {name}``, ``stale_version {version, current}``, or the engine's own (``must_follow_suit
-  {card, suit}``, ``not_legal {action, phase, legal}``...).
+  ``params`` are the reason (``error.<code>`` of the catalogue): the table driver's own
+  codes, unchanged (``not_seats_turn {seat, to_move}``, ``deal_over``, ``game_over``,
+  ``deal_not_finished``, ``stale_version {version, current}``, ``must_follow_suit {card,
+  suit}``, ``not_legal {action, phase, legal}``...) or the server's (``waiting_for_friends``...).
 
 Client → server:
 
@@ -222,7 +223,6 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from typing import Any
 
 from binokel.action import BETTEL, DURCH, GAME_WORDS, HAND_DURCH, OPEN_DURCH
@@ -232,81 +232,24 @@ from binokel.i18n import LANGUAGES, render
 from binokel.meld import meld_values
 from binokel.rules import STANDARD, Rules
 from binokel.score import contract_worth
-from binokel.server.seat import ME, OPEN, is_well_formed
+from binokel.server.seat import is_well_formed
+from binokel.server.settings import DECKS, DEFAULT_GRACE, MAX_GRACE, ME, OPEN, Settings
 from binokel.trick import NO_TRUMP, best_position, card_refusal
 from binokel.view import SeatView
 
-DECKS = ("french", "german")
 MAX_MESSAGE = 16 * 1024
 """Largest client message accepted, in bytes of UTF-8."""
 MAX_NAME = 40
-HUMAN = 0
-"""The seat of the human player."""
-OPPONENT_NAMES = ("Karle", "Frieda", "Sepp", "Liesl", "Gustl")
-"""Names of the computer opponents, seat 1 onwards (as many as the rules seat)."""
 NUMBER_WORDS = {2: "two", 3: "three", 5: "five"}
 CLIENT_TYPES = ("hello", "action", "hint", "sync", "next_deal", "rematch", "chat", "events")
 PHRASES = ("hello", "well_played", "good_luck", "thanks", "oops", "bye")
 """Quick chat phrases; each page shows them in its own language ("Gut gespielt!")."""
 MAX_CHAT = 200
 """Characters of one chat line."""
-DEFAULT_GRACE = 45.0
-"""Seconds a person may be away on their turn before a bot plays for them (a table setting)."""
-MAX_GRACE = 3600.0
 
 
 class ProtocolError(BinokelError):
     """Bad input from a client: the reason (code, params) goes back to it, nothing changes."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What a new table is made of (the body of ``POST /api/games``)."""
-
-    rules: Rules
-    seats: tuple[str, ...] = ("me", "medium", "medium")  # per seat: "me", "open" (a friend) or a bot level
-    name: str = "You"  # the creator's name (at the "me" seat)
-    language: str = "en"
-    deck: str = "french"
-    seed: int | None = field(default=None, compare=False)
-    grace: float = DEFAULT_GRACE  # seconds a person may be away on their turn before a bot plays for them
-    stand_in: str = "medium"  # the level of the bot that plays for an absent person
-    lobby: bool = False  # listed in the lobby while a seat is open
-    next_deal_after: float = 0.0  # seconds after a deal ends until the next is dealt anyway (0: never)
-
-    @property
-    def opponents(self) -> tuple[str, ...]:
-        """The bot levels, seat by seat (the bot seats only)."""
-        return tuple(kind for kind in self.seats if kind in LEVELS)
-
-    @property
-    def me(self) -> int | None:
-        """The creator's seat, if they sit at the table."""
-        return self.seats.index(ME) if ME in self.seats else None
-
-    def level(self, seat: int) -> str | None:
-        """The bot level of a bot seat, else None."""
-        kind = self.seats[seat]
-        return kind if kind in LEVELS else None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"rules": self.rules.text, "seats": list(self.seats), "name": self.name,
-                "language": self.language, "deck": self.deck, "grace": self.grace, "stand_in": self.stand_in,
-                "lobby": self.lobby, "next_deal_after": self.next_deal_after}
-
-
-def seat_names(name: str, opponents: int) -> list[str]:
-    """The name at each seat: the human's, then those of the ``opponents`` computer seats."""
-    return [name, *OPPONENT_NAMES[:opponents]]
-
-
-def bot_name(seat: int) -> str:
-    """A bot's name at ``seat`` (1 onwards as before; seat 0 gets the last name).
-
-    >>> bot_name(1), bot_name(0)
-    ('Karle', 'Gustl')
-    """
-    return OPPONENT_NAMES[(seat - 1) % len(OPPONENT_NAMES)]
 
 
 NEW_GAME_KEYS = ("rules", "seats", "opponents", "name", "language", "deck", "seed", "grace", "stand_in", "lobby",

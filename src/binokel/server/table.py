@@ -35,7 +35,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from binokel.ai import HINT_LEVEL, Bot, choose_safely, make_bot
 from binokel.error import BinokelError
@@ -44,23 +44,23 @@ from binokel.server.limits import Bucket, Limits
 from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool, PoolClosed
-from binokel.server.persist import PROCESS, SeatRow
+from binokel.server.persist import PROCESS, SeatRow, taken
 from binokel.server.protocol import (
     ProtocolError,
-    Settings,
-    bot_name,
     error_message,
     rule_changes,
     rule_facts,
 )
-from binokel.server.seat import Seat, digest
+from binokel.server.seat import digest
+from binokel.server.settings import SeatPresence, Settings, bot_name
 from binokel.server.storage import GameNotFound, Presence, StorageUnavailable, Store, VersionConflict, chat, presence
 from binokel.state import State
-from binokel.table import Change, Event, EventKind, TurnError
+from binokel.table import Ask, Change, Deal, Event, EventKind, Think
 from binokel.table import Table as Driver
 from binokel.view import SeatView, view
 
 log = logging.getLogger("binokel.server")
+T = TypeVar("T")
 
 RETRY_FIRST = 0.25
 """Seconds before the first retry of a bot move the database refused (the pause then doubles)."""
@@ -138,8 +138,9 @@ def spectator_view(deal: State) -> dict[str, Any]:
     >>> seen["seat"], seen["hand"], seen["hand_sizes"]
     (None, [], [15, 15, 15])
     """
-    seen = view(deal, deal.sitting_out if deal.sitting_out is not None else 0).to_json()
-    return {**seen, **PRIVATE_FIELDS, "seat": None}
+    # Seen from a seat that is not the soloist: nothing derived from the discard comes with it.
+    seat = deal.sitting_out if deal.sitting_out is not None else 1 if deal.soloist == 0 else 0
+    return {**view(deal, seat).to_json(), **PRIVATE_FIELDS, "seat": None}
 
 
 class Table:
@@ -158,10 +159,7 @@ class Table:
         self.limits = limits
         self.people: dict[int, SeatRow] = {p.seat: p for p in people if p.seat >= 0}
         self.host = next((p for p in people if p.host), None)
-        self.bots: dict[int, Bot] = {
-            seat: make_bot(level, seed=(self.seed + seat) % 2**63)
-            for seat in range(driver.players) if (level := settings.level(seat)) is not None}
-        self.stand_ins: dict[int, Bot] = {}
+        self.bots: dict[Think, Bot] = {}  # made when the driver first asks one to think
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.away_since: dict[int, float] = {seat: time.monotonic() for seat in self.person_seats}
@@ -218,7 +216,7 @@ class Table:
     @property
     def person_seats(self) -> list[int]:
         """The seats for people (taken or open)."""
-        return [seat for seat in range(self.driver.players) if self.settings.level(seat) is None]
+        return [seat for seat, sitter in enumerate(self.driver.seats) if not sitter.is_bot]
 
     @property
     def open_seats(self) -> list[int]:
@@ -236,7 +234,7 @@ class Table:
     def name(self, seat: int) -> str:
         if seat in self.people:
             return self.people[seat].name
-        return bot_name(seat) if self.settings.level(seat) else ""
+        return bot_name(seat) if self.driver.is_bot(seat) else ""
 
     def seat_of(self, token: str) -> SeatRow | None:
         """The seat a token holds at this table (seat -1: the host who does not play), or None."""
@@ -272,19 +270,11 @@ class Table:
         left = [PRESENCE_TTL - p.age - gone for p in self.elsewhere if p.age + gone < PRESENCE_TTL]
         return min(left) if left else None
 
-    def seats(self) -> list[Seat]:
+    def seats(self) -> list[SeatPresence]:
         """Every seat as everybody may see it (presence)."""
-        result = []
-        for seat in range(self.driver.players):
-            level = self.settings.level(seat)
-            if level is not None:
-                result.append(Seat("bot", self.name(seat), level, connected=True))
-            elif seat in self.people:
-                result.append(Seat("person", self.name(seat), self.settings.stand_in, self.connected(seat),
-                                   seat in self.standing_in))
-            else:
-                result.append(Seat("open", "", None))
-        return result
+        return [seat.presence(connected=self.connected(number), stand_in=number in self.standing_in,
+                              stand_in_level=self.settings.stand_in)
+                for number, seat in enumerate(self.settings.seat_plan(taken(self.people.values())))]
 
     def presence(self) -> dict[str, Any]:
         return {"type": "presence", "seats": [s.to_json() for s in self.seats()], "waiting": self.waiting,
@@ -459,35 +449,21 @@ class Table:
             await self.catch_up()  # the client heard of a step (from another process) before this one
         async with self.lock:
             seat = self._player(connection)
-            self._check_version(version)
             if self.waiting:
                 raise ProtocolError("waiting_for_friends")
-            driver = self.driver
-            if driver.is_over():
-                raise ProtocolError("game_over")
-            if driver.needs_deal():
-                raise ProtocolError("deal_over_next")
-            try:
-                change = driver.propose(seat, text)
-            except TurnError:
-                mover = driver.to_move
-                raise ProtocolError("not_your_turn", name=self.name(mover or 0)) from None
-            except BinokelError as error:
-                raise ProtocolError(error.code, **error.params) from None
-            if not await self._commit(change):
-                raise ProtocolError("stale_version", version=version, current=self.version)
-            self.metrics.latency.observe(time.perf_counter() - started)
+            # The driver judges (turn, legality, version); a second try follows another
+            # process's step, which the driver then refuses as stale.
+            for _attempt in range(2):
+                if await self._commit(_judged(lambda: self.driver.propose(seat, text, at=version))):
+                    self.metrics.latency.observe(time.perf_counter() - started)
+                    return
+            raise ProtocolError("db_unavailable")
 
     async def next_deal(self, connection: Connection, version: int | None) -> None:
         """A person is ready for the next deal; it is dealt once every connected person is."""
         async with self.lock:
             seat = self._player(connection)
-            if version is not None:
-                self._check_version(version)
-            if self.driver.is_over():
-                raise ProtocolError("game_over_rematch")
-            if not self.driver.needs_deal():
-                raise ProtocolError("deal_not_over")
+            _judged(lambda: self.driver.check_deal(at=version))
             self.ready.add(seat)
             self._spawn(self._share_presence(seat))
             if self._everybody_ready():
@@ -513,7 +489,8 @@ class Table:
         next card after them (a hint that names a picked card helps nobody)."""
         async with self.lock:
             seat = self._player(connection)
-            if self.waiting or self.driver.to_move != seat:
+            step = self.driver.next_step()
+            if self.waiting or not isinstance(step, Ask | Think) or step.seat != seat:
                 raise ProtocolError("hint_not_your_turn")
             if seat in self._hinting:
                 raise ProtocolError("hint_in_flight")
@@ -610,10 +587,6 @@ class Table:
         if connection.seat is None:
             raise ProtocolError("spectator_cannot_act")
         return connection.seat
-
-    def _check_version(self, version: int) -> None:
-        if version != self.version:
-            raise ProtocolError("stale_version", version=version, current=self.version)
 
     # ------------------------------------------------------------------ storing and telling
 
@@ -794,59 +767,69 @@ class Table:
         if self._runner is None or self._runner.done():
             self._runner = asyncio.get_running_loop().create_task(self._run(), name=f"bots of {self.id}")
 
-    def _next_mover(self) -> tuple[int | None, float]:
-        """The seat a bot should move for now (or None), and how long to wait before asking again."""
-        driver = self.driver
-        if self.waiting or driver.is_over():
+    def _away(self) -> set[int]:
+        """The person seats whose person has been gone longer than the grace period."""
+        now = time.monotonic()
+        return {seat for seat in self.person_seats if not self.connected(seat)
+                and self.away_since.get(seat, now) + self.settings.grace <= now}
+
+    def _due(self) -> tuple[Deal | Think | None, float]:
+        """The driver's next step if the runner should take it now (a deal, a bot's move),
+        else None and how long to wait before asking again (-1: until woken)."""
+        if self.waiting:
             return None, -1
-        if driver.needs_deal():
+        step = self.driver.next_step(away=self._away())
+        if isinstance(step, Think):
+            return step, 0
+        if isinstance(step, Deal):
+            if self._everybody_ready():
+                return step, 0
             after = self.settings.next_deal_after
             if after > 0 and self.deal_over_at is not None:
-                return None, max(0.0, self.deal_over_at + after - time.monotonic())
+                left = self.deal_over_at + after - time.monotonic()
+                return (step, 0) if left <= 0 else (None, left)
             return None, -1
-        seat = driver.to_move
-        if seat is None or seat < 0:
-            return None, -1
-        if seat in self.bots:
-            return seat, 0
+        if isinstance(step, Ask):
+            return None, self._until_away(step.seat)
+        return None, -1  # over
+
+    def _until_away(self, seat: int) -> float:
+        """Seconds until ``seat``'s person counts as away (-1: not while connected here)."""
         if self.connected(seat):
             expiry = None if self.here(seat) else self._remote_expiry()
-            return None, -1 if expiry is None else expiry  # look again when a presence row goes stale
-        left = self.away_since.get(seat, time.monotonic()) + self.settings.grace - time.monotonic()
-        return (seat, 0) if left <= 0 else (None, left)
+            return -1 if expiry is None else expiry  # look again when a presence row goes stale
+        return max(0.0, self.away_since.get(seat, time.monotonic()) + self.settings.grace - time.monotonic())
 
     async def _run(self) -> None:
-        """Let bots move (the table's bots, and stand-ins for people away too long), deal when
-        the next-deal timeout passes; sleep until something changes."""
+        """Take the steps nobody is asked for: the bots' moves (the table's bots, and stand-ins
+        for people away too long) and the next deal once everybody is ready or its timeout
+        passed; sleep until something changes."""
         retry = RETRY_FIRST
         while True:
             refused = False
             async with self.lock:
                 self._wake.clear()
-                seat, wait = self._next_mover()
-                if seat is None and self.driver.needs_deal() and not self.waiting and not self.driver.is_over() \
-                        and (wait == 0 or self._everybody_ready()):
-                    # the table's next-deal timeout has passed, or everybody asked at some process
+                step, wait = self._due()
+                if isinstance(step, Deal):
                     try:
                         await self._deal()
                         retry = RETRY_FIRST
                         continue
                     except ProtocolError:
                         refused = True  # the store is unavailable: try again, not in a tight loop
-                elif seat is not None:
+                elif step is not None:
                     version = self.version
-                    standing_in = seat not in self.bots
-                    bot = self.bots.get(seat) or self._stand_in(seat)
-                    if standing_in and seat not in self.standing_in:
-                        self.standing_in.add(seat)
+                    bot = self._bot(step)
+                    if step.stand_in and step.seat not in self.standing_in:
+                        self.standing_in.add(step.seat)
                         self._broadcast_presence()
-                    seen = self.driver.view(seat)
+                    seen = self.driver.view(step.seat)
                     rng = self.driver.rng("bot")
             if refused:
                 await asyncio.sleep(retry)  # outside the lock: people may still send (and hear why)
                 retry = min(2 * retry, self.limits.save_retry_seconds)
                 continue
-            if seat is None:
+            if not isinstance(step, Think):
                 if wait < 0:
                     await self._wake.wait()
                 else:
@@ -855,18 +838,21 @@ class Table:
                     except TimeoutError:
                         pass
                 continue
-            await self._move(seat, bot, seen, rng, version, standing_in)
+            await self._move(step, bot, seen, rng, version)
 
-    def _stand_in(self, seat: int) -> Bot:
-        if seat not in self.stand_ins:
-            self.stand_ins[seat] = make_bot(self.settings.stand_in, seed=(self.seed + 100 + seat) % 2**63)
-        return self.stand_ins[seat]
+    def _bot(self, step: Think) -> Bot:
+        """The bot the driver asks to think (one per seat and level, seeded by the table)."""
+        if step not in self.bots:
+            offset = 100 if step.stand_in else 0
+            self.bots[step] = make_bot(step.level, seed=(self.seed + offset + step.seat) % 2**63)
+        return self.bots[step]
 
-    async def _move(self, seat: int, bot: Bot, seen: SeatView, rng: Any, version: int, standing_in: bool) -> None:
+    async def _move(self, step: Think, bot: Bot, seen: SeatView, rng: Any, version: int) -> None:
         """Think (in the pool), pause, then store the move. A move the database refuses is
         retried (the same move, not thought again) with a pause that doubles up to
         ``Limits.save_retry_seconds``; the table's people are told once why it waits."""
         started = time.monotonic()
+        seat = step.seat
         self.moving = True
         try:
             try:
@@ -881,11 +867,12 @@ class Table:
             told = False
             while True:
                 async with self.lock:
-                    if self.version != version or (standing_in and self.connected(seat)):
+                    if self.version != version or (step.stand_in and self.connected(seat)):
                         return  # the table moved on, or the person came back: their move now
                     try:
                         # False: another process moved first (the same move: it is made once)
-                        await self._commit(self.driver.propose(seat, action), stand_in=seat if standing_in else None)
+                        await self._commit(self.driver.propose(seat, action, at=version),
+                                           stand_in=seat if step.stand_in else None)
                         return
                     except ProtocolError as problem:
                         if problem.code != "db_unavailable":
@@ -933,6 +920,14 @@ def _ended_at(stamp: str | None) -> float | None:
     if then.tzinfo is None:
         then = then.replace(tzinfo=UTC)
     return time.monotonic() - max(0.0, (datetime.now(UTC) - then).total_seconds())
+
+
+def _judged(judge: Callable[[], T]) -> T:
+    """The driver's judgement; its refusal (code and params unchanged) for the client."""
+    try:
+        return judge()
+    except BinokelError as error:
+        raise ProtocolError(error.code, **error.params) from None
 
 
 def _history(event: Event) -> dict[str, Any]:

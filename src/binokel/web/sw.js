@@ -28,7 +28,7 @@ self.addEventListener("message", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== location.origin) return;
-  const page = url.pathname === "/";
+  const page = url.pathname === "/" || url.pathname === "/pad";
   const asset = url.pathname.startsWith("/static/") || url.pathname.startsWith("/i18n/");
   if (!page && !asset) return;  // /api/… and the websocket: always the server
   // Network first (a new version shows at once; unchanged files cost a 304), the cache when

@@ -9,7 +9,6 @@ several threads at once.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import logging
 import threading
@@ -19,13 +18,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Self
 
+from binokel.server.settings import Seat as Seat  # the table's seat, stored as it stands
+
 log = logging.getLogger("binokel.storage")
 
 # A JSON value as the standard library reads and writes it. The store never looks inside
 # a payload: it is the table driver's business (a chance step, an action, a snapshot).
 JSON = Any
-
-SEAT_KINDS = ("person", "bot")
 
 
 class StorageError(Exception):
@@ -73,44 +72,6 @@ def token_hash(token: str) -> str:
     'ba7816bf8f01cfea'
     """
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One seat of a table: a person or a bot (with its level), the name shown, and for a
-    person whose seat is taken the hash of their seat token (None while the seat is free).
-
-    >>> seat = Seat("person", None, "Anna", token_hash("t0k3n"))
-    >>> seat.is_held_by("t0k3n"), seat.is_held_by("guess"), seat.is_free
-    (True, False, False)
-    >>> Seat.from_json(seat.to_json()) == seat
-    True
-    """
-
-    kind: str
-    level: str | None
-    name: str
-    token_hash: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.kind not in SEAT_KINDS:
-            raise ValueError(f"a seat is a person or a bot, not {self.kind!r}")
-
-    @property
-    def is_free(self) -> bool:
-        """A person's seat nobody has taken yet."""
-        return self.kind == "person" and self.token_hash is None
-
-    def is_held_by(self, token: str) -> bool:
-        """Whether ``token`` is this seat's token (compared in constant time)."""
-        return self.token_hash is not None and hmac.compare_digest(self.token_hash, token_hash(token))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "level": self.level, "name": self.name, "token_hash": self.token_hash}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Seat:
-        return cls(data["kind"], data.get("level"), data["name"], data.get("token_hash"))
 
 
 @dataclass(frozen=True)

@@ -6,25 +6,13 @@
 
 import { setLanguage, preferredLanguage, t, translatePage, reason, number } from "../js/i18n.js";
 import { qrSvg } from "./qr.js";
+import { h } from "../js/element.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
 const GAMES = ["S", "H", "D", "C", "durch", "bettel"];
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 let socket = null;
-
-/** An element: h("button", {class: "primary", onclick}, "text", child...). */
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value == null || value === false) continue;
-    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
-    else if (key === "text") el.textContent = value;
-    else el.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) if (child != null) el.append(child instanceof Node ? child : String(child));
-  return el;
-}
 
 const secretKey = (...parts) => `binokel.club.${parts.join(".")}`;
 const say = (text) => { status.textContent = text; if (text) setTimeout(() => status.textContent === text && (status.textContent = ""), 5000); };

@@ -650,7 +650,7 @@ export class Table {
     else for (let i = 0; i < model.tappSize(view); i++) cards.append(cardBack({ small: true }));
     el.append(label, cards);
     if (view.tapp) el.append(Object.assign(document.createElement("span"), {
-      className: "label", textContent: t("points_n", { points: points(view.tapp) }) }));
+      className: "label", textContent: t("points_n", { points: view.tapp_points }) }));
   }
 
   sortedHand() {
@@ -728,7 +728,7 @@ export class Table {
       const hand = this.sortedHand();
       const need = this.discardsNeeded();
       const chosen = [...this.selected].map((i) => hand[i]);
-      const banked = points(chosen) + points(view.discard || []);
+      const banked = points(chosen, view.rank_points) + (view.discard_points ?? 0);
       const ready = chosen.length === need && !this.pending.length;
       html = `<span class="prompt" data-testid="discard-info">${t("discard_info", { chosen: chosen.length, n: need, points: number(banked) })}</span>` +
         `<button type="button" class="primary" data-command="confirm-discard" data-testid="confirm-discard" ${ready ? "" : "disabled"}>${t("discard_confirm", { n: need })}</button>`;
@@ -854,7 +854,7 @@ export class Table {
       });
       el.append(row);
       const p = document.createElement("p");
-      p.textContent = tSeat("trick_won_by", trick.winner, view?.seat, { name: this.names[trick.winner], points: points(trick.cards) });
+      p.textContent = tSeat("trick_won_by", trick.winner, view?.seat, { name: this.names[trick.winner], points: trick.points });
       el.append(p);
     }
     $("last-trick-dialog").showModal();
