@@ -241,6 +241,9 @@ class LocalNotifier(Notifier):
         self.deliver(Change(game_id, version))
 
 
+ORDER = " ORDER BY over ASC, updated DESC, id ASC"
+"""The order of the lists: unfinished games first, then the most recently updated."""
+
 Statement = tuple[str, Sequence[Any]]
 """SQL with ``?`` placeholders and its parameters: the form :meth:`Store.execute` and
 :meth:`Store.query` take, the same for both databases (see :mod:`.presence`, :mod:`.chat`,
@@ -254,7 +257,8 @@ class Store(ABC):
     :meth:`delete`, :meth:`held` and :meth:`notify` — and two through which the small
     tables that truly need their own rows (invite codes, presence, chat: modules of this
     package, each written once for both databases) read and write: :meth:`execute` and
-    :meth:`query`; and :meth:`close`.
+    :meth:`query`; and :meth:`close`. :meth:`games` is written once, here; an
+    implementation writes the other nine (and ``_infos``, the rows of a :meth:`games` query).
 
     Implementations: :class:`binokel.server.storage.sqlite.SQLiteStore` and
     :class:`binokel.server.storage.postgres.PostgresStore`; :func:`open_store` picks one.
@@ -292,13 +296,29 @@ class Store(ABC):
         way to rebuild a game); or the whole log: every entry, on top of the snapshot it
         starts from (only a game migrated from the old format has one)."""
 
-    @abstractmethod
     def games(self, ids: Iterable[str] | None = None, *, lobby: bool = False,
               limit: int | None = None) -> list[GameInfo]:
         """Metadata, without logs. ``ids``: the games among them that exist (a browser's own,
         or one game's); ``lobby``: the public unfinished games with a free seat, the most
         recently updated first; neither: every game (administration). Except for the lobby,
         unfinished first, then the most recently updated first. At most ``limit``."""
+        values: list[Any] = []
+        if ids is not None:
+            wanted = sorted(set(ids))
+            if not wanted:
+                return []
+            sql, values = f"SELECT * FROM games WHERE id IN ({placeholders(len(wanted))})" + ORDER, wanted
+        elif lobby:
+            sql = "SELECT * FROM games WHERE public AND free_seats > 0 AND NOT over ORDER BY updated DESC, id ASC"
+        else:
+            sql = "SELECT * FROM games" + ORDER
+        if limit is not None:
+            sql, values = sql + " LIMIT ?", [*values, limit]
+        return self._infos(sql, values)
+
+    @abstractmethod
+    def _infos(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
+        """The games whose rows a query of ``games`` (``?`` placeholders) selects."""
 
     @abstractmethod
     def delete(self, game_id: str) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -63,7 +63,6 @@ Connection = psycopg.Connection[Row]
 CHANNEL = "binokel_games"
 SHUT_DOWN = {"57P01", "57P02", "57P03"}  # admin_shutdown, crash_shutdown, cannot_connect_now
 MIGRATION_LOCK = 0x62696E6F6B656C  # "binokel": the advisory lock taken while migrating
-ORDER = " ORDER BY over ASC, updated DESC, id ASC"
 
 # What a fault of the database or the network raises (OperationalError: connection lost,
 # disk full, shut down; InternalError: e.g. a read-only transaction on a standby).
@@ -305,22 +304,8 @@ class PostgresStore(Store):
 
         return self._run(work)
 
-    def games(self, ids: Iterable[str] | None = None, *, lobby: bool = False,
-              limit: int | None = None) -> list[GameInfo]:
-        values: list[Any] = []
-        if ids is not None:
-            wanted = sorted(set(ids))
-            if not wanted:
-                return []
-            sql, values = "SELECT * FROM games WHERE id = ANY(%s)" + ORDER, [wanted]
-        elif lobby:
-            sql = "SELECT * FROM games WHERE public AND free_seats > 0 AND NOT over ORDER BY updated DESC, id ASC"
-        else:
-            sql = "SELECT * FROM games" + ORDER
-        return self._select(sql + " LIMIT %s", [*values, limit])
-
-    def _select(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
-        return [_info(row) for row in self._run(lambda conn: conn.execute(sql.encode(), values).fetchall())]
+    def _infos(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
+        return [_info(row) for row in self._run(lambda conn: conn.execute(_dialect(sql), values).fetchall())]
 
     def held(self, token_hashes: Sequence[str]) -> list[tuple[str, int]]:
         if not token_hashes:

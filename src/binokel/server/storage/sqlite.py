@@ -15,7 +15,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -47,7 +47,6 @@ from binokel.server.outage import CALM
 
 T = TypeVar("T")
 
-ORDER = " ORDER BY over ASC, updated DESC, id ASC"
 
 
 class SQLiteStore(Store):
@@ -356,21 +355,7 @@ class SQLiteStore(Store):
 
         return self._read(work)
 
-    def games(self, ids: Iterable[str] | None = None, *, lobby: bool = False,
-              limit: int | None = None) -> list[GameInfo]:
-        values: list[Any] = []
-        if ids is not None:
-            wanted = sorted(set(ids))
-            if not wanted:
-                return []
-            sql, values = f"SELECT * FROM games WHERE id IN ({placeholders(len(wanted))})" + ORDER, wanted
-        elif lobby:
-            sql = "SELECT * FROM games WHERE public = 1 AND over = 0 AND free_seats > 0 ORDER BY updated DESC, id ASC"
-        else:
-            sql = "SELECT * FROM games" + ORDER
-        return self._select(sql + " LIMIT ?", [*values, -1 if limit is None else limit])
-
-    def _select(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
+    def _infos(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
         return [_info(row) for row in self._read(lambda db: db.execute(sql, values).fetchall())]
 
     # -- seats
