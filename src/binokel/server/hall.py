@@ -29,7 +29,7 @@ from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool
 from binokel.server.persist import PROCESS, SeatRow, later, taken
-from binokel.server.protocol import ProtocolError, parse_name
+from binokel.server.schema import ProtocolError
 from binokel.server.seat import (
     digest,
     is_well_formed,
@@ -344,9 +344,9 @@ class Hall:
             raise Refused(404, "not_in_lobby")
         return table
 
-    async def join(self, table: Table, seat: int | None, name: Any) -> tuple[int, str]:
-        """Seat a person at ``seat`` (None: the next free seat); their seat and new token."""
-        name = parse_name(name)
+    async def join(self, table: Table, seat: int | None, name: str) -> tuple[int, str]:
+        """Seat a person (``name`` as :class:`binokel.server.schema.Join` checked it) at ``seat``
+        (None: the next free seat); their seat and new token."""
         async with table.lock:
             if seat is None:
                 free = table.open_seats

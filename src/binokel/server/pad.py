@@ -18,7 +18,8 @@ link. The store keeps only the secret's SHA-256 digest.
   totals after each deal, the next dealer, the winner and ranking once over, ``version``.
 - ``GET /api/pad/rules?text=...`` — what the pad's form needs of a rule text: players,
   teams, who sits out per dealer, the lowest bid, tricks and card points of a deal, the
-  games, whether all may pass, and per trump the melds that exist (the meld list).
+  games, whether all may pass (or the dealer must then play: ``forced``), and per trump
+  the melds that exist (the meld list).
 - ``GET /api/pad/{id}/sheet.csv`` — the sheet for a spreadsheet.
 - ``GET /pad`` — the page (``web/pad/``): ``#/`` a new sheet or one to resume,
   ``#/k/{id}`` the scorekeeper, ``#/v/{id}`` the read-only live view.
@@ -124,6 +125,7 @@ def form_facts(rules: Rules) -> dict[str, Any]:
             "min_bid": rules.min_bid, "hand_size": rules.hand_size, "deal_points": deal_points(rules),
             "games": [c.word for c in Contract if c < DURCH or contract_value(rules, c)],
             "can_pass": rules.auction is Auction.OPEN and rules.all_pass is not AllPass.FORCED,
+            "forced": rules.auction is Auction.OPEN and rules.all_pass is AllPass.FORCED,
             "target": rules.target, "deals": rules.deals, "melds": melds}
 
 

@@ -45,12 +45,8 @@ from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool, PoolClosed
 from binokel.server.persist import PROCESS, SeatRow, taken
-from binokel.server.protocol import (
-    ProtocolError,
-    error_message,
-    rule_changes,
-    rule_facts,
-)
+from binokel.server.protocol import error_message, rule_changes, rule_facts
+from binokel.server.schema import Chat, ProtocolError
 from binokel.server.seat import digest
 from binokel.server.settings import SeatPresence, Settings, bot_name
 from binokel.server.storage import GameNotFound, Presence, StorageUnavailable, Store, VersionConflict, chat, presence
@@ -544,13 +540,13 @@ class Table:
                 self._broadcast({"type": "rematch", "id": self.rematch_id})
             return self.rematch_id
 
-    def say(self, connection: Connection, message: dict[str, Any]) -> None:
+    def say(self, connection: Connection, message: Chat) -> None:
         """A chat line from a person at the table (rate-limited; the text is never HTML)."""
         seat = self._player(connection)
         if not connection.chat.take():
             raise ProtocolError("too_much_chat", max=self.limits.chat_per_10_seconds)
         line = {"type": "chat", "seat": seat, "name": self.name(seat), "at": time.time(), "id": secrets.token_hex(8)}
-        said = {"phrase": message["phrase"]} if message.get("phrase") else {"text": " ".join(message["text"].split())}
+        said = {"phrase": message.phrase} if message.phrase else {"text": " ".join((message.text or "").split())}
         line.update(said)
         self.chat.append(line)
         self._tell_seats(line)

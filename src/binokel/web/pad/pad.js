@@ -5,9 +5,10 @@
 // sent in order once the server answers again. The read-only live view polls the sheet.
 // The scorekeeper's secret travels in a link's fragment only and leaves the address bar at once.
 
-import { setLanguage, preferredLanguage, t, translatePage, reason, number, suitName, meldName, ruleSetLabel } from "../js/i18n.js";
+import { t, translatePage, reason, number, suitName, meldName, ruleSetLabel } from "../js/i18n.js";
 import { qrSvg } from "../club/qr.js";
-import { h, put } from "../js/element.js";
+import { h, put, startPage } from "../js/page.js";
+import { registerWorker } from "../js/offline.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
@@ -106,7 +107,7 @@ function sheetTable(sheet, queue, onCorrect, editing) {
 
 function winnerLine(sheet, facts) {
   if (sheet.winner == null) return null;
-  return h("p", { class: "winner", "data-testid": "pad-winner" }, t("pad.winner", { name: teamName(facts, sheet.players, sheet.winner) }));
+  return h("p", { class: "winner", "data-testid": "pad-winner" }, t(facts.teams ? "pad.winner_team" : "pad.winner", { name: teamName(facts, sheet.players, sheet.winner) }));
 }
 
 // ---------------------------------------------------------------------- a new sheet
@@ -253,6 +254,8 @@ async function keeperView(id, tokenFromLink) {
   const soloistRow = h("div", { class: "choices" });
   const gameRow = h("div", { class: "choices" });
   const playRow = h("div", { class: "choices" });
+  const gameBox = h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.game")), gameRow);
+  const playBox = h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.how")), playRow);
   const entries = h("div", { class: "entries" });
   const meldList = h("div", { "data-testid": "pad-meld-list" });
   const bidBox = h("fieldset", {}, h("legend", {}, h("label", { for: "pad-bid" }, t("pad.bid"))),
@@ -280,11 +283,11 @@ async function keeperView(id, tokenFromLink) {
       "data-testid": `pad-soloist-${seat}`, onclick: pick({ soloist: seat }) }, names[seat])),
     facts.can_pass ? h("button", { type: "button", "aria-pressed": pressed(choice.soloist === null), "data-testid": "pad-all-passed", onclick: pick({ soloist: null }) }, t("pad.all_passed")) : null);
     const played = choice.soloist != null;
-    bidBox.hidden = gameRow.hidden = !played;
+    bidBox.hidden = gameBox.hidden = !played;
     gameRow.replaceChildren(...facts.games.map((game) => h("button", { type: "button", "aria-pressed": pressed(choice.game === game), "data-testid": `pad-game-${game}`,
       "aria-label": gameName(game), onclick: pick({ game }) }, gameLabel(game))));
     const trump = TRUMPS.includes(choice.game);
-    playRow.hidden = !played || !choice.game;
+    playBox.hidden = !played || !choice.game;
     playRow.replaceChildren(...(trump
       ? [h("button", { type: "button", "aria-pressed": pressed(!choice.surrendered), "data-testid": "pad-played", onclick: pick({ surrendered: false }) }, t("pad.played")),
         h("button", { type: "button", "aria-pressed": pressed(choice.surrendered), "data-testid": "pad-surrendered", onclick: pick({ surrendered: true }) }, t("pad.surrendered"))]
@@ -307,9 +310,9 @@ async function keeperView(id, tokenFromLink) {
   const hint = h("p", { class: "hint" }, t("pad.card_points_hint", { points: facts.deal_points, tricks: facts.hand_size }));
   const save = h("button", { class: "primary", type: "submit", "data-testid": "pad-save" }, t("pad.save"));
   const form = h("form", { novalidate: true, onsubmit: (e) => { e.preventDefault(); enter(); } },
-    title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow), bidBox,
-    h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.game")), gameRow),
-    h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.how")), playRow),
+    title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow,
+      facts.forced ? h("p", { class: "hint", "data-testid": "pad-forced" }, t("pad.forced_hint", { bid: facts.min_bid })) : null), bidBox,
+    gameBox, playBox,
     entries, meldList, hint, error,
     h("div", { class: "row" }, save, h("button", { type: "button", "data-testid": "pad-new-entry", onclick: () => startEntry(known() + 1) }, t("pad.clear"))));
 
@@ -346,7 +349,7 @@ async function keeperView(id, tokenFromLink) {
     clearTimeout(timer);
     while (local.queue.length) {
       const item = local.queue[0];
-      if (item.problem) break;
+      if (item.problem || item.deal > local.sheet.deals.length + 1) break;  // an earlier deal must go first
       try {
         local.sheet = await api("POST", `/${id}/deals`, { deal: item.deal, summary: item.summary }, local.token);
         local.queue = local.queue.filter((queued) => queued !== item);
@@ -477,14 +480,5 @@ async function route() {
   document.documentElement.dataset.ready = "true";  // the tests wait for the first view
 }
 
-const language = document.getElementById("language");
-language.addEventListener("change", async () => { await setLanguage(language.value); route(); });
-await setLanguage(preferredLanguage());
-language.value = document.documentElement.lang;
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  // the worker keeps this page and its files: it opens again without a connection
-  navigator.serviceWorker.register("/sw.js").catch(() => {});
-  navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ keep: [`/i18n/${document.documentElement.lang}.json`] })).catch(() => {});
-}
-window.addEventListener("hashchange", route);
-route();
+await startPage(route);
+registerWorker();  // the worker keeps this page and its files: it opens again without a connection
