@@ -42,6 +42,7 @@ CLUBS = {"soloist": 0, "bid": 150, "game": "C", "surrendered": False, "melds": [
 def shot(page: Any, name: str) -> None:
     """``BINOKEL_SCREENSHOTS=1``: keep a screenshot for docs/pad.md."""
     if os.environ.get("BINOKEL_SCREENSHOTS"):
+        page.evaluate("document.getElementById('status').textContent = ''")  # no passing toast
         page.screenshot(path=str(SCREENSHOTS / f"pad-{name}.png"), full_page=True)
 
 
@@ -111,7 +112,6 @@ def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, br
     enter(phone, SURRENDER)
     expect(phone.get_by_test_id("pad-row-2")).not_to_have_class("pending", timeout=TIMEOUT)
     expect(phone.get_by_test_id("pad-deal-title")).to_have_text("Deal 3 — Cleo deals")
-    shot(phone, "scorekeeper")
 
     # a correction of deal 1: the soloist had 40, not 90 (failed); the totals follow
     phone.get_by_test_id("pad-correct-1").tap()
@@ -119,6 +119,7 @@ def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, br
     expect(phone.get_by_test_id("pad-melds-0")).to_have_value("150")
     phone.get_by_test_id("pad-card_points-0").fill("40")
     phone.get_by_test_id("pad-card_points-1").fill("150")
+    shot(phone, "scorekeeper")
     phone.get_by_test_id("pad-save").tap()
     expected = Sheet.new(RULES, PLAYERS).add(FAILED).add(SURRENDER)
     expect(phone.get_by_test_id("pad-total-0")).to_have_text(shown(expected.totals[0]), timeout=TIMEOUT)

@@ -254,6 +254,8 @@ async function keeperView(id, tokenFromLink) {
   const soloistRow = h("div", { class: "choices" });
   const gameRow = h("div", { class: "choices" });
   const playRow = h("div", { class: "choices" });
+  const gameBox = h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.game")), gameRow);
+  const playBox = h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.how")), playRow);
   const entries = h("div", { class: "entries" });
   const meldList = h("div", { "data-testid": "pad-meld-list" });
   const bidBox = h("fieldset", {}, h("legend", {}, h("label", { for: "pad-bid" }, t("pad.bid"))),
@@ -281,11 +283,11 @@ async function keeperView(id, tokenFromLink) {
       "data-testid": `pad-soloist-${seat}`, onclick: pick({ soloist: seat }) }, names[seat])),
     facts.can_pass ? h("button", { type: "button", "aria-pressed": pressed(choice.soloist === null), "data-testid": "pad-all-passed", onclick: pick({ soloist: null }) }, t("pad.all_passed")) : null);
     const played = choice.soloist != null;
-    bidBox.hidden = gameRow.hidden = !played;
+    bidBox.hidden = gameBox.hidden = !played;
     gameRow.replaceChildren(...facts.games.map((game) => h("button", { type: "button", "aria-pressed": pressed(choice.game === game), "data-testid": `pad-game-${game}`,
       "aria-label": gameName(game), onclick: pick({ game }) }, gameLabel(game))));
     const trump = TRUMPS.includes(choice.game);
-    playRow.hidden = !played || !choice.game;
+    playBox.hidden = !played || !choice.game;
     playRow.replaceChildren(...(trump
       ? [h("button", { type: "button", "aria-pressed": pressed(!choice.surrendered), "data-testid": "pad-played", onclick: pick({ surrendered: false }) }, t("pad.played")),
         h("button", { type: "button", "aria-pressed": pressed(choice.surrendered), "data-testid": "pad-surrendered", onclick: pick({ surrendered: true }) }, t("pad.surrendered"))]
@@ -310,8 +312,7 @@ async function keeperView(id, tokenFromLink) {
   const form = h("form", { novalidate: true, onsubmit: (e) => { e.preventDefault(); enter(); } },
     title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow,
       facts.forced ? h("p", { class: "hint", "data-testid": "pad-forced" }, t("pad.forced_hint", { bid: facts.min_bid })) : null), bidBox,
-    h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.game")), gameRow),
-    h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.how")), playRow),
+    gameBox, playBox,
     entries, meldList, hint, error,
     h("div", { class: "row" }, save, h("button", { type: "button", "data-testid": "pad-new-entry", onclick: () => startEntry(known() + 1) }, t("pad.clear"))));
 
