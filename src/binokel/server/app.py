@@ -287,7 +287,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         the process's name (host, PID), its tables, the database's error."""
         inside = from_here(request)
         try:
-            await asyncio.to_thread(store.info, "")
+            await asyncio.to_thread(store.games, [""])
         except StorageUnavailable as problem:
             more = {"process": PROCESS, "database": str(problem)} if inside else {}
             return JSONResponse({"ok": False, **more}, status_code=503)

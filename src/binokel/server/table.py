@@ -19,7 +19,7 @@ version it was decided on): if another process wrote first, the append is refuse
 judged again on the new state — a person's stale command is refused, a bot's move or a
 deal is simply not made twice. So a bot moves **exactly once** however many processes
 watch its table: each of them may think, only one append at that version lands. Every
-process hears every stored step (``Store.subscribe``) and forwards it to its own
+process hears every stored step (``store.notifier.subscribe``) and forwards it to its own
 connections (:meth:`Table.heard`). Presence and "next deal" clicks are shared through the
 store's presence rows, so a person connected to another process is not "away".
 """
@@ -49,13 +49,7 @@ from binokel.server.protocol import error_message, rule_changes, rule_facts
 from binokel.server.schema import Chat, ProtocolError
 from binokel.server.seat import digest
 from binokel.server.settings import SeatPresence, Settings, bot_name
-from binokel.server.storage import (
-    GameNotFound,
-    Presence,
-    StorageUnavailable,
-    Store,
-    VersionConflict,
-)
+from binokel.server.storage import GameNotFound, Presence, StorageUnavailable, Store, VersionConflict, chat, presence
 from binokel.state import State
 from binokel.table import Ask, Change, Deal, Event, EventKind, Think
 from binokel.table import Table as Driver
@@ -561,7 +555,7 @@ class Table:
     async def _share_chat(self, line: dict[str, Any]) -> None:
         """Keep the line in the store and tell the other processes (their people read it too)."""
         try:
-            await asyncio.to_thread(self.store.add_chat, self.id, line["id"], line)
+            await asyncio.to_thread(chat.add, self.store, self.id, line["id"], line)
             version = self.stored_version
             self._own[version] += 1
             await asyncio.to_thread(self.store.notify, self.id, version)
@@ -690,16 +684,16 @@ class Table:
         """Re-read the seats (a friend joined at another process) and the presence rows."""
         self._refreshing = False
         try:
-            info = await asyncio.to_thread(self.store.info, self.id)
-            rows = await asyncio.to_thread(self.store.presence, [self.id])
-            lines = await asyncio.to_thread(self.store.chat, self.id, self.limits.chat_kept)
+            infos = await asyncio.to_thread(self.store.games, [self.id])
+            rows = await asyncio.to_thread(presence.rows, self.store, [self.id])
+            lines = await asyncio.to_thread(chat.recent, self.store, self.id, self.limits.chat_kept)
         except StorageUnavailable:
             self.metrics.db_errors.inc()
             return
-        if info is None:
+        if not infos:
             self._gone()
             return
-        people, host = persist.people_of(info)
+        people, host = persist.people_of(infos[0])
         for row in people:
             if row.seat not in self.people:
                 self.seat_person(row)
@@ -730,7 +724,7 @@ class Table:
             present = self.here(seat)
             ready = self.stored_version if seat in self.ready else None
             try:
-                await asyncio.to_thread(self.store.set_presence, self.id, seat, PROCESS, present=present,
+                await asyncio.to_thread(presence.mark, self.store, self.id, seat, PROCESS, present=present,
                                         ready=ready)
                 version = self.stored_version
                 self._own[version] += 1
