@@ -630,6 +630,181 @@ SERVER: Reader[ServerMessage] = Reader.union(ServerMessage)
 """Every message the server sends over the websocket."""
 
 
+# ---------------------------------------------------------------------- HTTP answers
+
+class ErrorAnswer(Sent):
+    """Every HTTP refusal: the English text, the reason (``error.<code>`` of the catalogue) and its params."""
+
+    error: str
+    code: str
+    params: dict[str, Any]
+
+
+class RulesAnswer(Sent):
+    """``GET /api/rules``: the rules read as a new game would read them."""
+
+    text: str = Field(description="the canonical rule text")
+    players: int
+    changes: list[RuleChange] = Field(description="the options that differ from the standard rule set")
+    teams: list[int] = Field(description="each seat's team (every seat its own without partnerships)")
+    bot_names: list[str] = Field(description="the name a computer player gets at each seat")
+
+
+class RulesCheck(RulesAnswer):
+    """``GET /api/rules/check``: the same answer with ``ok`` true (always HTTP 200)."""
+
+    ok: Literal[True]
+
+
+class RulesRefused(Sent):
+    """``GET /api/rules/check`` of a text the rules refuse (HTTP 200 all the same)."""
+
+    ok: Literal[False]
+    error: str = Field(description="the rules' own message")
+
+
+class RuleSet(RulesAnswer):
+    name: str
+    about: str
+
+
+class OptionShown(Sent):
+    name: str
+    standard: Any
+    meaning: str
+    choices: list[Any] | None
+    minimum: int | None
+    maximum: int | None
+    step: int | None
+
+
+class Listen(Sent):
+    local_only: bool
+    host: str
+    url: str
+
+
+class Meta(Sent):
+    """``GET /api/meta``: everything the new-game form offers."""
+
+    rule_sets: list[RuleSet]
+    options: list[OptionShown]
+    levels: list[Level]
+    languages: list[Language]
+    decks: list[Deck]
+    opponent_names: list[str]
+    seat_kinds: list[SeatKind]
+    phrases: list[Phrase]
+    listen: Listen
+
+
+class SeatCode(Sent):
+    seat: Seat
+    code: str
+
+
+class InviteCodes(Sent):
+    code: str | None = Field(description="the table's short code, to read out (fills the next free seat)")
+    seats: list[SeatCode] = Field(description="a long code per open seat, for links")
+
+
+class SeatLink(Sent):
+    seat: Seat
+    url: str
+
+
+class Links(Sent):
+    next_seat: str | None
+    seats: list[SeatLink]
+    watch: str
+
+
+class Created(Sent):
+    """``POST /api/games``: the new table; the token and codes are shown only here."""
+
+    id: str
+    seat: Seat | None = Field(description="the creator's seat (null: they only host)")
+    token: str = Field(description="the creator's seat token")
+    invites: InviteCodes
+    links: Links
+
+
+class NewInvites(Sent):
+    """``POST /api/games/{id}/invites``: new codes for the open seats (the old ones stop working)."""
+
+    id: str
+    invites: InviteCodes
+    links: Links
+
+
+class TableSummary(Sent):
+    """What a list shows of a table."""
+
+    id: str
+    rules: str
+    players: list[str]
+    seats: list[SeatShown]
+    totals: list[Points]
+    deals: int
+    over: bool
+    waiting: bool
+    to_move: Seat | None
+    updated: str | None
+
+
+class InviteAnswer(TableSummary):
+    """``POST /api/invite``: the table an invite leads to."""
+
+    seat: Seat | None = Field(description="the invited seat (null: the next free one)")
+    open_seats: list[Seat]
+
+
+class Joined(Sent):
+    """``POST /api/join``: the seat taken and its token."""
+
+    id: str
+    seat: Seat
+    token: str
+
+
+class HeldTable(TableSummary):
+    seat: Seat | None = Field(description="the token's seat (null: a creator who does not play)")
+
+
+class MyGamesAnswer(Sent):
+    """``POST /api/my-games``: the tables these tokens hold a seat at."""
+
+    games: list[HeldTable]
+
+
+class Lobby(Sent):
+    """``GET /api/lobby``: unfinished tables listed by their creator that have a free seat."""
+
+    tables: list[TableSummary]
+
+
+class Deleted(Sent):
+    """``DELETE /api/games/{id}``."""
+
+    deleted: str
+
+
+HTTP: dict[str, tuple[str | None, type[BaseModel]]] = {
+    "GET /api/meta": (None, Meta),
+    "GET /api/rules": (None, RulesAnswer),
+    "GET /api/rules/check": (None, RulesCheck),
+    "POST /api/games": ("NewGame", Created),
+    "POST /api/invite": ("InviteLookup", InviteAnswer),
+    "POST /api/join": ("Join", Joined),
+    "POST /api/games/{id}/invites": (None, NewInvites),
+    "POST /api/my-games": ("MyGames", MyGamesAnswer),
+    "GET /api/lobby": (None, Lobby),
+    "DELETE /api/games/{id}": (None, Deleted),
+}
+"""The JSON routes of the game: each one's body (a key of :data:`BODIES`) and answer model.
+Any refusal is an :class:`ErrorAnswer`; ``/api/rules/check`` may answer :class:`RulesRefused`."""
+
+
 # ---------------------------------------------------------------------- the schema file
 
 SCHEMA_FILE = "docs/protocol.schema.json"
@@ -641,9 +816,11 @@ def protocol_schema() -> dict[str, Any]:
     """The JSON Schema of the protocol, both directions: ``ClientMessage`` and
     ``ServerMessage`` (the websocket's), the HTTP bodies, and every part they are made of,
     under ``$defs``; the document itself is any websocket message."""
-    readers = {**WEBSOCKET, **BODIES}
+    answers: list[type[BaseModel]] = [ErrorAnswer, RulesRefused, *(answer for _, answer in HTTP.values())]
+    adapters: dict[str, TypeAdapter[Any]] = {name: reader.adapter for name, reader in {**WEBSOCKET, **BODIES}.items()}
+    adapters.update((model.__name__, TypeAdapter(model)) for model in answers)
     mode: Literal["validation"] = "validation"
-    tops, schema = TypeAdapter.json_schemas([(name, mode, reader.adapter) for name, reader in readers.items()],
+    tops, schema = TypeAdapter.json_schemas([(name, mode, adapter) for name, adapter in adapters.items()],
                                             title="The protocol of binokel serve")
     defs = dict(schema.get("$defs", {}))
     for (name, _), top in tops.items():
@@ -653,10 +830,13 @@ def protocol_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": schema["title"],
         "description": ("Every websocket message of /ws/games/{id} (ClientMessage: what a client sends; "
-                        "ServerMessage: what the server sends) and the JSON bodies of the HTTP API. "
+                        "ServerMessage: what the server sends) and the JSON bodies and answers of the HTTP API "
+                        "(x-http: per route). "
                         "Generated by `binokel schema` from binokel.server.schema; docs/server.md "
                         "explains when each message is sent."),
         "anyOf": [{"$ref": f"#/$defs/{name}"} for name in WEBSOCKET],
+        "x-http": {route: {"body": f"#/$defs/{body}" if body else None, "answer": f"#/$defs/{answer.__name__}",
+                           "refusal": "#/$defs/ErrorAnswer"} for route, (body, answer) in HTTP.items()},
         "$defs": dict(sorted(defs.items())),
     }
 
