@@ -36,16 +36,22 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from binokel.action import Contract
 from binokel.ai import LEVELS
 from binokel.error import BinokelError
 from binokel.i18n import LANGUAGES, catalogue, placeholders
 from binokel.rules import Rules
+from binokel.score import Outcome
 from binokel.server.seat import MAX_TOKEN
 from binokel.server.settings import DECKS, MAX_GRACE, ME, OPEN, Settings
+from binokel.state import Phase
 
 PHRASES = ("hello", "well_played", "good_luck", "thanks", "oops", "bye")
 """Quick chat phrases; each page shows them in its own language ("Gut gespielt!")."""
 if TYPE_CHECKING:
+    PhaseName: TypeAlias = str
+    OutcomeName: TypeAlias = str
+    GameWord: TypeAlias = str
     Level: TypeAlias = str
     Language: TypeAlias = str
     Deck: TypeAlias = str
@@ -54,6 +60,9 @@ if TYPE_CHECKING:
 else:  # the choices as the models check them and the schema lists them, from their one place
     Level, Language, Deck, Phrase = Literal[LEVELS], Literal[LANGUAGES], Literal[DECKS], Literal[PHRASES]
     SeatKind = Literal[(ME, OPEN, *LEVELS)]  # a seat of a new table's plan: the creator, a friend, a bot level
+    PhaseName = Literal[tuple(phase.value for phase in Phase)]
+    OutcomeName = Literal[tuple(outcome.value for outcome in Outcome)]
+    GameWord = Literal[tuple(contract.word for contract in Contract)]  # S H D C durch open_durch bettel hand_durch
 MAX_NAME = 40
 MAX_CHAT = 200
 """Characters of one chat line."""
@@ -431,7 +440,7 @@ class View(Sent):
     seat: Seat | None
     players: int
     dealer: Seat
-    phase: Literal["deal", "auction", "tapp", "discard", "game", "surrender", "play", "over"]
+    phase: PhaseName
     to_move: Seat | None
     tapp_size: int
     hand: list[Card]
@@ -442,16 +451,16 @@ class View(Sent):
     bid: int | None
     tapp: list[Card] | None
     discard: list[Card] | None
-    game: str | None
+    game: GameWord | None
     surrendered: bool | None
     melds: list[list[MeldShown]] | None
     tricks: list[DoneTrick]
     trick: TrickShown
     tricks_won: list[int]
     trick_points: list[Points]
-    outcome: str | None
+    outcome: OutcomeName | None
     scores: list[Points] | None
-    legal_actions: list[str]
+    legal_actions: list[str] = Field(description="in record notation, sorted; empty unless this seat is to move")
     sitting_out: Seat | None
     open_hand: list[Card] | None
     order: list[Seat] = Field(description="the seats in playing order from the dealer's left")
@@ -475,12 +484,12 @@ class HistoryLine(Sent):
     """A finished deal on the score sheet."""
 
     dealer: Seat
-    soloist: Seat | None
+    soloist: Seat | None = Field(description="null when everybody passed (outcome redeal)")
     bid: int | None
-    game: str | None
-    outcome: str
+    game: GameWord | None
+    outcome: OutcomeName
     scores: list[Points]
-    melds: list[Points]
+    melds: list[Points] = Field(description="meld points per seat")
     card_points: list[Points]
 
 
@@ -509,11 +518,12 @@ class GameShown(Sent):
     deal_number: int
     rules: str
     changes: list[RuleChange]
-    teams: list[int] | None
-    durch_games: list[int] | None
+    teams: list[int] | None = Field(description="each seat's team with partnerships, else null")
+    durch_games: list[int] | None = Field(description="whole games won (+1) or lost (-1) by Durch per seat, "
+                                                      "with durch_game=1, else null")
     target: int
     over: bool
-    winner: int | None
+    winner: int | None = Field(description="the winning seat, or with partnerships the winning team")
     history: list[HistoryLine]
     settings: TableSettings
     ready: list[Seat]
@@ -525,7 +535,7 @@ class Reason(Sent):
     params: dict[str, Any]
 
 
-class Contract(Sent):
+class ContractWorth(Sent):
     value: int | None
     whole_game: bool
 
@@ -545,7 +555,7 @@ class StateMessage(Sent):
     game: GameShown
     last_trick: DoneTrick | None
     refusals: dict[str, Reason] = Field(description="each card of the hand the seat may not play now, and why")
-    contracts: dict[str, Contract] = Field(description="each game without trump the rules offer, and its worth")
+    contracts: dict[str, ContractWorth] = Field(description="each game without trump the rules offer, and its worth")
     surrender: Surrender | None
     meld_options: dict[str, Points] | None = Field(description="the soloist's melds with each trump")
 
