@@ -238,7 +238,7 @@ class Action(ClientMessage):
     version: Annotated[Version, Refusal("action_needs_version")]
 
 
-class Hint(ClientMessage):
+class HintRequest(ClientMessage):
     """What the ``hard`` bot would do; ``chosen``: cards picked to lay away, not sent yet."""
 
     type: Literal["hint"]
@@ -258,7 +258,7 @@ class NextDeal(ClientMessage):
     version: Annotated[Version | None, Refusal("version_not_number")] = None
 
 
-class Rematch(ClientMessage):
+class RematchRequest(ClientMessage):
     """Once the game is over: a new game with the same settings, people and seats."""
 
     type: Literal["rematch"]
@@ -279,15 +279,15 @@ class Chat(ClientMessage):
         return self
 
 
-class Events(ClientMessage):
+class EventsRequest(ClientMessage):
     """The events after version ``since`` (0: all)."""
 
     type: Literal["events"]
     since: Annotated[Version, Field(ge=0), Refusal("events_needs_since")]
 
 
-CLIENT: Reader[Hello | Action | Hint | Sync | NextDeal | Rematch | Chat | Events] = Reader.union(
-    Hello | Action | Hint | Sync | NextDeal | Rematch | Chat | Events)
+CLIENT: Reader[Hello | Action | HintRequest | Sync | NextDeal | RematchRequest | Chat | EventsRequest] = Reader.union(
+    Hello | Action | HintRequest | Sync | NextDeal | RematchRequest | Chat | EventsRequest)
 """Every message a client may send."""
 
 
@@ -316,7 +316,7 @@ class NewGame(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
-    rules: RuleText = DEFAULTS.rules
+    rules: RuleText = Field(DEFAULTS.rules, json_schema_extra={"default": DEFAULTS.rules.text})
     seats: Annotated[list[SeatKind] | None,
                      Refusal("seats_list", lambda body: {"count": _players(body), **LEVEL_LIST},
                              item=Refusal("bad_seat_kind", LEVEL_LIST)),
@@ -387,3 +387,298 @@ NEW_GAME: Reader[NewGame] = Reader(NewGame, {None: NewGame})
 INVITE: Reader[InviteLookup] = Reader(InviteLookup, {None: InviteLookup})
 JOIN: Reader[Join] = Reader(Join, {None: Join})
 MY_GAMES: Reader[MyGames] = Reader(MyGames, {None: MyGames})
+
+
+# ---------------------------------------------------------------------- server -> client
+# What the server sends. The server builds these messages as plain JSON where it is fast;
+# the models say what they contain (the schema), and tests/test_protocol_schema.py checks
+# every message of whole games against them.
+
+class Sent(BaseModel):
+    """A part of a message the server sends: no key the model does not name."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+Card = Annotated[str, Field(pattern=r"^[ATKQJ97][SHDC]$", description="a card: rank and suit letter, e.g. AS")]
+Seat = Annotated[int, Field(ge=0, le=5)]
+Points = int
+
+
+class MeldShown(Sent):
+    name: str
+    suit: Literal["S", "H", "D", "C"] | None
+    cards: list[Card]
+    points: Points
+
+
+class TrickShown(Sent):
+    leader: Seat
+    cards: list[Card]
+    seats: list[Seat]
+    winner: Seat | None
+
+
+class DoneTrick(TrickShown):
+    points: Points = Field(description="what the trick brought its winner (the last trick's 10 included)")
+
+
+class View(Sent):
+    """A seat's view of the deal shown (``SeatView.to_json``); a spectator's has no hand,
+    discard or legal actions and ``seat`` null."""
+
+    rules: str
+    seat: Seat | None
+    players: int
+    dealer: Seat
+    phase: Literal["deal", "auction", "tapp", "discard", "game", "surrender", "play", "over"]
+    to_move: Seat | None
+    tapp_size: int
+    hand: list[Card]
+    hand_sizes: list[int]
+    auction: list[str]
+    callers: list[Seat]
+    soloist: Seat | None
+    bid: int | None
+    tapp: list[Card] | None
+    discard: list[Card] | None
+    game: str | None
+    surrendered: bool | None
+    melds: list[list[MeldShown]] | None
+    tricks: list[DoneTrick]
+    trick: TrickShown
+    tricks_won: list[int]
+    trick_points: list[Points]
+    outcome: str | None
+    scores: list[Points] | None
+    legal_actions: list[str]
+    sitting_out: Seat | None
+    open_hand: list[Card] | None
+    order: list[Seat] = Field(description="the seats in playing order from the dealer's left")
+    card_points: list[Points]
+    tapp_points: Points | None
+    discard_points: Points | None
+    rank_points: dict[str, Points]
+
+
+class SeatShown(Sent):
+    """A seat as everybody may see it (:class:`binokel.server.settings.SeatPresence`)."""
+
+    kind: Literal["person", "open", "bot"]
+    name: str
+    level: Level | None
+    connected: bool
+    stand_in: bool = Field(description="a bot plays for this absent person right now")
+
+
+class HistoryLine(Sent):
+    """A finished deal on the score sheet."""
+
+    dealer: Seat
+    soloist: Seat | None
+    bid: int | None
+    game: str | None
+    outcome: str
+    scores: list[Points]
+    melds: list[Points]
+    card_points: list[Points]
+
+
+class TableSettings(Sent):
+    language: Language
+    deck: Deck
+    name: str = Field(description="the name of the seat this message is for ('' for a spectator)")
+    grace: float
+    lobby: bool
+
+
+class RuleChange(Sent):
+    name: str
+    value: Any
+    standard: Any
+
+
+class GameShown(Sent):
+    """The game around the deal shown (the same for every seat but ``settings.name``)."""
+
+    players: list[str]
+    levels: list[Level | None]
+    seats: list[SeatShown]
+    waiting: bool = Field(description="friends are still to take their seats: nobody moves")
+    totals: list[Points]
+    deal_number: int
+    rules: str
+    changes: list[RuleChange]
+    teams: list[int] | None
+    durch_games: list[int] | None
+    target: int
+    over: bool
+    winner: int | None
+    history: list[HistoryLine]
+    settings: TableSettings
+    ready: list[Seat]
+    rematch: str | None
+
+
+class Reason(Sent):
+    code: str
+    params: dict[str, Any]
+
+
+class Contract(Sent):
+    value: int | None
+    whole_game: bool
+
+
+class Surrender(Sent):
+    cost: int
+    credit: int
+
+
+class StateMessage(Sent):
+    """The snapshot of the table for one seat (or a spectator): on hello and on ``sync``."""
+
+    type: Literal["state"]
+    version: Version
+    seat: Seat | None
+    view: View
+    game: GameShown
+    last_trick: DoneTrick | None
+    refusals: dict[str, Reason] = Field(description="each card of the hand the seat may not play now, and why")
+    contracts: dict[str, Contract] = Field(description="each game without trump the rules offer, and its worth")
+    surrender: Surrender | None
+    meld_options: dict[str, Points] | None = Field(description="the soloist's melds with each trump")
+
+
+class Event(BaseModel):
+    """A step's event of the table driver (``binokel.table.Event``), as its audience may see it;
+    the keys besides ``version`` and ``kind`` are the kind's (see ``binokel.table.EventKind``)."""
+
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True)
+
+    version: Version
+    kind: Literal["deal", "hand", "action", "soloist", "tapp", "melds", "open_hand", "trick", "deal_over",
+                  "game_over"]
+
+
+class EventsMessage(Sent):
+    """The events after version ``since`` this connection may see."""
+
+    type: Literal["events"]
+    since: Version
+    version: Version
+    events: list[Event]
+    stand_in: Seat | None = Field(description="the person's seat a bot moved for, if one did")
+
+
+class PresenceMessage(Sent):
+    """Who sits where and who is connected, after every change of it."""
+
+    type: Literal["presence"]
+    seats: list[SeatShown]
+    waiting: bool
+    spectators: int
+    ready: list[Seat]
+
+
+class ChatLine(Sent):
+    """A chat line (text is never HTML)."""
+
+    type: Literal["chat"]
+    seat: Seat
+    name: str
+    at: float = Field(description="seconds since 1970")
+    id: str
+    text: str | None = None
+    phrase: Phrase | None = None
+
+
+class ChatLogMessage(Sent):
+    """The recent chat lines, after hello (seats only)."""
+
+    type: Literal["chat_log"]
+    lines: list[ChatLine]
+
+
+class HintMessage(Sent):
+    """What the hard bot would do for this seat."""
+
+    type: Literal["hint"]
+    action: str
+
+
+class RematchMessage(Sent):
+    """A person asked for a rematch: its table's id."""
+
+    type: Literal["rematch"]
+    id: str
+
+
+class ErrorMessage(Sent):
+    """A refused message, to its sender only; nothing changed."""
+
+    type: Literal["error"]
+    message: str = Field(description="the English text of the reason")
+    code: str = Field(description="the reason: error.<code> of the catalogue")
+    params: dict[str, Any]
+    version: Version | None
+
+
+ServerMessage = (StateMessage | EventsMessage | PresenceMessage | ChatLine | ChatLogMessage | HintMessage
+                 | RematchMessage | ErrorMessage)
+SERVER: Reader[ServerMessage] = Reader.union(ServerMessage)
+"""Every message the server sends over the websocket."""
+
+
+# ---------------------------------------------------------------------- the schema file
+
+SCHEMA_FILE = "docs/protocol.schema.json"
+WEBSOCKET: dict[str, Reader[Any]] = {"ClientMessage": CLIENT, "ServerMessage": SERVER}
+BODIES: dict[str, Reader[Any]] = {"NewGame": NEW_GAME, "InviteLookup": INVITE, "Join": JOIN, "MyGames": MY_GAMES}
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The JSON Schema of the protocol, both directions: ``ClientMessage`` and
+    ``ServerMessage`` (the websocket's), the HTTP bodies, and every part they are made of,
+    under ``$defs``; the document itself is any websocket message."""
+    readers = {**WEBSOCKET, **BODIES}
+    mode: Literal["validation"] = "validation"
+    tops, schema = TypeAdapter.json_schemas([(name, mode, reader.adapter) for name, reader in readers.items()],
+                                            title="The protocol of binokel serve")
+    defs = dict(schema.get("$defs", {}))
+    for (name, _), top in tops.items():
+        if top.get("$ref") != f"#/$defs/{name}":
+            defs[name] = top
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": schema["title"],
+        "description": ("Every websocket message of /ws/games/{id} (ClientMessage: what a client sends; "
+                        "ServerMessage: what the server sends) and the JSON bodies of the HTTP API. "
+                        "Generated by `binokel schema` from binokel.server.schema; docs/server.md "
+                        "explains when each message is sent."),
+        "anyOf": [{"$ref": f"#/$defs/{name}"} for name in WEBSOCKET],
+        "$defs": dict(sorted(defs.items())),
+    }
+
+
+def schema_text() -> str:
+    """:func:`protocol_schema` as the committed file has it."""
+    import json
+
+    return json.dumps(protocol_schema(), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def add_arguments(parser: Any) -> None:
+    parser.add_argument("--output", "-o", default="-", metavar="FILE",
+                        help=f"where to write it (default: standard output; the project keeps it in {SCHEMA_FILE})")
+
+
+def run(args: Any) -> int:
+    """``binokel schema``: write the protocol's JSON Schema."""
+    text = schema_text()
+    if args.output == "-":
+        print(text, end="")
+    else:
+        with open(args.output, "w", encoding="utf-8") as file:
+            file.write(text)
+    return 0
