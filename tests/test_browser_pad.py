@@ -164,6 +164,13 @@ def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, br
     watcher.emulate_media(media="print")
     shot(watcher, "print")
 
+    # opened without a connection and nothing waiting: it says so, and sees the server come back
+    phone.context.set_offline(True)
+    reload(phone)
+    expect(phone.get_by_test_id("pad-status")).to_have_text("Offline, 0 deals waiting", timeout=TIMEOUT)
+    phone.context.set_offline(False)
+    expect(phone.get_by_test_id("pad-status")).to_have_text("Online: every deal is on the server", timeout=TIMEOUT)
+
     # a reload resumes the sheet from the phone's list
     goto(phone, server.url + "pad#/")
     phone.get_by_test_id("pad-resume").first.tap()
