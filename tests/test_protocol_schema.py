@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from binokel.i18n import LANGUAGES, catalogue, placeholders
 from binokel.server.schema import (
     CLIENT,
+    HTTP,
     JOIN,
     NEW_GAME,
     SCHEMA_FILE,
@@ -158,3 +159,43 @@ def test_every_message_of_a_whole_game_is_in_the_schema(tmp_path: Path) -> None:
     assert {e["kind"] for m in logs if m["type"] == "events" for e in m["events"]} >= {"deal", "hand", "trick",
                                                                                         "deal_over", "game_over"}
     assert any(m["type"] == "state" and m["seat"] is None for m in logs)  # the spectator's too
+
+
+def test_every_http_answer_of_the_game_routes_is_in_the_schema(tmp_path: Path) -> None:
+    """Each JSON route of ``HTTP`` answered and refused once; every body sent and every answer
+    validates against the committed schema (the body's and the answer's ``$defs``)."""
+    document = json.loads(SCHEMA.read_text("utf-8"))
+    routes = document["x-http"]
+    assert set(routes) == set(HTTP)
+    answered: dict[str, int] = {}
+
+    def call(route: str, path: str, body: Any = None, **options: Any) -> Any:
+        method = route.split()[0]
+        response = client.request(method, path, json=body, **options)
+        answer = response.json()
+        name = routes[route]["answer" if response.status_code == 200 else "refusal"].rsplit("/", 1)[1]
+        schema_validator(name).validate(answer)
+        if body is not None and response.status_code == 200:
+            schema_validator(routes[route]["body"].rsplit("/", 1)[1]).validate(body)
+        answered[route] = answered.get(route, 0) + (response.status_code == 200)
+        return answer
+
+    with client_for(tmp_path / "games.db") as client:
+        call("GET /api/meta", "/api/meta")
+        call("GET /api/rules", "/api/rules?text=kreuz(target=1000)")
+        call("GET /api/rules", "/api/rules?text=poker")
+        call("GET /api/rules/check", "/api/rules/check?text=sechser")
+        schema_validator("RulesRefused").validate(client.get("/api/rules/check?text=poker").json())
+        call("POST /api/games", "/api/games", {"deck": "tarot"})
+        created = call("POST /api/games", "/api/games",
+                       {"rules": "standard", "seats": ["me", "open", "easy"], "name": "Anna", "lobby": True})
+        call("POST /api/invite", "/api/invite", {"code": created["invites"]["code"]})
+        call("GET /api/lobby", "/api/lobby")
+        renewed = call("POST /api/games/{id}/invites", f"/api/games/{created['id']}/invites",
+                       headers={"Authorization": f"Bearer {created['token']}"})
+        joined = call("POST /api/join", "/api/join", {"code": renewed["invites"]["code"], "name": "Ben"})
+        call("POST /api/join", "/api/join", {"code": renewed["invites"]["code"], "name": "Cleo"})  # full: 409
+        call("POST /api/my-games", "/api/my-games", {"tokens": [created["token"], joined["token"]]})
+        call("DELETE /api/games/{id}", f"/api/games/{created['id']}",
+             headers={"Authorization": f"Bearer {created['token']}"})
+    assert set(answered) == set(HTTP) and all(answered.values()), answered

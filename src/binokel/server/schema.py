@@ -36,16 +36,22 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from binokel.action import Contract
 from binokel.ai import LEVELS
 from binokel.error import BinokelError
 from binokel.i18n import LANGUAGES, catalogue, placeholders
 from binokel.rules import Rules
+from binokel.score import Outcome
 from binokel.server.seat import MAX_TOKEN
 from binokel.server.settings import DECKS, MAX_GRACE, ME, OPEN, Settings
+from binokel.state import Phase
 
 PHRASES = ("hello", "well_played", "good_luck", "thanks", "oops", "bye")
 """Quick chat phrases; each page shows them in its own language ("Gut gespielt!")."""
 if TYPE_CHECKING:
+    PhaseName: TypeAlias = str
+    OutcomeName: TypeAlias = str
+    GameWord: TypeAlias = str
     Level: TypeAlias = str
     Language: TypeAlias = str
     Deck: TypeAlias = str
@@ -54,6 +60,9 @@ if TYPE_CHECKING:
 else:  # the choices as the models check them and the schema lists them, from their one place
     Level, Language, Deck, Phrase = Literal[LEVELS], Literal[LANGUAGES], Literal[DECKS], Literal[PHRASES]
     SeatKind = Literal[(ME, OPEN, *LEVELS)]  # a seat of a new table's plan: the creator, a friend, a bot level
+    PhaseName = Literal[tuple(phase.value for phase in Phase)]
+    OutcomeName = Literal[tuple(outcome.value for outcome in Outcome)]
+    GameWord = Literal[tuple(contract.word for contract in Contract)]  # S H D C durch open_durch bettel hand_durch
 MAX_NAME = 40
 MAX_CHAT = 200
 """Characters of one chat line."""
@@ -431,7 +440,7 @@ class View(Sent):
     seat: Seat | None
     players: int
     dealer: Seat
-    phase: Literal["deal", "auction", "tapp", "discard", "game", "surrender", "play", "over"]
+    phase: PhaseName
     to_move: Seat | None
     tapp_size: int
     hand: list[Card]
@@ -442,16 +451,16 @@ class View(Sent):
     bid: int | None
     tapp: list[Card] | None
     discard: list[Card] | None
-    game: str | None
+    game: GameWord | None
     surrendered: bool | None
     melds: list[list[MeldShown]] | None
     tricks: list[DoneTrick]
     trick: TrickShown
     tricks_won: list[int]
     trick_points: list[Points]
-    outcome: str | None
+    outcome: OutcomeName | None
     scores: list[Points] | None
-    legal_actions: list[str]
+    legal_actions: list[str] = Field(description="in record notation, sorted; empty unless this seat is to move")
     sitting_out: Seat | None
     open_hand: list[Card] | None
     order: list[Seat] = Field(description="the seats in playing order from the dealer's left")
@@ -475,12 +484,12 @@ class HistoryLine(Sent):
     """A finished deal on the score sheet."""
 
     dealer: Seat
-    soloist: Seat | None
+    soloist: Seat | None = Field(description="null when everybody passed (outcome redeal)")
     bid: int | None
-    game: str | None
-    outcome: str
+    game: GameWord | None
+    outcome: OutcomeName
     scores: list[Points]
-    melds: list[Points]
+    melds: list[Points] = Field(description="meld points per seat")
     card_points: list[Points]
 
 
@@ -509,11 +518,12 @@ class GameShown(Sent):
     deal_number: int
     rules: str
     changes: list[RuleChange]
-    teams: list[int] | None
-    durch_games: list[int] | None
+    teams: list[int] | None = Field(description="each seat's team with partnerships, else null")
+    durch_games: list[int] | None = Field(description="whole games won (+1) or lost (-1) by Durch per seat, "
+                                                      "with durch_game=1, else null")
     target: int
     over: bool
-    winner: int | None
+    winner: int | None = Field(description="the winning seat, or with partnerships the winning team")
     history: list[HistoryLine]
     settings: TableSettings
     ready: list[Seat]
@@ -525,7 +535,7 @@ class Reason(Sent):
     params: dict[str, Any]
 
 
-class Contract(Sent):
+class ContractWorth(Sent):
     value: int | None
     whole_game: bool
 
@@ -545,7 +555,7 @@ class StateMessage(Sent):
     game: GameShown
     last_trick: DoneTrick | None
     refusals: dict[str, Reason] = Field(description="each card of the hand the seat may not play now, and why")
-    contracts: dict[str, Contract] = Field(description="each game without trump the rules offer, and its worth")
+    contracts: dict[str, ContractWorth] = Field(description="each game without trump the rules offer, and its worth")
     surrender: Surrender | None
     meld_options: dict[str, Points] | None = Field(description="the soloist's melds with each trump")
 
@@ -630,6 +640,181 @@ SERVER: Reader[ServerMessage] = Reader.union(ServerMessage)
 """Every message the server sends over the websocket."""
 
 
+# ---------------------------------------------------------------------- HTTP answers
+
+class ErrorAnswer(Sent):
+    """Every HTTP refusal: the English text, the reason (``error.<code>`` of the catalogue) and its params."""
+
+    error: str
+    code: str
+    params: dict[str, Any]
+
+
+class RulesAnswer(Sent):
+    """``GET /api/rules``: the rules read as a new game would read them."""
+
+    text: str = Field(description="the canonical rule text")
+    players: int
+    changes: list[RuleChange] = Field(description="the options that differ from the standard rule set")
+    teams: list[int] = Field(description="each seat's team (every seat its own without partnerships)")
+    bot_names: list[str] = Field(description="the name a computer player gets at each seat")
+
+
+class RulesCheck(RulesAnswer):
+    """``GET /api/rules/check``: the same answer with ``ok`` true (always HTTP 200)."""
+
+    ok: Literal[True]
+
+
+class RulesRefused(Sent):
+    """``GET /api/rules/check`` of a text the rules refuse (HTTP 200 all the same)."""
+
+    ok: Literal[False]
+    error: str = Field(description="the rules' own message")
+
+
+class RuleSet(RulesAnswer):
+    name: str
+    about: str
+
+
+class OptionShown(Sent):
+    name: str
+    standard: Any
+    meaning: str
+    choices: list[Any] | None
+    minimum: int | None
+    maximum: int | None
+    step: int | None
+
+
+class Listen(Sent):
+    local_only: bool
+    host: str
+    url: str
+
+
+class Meta(Sent):
+    """``GET /api/meta``: everything the new-game form offers."""
+
+    rule_sets: list[RuleSet]
+    options: list[OptionShown]
+    levels: list[Level]
+    languages: list[Language]
+    decks: list[Deck]
+    opponent_names: list[str]
+    seat_kinds: list[SeatKind]
+    phrases: list[Phrase]
+    listen: Listen
+
+
+class SeatCode(Sent):
+    seat: Seat
+    code: str
+
+
+class InviteCodes(Sent):
+    code: str | None = Field(description="the table's short code, to read out (fills the next free seat)")
+    seats: list[SeatCode] = Field(description="a long code per open seat, for links")
+
+
+class SeatLink(Sent):
+    seat: Seat
+    url: str
+
+
+class Links(Sent):
+    next_seat: str | None
+    seats: list[SeatLink]
+    watch: str
+
+
+class Created(Sent):
+    """``POST /api/games``: the new table; the token and codes are shown only here."""
+
+    id: str
+    seat: Seat | None = Field(description="the creator's seat (null: they only host)")
+    token: str = Field(description="the creator's seat token")
+    invites: InviteCodes
+    links: Links
+
+
+class NewInvites(Sent):
+    """``POST /api/games/{id}/invites``: new codes for the open seats (the old ones stop working)."""
+
+    id: str
+    invites: InviteCodes
+    links: Links
+
+
+class TableSummary(Sent):
+    """What a list shows of a table."""
+
+    id: str
+    rules: str
+    players: list[str]
+    seats: list[SeatShown]
+    totals: list[Points]
+    deals: int
+    over: bool
+    waiting: bool
+    to_move: Seat | None
+    updated: str | None
+
+
+class InviteAnswer(TableSummary):
+    """``POST /api/invite``: the table an invite leads to."""
+
+    seat: Seat | None = Field(description="the invited seat (null: the next free one)")
+    open_seats: list[Seat]
+
+
+class Joined(Sent):
+    """``POST /api/join``: the seat taken and its token."""
+
+    id: str
+    seat: Seat
+    token: str
+
+
+class HeldTable(TableSummary):
+    seat: Seat | None = Field(description="the token's seat (null: a creator who does not play)")
+
+
+class MyGamesAnswer(Sent):
+    """``POST /api/my-games``: the tables these tokens hold a seat at."""
+
+    games: list[HeldTable]
+
+
+class Lobby(Sent):
+    """``GET /api/lobby``: unfinished tables listed by their creator that have a free seat."""
+
+    tables: list[TableSummary]
+
+
+class Deleted(Sent):
+    """``DELETE /api/games/{id}``."""
+
+    deleted: str
+
+
+HTTP: dict[str, tuple[str | None, type[BaseModel]]] = {
+    "GET /api/meta": (None, Meta),
+    "GET /api/rules": (None, RulesAnswer),
+    "GET /api/rules/check": (None, RulesCheck),
+    "POST /api/games": ("NewGame", Created),
+    "POST /api/invite": ("InviteLookup", InviteAnswer),
+    "POST /api/join": ("Join", Joined),
+    "POST /api/games/{id}/invites": (None, NewInvites),
+    "POST /api/my-games": ("MyGames", MyGamesAnswer),
+    "GET /api/lobby": (None, Lobby),
+    "DELETE /api/games/{id}": (None, Deleted),
+}
+"""The JSON routes of the game: each one's body (a key of :data:`BODIES`) and answer model.
+Any refusal is an :class:`ErrorAnswer`; ``/api/rules/check`` may answer :class:`RulesRefused`."""
+
+
 # ---------------------------------------------------------------------- the schema file
 
 SCHEMA_FILE = "docs/protocol.schema.json"
@@ -641,9 +826,11 @@ def protocol_schema() -> dict[str, Any]:
     """The JSON Schema of the protocol, both directions: ``ClientMessage`` and
     ``ServerMessage`` (the websocket's), the HTTP bodies, and every part they are made of,
     under ``$defs``; the document itself is any websocket message."""
-    readers = {**WEBSOCKET, **BODIES}
+    answers: list[type[BaseModel]] = [ErrorAnswer, RulesRefused, *(answer for _, answer in HTTP.values())]
+    adapters: dict[str, TypeAdapter[Any]] = {name: reader.adapter for name, reader in {**WEBSOCKET, **BODIES}.items()}
+    adapters.update((model.__name__, TypeAdapter(model)) for model in answers)
     mode: Literal["validation"] = "validation"
-    tops, schema = TypeAdapter.json_schemas([(name, mode, reader.adapter) for name, reader in readers.items()],
+    tops, schema = TypeAdapter.json_schemas([(name, mode, adapter) for name, adapter in adapters.items()],
                                             title="The protocol of binokel serve")
     defs = dict(schema.get("$defs", {}))
     for (name, _), top in tops.items():
@@ -653,10 +840,13 @@ def protocol_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": schema["title"],
         "description": ("Every websocket message of /ws/games/{id} (ClientMessage: what a client sends; "
-                        "ServerMessage: what the server sends) and the JSON bodies of the HTTP API. "
+                        "ServerMessage: what the server sends) and the JSON bodies and answers of the HTTP API "
+                        "(x-http: per route). "
                         "Generated by `binokel schema` from binokel.server.schema; docs/server.md "
                         "explains when each message is sent."),
         "anyOf": [{"$ref": f"#/$defs/{name}"} for name in WEBSOCKET],
+        "x-http": {route: {"body": f"#/$defs/{body}" if body else None, "answer": f"#/$defs/{answer.__name__}",
+                           "refusal": "#/$defs/ErrorAnswer"} for route, (body, answer) in HTTP.items()},
         "$defs": dict(sorted(defs.items())),
     }
 
