@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from storage_support import info_of
 
 from binokel.record import game_record
 from binokel.server import persist
@@ -72,7 +73,7 @@ class Saved:
     def seats(self, game_id: str) -> list[persist.SeatRow]:
         """The taken seats (and the row of a creator who only hosts)."""
         with open_store(self.db) as store:
-            info = store.info(game_id)
+            info = info_of(store, game_id)
         if info is None:
             return []
         people, host = persist.people_of(info)

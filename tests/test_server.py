@@ -101,7 +101,7 @@ def seat_ws(client: TestClient, game_id: str, events: bool = False) -> Iterator[
 
 def no_games(client: TestClient) -> bool:
     """Nothing stored (the list of every game is no longer served to anybody)."""
-    return client.app.state.hall.store.all_games() == []
+    return client.app.state.hall.store.games() == []
 
 
 def is_ready(message: Message) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 from concurrent.futures import ThreadPoolExecutor
@@ -28,7 +29,7 @@ from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool
 from binokel.server.persist import PROCESS, SeatRow, later, taken
-from binokel.server.protocol import ProtocolError, parse_name
+from binokel.server.schema import ProtocolError
 from binokel.server.seat import (
     digest,
     is_well_formed,
@@ -37,14 +38,9 @@ from binokel.server.seat import (
     new_token,
     normal_code,
 )
+import binokel.server.storage.invites as invite_codes
 from binokel.server.settings import Settings
-from binokel.server.storage import (
-    Change,
-    Invite,
-    StorageUnavailable,
-    Store,
-    VersionConflict,
-)
+from binokel.server.storage import Change, Invite, StorageUnavailable, Store, VersionConflict, chat, presence
 from binokel.server.table import Table
 from binokel.table import Table as Driver
 
@@ -59,6 +55,8 @@ UNWATCHED = 20.0
 ``Limits.idle_seconds``). Several processes: another process may be serving it, and holding
 it here would only repeat that work (and its bots' thinking); it is loaded again from the
 store when somebody connects here."""
+LOBBY_SIZE = 100
+"""The most tables the lobby lists."""
 HEARTBEAT = 5.0
 """Seconds between this process's presence heartbeats (and its reading of the others')."""
 
@@ -122,7 +120,7 @@ class Hall:
         # The store's calls run in the loop's default executor (asyncio.to_thread); its standard
         # size (cores + 4) is too small to ride out a slow disk flush while other tables write.
         self._loop.set_default_executor(ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="binokel-io"))
-        self._subscription = await asyncio.to_thread(self.store.subscribe, self._heard)
+        self._subscription = await asyncio.to_thread(self.store.notifier.subscribe, self._heard)
         self._heartbeat = self._loop.create_task(self.heartbeat(), name="presence heartbeat")
 
     def _heard(self, change: Change) -> None:
@@ -147,9 +145,9 @@ class Hall:
         while True:
             await asyncio.sleep(HEARTBEAT)
             try:
-                await asyncio.to_thread(self.store.touch_presence, PROCESS)
+                await asyncio.to_thread(presence.touch, self.store, PROCESS)
                 ids = list(self.tables)
-                rows = await asyncio.to_thread(self.store.presence, ids) if ids else []
+                rows = await asyncio.to_thread(presence.rows, self.store, ids) if ids else []
             except StorageUnavailable:
                 self.metrics.db_errors.inc()
                 continue
@@ -278,9 +276,9 @@ class Hall:
                                                                              and loaded.host.seat < 0 else [])],
                 base=loaded.base, updated=loaded.info.updated)
             if table is not None:
-                rows = await asyncio.to_thread(self.store.presence, [game_id])
+                rows = await asyncio.to_thread(presence.rows, self.store, [game_id])
                 table.set_elsewhere(rows)
-                table.chat.extend(line for _, line in await asyncio.to_thread(self.store.chat, game_id,
+                table.chat.extend(line for _, line in await asyncio.to_thread(chat.recent, self.store, game_id,
                                                                               self.limits.chat_kept))
                 table.heard(None)  # a step stored while it was loading was announced to nobody here
             future.set_result(table)
@@ -329,7 +327,7 @@ class Hall:
         """The table and seat (None: the next free one) of an invite code; Refused if wrong or expired."""
         if not is_well_formed(code):
             raise Refused(400, "code_not_text")
-        found = await self._call(self.store.invite, digest(normal_code(code)))
+        found = await self._call(invite_codes.find, self.store, digest(normal_code(code)))
         if found is None:
             raise Refused(404, "bad_code")
         game_id, seat, expires = found.game_id, found.seat, found.expires
@@ -346,9 +344,9 @@ class Hall:
             raise Refused(404, "not_in_lobby")
         return table
 
-    async def join(self, table: Table, seat: int | None, name: Any) -> tuple[int, str]:
-        """Seat a person at ``seat`` (None: the next free seat); their seat and new token."""
-        name = parse_name(name)
+    async def join(self, table: Table, seat: int | None, name: str) -> tuple[int, str]:
+        """Seat a person (``name`` as :class:`binokel.server.schema.Join` checked it) at ``seat``
+        (None: the next free seat); their seat and new token."""
         async with table.lock:
             if seat is None:
                 free = table.open_seats
@@ -387,7 +385,7 @@ class Hall:
         open_seats = table.open_seats
         invites = Invites(new_short_code(), {seat: new_link_code() for seat in open_seats}) if open_seats \
             else Invites(None, {})
-        await self._call(self.store.set_invites, table.id, self._invite_rows(table.id, invites))
+        await self._call(invite_codes.set_invites, self.store, table.id, self._invite_rows(table.id, invites))
         return invites
 
     async def games_of(self, tokens: Any) -> list[dict[str, Any]]:
@@ -416,9 +414,9 @@ class Hall:
                 "updated": table.updated}
 
     async def lobby(self) -> list[dict[str, Any]]:
-        """Public tables with a free seat."""
+        """Public tables with a free seat (the most recently active :data:`LOBBY_SIZE`)."""
         listed = []
-        for info in await self._call(self.store.lobby):
+        for info in await self._call(functools.partial(self.store.games, lobby=True, limit=LOBBY_SIZE)):
             table = await self.get(info.id)
             if table is not None and table.settings.lobby and table.open_seats:
                 listed.append(self.summary(table))

@@ -49,14 +49,8 @@ from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.record import replay_game
 from binokel.server.settings import Seat, Settings
-from binokel.server.storage import (
-    HOST_SEAT,
-    NEVER,
-    GameInfo,
-    Invite,
-    Status,
-    Store,
-)
+from binokel.server.storage import GameInfo, Status, Store
+from binokel.server.storage.invites import HOST_SEAT, NEVER, Invite, set_invites
 from binokel.state import Phase
 from binokel.table import Change, Step, step_from_json
 from binokel.table import Table as Driver
@@ -123,7 +117,7 @@ def create(store: Store, game_id: str, settings: Settings, change: Change, peopl
     if host is not None and host.seat < 0:
         rows.append(Invite(host.token, game_id, HOST_SEAT, NEVER))
     if rows:
-        store.set_invites(game_id, rows)
+        set_invites(store, game_id, rows)
 
 
 def append(store: Store, game_id: str, expected: int, changes: Sequence[Change], game_status: Status,
@@ -199,7 +193,8 @@ def missed(store: Store, game_id: str, after: int) -> list[tuple[Step, int | Non
     """The steps the log has after store version ``after`` (written by another process), in
     order, each with the seat a bot stood in for (or None); the caller proposes and commits
     them one by one."""
-    entries = store.entries(game_id, after)
+    stored = store.load(game_id, after=after)
+    entries = stored.entries if stored is not None else ()
     steps: list[tuple[Step, int | None]] = []
     for expected, entry in enumerate(entries, after + 1):
         if entry.version != expected:

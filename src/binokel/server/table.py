@@ -19,7 +19,7 @@ version it was decided on): if another process wrote first, the append is refuse
 judged again on the new state — a person's stale command is refused, a bot's move or a
 deal is simply not made twice. So a bot moves **exactly once** however many processes
 watch its table: each of them may think, only one append at that version lands. Every
-process hears every stored step (``Store.subscribe``) and forwards it to its own
+process hears every stored step (``store.notifier.subscribe``) and forwards it to its own
 connections (:meth:`Table.heard`). Presence and "next deal" clicks are shared through the
 store's presence rows, so a person connected to another process is not "away".
 """
@@ -45,21 +45,11 @@ from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool, PoolClosed
 from binokel.server.persist import PROCESS, SeatRow, taken
-from binokel.server.protocol import (
-    ProtocolError,
-    error_message,
-    rule_changes,
-    rule_facts,
-)
+from binokel.server.protocol import error_message, rule_changes, rule_facts
+from binokel.server.schema import Chat, ProtocolError
 from binokel.server.seat import digest
 from binokel.server.settings import SeatPresence, Settings, bot_name
-from binokel.server.storage import (
-    GameNotFound,
-    Presence,
-    StorageUnavailable,
-    Store,
-    VersionConflict,
-)
+from binokel.server.storage import GameNotFound, Presence, StorageUnavailable, Store, VersionConflict, chat, presence
 from binokel.state import State
 from binokel.table import Ask, Change, Deal, Event, EventKind, Think
 from binokel.table import Table as Driver
@@ -550,13 +540,13 @@ class Table:
                 self._broadcast({"type": "rematch", "id": self.rematch_id})
             return self.rematch_id
 
-    def say(self, connection: Connection, message: dict[str, Any]) -> None:
+    def say(self, connection: Connection, message: Chat) -> None:
         """A chat line from a person at the table (rate-limited; the text is never HTML)."""
         seat = self._player(connection)
         if not connection.chat.take():
             raise ProtocolError("too_much_chat", max=self.limits.chat_per_10_seconds)
         line = {"type": "chat", "seat": seat, "name": self.name(seat), "at": time.time(), "id": secrets.token_hex(8)}
-        said = {"phrase": message["phrase"]} if message.get("phrase") else {"text": " ".join(message["text"].split())}
+        said = {"phrase": message.phrase} if message.phrase else {"text": " ".join((message.text or "").split())}
         line.update(said)
         self.chat.append(line)
         self._tell_seats(line)
@@ -565,7 +555,7 @@ class Table:
     async def _share_chat(self, line: dict[str, Any]) -> None:
         """Keep the line in the store and tell the other processes (their people read it too)."""
         try:
-            await asyncio.to_thread(self.store.add_chat, self.id, line["id"], line)
+            await asyncio.to_thread(chat.add, self.store, self.id, line["id"], line)
             version = self.stored_version
             self._own[version] += 1
             await asyncio.to_thread(self.store.notify, self.id, version)
@@ -694,16 +684,16 @@ class Table:
         """Re-read the seats (a friend joined at another process) and the presence rows."""
         self._refreshing = False
         try:
-            info = await asyncio.to_thread(self.store.info, self.id)
-            rows = await asyncio.to_thread(self.store.presence, [self.id])
-            lines = await asyncio.to_thread(self.store.chat, self.id, self.limits.chat_kept)
+            infos = await asyncio.to_thread(self.store.games, [self.id])
+            rows = await asyncio.to_thread(presence.rows, self.store, [self.id])
+            lines = await asyncio.to_thread(chat.recent, self.store, self.id, self.limits.chat_kept)
         except StorageUnavailable:
             self.metrics.db_errors.inc()
             return
-        if info is None:
+        if not infos:
             self._gone()
             return
-        people, host = persist.people_of(info)
+        people, host = persist.people_of(infos[0])
         for row in people:
             if row.seat not in self.people:
                 self.seat_person(row)
@@ -734,7 +724,7 @@ class Table:
             present = self.here(seat)
             ready = self.stored_version if seat in self.ready else None
             try:
-                await asyncio.to_thread(self.store.set_presence, self.id, seat, PROCESS, present=present,
+                await asyncio.to_thread(presence.mark, self.store, self.id, seat, PROCESS, present=present,
                                         ready=ready)
                 version = self.stored_version
                 self._own[version] += 1

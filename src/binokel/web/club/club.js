@@ -4,9 +4,9 @@
 // Secrets arrive in a link's fragment (never sent to the server in a URL), are kept in
 // localStorage and removed from the address bar at once.
 
-import { setLanguage, preferredLanguage, t, translatePage, reason, number } from "../js/i18n.js";
+import { t, translatePage, reason, number } from "../js/i18n.js";
 import { qrSvg } from "./qr.js";
-import { h } from "../js/element.js";
+import { h, startPage } from "../js/page.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
@@ -321,9 +321,4 @@ async function route() {
   document.documentElement.dataset.ready = "true";  // the tests wait for the first view
 }
 
-const language = document.getElementById("language");
-language.addEventListener("change", async () => { await setLanguage(language.value); route(); });
-await setLanguage(preferredLanguage());
-language.value = document.documentElement.lang;
-window.addEventListener("hashchange", route);
-route();
+startPage(route);

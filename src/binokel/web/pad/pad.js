@@ -5,9 +5,10 @@
 // sent in order once the server answers again. The read-only live view polls the sheet.
 // The scorekeeper's secret travels in a link's fragment only and leaves the address bar at once.
 
-import { setLanguage, preferredLanguage, t, translatePage, reason, number, suitName, meldName, ruleSetLabel } from "../js/i18n.js";
+import { t, translatePage, reason, number, suitName, meldName, ruleSetLabel } from "../js/i18n.js";
 import { qrSvg } from "../club/qr.js";
-import { h, put } from "../js/element.js";
+import { h, put, startPage } from "../js/page.js";
+import { registerWorker } from "../js/offline.js";
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
@@ -180,17 +181,18 @@ async function keeperView(id, tokenFromLink) {
     local.token = tokenFromLink;
     history.replaceState(null, "", `#/k/${id}`);
   }
+  let online = true;
   try {
     local.sheet = await api("GET", `/${id}`);
+    local.facts = await factsOf(local.sheet.rules);  // afresh whenever the server answers
   } catch (problem) {
-    if (!problem.offline || !local.sheet) throw problem;
+    if (!problem.offline || !local.sheet || !local.facts) throw problem;
+    online = false;  // the phone's copy, until the server answers again
   }
-  local.facts ||= await factsOf(local.sheet.rules);
   saveLocal(id, local);
   const { facts } = local;
   const names = local.sheet.players;
   const seats = names.map((_, seat) => seat);
-  let online = true;
   let timer = null;
 
   const error = h("p", { class: "error", role: "alert", "data-testid": "pad-error" });
@@ -253,6 +255,8 @@ async function keeperView(id, tokenFromLink) {
   const soloistRow = h("div", { class: "choices" });
   const gameRow = h("div", { class: "choices" });
   const playRow = h("div", { class: "choices" });
+  const gameBox = h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.game")), gameRow);
+  const playBox = h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.how")), playRow);
   const entries = h("div", { class: "entries" });
   const meldList = h("div", { "data-testid": "pad-meld-list" });
   const bidBox = h("fieldset", {}, h("legend", {}, h("label", { for: "pad-bid" }, t("pad.bid"))),
@@ -280,11 +284,11 @@ async function keeperView(id, tokenFromLink) {
       "data-testid": `pad-soloist-${seat}`, onclick: pick({ soloist: seat }) }, names[seat])),
     facts.can_pass ? h("button", { type: "button", "aria-pressed": pressed(choice.soloist === null), "data-testid": "pad-all-passed", onclick: pick({ soloist: null }) }, t("pad.all_passed")) : null);
     const played = choice.soloist != null;
-    bidBox.hidden = gameRow.hidden = !played;
+    bidBox.hidden = gameBox.hidden = !played;
     gameRow.replaceChildren(...facts.games.map((game) => h("button", { type: "button", "aria-pressed": pressed(choice.game === game), "data-testid": `pad-game-${game}`,
       "aria-label": gameName(game), onclick: pick({ game }) }, gameLabel(game))));
     const trump = TRUMPS.includes(choice.game);
-    playRow.hidden = !played || !choice.game;
+    playBox.hidden = !played || !choice.game;
     playRow.replaceChildren(...(trump
       ? [h("button", { type: "button", "aria-pressed": pressed(!choice.surrendered), "data-testid": "pad-played", onclick: pick({ surrendered: false }) }, t("pad.played")),
         h("button", { type: "button", "aria-pressed": pressed(choice.surrendered), "data-testid": "pad-surrendered", onclick: pick({ surrendered: true }) }, t("pad.surrendered"))]
@@ -307,9 +311,9 @@ async function keeperView(id, tokenFromLink) {
   const hint = h("p", { class: "hint" }, t("pad.card_points_hint", { points: facts.deal_points, tricks: facts.hand_size }));
   const save = h("button", { class: "primary", type: "submit", "data-testid": "pad-save" }, t("pad.save"));
   const form = h("form", { novalidate: true, onsubmit: (e) => { e.preventDefault(); enter(); } },
-    title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow), bidBox,
-    h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.game")), gameRow),
-    h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.how")), playRow),
+    title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow,
+      facts.forced ? h("p", { class: "hint", "data-testid": "pad-forced" }, t("pad.forced_hint", { bid: facts.min_bid })) : null), bidBox,
+    gameBox, playBox,
     entries, meldList, hint, error,
     h("div", { class: "row" }, save, h("button", { type: "button", "data-testid": "pad-new-entry", onclick: () => startEntry(known() + 1) }, t("pad.clear"))));
 
@@ -344,6 +348,14 @@ async function keeperView(id, tokenFromLink) {
   const flush = (justEntered) => (sending = sending.then(() => send(justEntered)));
   async function send(justEntered) {
     clearTimeout(timer);
+    if (!online && !local.queue.length) {  // nothing waits: is the server there again?
+      try {
+        local.sheet = await api("GET", `/${id}`);
+        online = true;
+      } catch (problem) {
+        if (problem.offline) timer = setTimeout(() => flush(), SYNC_SECONDS * 1000);
+      }
+    }
     while (local.queue.length) {
       const item = local.queue[0];
       if (item.problem || item.deal > local.sheet.deals.length + 1) break;  // an earlier deal must go first
@@ -410,7 +422,7 @@ async function keeperView(id, tokenFromLink) {
   const retry = () => flush();
   window.addEventListener("online", retry);
   stopView = () => { clearTimeout(timer); window.removeEventListener("online", retry); };
-  if (local.queue.length) flush();
+  if (local.queue.length || !online) flush();
   return h("div", {}, h("h1", { class: "print-title" }, `${names.join(", ")} — ${local.sheet.rules}`), sync,
     local.token ? form : h("p", { class: "error" }, t("pad.no_secret")), sheetBox, actions, share);
 }
@@ -477,14 +489,5 @@ async function route() {
   document.documentElement.dataset.ready = "true";  // the tests wait for the first view
 }
 
-const language = document.getElementById("language");
-language.addEventListener("change", async () => { await setLanguage(language.value); route(); });
-await setLanguage(preferredLanguage());
-language.value = document.documentElement.lang;
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  // the worker keeps this page and its files: it opens again without a connection
-  navigator.serviceWorker.register("/sw.js").catch(() => {});
-  navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ keep: [`/i18n/${document.documentElement.lang}.json`] })).catch(() => {});
-}
-window.addEventListener("hashchange", route);
-route();
+await startPage(route);
+registerWorker();  // the worker keeps this page and its files: it opens again without a connection
