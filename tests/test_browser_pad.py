@@ -164,6 +164,13 @@ def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, br
     watcher.emulate_media(media="print")
     shot(watcher, "print")
 
+    # opened without a connection and nothing waiting: it says so, and sees the server come back
+    phone.context.set_offline(True)
+    reload(phone)
+    expect(phone.get_by_test_id("pad-status")).to_have_text("Offline, 0 deals waiting", timeout=TIMEOUT)
+    phone.context.set_offline(False)
+    expect(phone.get_by_test_id("pad-status")).to_have_text("Online: every deal is on the server", timeout=TIMEOUT)
+
     # a reload resumes the sheet from the phone's list
     goto(phone, server.url + "pad#/")
     phone.get_by_test_id("pad-resume").first.tap()
@@ -260,5 +267,30 @@ def test_a_deal_refused_after_the_phone_was_offline_is_corrected_and_the_team_wi
     expect(phone.get_by_test_id("pad-save")).to_be_hidden()  # the game is over: only corrections
     phone.get_by_test_id("pad-correct-2").tap()
     expect(phone.get_by_test_id("pad-save")).to_be_visible()
+    assert phone.errors == []  # type: ignore[attr-defined]
+    phone.context.close()
+
+
+def test_the_scorekeeper_s_link_on_another_phone_at_a_table_of_four_with_one_sitting_out(
+        server: Server, browser: Browser) -> None:  # noqa: F811
+    made = server.post("api/pad", {"rules": "four-sitout", "players": FOUR, "first_dealer": 1})
+    phone = open_page(browser, 360, 640, has_touch=True)
+    goto(phone, f"{server.url}pad#/k/{made['id']}/{made['token']}")
+    expect(phone.get_by_test_id("pad-deal-title")).to_have_text("Deal 1 — Ben deals", timeout=TIMEOUT)
+    assert made["token"] not in phone.url  # the secret left the address bar (it is kept on the phone)
+    expect(phone.get_by_test_id("pad-soloist-1")).to_be_disabled()  # the dealer sits out
+    phone.get_by_test_id("pad-soloist-2").tap()
+    phone.get_by_test_id("pad-game-D").tap()
+    phone.get_by_test_id("pad-surrendered").tap()
+    expect(phone.get_by_test_id("pad-melds-1")).to_be_disabled()
+    expect(phone.get_by_test_id("pad-tricks-0")).to_be_hidden()  # a surrender: melds only
+    phone.get_by_test_id("pad-melds-0").fill("60")
+    phone.get_by_test_id("pad-save").tap()
+    expected = Sheet.new("four-sitout", FOUR, first_dealer=1).add(
+        {"soloist": 2, "bid": 150, "game": "D", "surrendered": True, "melds": [60, 0, 0, 0]})
+    for seat, total in enumerate(expected.totals):
+        expect(phone.get_by_test_id(f"pad-total-{seat}")).to_have_text(shown(total), timeout=TIMEOUT)
+    expect(phone.get_by_test_id("pad-deal-title")).to_have_text("Deal 2 — Cleo deals")
+    expect(phone.get_by_test_id("pad-soloist-2")).to_be_disabled()
     assert phone.errors == []  # type: ignore[attr-defined]
     phone.context.close()

@@ -50,12 +50,12 @@ from binokel.server.schema import (
     PHRASES,
     Action,
     Chat,
-    Events,
+    EventsRequest,
     Hello,
-    Hint,
+    HintRequest,
     NextDeal,
     ProtocolError,
-    Rematch,
+    RematchRequest,
     Sync,
     parse_rules,
 )
@@ -598,11 +598,11 @@ async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | b
             table.kick()
         elif isinstance(message, NextDeal):
             await table.next_deal(connection, message.version)
-        elif isinstance(message, Hint):  # chosen: cards picked to lay away, not sent yet
+        elif isinstance(message, HintRequest):  # chosen: cards picked to lay away, not sent yet
             connection.post({"type": "hint", "action": await table.hint(connection, message.chosen)})
-        elif isinstance(message, Events):
+        elif isinstance(message, EventsRequest):
             table.events_since(connection, message.since)
-        elif isinstance(message, Rematch):
+        elif isinstance(message, RematchRequest):
             if table.rematch_id is None and table.driver.is_over() and not quotas.tables.take(connection.address):
                 raise ProtocolError("too_many_tables", max=quotas.limits.tables_per_minute)  # a rematch is a new table
             connection.post({"type": "rematch", "id": await table.rematch(connection)})

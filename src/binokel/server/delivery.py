@@ -94,7 +94,7 @@ class Revalidate:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        kept = path in ("/", "/sw.js") or path.startswith(REVALIDATED)
+        kept = path in PAGES or path == "/sw.js" or path.startswith(REVALIDATED)
         if scope["type"] != "http" or scope.get("method") != "GET" or not kept:
             await self.app(scope, receive, send)
             return

@@ -45,7 +45,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from binokel.action import DURCH, Contract
-from binokel.card import CARDS, Hand, Suit
+from binokel.card import CARDS, Hand, Rank, Suit
 from binokel.club import spreadsheet_cell
 from binokel.error import BinokelError
 from binokel.meld import find_melds
@@ -104,7 +104,7 @@ def _meld_probes(rules: Rules) -> list[Hand]:
     """Hands that show every meld there is under ``rules``: the whole deck (the double
     melds), one copy of each card (the single ones) and each suit's king and ober (a pair)."""
     kinds = rules.deck_kinds
-    pairs = [Hand(CARDS[k] for k in sorted(set(kinds)) if CARDS[k].suit == suit and CARDS[k].rank.name in "KQ")
+    pairs = [Hand(CARDS[k] for k in sorted(set(kinds)) if CARDS[k].suit == suit and CARDS[k].rank in (Rank.K, Rank.Q))
              for suit in Suit]
     return [Hand(CARDS[k] for k in kinds), Hand(CARDS[k] for k in sorted(set(kinds))), *pairs]
 

@@ -36,16 +36,22 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from binokel.action import Contract
 from binokel.ai import LEVELS
 from binokel.error import BinokelError
 from binokel.i18n import LANGUAGES, catalogue, placeholders
 from binokel.rules import Rules
+from binokel.score import Outcome
 from binokel.server.seat import MAX_TOKEN
 from binokel.server.settings import DECKS, MAX_GRACE, ME, OPEN, Settings
+from binokel.state import Phase
 
 PHRASES = ("hello", "well_played", "good_luck", "thanks", "oops", "bye")
 """Quick chat phrases; each page shows them in its own language ("Gut gespielt!")."""
 if TYPE_CHECKING:
+    PhaseName: TypeAlias = str
+    OutcomeName: TypeAlias = str
+    GameWord: TypeAlias = str
     Level: TypeAlias = str
     Language: TypeAlias = str
     Deck: TypeAlias = str
@@ -54,6 +60,9 @@ if TYPE_CHECKING:
 else:  # the choices as the models check them and the schema lists them, from their one place
     Level, Language, Deck, Phrase = Literal[LEVELS], Literal[LANGUAGES], Literal[DECKS], Literal[PHRASES]
     SeatKind = Literal[(ME, OPEN, *LEVELS)]  # a seat of a new table's plan: the creator, a friend, a bot level
+    PhaseName = Literal[tuple(phase.value for phase in Phase)]
+    OutcomeName = Literal[tuple(outcome.value for outcome in Outcome)]
+    GameWord = Literal[tuple(contract.word for contract in Contract)]  # S H D C durch open_durch bettel hand_durch
 MAX_NAME = 40
 MAX_CHAT = 200
 """Characters of one chat line."""
@@ -99,7 +108,9 @@ def coded(problem: ValidationError, models: Mapping[str | None, type[BaseModel]]
         value = data.get("type") if isinstance(data, dict) else None
         return ProtocolError("unknown_type", value=repr(value), known=", ".join(m for m in models if m))
     if not loc:  # not an object at all
-        return ProtocolError("body_not_object" if None in models else "message_not_object")
+        if None not in models:
+            return ProtocolError("message_not_object")
+        return ProtocolError(getattr(models[None], "not_object", "body_not_object"))
     model = models.get(None) or models.get(str(loc[0]))
     path = loc if None in models else loc[1:]
     if model is None or not path:
@@ -238,7 +249,7 @@ class Action(ClientMessage):
     version: Annotated[Version, Refusal("action_needs_version")]
 
 
-class Hint(ClientMessage):
+class HintRequest(ClientMessage):
     """What the ``hard`` bot would do; ``chosen``: cards picked to lay away, not sent yet."""
 
     type: Literal["hint"]
@@ -258,7 +269,7 @@ class NextDeal(ClientMessage):
     version: Annotated[Version | None, Refusal("version_not_number")] = None
 
 
-class Rematch(ClientMessage):
+class RematchRequest(ClientMessage):
     """Once the game is over: a new game with the same settings, people and seats."""
 
     type: Literal["rematch"]
@@ -279,15 +290,15 @@ class Chat(ClientMessage):
         return self
 
 
-class Events(ClientMessage):
+class EventsRequest(ClientMessage):
     """The events after version ``since`` (0: all)."""
 
     type: Literal["events"]
     since: Annotated[Version, Field(ge=0), Refusal("events_needs_since")]
 
 
-CLIENT: Reader[Hello | Action | Hint | Sync | NextDeal | Rematch | Chat | Events] = Reader.union(
-    Hello | Action | Hint | Sync | NextDeal | Rematch | Chat | Events)
+CLIENT: Reader[Hello | Action | HintRequest | Sync | NextDeal | RematchRequest | Chat | EventsRequest] = Reader.union(
+    Hello | Action | HintRequest | Sync | NextDeal | RematchRequest | Chat | EventsRequest)
 """Every message a client may send."""
 
 
@@ -316,7 +327,7 @@ class NewGame(BaseModel):
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
-    rules: RuleText = DEFAULTS.rules
+    rules: RuleText = Field(DEFAULTS.rules, json_schema_extra={"default": DEFAULTS.rules.text})
     seats: Annotated[list[SeatKind] | None,
                      Refusal("seats_list", lambda body: {"count": _players(body), **LEVEL_LIST},
                              item=Refusal("bad_seat_kind", LEVEL_LIST)),
@@ -387,3 +398,513 @@ NEW_GAME: Reader[NewGame] = Reader(NewGame, {None: NewGame})
 INVITE: Reader[InviteLookup] = Reader(InviteLookup, {None: InviteLookup})
 JOIN: Reader[Join] = Reader(Join, {None: Join})
 MY_GAMES: Reader[MyGames] = Reader(MyGames, {None: MyGames})
+
+
+class ReviewUpload(BaseModel):
+    """The body of ``POST /api/review``: a finished deal of an uploaded record, reviewed for a seat."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+    not_object: ClassVar[str] = "review_body"  # the refusal of a body that is no object
+
+    record: Annotated[dict[str, Any], Refusal("review_body"),
+                      Field(description="a binokel-game/1 record (docs/records.md)")]
+    seat: Annotated[int, Refusal("review_numbers")] = 0
+    deal: Annotated[int | None, Refusal("review_numbers"),
+                    Field(description="the deal to review (0 the first; null: the last finished)")] = None
+
+
+REVIEW: Reader[ReviewUpload] = Reader(ReviewUpload, {None: ReviewUpload})
+
+
+# ---------------------------------------------------------------------- server -> client
+# What the server sends. The server builds these messages as plain JSON where it is fast;
+# the models say what they contain (the schema), and tests/test_protocol_schema.py checks
+# every message of whole games against them.
+
+class Sent(BaseModel):
+    """A part of a message the server sends: no key the model does not name."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+Card = Annotated[str, Field(pattern=r"^[ATKQJ97][SHDC]$", description="a card: rank and suit letter, e.g. AS")]
+Seat = Annotated[int, Field(ge=0, le=5)]
+Points = int
+
+
+class MeldShown(Sent):
+    name: str
+    suit: Literal["S", "H", "D", "C"] | None
+    cards: list[Card]
+    points: Points
+
+
+class TrickShown(Sent):
+    leader: Seat
+    cards: list[Card]
+    seats: list[Seat]
+    winner: Seat | None
+
+
+class DoneTrick(TrickShown):
+    points: Points = Field(description="what the trick brought its winner (the last trick's 10 included)")
+
+
+class View(Sent):
+    """A seat's view of the deal shown (``SeatView.to_json``); a spectator's has no hand,
+    discard or legal actions and ``seat`` null."""
+
+    rules: str
+    seat: Seat | None
+    players: int
+    dealer: Seat
+    phase: PhaseName
+    to_move: Seat | None
+    tapp_size: int
+    hand: list[Card]
+    hand_sizes: list[int]
+    auction: list[str]
+    callers: list[Seat]
+    soloist: Seat | None
+    bid: int | None
+    tapp: list[Card] | None
+    discard: list[Card] | None
+    game: GameWord | None
+    surrendered: bool | None
+    melds: list[list[MeldShown]] | None
+    tricks: list[DoneTrick]
+    trick: TrickShown
+    tricks_won: list[int]
+    trick_points: list[Points]
+    outcome: OutcomeName | None
+    scores: list[Points] | None
+    legal_actions: list[str] = Field(description="in record notation, sorted; empty unless this seat is to move")
+    sitting_out: Seat | None
+    open_hand: list[Card] | None
+    order: list[Seat] = Field(description="the seats in playing order from the dealer's left")
+    card_points: list[Points]
+    tapp_points: Points | None
+    discard_points: Points | None
+    rank_points: dict[str, Points]
+
+
+class SeatShown(Sent):
+    """A seat as everybody may see it (:class:`binokel.server.settings.SeatPresence`)."""
+
+    kind: Literal["person", "open", "bot"]
+    name: str
+    level: Level | None
+    connected: bool
+    stand_in: bool = Field(description="a bot plays for this absent person right now")
+
+
+class HistoryLine(Sent):
+    """A finished deal on the score sheet."""
+
+    dealer: Seat
+    soloist: Seat | None = Field(description="null when everybody passed (outcome redeal)")
+    bid: int | None
+    game: GameWord | None
+    outcome: OutcomeName
+    scores: list[Points]
+    melds: list[Points] = Field(description="meld points per seat")
+    card_points: list[Points]
+
+
+class TableSettings(Sent):
+    language: Language
+    deck: Deck
+    name: str = Field(description="the name of the seat this message is for ('' for a spectator)")
+    grace: float
+    lobby: bool
+
+
+class RuleChange(Sent):
+    name: str
+    value: Any
+    standard: Any
+
+
+class GameShown(Sent):
+    """The game around the deal shown (the same for every seat but ``settings.name``)."""
+
+    players: list[str]
+    levels: list[Level | None]
+    seats: list[SeatShown]
+    waiting: bool = Field(description="friends are still to take their seats: nobody moves")
+    totals: list[Points]
+    deal_number: int
+    rules: str
+    changes: list[RuleChange]
+    teams: list[int] | None = Field(description="each seat's team with partnerships, else null")
+    durch_games: list[int] | None = Field(description="whole games won (+1) or lost (-1) by Durch per seat, "
+                                                      "with durch_game=1, else null")
+    target: int
+    over: bool
+    winner: int | None = Field(description="the winning seat, or with partnerships the winning team")
+    history: list[HistoryLine]
+    settings: TableSettings
+    ready: list[Seat]
+    rematch: str | None
+
+
+class Reason(Sent):
+    code: str
+    params: dict[str, Any]
+
+
+class ContractWorth(Sent):
+    value: int | None
+    whole_game: bool
+
+
+class Surrender(Sent):
+    cost: int
+    credit: int
+
+
+class StateMessage(Sent):
+    """The snapshot of the table for one seat (or a spectator): on hello and on ``sync``."""
+
+    type: Literal["state"]
+    version: Version
+    seat: Seat | None
+    view: View
+    game: GameShown
+    last_trick: DoneTrick | None
+    refusals: dict[str, Reason] = Field(description="each card of the hand the seat may not play now, and why")
+    contracts: dict[str, ContractWorth] = Field(description="each game without trump the rules offer, and its worth")
+    surrender: Surrender | None
+    meld_options: dict[str, Points] | None = Field(description="the soloist's melds with each trump")
+
+
+class Event(BaseModel):
+    """A step's event of the table driver (``binokel.table.Event``), as its audience may see it;
+    the keys besides ``version`` and ``kind`` are the kind's (see ``binokel.table.EventKind``)."""
+
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True)
+
+    version: Version
+    kind: Literal["deal", "hand", "action", "soloist", "tapp", "melds", "open_hand", "trick", "deal_over",
+                  "game_over"]
+
+
+class EventsMessage(Sent):
+    """The events after version ``since`` this connection may see."""
+
+    type: Literal["events"]
+    since: Version
+    version: Version
+    events: list[Event]
+    stand_in: Seat | None = Field(description="the person's seat a bot moved for, if one did")
+
+
+class PresenceMessage(Sent):
+    """Who sits where and who is connected, after every change of it."""
+
+    type: Literal["presence"]
+    seats: list[SeatShown]
+    waiting: bool
+    spectators: int
+    ready: list[Seat]
+
+
+class ChatLine(Sent):
+    """A chat line (text is never HTML)."""
+
+    type: Literal["chat"]
+    seat: Seat
+    name: str
+    at: float = Field(description="seconds since 1970")
+    id: str
+    text: str | None = None
+    phrase: Phrase | None = None
+
+
+class ChatLogMessage(Sent):
+    """The recent chat lines, after hello (seats only)."""
+
+    type: Literal["chat_log"]
+    lines: list[ChatLine]
+
+
+class HintMessage(Sent):
+    """What the hard bot would do for this seat."""
+
+    type: Literal["hint"]
+    action: str
+
+
+class RematchMessage(Sent):
+    """A person asked for a rematch: its table's id."""
+
+    type: Literal["rematch"]
+    id: str
+
+
+class ErrorMessage(Sent):
+    """A refused message, to its sender only; nothing changed."""
+
+    type: Literal["error"]
+    message: str = Field(description="the English text of the reason")
+    code: str = Field(description="the reason: error.<code> of the catalogue")
+    params: dict[str, Any]
+    version: Version | None
+
+
+ServerMessage = (StateMessage | EventsMessage | PresenceMessage | ChatLine | ChatLogMessage | HintMessage
+                 | RematchMessage | ErrorMessage)
+SERVER: Reader[ServerMessage] = Reader.union(ServerMessage)
+"""Every message the server sends over the websocket."""
+
+
+# ---------------------------------------------------------------------- HTTP answers
+
+class ErrorAnswer(Sent):
+    """Every HTTP refusal: the English text, the reason (``error.<code>`` of the catalogue) and its params."""
+
+    error: str
+    code: str
+    params: dict[str, Any]
+
+
+class RulesAnswer(Sent):
+    """``GET /api/rules``: the rules read as a new game would read them."""
+
+    text: str = Field(description="the canonical rule text")
+    players: int
+    changes: list[RuleChange] = Field(description="the options that differ from the standard rule set")
+    teams: list[int] = Field(description="each seat's team (every seat its own without partnerships)")
+    bot_names: list[str] = Field(description="the name a computer player gets at each seat")
+
+
+class RulesCheck(RulesAnswer):
+    """``GET /api/rules/check``: the same answer with ``ok`` true (always HTTP 200)."""
+
+    ok: Literal[True]
+
+
+class RulesRefused(Sent):
+    """``GET /api/rules/check`` of a text the rules refuse (HTTP 200 all the same)."""
+
+    ok: Literal[False]
+    error: str = Field(description="the rules' own message")
+
+
+class RuleSet(RulesAnswer):
+    name: str
+    about: str
+
+
+class OptionShown(Sent):
+    name: str
+    standard: Any
+    meaning: str
+    choices: list[Any] | None
+    minimum: int | None
+    maximum: int | None
+    step: int | None
+
+
+class Listen(Sent):
+    local_only: bool
+    host: str
+    url: str
+
+
+class Meta(Sent):
+    """``GET /api/meta``: everything the new-game form offers."""
+
+    rule_sets: list[RuleSet]
+    options: list[OptionShown]
+    levels: list[Level]
+    languages: list[Language]
+    decks: list[Deck]
+    opponent_names: list[str]
+    seat_kinds: list[SeatKind]
+    phrases: list[Phrase]
+    listen: Listen
+
+
+class SeatCode(Sent):
+    seat: Seat
+    code: str
+
+
+class InviteCodes(Sent):
+    code: str | None = Field(description="the table's short code, to read out (fills the next free seat)")
+    seats: list[SeatCode] = Field(description="a long code per open seat, for links")
+
+
+class SeatLink(Sent):
+    seat: Seat
+    url: str
+
+
+class Links(Sent):
+    next_seat: str | None
+    seats: list[SeatLink]
+    watch: str
+
+
+class Created(Sent):
+    """``POST /api/games``: the new table; the token and codes are shown only here."""
+
+    id: str
+    seat: Seat | None = Field(description="the creator's seat (null: they only host)")
+    token: str = Field(description="the creator's seat token")
+    invites: InviteCodes
+    links: Links
+
+
+class NewInvites(Sent):
+    """``POST /api/games/{id}/invites``: new codes for the open seats (the old ones stop working)."""
+
+    id: str
+    invites: InviteCodes
+    links: Links
+
+
+class TableSummary(Sent):
+    """What a list shows of a table."""
+
+    id: str
+    rules: str
+    players: list[str]
+    seats: list[SeatShown]
+    totals: list[Points]
+    deals: int
+    over: bool
+    waiting: bool
+    to_move: Seat | None
+    updated: str | None
+
+
+class InviteAnswer(TableSummary):
+    """``POST /api/invite``: the table an invite leads to."""
+
+    seat: Seat | None = Field(description="the invited seat (null: the next free one)")
+    open_seats: list[Seat]
+
+
+class Joined(Sent):
+    """``POST /api/join``: the seat taken and its token."""
+
+    id: str
+    seat: Seat
+    token: str
+
+
+class HeldTable(TableSummary):
+    seat: Seat | None = Field(description="the token's seat (null: a creator who does not play)")
+
+
+class MyGamesAnswer(Sent):
+    """``POST /api/my-games``: the tables these tokens hold a seat at."""
+
+    games: list[HeldTable]
+
+
+class Lobby(Sent):
+    """``GET /api/lobby``: unfinished tables listed by their creator that have a free seat."""
+
+    tables: list[TableSummary]
+
+
+class BiddingHelp(Sent):
+    melds: dict[str, Points] = Field(description="the hand's melds with each trump")
+    certain: Points = Field(description="the most the melds alone are worth")
+    estimate: Points | None
+    safe: list[Points] | None = Field(description="[low, high]: a bid range the adviser would make")
+    limit: int | None = Field(description="the highest bid the adviser would still make")
+    lowest: int = Field(description="the lowest bid allowed now")
+
+
+class Advice(Sent):
+    """``GET /api/games/{id}/advice``: bidding help for the token's seat, from its own view."""
+
+    phase: PhaseName
+    bidding: BiddingHelp | None = Field(description="null outside the auction")
+
+
+class Deleted(Sent):
+    """``DELETE /api/games/{id}``."""
+
+    deleted: str
+
+
+HTTP: dict[str, tuple[str | None, type[BaseModel]]] = {
+    "GET /api/meta": (None, Meta),
+    "GET /api/rules": (None, RulesAnswer),
+    "GET /api/rules/check": (None, RulesCheck),
+    "POST /api/games": ("NewGame", Created),
+    "POST /api/invite": ("InviteLookup", InviteAnswer),
+    "POST /api/join": ("Join", Joined),
+    "POST /api/games/{id}/invites": (None, NewInvites),
+    "POST /api/my-games": ("MyGames", MyGamesAnswer),
+    "GET /api/lobby": (None, Lobby),
+    "DELETE /api/games/{id}": (None, Deleted),
+    "GET /api/games/{id}/advice": (None, Advice),
+}
+"""The JSON routes of the game: each one's body (a key of :data:`BODIES`) and answer model.
+Any refusal is an :class:`ErrorAnswer`; ``/api/rules/check`` may answer :class:`RulesRefused`."""
+
+
+# ---------------------------------------------------------------------- the schema file
+
+SCHEMA_FILE = "docs/protocol.schema.json"
+WEBSOCKET: dict[str, Reader[Any]] = {"ClientMessage": CLIENT, "ServerMessage": SERVER}
+BODIES: dict[str, Reader[Any]] = {"NewGame": NEW_GAME, "InviteLookup": INVITE, "Join": JOIN, "MyGames": MY_GAMES,
+                                  "ReviewUpload": REVIEW}
+
+
+def protocol_schema() -> dict[str, Any]:
+    """The JSON Schema of the protocol, both directions: ``ClientMessage`` and
+    ``ServerMessage`` (the websocket's), the HTTP bodies, and every part they are made of,
+    under ``$defs``; the document itself is any websocket message."""
+    answers: list[type[BaseModel]] = [ErrorAnswer, RulesRefused, *(answer for _, answer in HTTP.values())]
+    adapters: dict[str, TypeAdapter[Any]] = {name: reader.adapter for name, reader in {**WEBSOCKET, **BODIES}.items()}
+    adapters.update((model.__name__, TypeAdapter(model)) for model in answers)
+    mode: Literal["validation"] = "validation"
+    tops, schema = TypeAdapter.json_schemas([(name, mode, adapter) for name, adapter in adapters.items()],
+                                            title="The protocol of binokel serve")
+    defs = dict(schema.get("$defs", {}))
+    for (name, _), top in tops.items():
+        if top.get("$ref") != f"#/$defs/{name}":
+            defs[name] = top
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": schema["title"],
+        "description": ("Every websocket message of /ws/games/{id} (ClientMessage: what a client sends; "
+                        "ServerMessage: what the server sends) and the JSON bodies and answers of the HTTP API "
+                        "(x-http: per route). "
+                        "Generated by `binokel schema` from binokel.server.schema; docs/server.md "
+                        "explains when each message is sent."),
+        "anyOf": [{"$ref": f"#/$defs/{name}"} for name in WEBSOCKET],
+        "x-http": {route: {"body": f"#/$defs/{body}" if body else None, "answer": f"#/$defs/{answer.__name__}",
+                           "refusal": "#/$defs/ErrorAnswer"} for route, (body, answer) in HTTP.items()},
+        "$defs": dict(sorted(defs.items())),
+    }
+
+
+def schema_text() -> str:
+    """:func:`protocol_schema` as the committed file has it."""
+    import json
+
+    return json.dumps(protocol_schema(), indent=2, ensure_ascii=False, sort_keys=False) + "\n"
+
+
+def add_arguments(parser: Any) -> None:
+    parser.add_argument("--output", "-o", default="-", metavar="FILE",
+                        help=f"where to write it (default: standard output; the project keeps it in {SCHEMA_FILE})")
+
+
+def run(args: Any) -> int:
+    """``binokel schema``: write the protocol's JSON Schema."""
+    text = schema_text()
+    if args.output == "-":
+        print(text, end="")
+    else:
+        with open(args.output, "w", encoding="utf-8") as file:
+            file.write(text)
+    return 0

@@ -181,17 +181,18 @@ async function keeperView(id, tokenFromLink) {
     local.token = tokenFromLink;
     history.replaceState(null, "", `#/k/${id}`);
   }
+  let online = true;
   try {
     local.sheet = await api("GET", `/${id}`);
+    local.facts = await factsOf(local.sheet.rules);  // afresh whenever the server answers
   } catch (problem) {
-    if (!problem.offline || !local.sheet) throw problem;
+    if (!problem.offline || !local.sheet || !local.facts) throw problem;
+    online = false;  // the phone's copy, until the server answers again
   }
-  local.facts ||= await factsOf(local.sheet.rules);
   saveLocal(id, local);
   const { facts } = local;
   const names = local.sheet.players;
   const seats = names.map((_, seat) => seat);
-  let online = true;
   let timer = null;
 
   const error = h("p", { class: "error", role: "alert", "data-testid": "pad-error" });
@@ -347,6 +348,14 @@ async function keeperView(id, tokenFromLink) {
   const flush = (justEntered) => (sending = sending.then(() => send(justEntered)));
   async function send(justEntered) {
     clearTimeout(timer);
+    if (!online && !local.queue.length) {  // nothing waits: is the server there again?
+      try {
+        local.sheet = await api("GET", `/${id}`);
+        online = true;
+      } catch (problem) {
+        if (problem.offline) timer = setTimeout(() => flush(), SYNC_SECONDS * 1000);
+      }
+    }
     while (local.queue.length) {
       const item = local.queue[0];
       if (item.problem || item.deal > local.sheet.deals.length + 1) break;  // an earlier deal must go first
@@ -413,7 +422,7 @@ async function keeperView(id, tokenFromLink) {
   const retry = () => flush();
   window.addEventListener("online", retry);
   stopView = () => { clearTimeout(timer); window.removeEventListener("online", retry); };
-  if (local.queue.length) flush();
+  if (local.queue.length || !online) flush();
   return h("div", {}, h("h1", { class: "print-title" }, `${names.join(", ")} — ${local.sheet.rules}`), sync,
     local.token ? form : h("p", { class: "error" }, t("pad.no_secret")), sheetBox, actions, share);
 }
