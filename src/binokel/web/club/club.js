@@ -240,7 +240,7 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
       "aria-pressed": String(state.soloist === seat), "data-testid": `club-soloist-${seat}`, onclick: pick({ soloist: seat }) }, name)),
     h("button", { type: "button", "aria-pressed": String(state.soloist === null), "data-testid": "club-nobody", onclick: pick({ soloist: null }) }, t("club.nobody_played")));
     gameRow.replaceChildren(...GAMES.map((game) => h("button", { type: "button", "aria-pressed": String(state.game === game),
-      "aria-label": t(`club.game.${game}`), onclick: pick({ game }) }, SUITS[game] || t(`club.game.${game}`))));
+      "aria-label": t(`club.game.${game}`), "data-testid": `club-game-${game}`, onclick: pick({ game }) }, SUITS[game] || t(`club.game.${game}`))));
     surrendered.setAttribute("aria-pressed", String(state.surrendered));
     for (let seat = 0; seat < seats; seat++) for (const field of Object.keys(inputs)) inputs[field][seat].disabled = seat === outOf(editing);
     form.hidden = editing > local.deals;
@@ -273,7 +273,8 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
     const cells = (row) => (row.pending ? [h("td", { colspan: seats }, row.problem ? reason(row.problem) : t("outbox.waiting"))]
       : row.scores.map((s) => h("td", {}, number(s))));
     sheet.replaceChildren(h("table", { "data-testid": "club-sheet" },
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", { "data-i18n": "club.soloist" }), local.sheet.names.map((n) => h("th", {}, n)), h("th"))),
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", { "data-i18n": "club.soloist" }), local.sheet.names.map((n) => h("th", {}, n)),
+        h("th", {}, h("span", { class: "visually-hidden" }, t("club.correct"))))),
       h("tbody", {}, rows().map((row) => h("tr", { class: row.problem ? "refused" : row.pending ? "pending" : null, "data-testid": `club-row-${row.number}` },
         h("td", {}, row.number), h("td", { class: "name" }, row.summary.soloist == null ? "—" : table.names[row.summary.soloist]),
         ...cells(row),
@@ -282,7 +283,7 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
           startEntry(row.number, row.summary);
           if (refused) showError(refused.problem, error);
         } }, t("club.correct")))))),
-      h("tfoot", {}, h("tr", {}, h("th"), h("th", { "data-i18n": "club.total" }), local.sheet.totals.map((n) => h("th", {}, number(n))), h("th")))));
+      h("tfoot", {}, h("tr", {}, h("td"), h("th", { scope: "row", "data-i18n": "club.total" }), local.sheet.totals.map((n) => h("th", {}, number(n))), h("td")))));
     translatePage(sheet);
   }
   const form = h("form", {
