@@ -23,6 +23,7 @@ from test_browser import (  # noqa: F401 - the same skips, and its server and br
     server,
     sync_playwright,
 )
+from test_browser_pad import shown
 
 from binokel.club import Settings, Table, score_deal
 
@@ -56,11 +57,6 @@ def drawn_table(site: Server) -> tuple[str, str]:
     drawn = call(site, f"api/club/events/{made['id']}/draw", {}, made["organiser"])
     card = drawn["cards"][0]
     return made["id"], f"{site.url}club#/t/{made['id']}/1/{card['table']}/{card['secret']}"
-
-
-def shown(n: int) -> str:
-    """A number as the page writes it in English (the minus sign U+2212)."""
-    return f"{n:,}".replace("-", "\u2212")
 
 
 def enter(page: Page, deal: dict[str, Any]) -> None:

@@ -202,7 +202,7 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
     count: (sheet) => sheet.deals.length,
     refusedAtOnce: (item, problem) => { startEntry(item.deal, item.summary); showError(problem, error); },  // nothing lost
     changed: () => {
-      if (editing > known() + 1 || (editing === known() + 1 && !local.draft)) editing = known() + 1;
+      editing = Math.min(editing, outbox.next());  // a correction or a half-made entry stays
       paint();
       paintSheet();
     },
@@ -210,8 +210,7 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
   const error = h("p", { class: "error", role: "alert", "data-testid": "club-error" });
   const sync = h("p", { class: "sync", role: "status", "data-testid": "club-status" });
   const rows = () => withWaiting(local.sheet.deals.map((deal, index) => ({ number: index + 1, ...deal })), local.queue);
-  const known = () => rows().length;
-  let editing = local.draft?.editing ?? known() + 1;
+  let editing = local.draft?.editing ?? outbox.next();
   const state = { soloist: undefined, game: "H", surrendered: false, ...(local.draft?.choice || {}) };
   const dealerOf = (deal) => (table.first_dealer + deal - 1) % seats;
   const outOf = (deal) => (seats === 4 ? dealerOf(deal) : null);
@@ -294,13 +293,13 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
       const item = { deal: editing, summary: summary() };
       outbox.enter(item);
       say(t("outbox.kept", { n: item.deal }));
-      startEntry(known() + 1);
+      startEntry(outbox.next());
     },
   }, title, h("p", { "data-i18n": "club.soloist" }), soloistRow, h("label", { class: "field" }, h("span", { "data-i18n": "club.bid" }), bid),
   gameRow, h("div", { class: "row" }, surrendered), grid, error,
   h("button", { class: "primary", type: "submit", "data-testid": "club-save", "data-i18n": "club.save" }));
   if (!outbox.restoreDraft(all())) fill({});  // an entry half made before a reload: as it was
-  if (editing > known() + 1) editing = known() + 1;
+  editing = Math.min(editing, outbox.next());
   paint();
   paintSheet();
   stopView = () => outbox.stop();

@@ -65,6 +65,9 @@ export class Outbox {
 
   get queue() { return this.kept.queue; }
 
+  /** The number of the next deal to enter: after the server's and the waiting ones. */
+  next() { return Math.max(this.count(this.kept.sheet), ...this.queue.map((item) => item.deal)) + 1; }
+
   /** Keep a deal on the phone at once (replacing one waiting for the same deal), then send it. */
   enter(item) {
     this.kept.queue = this.queue.filter((queued) => queued.deal !== item.deal);

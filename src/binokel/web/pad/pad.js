@@ -177,7 +177,7 @@ async function keeperView(id, tokenFromLink) {
     count: (sheet) => sheet.deals.length,
     refusedAtOnce: (item, problem) => { startEntry(item.deal, { summary: item.summary }); showProblem(problem); },  // nothing lost
     changed: () => {
-      if (editing > known() + 1 || (editing === known() + 1 && !local.draft)) editing = known() + 1;
+      editing = Math.min(editing, outbox.next());  // a correction or a half-made entry stays
       paint();
       paintSheet();
     },
@@ -187,13 +187,12 @@ async function keeperView(id, tokenFromLink) {
   const sync = h("p", { class: "sync", role: "status", "data-testid": "pad-status" });
   const title = h("h2", { "data-testid": "pad-deal-title" });
   const sheetBox = h("div", {});
-  const known = () => rowsOf(local.sheet, local.queue).length;
   const dealerOf = (n) => local.sheet.rotation[(n - 1) % local.sheet.rotation.length];
   const outOf = (n) => facts.sits_out[dealerOf(n)];
   const isOver = () => local.sheet.winner != null && !local.queue.length;
 
   // The entry being made: choices by taps, numbers in inputs (kept as a draft on the phone).
-  let editing = local.draft?.editing ?? known() + 1;
+  let editing = local.draft?.editing ?? outbox.next();
   const choice = { soloist: undefined, game: undefined, surrendered: false, made: true, ...(local.draft?.choice || {}) };
   const numberInput = (testid, label, step) => h("input", { type: "number", inputmode: "numeric", min: 0, step, "data-testid": testid, "aria-label": label, oninput: keepDraft });
   const bid = numberInput("pad-bid", t("pad.bid"), 10);
@@ -300,7 +299,7 @@ async function keeperView(id, tokenFromLink) {
       facts.forced ? h("p", { class: "hint", "data-testid": "pad-forced" }, t("pad.forced_hint", { bid: facts.min_bid })) : null), bidBox,
     gameBox, playBox,
     entries, meldList, hint, error,
-    h("div", { class: "row" }, save, h("button", { type: "button", "data-testid": "pad-new-entry", onclick: () => startEntry(known() + 1) }, t("pad.clear"))));
+    h("div", { class: "row" }, save, h("button", { type: "button", "data-testid": "pad-new-entry", onclick: () => startEntry(outbox.next()) }, t("pad.clear"))));
 
   function startEntry(number, row) {
     editing = number;
@@ -318,7 +317,7 @@ async function keeperView(id, tokenFromLink) {
     const item = { deal: editing, summary: summary() };
     outbox.enter(item);
     say(t("outbox.kept", { n: item.deal }));
-    startEntry(known() + 1);
+    startEntry(outbox.next());
   }
 
   function showProblem(problem) {
@@ -349,7 +348,7 @@ async function keeperView(id, tokenFromLink) {
     h("button", { type: "button", onclick: () => print() }, t("pad.print")));
 
   if (!outbox.restoreDraft(all())) fill({});  // an entry half made before a reload: as it was
-  if (editing > known() + 1) editing = known() + 1;
+  editing = Math.min(editing, outbox.next());
   paint();
   paintSheet();
   stopView = () => outbox.stop();
