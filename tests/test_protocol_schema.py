@@ -22,6 +22,7 @@ from binokel.server.schema import (
     NEW_GAME,
     SCHEMA_FILE,
     SERVER,
+    REVIEW,
     ProtocolError,
     Reader,
     Refusal,
@@ -80,6 +81,13 @@ def test_a_refused_message_gets_a_coded_error(data: Any, code: str, params: dict
 def test_a_refused_new_game_names_the_field(body: Any, code: str, params: dict[str, Any]) -> None:
     refused = refusal_of(NEW_GAME, body)
     assert refused.code == code and params.items() <= refused.params.items(), refused.params
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ([1], "review_body"), ({"seat": 0}, "review_body"), ({"record": {}, "seat": "0"}, "review_numbers"),
+    ({"record": {}, "deal": True}, "review_numbers")])
+def test_a_refused_review_upload_keeps_its_codes(body: Any, code: str) -> None:
+    assert refusal_of(REVIEW, body).code == code
 
 
 def test_a_name_is_squeezed_and_a_join_needs_one() -> None:
@@ -196,6 +204,9 @@ def test_every_http_answer_of_the_game_routes_is_in_the_schema(tmp_path: Path) -
         joined = call("POST /api/join", "/api/join", {"code": renewed["invites"]["code"], "name": "Ben"})
         call("POST /api/join", "/api/join", {"code": renewed["invites"]["code"], "name": "Cleo"})  # full: 409
         call("POST /api/my-games", "/api/my-games", {"tokens": [created["token"], joined["token"]]})
+        call("GET /api/games/{id}/advice", f"/api/games/{created['id']}/advice",
+             headers={"Authorization": f"Bearer {joined['token']}"})
+        call("GET /api/games/{id}/advice", f"/api/games/{created['id']}/advice")  # no token: 403
         call("DELETE /api/games/{id}", f"/api/games/{created['id']}",
              headers={"Authorization": f"Bearer {created['token']}"})
     assert set(answered) == set(HTTP) and all(answered.values()), answered

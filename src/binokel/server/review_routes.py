@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse
 from binokel.error import BinokelError, RecordError
 from binokel.server.hall import Refused
 from binokel.server.review import bidding_help, review_record
+from binokel.server.schema import REVIEW
 from binokel.server.table import Table
 
 UPLOAD_BYTES = 512 * 1024
@@ -90,14 +91,9 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
         if len(raw) > UPLOAD_BYTES:
             raise Refused(413, "body_too_large", max=UPLOAD_BYTES)
         try:
-            body = json.loads(raw)
+            data = json.loads(raw)
         except (ValueError, RecursionError):
             raise Refused(400, "review_body") from None
-        if not isinstance(body, dict) or "record" not in body:
-            raise Refused(400, "review_body")
-        seat, deal = body.get("seat", 0), body.get("deal")
-        bad_deal = deal is not None and (isinstance(deal, bool) or not isinstance(deal, int))
-        if isinstance(seat, bool) or not isinstance(seat, int) or bad_deal:
-            raise Refused(400, "review_numbers")
+        body = REVIEW.read(data)
         client = request.client.host if request.client else "?"
-        return await review(request, f"upload:{client}", body["record"], seat, deal)
+        return await review(request, f"upload:{client}", body.record, body.seat, body.deal)

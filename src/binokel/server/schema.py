@@ -108,7 +108,9 @@ def coded(problem: ValidationError, models: Mapping[str | None, type[BaseModel]]
         value = data.get("type") if isinstance(data, dict) else None
         return ProtocolError("unknown_type", value=repr(value), known=", ".join(m for m in models if m))
     if not loc:  # not an object at all
-        return ProtocolError("body_not_object" if None in models else "message_not_object")
+        if None not in models:
+            return ProtocolError("message_not_object")
+        return ProtocolError(getattr(models[None], "not_object", "body_not_object"))
     model = models.get(None) or models.get(str(loc[0]))
     path = loc if None in models else loc[1:]
     if model is None or not path:
@@ -396,6 +398,22 @@ NEW_GAME: Reader[NewGame] = Reader(NewGame, {None: NewGame})
 INVITE: Reader[InviteLookup] = Reader(InviteLookup, {None: InviteLookup})
 JOIN: Reader[Join] = Reader(Join, {None: Join})
 MY_GAMES: Reader[MyGames] = Reader(MyGames, {None: MyGames})
+
+
+class ReviewUpload(BaseModel):
+    """The body of ``POST /api/review``: a finished deal of an uploaded record, reviewed for a seat."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+    not_object: ClassVar[str] = "review_body"  # the refusal of a body that is no object
+
+    record: Annotated[dict[str, Any], Refusal("review_body"),
+                      Field(description="a binokel-game/1 record (docs/records.md)")]
+    seat: Annotated[int, Refusal("review_numbers")] = 0
+    deal: Annotated[int | None, Refusal("review_numbers"),
+                    Field(description="the deal to review (0 the first; null: the last finished)")] = None
+
+
+REVIEW: Reader[ReviewUpload] = Reader(ReviewUpload, {None: ReviewUpload})
 
 
 # ---------------------------------------------------------------------- server -> client
@@ -793,6 +811,22 @@ class Lobby(Sent):
     tables: list[TableSummary]
 
 
+class BiddingHelp(Sent):
+    melds: dict[str, Points] = Field(description="the hand's melds with each trump")
+    certain: Points = Field(description="the most the melds alone are worth")
+    estimate: Points | None
+    safe: list[Points] | None = Field(description="[low, high]: a bid range the adviser would make")
+    limit: int | None = Field(description="the highest bid the adviser would still make")
+    lowest: int = Field(description="the lowest bid allowed now")
+
+
+class Advice(Sent):
+    """``GET /api/games/{id}/advice``: bidding help for the token's seat, from its own view."""
+
+    phase: PhaseName
+    bidding: BiddingHelp | None = Field(description="null outside the auction")
+
+
 class Deleted(Sent):
     """``DELETE /api/games/{id}``."""
 
@@ -810,6 +844,7 @@ HTTP: dict[str, tuple[str | None, type[BaseModel]]] = {
     "POST /api/my-games": ("MyGames", MyGamesAnswer),
     "GET /api/lobby": (None, Lobby),
     "DELETE /api/games/{id}": (None, Deleted),
+    "GET /api/games/{id}/advice": (None, Advice),
 }
 """The JSON routes of the game: each one's body (a key of :data:`BODIES`) and answer model.
 Any refusal is an :class:`ErrorAnswer`; ``/api/rules/check`` may answer :class:`RulesRefused`."""
@@ -819,7 +854,8 @@ Any refusal is an :class:`ErrorAnswer`; ``/api/rules/check`` may answer :class:`
 
 SCHEMA_FILE = "docs/protocol.schema.json"
 WEBSOCKET: dict[str, Reader[Any]] = {"ClientMessage": CLIENT, "ServerMessage": SERVER}
-BODIES: dict[str, Reader[Any]] = {"NewGame": NEW_GAME, "InviteLookup": INVITE, "Join": JOIN, "MyGames": MY_GAMES}
+BODIES: dict[str, Reader[Any]] = {"NewGame": NEW_GAME, "InviteLookup": INVITE, "Join": JOIN, "MyGames": MY_GAMES,
+                                  "ReviewUpload": REVIEW}
 
 
 def protocol_schema() -> dict[str, Any]:
