@@ -23,6 +23,7 @@ from test_browser import (  # noqa: F401 - the same skips, and its server and br
     server,
     sync_playwright,
 )
+from test_browser_club import shot
 from test_browser_pad import shown
 
 from binokel.club import Settings, Table, score_deal
@@ -130,6 +131,11 @@ def test_a_scorekeeper_offline_reloads_and_the_projector_gets_every_deal(server:
     expect(phone.get_by_test_id("club-bid")).to_have_value("170")
     expect(phone.get_by_test_id("club-soloist-1")).to_have_attribute("aria-pressed", "true")
     assert len(stored(server, event_id)) == 1
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360  # the sheet fits the phone
+    correct = phone.get_by_test_id("club-correct-3").bounding_box()
+    assert correct and correct["width"] >= 44 and correct["height"] >= 44
+    phone.evaluate("document.getElementById('status').textContent = ''")  # no passing toast
+    shot(phone, "scorekeeper-offline")
 
     projector = open_page(browser, 1280, 720)
     goto(projector, server.url + f"club#/s/{event_id}")

@@ -281,7 +281,7 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
           const refused = outbox.takeBack(row.number);  // a refused deal: back into the form to be corrected
           startEntry(row.number, row.summary);
           if (refused) showError(refused.problem, error);
-        } }, t("club.correct")))))),
+        }, "aria-label": t("pad.correct_n", { n: row.number }) }, "✎"))))),  // the score pad's words: the same sheet
       h("tfoot", {}, h("tr", {}, h("td"), h("th", { scope: "row", "data-i18n": "club.total" }), local.sheet.totals.map((n) => h("th", {}, number(n))), h("td")))));
     translatePage(sheet);
   }
