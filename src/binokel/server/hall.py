@@ -18,6 +18,7 @@ import contextlib
 import functools
 import logging
 import secrets
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -40,8 +41,8 @@ from binokel.server.seat import (
 )
 import binokel.server.storage.invites as invite_codes
 from binokel.server.settings import Settings
-from binokel.server.storage import Change, Invite, StorageUnavailable, Store, VersionConflict, chat, presence
-from binokel.server.table import Table
+from binokel.server.storage import Change, Invite, StorageUnavailable, Store, VersionConflict, chat, lease, presence
+from binokel.server.table import LEASE_SECONDS, LEASE_TRUST, Table
 from binokel.table import Table as Driver
 
 log = logging.getLogger("binokel.server")
@@ -110,6 +111,7 @@ class Hall:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subscription: Any = None
         self._heartbeat: asyncio.Task[None] | None = None
+        self._releasing: set[asyncio.Future[None]] = set()
 
     # ------------------------------------------------------------------ other processes
 
@@ -141,12 +143,18 @@ class Hall:
             held.heard(version, entries)
 
     async def heartbeat(self) -> None:
-        """Keep this process's presence rows fresh, and read the other processes' rows of the
-        tables held here (a killed process's rows go stale, so its seats count as away)."""
+        """Keep this process's presence rows and table leases fresh, and read the other
+        processes' rows of the tables held here (a killed process's rows go stale, so its
+        seats count as away and its leases run out)."""
         while True:
             await asyncio.sleep(HEARTBEAT)
             try:
                 await asyncio.to_thread(presence.touch, self.store, PROCESS)
+                renewed = time.monotonic()
+                await asyncio.to_thread(lease.renew, self.store, PROCESS, LEASE_SECONDS)
+                for held in list(self.tables.values()):
+                    if held.lease_until > renewed:
+                        held.lease_until = renewed + LEASE_TRUST
                 ids = list(self.tables)
                 rows = await asyncio.to_thread(presence.rows, self.store, ids) if ids else []
             except StorageUnavailable:
@@ -182,6 +190,15 @@ class Hall:
         self._forget(table)
         table.stop()
         self.evicted += 1
+        if table.lease_until > 0:  # another process holding it takes its steps now
+            release = asyncio.ensure_future(asyncio.to_thread(lease.release, self.store, table.id, PROCESS))
+            self._releasing.add(release)
+            release.add_done_callback(self._released)
+
+    def _released(self, release: asyncio.Future[None]) -> None:
+        self._releasing.discard(release)
+        if not release.cancelled() and release.exception() is not None:
+            log.debug("a lease was not released (it runs out)", exc_info=release.exception())
 
     # ------------------------------------------------------------------ tables
 
@@ -432,8 +449,11 @@ class Hall:
             table.stop()
 
     async def shutdown(self) -> None:
-        """Stop the tables, then the pool (its worker processes end or are terminated)."""
+        """Stop the tables, give their leases up (the other processes take them over at once),
+        then the pool (its worker processes end or are terminated)."""
         self.stop()
+        with contextlib.suppress(Exception):  # else they run out
+            await asyncio.to_thread(lease.release, self.store, None, PROCESS)
         await self.pool.stop()
 
 

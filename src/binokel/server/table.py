@@ -50,7 +50,7 @@ from binokel.server.schema import Chat, ProtocolError
 from binokel.server.seat import digest
 from binokel.server.settings import SeatPresence, Settings, bot_name
 from binokel.server.storage import (Entry, GameNotFound, Presence, StorageUnavailable, Store, VersionConflict, chat,
-                                    presence)
+                                    lease, presence)
 from binokel.state import State
 from binokel.table import Ask, Change, Deal, Event, EventKind, Step, Think
 from binokel.table import Table as Driver
@@ -61,6 +61,12 @@ T = TypeVar("T")
 
 RETRY_FIRST = 0.25
 """Seconds before the first retry of a bot move the database refused (the pause then doubles)."""
+LEASE_SECONDS = 15.0
+"""How long a table's lease (:mod:`binokel.server.storage.lease`) runs unless its holder's
+heartbeat renews it: another process takes a dead one's tables over after about this long."""
+LEASE_TRUST = 10.0
+"""How long after claiming or renewing a lease this process takes steps on it: less than
+:data:`LEASE_SECONDS`, so a holder whose renewals stopped stops before another may start."""
 PRESENCE_TTL = 15.0
 """A presence row of another process counts this many seconds after its last heartbeat
 (so a process killed with -9 stops counting its seats as connected after this long)."""
@@ -172,6 +178,8 @@ class Table:
         self.on_deleted: Callable[[Table], None] | None = None  # set by the hall
         self._runner: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self.lease_until = 0.0  # this process takes the table's unasked steps until then (monotonic)
+        self._claim_after = 0.0  # another process holds the lease and made progress: not before then
         # Several processes: the store's version is base + the driver's (base is 0 but for a
         # game of the previous server); the versions this process announced itself (so
         # their notifications are not mistaken for another process's change); the presence
@@ -665,6 +673,8 @@ class Table:
         self._adopt_steps(steps)
 
     def _adopt_steps(self, steps: list[tuple[Step, int | None]]) -> None:
+        if steps and time.monotonic() >= self.lease_until:  # the lease's holder is alive: do not claim it yet
+            self._claim_after = max(self._claim_after, time.monotonic() + LEASE_SECONDS)
         for step, stand_in in steps:
             try:
                 change = self.driver.propose_step(step)
@@ -834,6 +844,13 @@ class Table:
         retry = RETRY_FIRST
         while True:
             refused = False
+            if time.monotonic() >= self.lease_until:  # the lease first, if there is a step to take
+                async with self.lock:
+                    self._wake.clear()
+                    step, wait = self._due()
+                if step is not None and not await self._claim():
+                    await self._nap(self._claim_after - time.monotonic())
+                    continue
             async with self.lock:
                 self._wake.clear()
                 step, wait = self._due()
@@ -857,15 +874,41 @@ class Table:
                 retry = min(2 * retry, self.limits.save_retry_seconds)
                 continue
             if not isinstance(step, Think):
-                if wait < 0:
-                    await self._wake.wait()
-                else:
-                    try:
-                        await asyncio.wait_for(self._wake.wait(), timeout=wait + 0.01)
-                    except TimeoutError:
-                        pass
+                await self._nap(wait)
                 continue
             await self._move(step, bot, seen, rng, version)
+
+    async def _nap(self, seconds: float) -> None:
+        """Sleep until kicked, or ``seconds`` at most (negative: until kicked)."""
+        if seconds < 0:
+            await self._wake.wait()
+            return
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout=seconds + 0.01)
+        except TimeoutError:
+            pass
+
+    async def _claim(self) -> bool:
+        """Whether this process holds the table's lease (claimed now if another's may have run
+        out): only the holder takes the bots' moves and the next deal."""
+        now = time.monotonic()
+        if now < self._claim_after:
+            return False
+        try:
+            held = await asyncio.to_thread(lease.claim, self.store, self.id, PROCESS, LEASE_SECONDS)
+        except StorageUnavailable:
+            self.metrics.db_errors.inc()
+            self._claim_after = now + 1.0
+            return False
+        except Exception:  # e.g. the game was deleted meanwhile (PostgreSQL's foreign key)
+            log.debug("lease of game %s not claimed", self.id, exc_info=True)
+            self._claim_after = now + 1.0
+            return False
+        if held:
+            self.lease_until = now + LEASE_TRUST
+        else:
+            self._claim_after = now + LEASE_SECONDS
+        return held
 
     def _bot(self, step: Think) -> Bot:
         """The bot the driver asks to think (one per seat and level, seeded by the table)."""

@@ -171,6 +171,12 @@ CHAT = _game_keyed(
     Column("line", "text"),  # JSON, as the clients get it
     key=("game_id", "id"))
 
+# Migration 4: which process takes a table's unasked steps (bots, stand-ins, the next deal).
+LEASES = _game_keyed(
+    "leases", Column("owner", "text"),  # the server process holding the lease
+    Column("expires", "real"),  # Unix time (Store.clock) it runs out unless renewed
+    key=("game_id",))
+
 
 def _sqlite_log(db: sqlite3.Connection, create: Callable[[], None]) -> None:
     """Migration 1 on SQLite: a file of the previous version (one ``games`` row per game with
@@ -261,5 +267,6 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "invites and presence", (INVITES, PRESENCE), (Index("invites_by_game", "invites", "game_id"),),
               take_over=_sqlite_seats),
     Migration(3, "chat", (CHAT,), (Index("chat_by_time", "chat", "game_id, at"),)),
+    Migration(4, "leases", (LEASES,), (Index("leases_by_owner", "leases", "owner"),)),
 )
 """Every migration, numbered from 1 without gaps."""
