@@ -467,7 +467,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         sender = asyncio.create_task(_send(websocket, connection))
         connection.on_overflow = sender.cancel  # a client too slow to read: stop writing to it; closed below
         if isinstance(connection.since, int) and connection.since > table.version:
-            await table.catch_up()  # the client has seen steps stored by another process
+            await table.catch_up(connection.since)  # the client has seen steps stored by another process
         try:
             table.join(connection, connection.since)
         except ProtocolError as problem:  # over the table's caps (spectators, a seat's tabs): 4429, like the address's

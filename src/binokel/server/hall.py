@@ -137,17 +137,18 @@ class Hall:
         """A change notification, in the listening thread: hand it to the loop."""
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self.changed, change.game_id, change.version)
+            loop.call_soon_threadsafe(self.changed, change.game_id, change.version, change.entries)
 
-    def changed(self, game_id: str | None, version: int | None) -> None:
-        """A game changed (None: notifications may have been lost, look at every table)."""
+    def changed(self, game_id: str | None, version: int | None, entries: tuple[Any, ...] | None = None) -> None:
+        """A game changed (None: notifications may have been lost, look at every table);
+        ``entries``: the log entries that made ``version``, when the notification carried them."""
         if game_id is None:
             for table in list(self.tables.values()):
                 table.heard(None)
             return
         held = self.tables.get(game_id)
         if held is not None:
-            held.heard(version)
+            held.heard(version, entries)
 
     async def heartbeat(self) -> None:
         """Keep this process's presence rows fresh, and read the other processes' rows of the

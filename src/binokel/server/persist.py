@@ -49,7 +49,7 @@ from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.record import replay_game
 from binokel.server.settings import Seat, Settings
-from binokel.server.storage import GameInfo, Status, Store
+from binokel.server.storage import Entry, GameInfo, Status, Store
 from binokel.server.storage.invites import HOST_SEAT, NEVER, Invite, set_invites
 from binokel.state import Phase
 from binokel.table import Change, Step, step_from_json
@@ -179,7 +179,12 @@ def missed(store: Store, game_id: str, after: int) -> list[tuple[Step, int | Non
     order, each with the seat a bot stood in for (or None); the caller proposes and commits
     them one by one."""
     stored = store.load(game_id, after=after)
-    entries = stored.entries if stored is not None else ()
+    return steps_of(after, stored.entries if stored is not None else ())
+
+
+def steps_of(after: int, entries: Sequence[Entry]) -> list[tuple[Step, int | None]]:
+    """The steps of log entries read back or carried by a change notification, from version
+    ``after + 1`` on, as :func:`missed` gives them."""
     steps: list[tuple[Step, int | None]] = []
     for expected, entry in enumerate(entries, after + 1):
         if entry.version != expected:

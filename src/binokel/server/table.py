@@ -33,7 +33,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -50,6 +50,7 @@ from binokel.server.schema import Chat, ProtocolError
 from binokel.server.settings import Seat, SeatPresence, Settings, bot_name
 from binokel.server.storage import (
     HOST_SEAT,
+    Entry,
     GameNotFound,
     Presence,
     StorageUnavailable,
@@ -59,7 +60,7 @@ from binokel.server.storage import (
     presence,
 )
 from binokel.state import State
-from binokel.table import Ask, Change, Deal, Event, EventKind, Think
+from binokel.table import Ask, Change, Deal, Event, EventKind, Step, Think
 from binokel.table import Table as Driver
 from binokel.view import SeatView, view
 
@@ -192,6 +193,9 @@ class Table:
         self.elsewhere: list[Presence] = []
         self._elsewhere_at = time.monotonic()
         self._catching_up = False
+        self._carried: dict[int, Sequence[Entry]] = {}  # first version -> entries a notification carried
+        self._heard_up_to = 0  # the highest version another process announced
+        self._lost = False  # notifications may have been lost: read the log back
         self._refreshing = False
         self._presence_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -453,7 +457,7 @@ class Table:
         """A person's action in record notation; ProtocolError (nothing changed) if refused."""
         started = time.perf_counter()
         if isinstance(version, int) and version > self.version:
-            await self.catch_up()  # the client heard of a step (from another process) before this one
+            await self.catch_up(version)  # the client heard of a step (from another process) before this one
         async with self.lock:
             seat = self._player(connection)
             if self.waiting:
@@ -652,6 +656,14 @@ class Table:
             connection.post(states[seat])
         self.kick()
 
+    def _adopt_carried(self) -> None:
+        """Adopt the steps other processes' notifications carried, as far as they follow on
+        without a gap (the caller holds the lock): nothing is read back."""
+        while (entries := self._carried.pop(self.stored_version + 1, None)) is not None:
+            self._adopt_steps(persist.steps_of(self.stored_version, entries))
+        for first in [first for first in self._carried if first <= self.stored_version]:
+            del self._carried[first]
+
     async def _adopt_missed(self, quiet: bool = False) -> None:
         """Read the steps other processes stored after ours and adopt them (the caller holds the lock)."""
         try:
@@ -661,6 +673,9 @@ class Table:
             if not quiet:
                 log.error("could not read the missed steps of game %s", self.id)
             return
+        self._adopt_steps(steps)
+
+    def _adopt_steps(self, steps: list[tuple[Step, int | None]]) -> None:
         for step, stand_in in steps:
             try:
                 change = self.driver.propose_step(step)
@@ -672,12 +687,20 @@ class Table:
 
     # ------------------------------------------------------------------ other processes
 
-    def heard(self, version: int | None) -> None:
+    def heard(self, version: int | None, entries: Sequence[Any] | None = None) -> None:
         """The store says the game is at ``version`` (None: perhaps missed notifications): catch
-        up if another process stored steps; re-read seats and presence if it changed those."""
+        up if another process stored steps (from ``entries``, the steps that made ``version``,
+        when the notification carried them; else read back); re-read seats and presence if
+        it changed those."""
         if version is not None and self._own.get(version):
             self._forget(version)
             return
+        self._lost = self._lost or version is None
+        if version is not None and version > self.stored_version:
+            self._heard_up_to = max(self._heard_up_to, version)
+            if entries:
+                first = version - len(entries) + 1
+                self._carried[first] = [Entry(first + i, payload) for i, payload in enumerate(entries)]
         if (version is None or version > self.stored_version) and not self._catching_up:
             self._catching_up = True
             self._spawn(self.catch_up())
@@ -685,11 +708,19 @@ class Table:
             self._refreshing = True
             self._spawn(self.refresh())
 
-    async def catch_up(self) -> None:
-        """Adopt and tell the steps other processes stored."""
+    async def catch_up(self, seen: int = 0) -> None:
+        """Adopt and tell the steps other processes stored: those their notifications carried,
+        and only if that leaves a gap (or a notification was lost, or a client has ``seen``
+        a later version) read the log back."""
         self._catching_up = False
         async with self.lock:
-            await self._adopt_missed()
+            self._adopt_carried()
+            heard_gap = self._lost or self._heard_up_to > self.stored_version
+            if heard_gap or seen + self.base > self.stored_version:
+                if heard_gap:
+                    self.metrics.read_backs.inc()
+                self._lost = False
+                await self._adopt_missed()
 
     async def refresh(self) -> None:
         """Re-read the seats (a friend joined at another process) and the presence rows."""

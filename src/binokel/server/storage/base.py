@@ -142,24 +142,58 @@ class StoredGame:
 
 @dataclass(frozen=True)
 class Change:
-    """A change notification: game ``game_id`` reached ``version``. A Change with
-    ``game_id`` None means notifications may have been lost (the listening connection
-    was re-established): re-read every game you follow."""
+    """A change notification: game ``game_id`` reached ``version``. ``entries``: the log
+    entries that made it (versions ``version - len(entries) + 1 … version``) when the
+    notification could carry them, so a listener need not read them back; None when it
+    could not (too long for PostgreSQL's NOTIFY) or the change is not of the log (presence,
+    chat, a deletion). A Change with ``game_id`` None means notifications may have been lost
+    (the listening connection was re-established): re-read every game you follow."""
 
     game_id: str | None
     version: int | None
+    entries: tuple[JSON, ...] | None = None
 
 
 Listener = Callable[[Change], None]
 
+CARRIED = 7900
+"""The longest notification text that carries its entries (PostgreSQL refuses a NOTIFY
+payload of 8000 bytes or more); a longer one says only ``game_id:version``."""
+
+
+def change_text(game_id: str, version: int, entries: Sequence[JSON] | None = None) -> str:
+    """A notification's payload: ``game_id:version``, or with the entries a JSON object.
+
+    >>> change_text("g1", 12), change_text("g1", 12, [{"a": 1}])
+    ('g1:12', '{"g":"g1","v":12,"e":[{"a":1}]}')
+    >>> change_text("g1", 12, [{"pad": "x" * CARRIED}])
+    'g1:12'
+    """
+    if entries:
+        text = dumps({"g": game_id, "v": version, "e": list(entries)})
+        if len(text.encode()) <= CARRIED:
+            return text
+    return f"{game_id}:{version}"
+
 
 def parse_change(text: str) -> Change | None:
-    """A notification's payload, ``game_id:version``; None for anything else (the channel
+    """A notification's payload (:func:`change_text`); None for anything else (the channel
     is shared with whoever else may send on it).
 
     >>> parse_change("g1:12"), parse_change("junk")
-    (Change(game_id='g1', version=12), None)
+    (Change(game_id='g1', version=12, entries=None), None)
+    >>> parse_change('{"g":"g1","v":12,"e":[{"a":1}]}')
+    Change(game_id='g1', version=12, entries=({'a': 1},))
     """
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+            game_id, version, entries = data["g"], data["v"], data["e"]
+        except (ValueError, TypeError, KeyError):
+            return None
+        if not isinstance(game_id, str) or not isinstance(version, int) or not isinstance(entries, list):
+            return None
+        return Change(game_id, version, tuple(entries))
     game_id, _, version = text.rpartition(":")
     if not game_id or not version.isascii() or not version.isdigit():
         return None
@@ -214,8 +248,9 @@ class Notifier(ABC):
                 log.exception("a change listener failed on %s", change)
 
     @abstractmethod
-    def publish(self, game_id: str, version: int) -> None:
-        """Tell every listener (of every process, where the notifier reaches that far)."""
+    def publish(self, game_id: str, version: int, entries: Sequence[JSON] | None = None) -> None:
+        """Tell every listener (of every process, where the notifier reaches that far), with
+        the entries that made ``version`` where they fit (:func:`change_text`)."""
 
     def _start(self) -> None:  # noqa: B027 - a hook: a notifier that needs no listener keeps it empty
         """Start listening (called at the first subscription)."""
@@ -232,13 +267,13 @@ class LocalNotifier(Notifier):
     >>> hub = LocalNotifier()
     >>> heard = []
     >>> subscription = hub.subscribe(heard.append)
-    >>> hub.publish("g1", 3)
+    >>> hub.publish("g1", 3, [{"a": 1}])
     >>> heard
-    [Change(game_id='g1', version=3)]
+    [Change(game_id='g1', version=3, entries=({'a': 1},))]
     """
 
-    def publish(self, game_id: str, version: int) -> None:
-        self.deliver(Change(game_id, version))
+    def publish(self, game_id: str, version: int, entries: Sequence[JSON] | None = None) -> None:
+        self.deliver(Change(game_id, version, tuple(entries) if entries else None))
 
 
 ORDER = " ORDER BY over ASC, updated DESC, id ASC"

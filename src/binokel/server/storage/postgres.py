@@ -51,6 +51,7 @@ from binokel.server.storage.base import (
     check_seats,
     dumps,
     log,
+    change_text,
     now,
     parse_change,
 )
@@ -243,7 +244,7 @@ class PostgresStore(Store):
                 raise VersionConflict(game_id, expected_version, row["version"])
 
         self._run(work, mode="statement")
-        self._published(game_id, version)
+        self._published(game_id, version, entries)
         return version
 
     def _insert(self, conn: Connection, game_id: str, after: int, entries: Sequence[JSON],
@@ -256,21 +257,24 @@ class PostgresStore(Store):
             conn.execute("INSERT INTO snapshots (game_id, version, payload) VALUES (%s, %s, %s::jsonb)",
                          (game_id, after + len(entries), dumps(snapshot)))
 
-    def _published(self, game_id: str, version: int) -> None:
+    def _published(self, game_id: str, version: int, entries: Sequence[JSON] | None = None) -> None:
         """After a commit: tell the listeners. The change is stored whatever happens here,
         so a failure is logged, not raised."""
         try:
-            self.notify(game_id, version)
+            self._notify(game_id, version, entries)
         except StorageUnavailable as error:
             log.error("could not announce version %d of game %s: %s", version, game_id, error)
 
     def notify(self, game_id: str, version: int) -> None:
+        self._notify(game_id, version, None)
+
+    def _notify(self, game_id: str, version: int, entries: Sequence[JSON] | None) -> None:
         if isinstance(self.notifier, PostgresNotifier):
             # Its own transaction, not waiting for the disk (see the module docstring).
-            statement = _notification(game_id, version)
+            statement = _notification(game_id, version, entries)
             self._run(lambda conn: conn.execute(statement))
         else:
-            self.notifier.publish(game_id, version)
+            self.notifier.publish(game_id, version, entries)
 
     def delete(self, game_id: str) -> bool:
         # The log and the snapshots go with the game (ON DELETE CASCADE).
@@ -447,11 +451,11 @@ def _entries(conn: Connection, game_id: str, after: int, upto: int | None) -> li
     return [Entry(row["version"], row["payload"]) for row in rows]
 
 
-def _notification(game_id: str, version: int) -> sql.Composed:
+def _notification(game_id: str, version: int, entries: Sequence[JSON] | None = None) -> sql.Composed:
     """NOTIFY in a transaction of its own that does not wait for the disk (nothing in it
     needs to be durable, and PostgreSQL holds its notification lock until the commit)."""
     return sql.SQL("BEGIN; SET LOCAL synchronous_commit TO off; SELECT pg_notify({}, {}); COMMIT").format(
-        sql.Literal(CHANNEL), sql.Literal(f"{game_id}:{version}"))
+        sql.Literal(CHANNEL), sql.Literal(change_text(game_id, version, entries)))
 
 
 def _stamp(value: datetime) -> str:
@@ -490,10 +494,10 @@ class PostgresNotifier(Notifier):
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def publish(self, game_id: str, version: int) -> None:
+    def publish(self, game_id: str, version: int, entries: Sequence[JSON] | None = None) -> None:
         try:
             with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
-                conn.execute(_notification(game_id, version))
+                conn.execute(_notification(game_id, version, entries))
         except FAULTS as error:
             raise StorageUnavailable(f"cannot notify through PostgreSQL: {error}") from error
 

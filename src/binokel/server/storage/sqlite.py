@@ -313,7 +313,7 @@ class SQLiteStore(Store):
             _insert(db, log_rows, snapshot_row)
 
         self._write(work)
-        self.notifier.publish(game_id, version)
+        self.notifier.publish(game_id, version, entries)
         return version
 
     def delete(self, game_id: str) -> bool:
