@@ -34,6 +34,7 @@ from test_browser import (  # noqa: F401 - its server and browser fixtures too
     sync_playwright,
 )
 from test_browser_details import new_game
+from png_support import shrink
 
 PHONES = [(360, 640), (390, 844), (412, 915), (844, 390)]
 
@@ -527,10 +528,12 @@ def test_screenshots_phone(server: Server, browser: Browser) -> None:
         page = phone(browser, width, height)
         goto(page, server.url)
         page.evaluate("deck => localStorage.setItem('binokel.deck', deck)", deck)
+        page.evaluate("localStorage.setItem('binokel.tutorial', JSON.stringify({state: 'skipped'}))")  # no offer in the picture
         new_game(server, page, name="Anna", seed=5)
         play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play") and p.locator("#trick .card").count() >= 1)
         page.mouse.move(width // 2, 150)  # the test clicks with a mouse: no hover tip in the picture
         page.evaluate("() => document.activeElement?.blur()")
         page.wait_for_timeout(400)
         page.screenshot(path=str(shots / f"{name}.png"))
+        shrink(shots / f"{name}.png")
         page.context.close()

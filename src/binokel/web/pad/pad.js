@@ -6,47 +6,31 @@
 // The scorekeeper's secret travels in a link's fragment only and leaves the address bar at once.
 
 import { t, translatePage, reason, number, suitName, meldName, ruleSetLabel } from "../js/i18n.js";
-import { qrSvg } from "../club/qr.js";
-import { h, put, startPage } from "../js/page.js";
+import { h, put, qrBox, say, startPage } from "../js/page.js";
 import { registerWorker } from "../js/offline.js";
+import { Outbox, jsonApi, loadKept, saveKept, withWaiting } from "../js/outbox.js";
 
 const main = document.getElementById("main");
-const status = document.getElementById("status");
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const TRUMPS = Object.keys(SUITS);
-const SYNC_SECONDS = 3;
 const WATCH_SECONDS = 2;
 let stopView = () => {};
-const say = (text) => { status.textContent = text; if (text) setTimeout(() => status.textContent === text && (status.textContent = ""), 5000); };
 
 // ---------------------------------------------------------------------- the phone's copy
 
 const INDEX = "binokel.pad.sheets";
 const keyOf = (id) => `binokel.pad.${id}`;
 /** A sheet as this phone keeps it: {token, sheet (the server's last answer), facts, queue, draft}. */
-const loadLocal = (id) => JSON.parse(localStorage.getItem(keyOf(id)) || "null") || { queue: [] };
+const loadLocal = (id) => loadKept(keyOf(id));
 function saveLocal(id, local) {
-  localStorage.setItem(keyOf(id), JSON.stringify(local));
+  saveKept(keyOf(id), local);
   const index = JSON.parse(localStorage.getItem(INDEX) || "[]").filter((entry) => entry.id !== id);
   if (local.sheet) index.unshift({ id, players: local.sheet.players, rules: local.sheet.rules, keeper: Boolean(local.token) });
   localStorage.setItem(INDEX, JSON.stringify(index.slice(0, 30)));
 }
 
 /** A request to the pad API; a refusal throws {code, params}; no answer throws {offline}. */
-async function api(method, path, body, token) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response;
-  try {
-    response = await fetch(`/api/pad${path}`, { method, headers, cache: "no-store", body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    throw { offline: true, code: "pad_offline", params: {} };
-  }
-  const data = await response.json().catch(() => ({}));
-  if (response.status >= 500 && !data.code) throw { offline: true, code: "pad_offline", params: {} };
-  if (!response.ok) throw { code: data.code || "internal_error", params: data.params || {} };
-  return data;
-}
+const api = jsonApi("/api/pad", "pad_offline");
 
 const factsOf = (rules) => api("GET", `/rules?text=${encodeURIComponent(rules)}`);
 
@@ -75,15 +59,8 @@ function describe(summary, names) {
 // ---------------------------------------------------------------------- the sheet
 
 /** Deals as the page shows them: the server's, with the ones waiting on this phone in place. */
-function rowsOf(sheet, queue) {
-  const rows = sheet.deals.map((deal, index) => ({ number: index + 1, summary: deal.summary, scores: deal.scores, outcome: deal.outcome, totals: sheet.totals[index] }));
-  for (const item of queue) {
-    const row = { number: item.deal, summary: item.summary, pending: true, problem: item.problem };
-    if (item.deal <= rows.length) rows[item.deal - 1] = { ...rows[item.deal - 1], ...row };
-    else rows.push(row);
-  }
-  return rows;
-}
+const rowsOf = (sheet, queue) => withWaiting(sheet.deals.map((deal, index) => ({ number: index + 1, summary: deal.summary, scores: deal.scores,
+  outcome: deal.outcome, totals: sheet.totals[index] })), queue);
 
 function sheetTable(sheet, queue, onCorrect, editing) {
   const names = sheet.players;
@@ -92,7 +69,7 @@ function sheetTable(sheet, queue, onCorrect, editing) {
   const body = rows.map((row) => h("tr", { class: row.problem ? "refused" : row.pending ? "pending" : row.number === editing ? "editing" : null, "data-testid": `pad-row-${row.number}` },
     h("td", {}, row.number),
     h("td", { class: "name" }, describe(row.summary, names), h("br"),
-      h("span", { class: "small" }, row.problem ? explainProblem(row.problem, names) : row.pending ? t("pad.waiting") : t(`terminal.pad_outcome_${row.outcome}`))),
+      h("span", { class: "small" }, row.problem ? explainProblem(row.problem, names) : row.pending ? t("outbox.waiting") : t(`terminal.pad_outcome_${row.outcome}`))),
     ...names.map((_, seat) => h("td", {}, row.pending ? "…" : number(row.scores[seat]), row.pending || !row.totals ? null : [h("br"), h("span", { class: "small" }, number(row.totals[seat]))])),
     onCorrect ? h("td", { class: "act" }, h("button", { type: "button", "data-testid": `pad-correct-${row.number}`, "aria-label": t("pad.correct_n", { n: row.number }),
       onclick: () => onCorrect(row) }, "✎")) : null));
@@ -193,19 +170,29 @@ async function keeperView(id, tokenFromLink) {
   const { facts } = local;
   const names = local.sheet.players;
   const seats = names.map((_, seat) => seat);
-  let timer = null;
+  const outbox = new Outbox({
+    kept: local, online, save: () => saveLocal(id, local),
+    post: (item) => api("POST", `/${id}/deals`, { deal: item.deal, summary: item.summary }, local.token),
+    fetch: () => api("GET", `/${id}`),
+    count: (sheet) => sheet.deals.length,
+    refusedAtOnce: (item, problem) => { startEntry(item.deal, { summary: item.summary }); showProblem(problem); },  // nothing lost
+    changed: () => {
+      editing = Math.min(editing, outbox.next());  // a correction or a half-made entry stays
+      paint();
+      paintSheet();
+    },
+  });
 
   const error = h("p", { class: "error", role: "alert", "data-testid": "pad-error" });
   const sync = h("p", { class: "sync", role: "status", "data-testid": "pad-status" });
   const title = h("h2", { "data-testid": "pad-deal-title" });
   const sheetBox = h("div", {});
-  const known = () => rowsOf(local.sheet, local.queue).length;
   const dealerOf = (n) => local.sheet.rotation[(n - 1) % local.sheet.rotation.length];
   const outOf = (n) => facts.sits_out[dealerOf(n)];
   const isOver = () => local.sheet.winner != null && !local.queue.length;
 
   // The entry being made: choices by taps, numbers in inputs (kept as a draft on the phone).
-  let editing = local.draft?.editing ?? known() + 1;
+  let editing = local.draft?.editing ?? outbox.next();
   const choice = { soloist: undefined, game: undefined, surrendered: false, made: true, ...(local.draft?.choice || {}) };
   const numberInput = (testid, label, step) => h("input", { type: "number", inputmode: "numeric", min: 0, step, "data-testid": testid, "aria-label": label, oninput: keepDraft });
   const bid = numberInput("pad-bid", t("pad.bid"), 10);
@@ -215,10 +202,7 @@ async function keeperView(id, tokenFromLink) {
     card_points: seats.map((s) => numberInput(`pad-card_points-${s}`, t("pad.field.card_points_of", { name: names[s] }), 1)),
   };
   const all = () => [bid, ...Object.values(inputs).flat()];
-  function keepDraft() {
-    local.draft = { editing, choice: { ...choice }, values: all().map((input) => input.value) };
-    saveLocal(id, local);
-  }
+  function keepDraft() { outbox.keepDraft(editing, choice, all()); }
   function fill(summary = {}) {
     choice.soloist = summary.soloist === undefined ? undefined : summary.soloist;
     choice.game = summary.game;
@@ -315,7 +299,7 @@ async function keeperView(id, tokenFromLink) {
       facts.forced ? h("p", { class: "hint", "data-testid": "pad-forced" }, t("pad.forced_hint", { bid: facts.min_bid })) : null), bidBox,
     gameBox, playBox,
     entries, meldList, hint, error,
-    h("div", { class: "row" }, save, h("button", { type: "button", "data-testid": "pad-new-entry", onclick: () => startEntry(known() + 1) }, t("pad.clear"))));
+    h("div", { class: "row" }, save, h("button", { type: "button", "data-testid": "pad-new-entry", onclick: () => startEntry(outbox.next()) }, t("pad.clear"))));
 
   function startEntry(number, row) {
     editing = number;
@@ -331,56 +315,9 @@ async function keeperView(id, tokenFromLink) {
   /** Enter the deal: kept on the phone at once, then sent (now, or when the server answers). */
   function enter() {
     const item = { deal: editing, summary: summary() };
-    local.queue = local.queue.filter((queued) => queued.deal !== item.deal);
-    local.queue.push(item);
-    local.queue.sort((a, b) => a.deal - b.deal);
-    local.draft = null;
-    saveLocal(id, local);
-    say(t("pad.saved", { n: item.deal }));
-    const next = known() + 1;
-    startEntry(next);
-    flush(item);
-  }
-
-  /** Send the waiting deals in order, one sending at a time; stop at a refusal (shown on its
-   *  row) or without a connection (tried again every few seconds and when the phone is online). */
-  let sending = Promise.resolve();
-  const flush = (justEntered) => (sending = sending.then(() => send(justEntered)));
-  async function send(justEntered) {
-    clearTimeout(timer);
-    if (!online && !local.queue.length) {  // nothing waits: is the server there again?
-      try {
-        local.sheet = await api("GET", `/${id}`);
-        online = true;
-      } catch (problem) {
-        if (problem.offline) timer = setTimeout(() => flush(), SYNC_SECONDS * 1000);
-      }
-    }
-    while (local.queue.length) {
-      const item = local.queue[0];
-      if (item.problem || item.deal > local.sheet.deals.length + 1) break;  // an earlier deal must go first
-      try {
-        local.sheet = await api("POST", `/${id}/deals`, { deal: item.deal, summary: item.summary }, local.token);
-        local.queue = local.queue.filter((queued) => queued !== item);
-        online = true;
-      } catch (problem) {
-        if (problem.offline) { online = false; timer = setTimeout(() => flush(), SYNC_SECONDS * 1000); break; }
-        online = true;
-        if (item === justEntered) {  // refused at once: back into the form, nothing lost
-          local.queue = local.queue.filter((queued) => queued !== item);
-          startEntry(item.deal, { summary: item.summary });
-          showProblem(problem);
-        } else {
-          item.problem = { code: problem.code, params: problem.params };
-        }
-        break;
-      }
-      saveLocal(id, local);
-    }
-    saveLocal(id, local);
-    if (editing > known() + 1 || (editing === known() + 1 && !local.draft)) editing = known() + 1;
-    paint();
-    paintSheet();
+    outbox.enter(item);
+    say(t("outbox.kept", { n: item.deal }));
+    startEntry(outbox.next());
   }
 
   function showProblem(problem) {
@@ -392,12 +329,9 @@ async function keeperView(id, tokenFromLink) {
   }
 
   function paintSheet() {
-    const waiting = local.queue.length;
-    sync.className = online ? "sync" : "sync offline";
-    sync.textContent = online ? (waiting ? t("pad.sending", { n: waiting }) : t("pad.online")) : t("pad.offline", { n: waiting });
+    outbox.show(sync);
     put(sheetBox, sheetTable(local.sheet, local.queue, (row) => {
-      const queued = local.queue.find((q) => q.deal === row.number);
-      if (queued?.problem) local.queue = local.queue.filter((q) => q !== queued);  // back into the form to be corrected
+      const queued = outbox.takeBack(row.number);  // a refused deal: back into the form to be corrected
       startEntry(row.number, row);
       title.scrollIntoView({ block: "start" });
       if (queued?.problem) showProblem(queued.problem);
@@ -406,32 +340,21 @@ async function keeperView(id, tokenFromLink) {
 
   const viewLink = `${location.origin}/pad#/v/${id}`;
   const share = h("details", { class: "card share" }, h("summary", {}, t("pad.share")),
-    h("p", {}, t("pad.share_text")), qrBox(viewLink, t("pad.live_view")),
+    h("p", {}, t("pad.share_text")), qrBox(viewLink, t("pad.live_view"), "pad-qr"),
     h("p", {}, h("a", { class: "link", href: viewLink, "data-testid": "pad-view-link" }, viewLink)),
     local.token ? h("details", {}, h("summary", {}, t("pad.keeper_link")), h("p", { class: "link" }, `${location.origin}/pad#/k/${id}/${local.token}`)) : null);
   const actions = h("p", { class: "row actions" },
     h("a", { class: "button", href: `/api/pad/${id}/sheet.csv`, "data-testid": "pad-csv" }, t("pad.csv")),
     h("button", { type: "button", onclick: () => print() }, t("pad.print")));
 
-  const values = local.draft?.values;  // an entry half made before a reload: as it was
-  if (values) all().forEach((input, i) => { input.value = values[i] ?? ""; });
-  else fill({});
-  if (editing > known() + 1) editing = known() + 1;
+  if (!outbox.restoreDraft(all())) fill({});  // an entry half made before a reload: as it was
+  editing = Math.min(editing, outbox.next());
   paint();
   paintSheet();
-  const retry = () => flush();
-  window.addEventListener("online", retry);
-  stopView = () => { clearTimeout(timer); window.removeEventListener("online", retry); };
-  if (local.queue.length || !online) flush();
+  stopView = () => outbox.stop();
+  outbox.start();
   return h("div", {}, h("h1", { class: "print-title" }, `${names.join(", ")} — ${local.sheet.rules}`), sync,
     local.token ? form : h("p", { class: "error" }, t("pad.no_secret")), sheetBox, actions, share);
-}
-
-/** A link as a QR code (web/club/qr.js), for another phone's camera. */
-function qrBox(link, label) {
-  const box = h("div", { class: "qr", "data-testid": "pad-qr" });
-  box.innerHTML = qrSvg(link, label);
-  return box;
 }
 
 // ---------------------------------------------------------------------- the live view
