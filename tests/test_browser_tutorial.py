@@ -122,6 +122,16 @@ def test_the_whole_tutorial_by_touch_at_360x640(server: Server, browser: Browser
     page.get_by_test_id("confirm-discard").tap()
 
     coach_step(page, "trump")
+    said = page.locator("#announcer p").filter(has_text="Lay away").all_inner_texts()
+    assert len(said) == 1 and "Lay away 3 cards" in said[0], said  # said once, while the cards go one by one
+    check_coach(page, "#controls")
+    # Home in the middle of it: the coach stays at its table; the start page resumes it.
+    page.get_by_test_id("table-home").tap()
+    expect(page.locator("#start-view")).to_be_visible()
+    expect(page.get_by_test_id("coach")).to_have_count(0)
+    expect(page.get_by_test_id("tutorial-button")).to_have_text("Resume the tutorial")
+    page.get_by_test_id("tutorial-button").tap()
+    coach_step(page, "trump")
     check_coach(page, "#controls")
     page.get_by_test_id("trump-C").tap()
 

@@ -30,7 +30,7 @@ const STEPS = [
     touch: true, waits: true, branch: (v) => !other(v), done: (v) => past(v, "discard") },
   { name: "trump", target: "#controls", waits: true, branch: (v) => !other(v), done: (v) => past(v, "game") },
   { name: "surrender", target: "#controls", waits: true, branch: (v) => !other(v), done: (v) => past(v, "surrender") },
-  { name: "melds", target: "#seat-0", read: true, skip: (v) => past(v, "play") || v.tricks.length > 0 || (past(v, "surrender") && !v.melds) },
+  { name: "melds", target: () => (document.querySelector(".seat.opponent .melds") ? ".seat.opponent .melds" : "#seat-0"), read: true, skip: (v) => past(v, "play") || v.tricks.length > 0 || (past(v, "surrender") && !v.melds) },
   { name: "play", target: "#hand", touch: true, waits: true, done: (v) => played(v) || past(v, "play") },
   { name: "trick", target: "#trick", read: true, ready: (v) => v.tricks.length > 0, skip: (v) => v.tricks.length > 2 || past(v, "play") },
   { name: "rest", target: "#hint-button", done: (v) => past(v, "play") },
@@ -49,6 +49,12 @@ addEventListener("pointerdown", (e) => {
   lastPointer = e.pointerType;
   if ($("coach")) requestAnimationFrame(() => update(table));
 }, true);
+
+// The table's parts move when something appears beside them (the bidding help, a toast):
+// the bubble finds its place again.
+const moved = new ResizeObserver(() => requestAnimationFrame(place));
+for (const id of ["felt", "controls", "hand", "status"]) moved.observe($(id));
+moved.observe(document.querySelector(".me"));
 
 // ------------------------------------------------------------------ the coach
 
@@ -102,7 +108,7 @@ export function update(theTable, focus = false) {
   if (index !== progress().step) save({ step: index });
   const ready = step.ready ? step.ready(view) : true;
   let key = `tutorial.${step.name}`;
-  let params = { n: table.discardsNeeded() };
+  let params = { n: table.discardsNeeded() + (view.discard?.length ?? 0) };  // the cards to lay away in all (sent one by one)
   if (!ready) key += "_wait";
   else if (step.waits && !mine(view)) key = "tutorial.wait";
   else if (step.touch) key += touch() ? ".touch" : ".pointer";
@@ -150,15 +156,20 @@ function point(step) {
   target.classList.add("coach-target");
 }
 
-/** Rectangles the bubble must leave free: the control pointed at, the trick, the controls,
- *  the status line, the Tapp, my own line and, while cards are to be chosen, the hand. */
+/** What the bubble should leave free, with how much covering it costs: the control pointed
+ *  at, the controls, the trick and (while cards are chosen) the hand it must never cover;
+ *  the rest of the table it had better not (the status, the seats, the Tapp, the bar, the
+ *  bidding help, the log), so that it settles on the empty felt near its control. */
 function keepFree() {
   const view = table.view;
-  const els = [target, $("controls"), $("status"), $("tapp"), document.querySelector(".seat.mine")];
-  if (view.phase === "play" || $("trick").childElementCount) els.push($("trick"));
-  if (mine(view) && ["discard", "play"].includes(view.phase)) els.push($("hand"));
-  return els.filter((el) => el && !el.hidden && el.getClientRects().length).map((el) => el.getBoundingClientRect())
-    .filter((r) => r.width && r.height);
+  const choosing = mine(view) && ["discard", "play"].includes(view.phase);
+  const never = [target, $("controls"), choosing ? $("hand") : null];
+  if (view.phase === "play" || $("trick").childElementCount) never.push($("trick"));
+  const rather = [$("status"), $("tapp"), $("hand"), $("bid-help"), $("trump-marker"), $("meld-reveal"), $("tutorial-offer"),
+    $("log-panel"), document.querySelector(".game-bar"), ...document.querySelectorAll(".seat")];
+  const rects = (els, weight) => els.filter((el) => el && !el.hidden && el.getClientRects().length)
+    .map((el) => ({ rect: el.getBoundingClientRect(), weight })).filter(({ rect }) => rect.width && rect.height);
+  return [...rects(never, 100), ...rects(rather, 0.05)];
 }
 
 const overlap = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
@@ -170,18 +181,19 @@ function place() {
   const w = el.offsetWidth, h = el.offsetHeight, vw = document.documentElement.clientWidth, vh = innerHeight;
   const free = keepFree();
   const goal = target.getBoundingClientRect();
-  const centre = goal.left + goal.width / 2;
-  const xs = [...new Set([centre - w / 2, 8, vw - w - 8].map((x) => Math.round(Math.max(8, Math.min(vw - w - 8, x)))))];
+  const centre = { x: goal.left + goal.width / 2, y: goal.top + goal.height / 2 };
+  const xs = [centre.x - w / 2, goal.left - w - 12, goal.right + 12];
+  for (let x = 8; x < vw - w; x += 48) xs.push(x);
+  const fits = (x) => Math.round(Math.max(8, Math.min(vw - w - 8, x)));
   let best = null;
-  for (let y = 4; y <= Math.max(4, vh - h - 4); y += 4) {
-    for (const x of xs) {
+  for (const x of new Set(xs.map(fits))) {
+    for (let y = 4; y <= Math.max(4, vh - h - 4); y += 4) {
       const spot = { left: x, top: y, right: x + w, bottom: y + h };
-      const covered = free.reduce((sum, r) => sum + overlap(spot, r), 0);
-      const cost = covered * 100 + Math.abs(y + h / 2 - (goal.top + goal.height / 2)) + Math.abs(x + w / 2 - centre) / 4;
+      const covered = free.reduce((sum, { rect, weight }) => sum + overlap(spot, rect) * weight, 0);
+      const cost = covered + Math.abs(y + h / 2 - centre.y) + Math.abs(x + w / 2 - centre.x) / 4;
       if (!best || cost < best.cost) best = { cost, x, y };
     }
   }
-  if (!best) return;
   el.style.left = `${best.x}px`;
   el.style.top = `${best.y}px`;
 }

@@ -36,9 +36,10 @@ const coaching = () => { const p = progress(); return p.state === "on" && table?
 
 /** Show the coach for the table as it is now, or take it away. */
 async function refresh(focus = false) {
-  if (!coaching()) { removeCoach(); return; }
+  const shown = () => coaching() && !$("table-view").hidden;
+  if (!shown()) { removeCoach(); return; }
   coach ||= await import("./coach.js");
-  if (coaching()) coach.update(table, focus);
+  if (shown()) coach.update(table, focus);
 }
 
 /** Take the coach off the page: its bubble and its ring. */
