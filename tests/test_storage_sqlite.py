@@ -196,7 +196,7 @@ def test_a_file_of_the_interim_friends_server_keeps_its_seats_and_invites(tmp_pa
     with open_store(path) as store:
         loaded = persist.load(store, "f1")
         assert loaded is not None
-        assert [(p.seat, p.name, p.token, p.host) for p in loaded.people] == [
+        assert [(n, p.name, p.token_hash, n == loaded.host) for n, p in loaded.people.items()] == [
             (0, "Anna", digest("anna"), True), (1, "Ben", digest("ben"), False)]
         assert [(s.kind, s.level) for s in loaded.info.seats] == [("person", None), ("person", None), ("bot", "easy")]
         assert loaded.info.free_seats == 0

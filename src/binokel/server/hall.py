@@ -19,6 +19,7 @@ import functools
 import logging
 import secrets
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -29,7 +30,7 @@ from binokel.server.limits import Limits
 from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool
-from binokel.server.persist import PROCESS, SeatRow, later, taken
+from binokel.server.persist import PROCESS, later
 from binokel.server.schema import ProtocolError
 from binokel.server.seat import (
     digest,
@@ -40,8 +41,18 @@ from binokel.server.seat import (
     normal_code,
 )
 import binokel.server.storage.invites as invite_codes
-from binokel.server.settings import Settings
-from binokel.server.storage import Change, Invite, StorageUnavailable, Store, VersionConflict, chat, lease, presence
+from binokel.server.settings import Seat, Settings
+from binokel.server.storage import (
+    HOST_SEAT,
+    Change,
+    Invite,
+    StorageUnavailable,
+    Store,
+    VersionConflict,
+    chat,
+    lease,
+    presence,
+)
 from binokel.server.table import LEASE_SECONDS, LEASE_TRUST, Table
 from binokel.table import Table as Driver
 
@@ -202,11 +213,13 @@ class Hall:
 
     # ------------------------------------------------------------------ tables
 
-    async def create(self, settings: Settings, people: list[SeatRow] | None = None) -> Created:
+    async def create(self, settings: Settings, people: Mapping[int, Seat] | None = None,
+                     host: int | None = None) -> Created:
         """A new table: first dealer by lot, the first deal dealt, all stored before it is announced.
 
-        ``people`` (a rematch) keeps the same people in the same seats; else the creator gets
-        a new token for the ``me`` seat (or a host-only token) and every open seat an invite."""
+        ``people`` and ``host`` (a rematch) keep the same people in the same seats; else the
+        creator gets a new token for the ``me`` seat (or a host-only token) and every open
+        seat an invite."""
         seed = settings.seed if settings.seed is not None else secrets.randbits(63)
         driver = Driver(settings.rules, settings.driver_seats(), seed=seed)
         change = driver.propose_deal()
@@ -215,11 +228,11 @@ class Hall:
         invites = Invites(None, {})
         if people is None:
             token = new_token()
-            me = settings.me
-            people = [SeatRow(me if me is not None else -1, settings.name, digest(token), host=True)]
+            host = settings.me if settings.me is not None else HOST_SEAT
+            people = {host: Seat("person", None, settings.name, digest(token))}
             invites = self._new_invites(settings)
         try:
-            await asyncio.to_thread(persist.create, self.store, game_id, settings, change, people,
+            await asyncio.to_thread(persist.create, self.store, game_id, settings, change, people, host,
                                     self._invite_rows(game_id, invites), seed)
         except StorageUnavailable as error:
             # The game may be stored without its invites (two writes): nobody was told of it;
@@ -229,7 +242,7 @@ class Hall:
             raise self._unavailable("a new game", error) from None
         self.outage.ok()
         driver.commit(change)
-        table = self._table(game_id, settings, driver, people)
+        table = self._table(game_id, settings, driver, people, host)
         self.metrics.actions.inc()
         return Created(table, token, settings.me, invites)
 
@@ -246,9 +259,9 @@ class Hall:
             rows.append(Invite(digest(normal_code(invites.short)), game_id, None, expires))
         return rows
 
-    def _table(self, game_id: str, settings: Settings, driver: Driver, people: list[SeatRow], *, base: int = 0,
-               updated: str | None = None) -> Table:
-        table = Table(game_id, settings, driver, self.store, people, think=self.think, budget=self.budget,
+    def _table(self, game_id: str, settings: Settings, driver: Driver, people: Mapping[int, Seat], host: int | None,
+               *, base: int = 0, updated: str | None = None) -> Table:
+        table = Table(game_id, settings, driver, self.store, people, host, think=self.think, budget=self.budget,
                       limits=self.limits, base=base, metrics=self.metrics, updated=updated, pool=self.pool,
                       outage=self.outage)
         table.on_rematch = self.rematch
@@ -272,9 +285,8 @@ class Hall:
 
     async def rematch(self, table: Table) -> Table:
         """A new game with the same settings, people and seats, and a fresh seed."""
-        people = [replace(p) for p in (*table.people.values(), *([table.host] if table.host and table.host.seat < 0
-                                                                  else []))]
-        return (await self.create(replace(table.settings, seed=None), people)).table
+        people = {**table.people, **({HOST_SEAT: table.host_only} if table.host_only else {})}
+        return (await self.create(replace(table.settings, seed=None), people, table.host)).table
 
     async def get(self, game_id: str) -> Table | None:
         """The table of a game, loaded from the store if needed; None if there is no such game.
@@ -290,9 +302,8 @@ class Hall:
         try:
             loaded = await asyncio.to_thread(persist.load, self.store, game_id)
             table = None if loaded is None else self._table(
-                game_id, loaded.settings, loaded.driver, [*loaded.people, *([loaded.host] if loaded.host
-                                                                             and loaded.host.seat < 0 else [])],
-                base=loaded.base, updated=loaded.info.updated)
+                game_id, loaded.settings, loaded.driver, loaded.people, loaded.host, base=loaded.base,
+                updated=loaded.info.updated)
             if table is not None:
                 rows = await asyncio.to_thread(presence.rows, self.store, [game_id])
                 table.set_elsewhere(rows)
@@ -317,8 +328,7 @@ class Hall:
         table = await self.get(game_id)
         if table is None:
             raise Refused(404, "no_game", id=repr(game_id))
-        row = table.seat_of(token) if is_well_formed(token) and token else None
-        if row is None or not row.host:
+        if not (is_well_formed(token) and token and table.is_host(table.seat_of(token))):
             raise Refused(403, "not_host_delete")
         try:
             await asyncio.to_thread(self.store.delete, game_id)
@@ -374,11 +384,11 @@ class Hall:
             elif seat in table.people:
                 raise Refused(409, "seat_taken", seat=seat)
             token = new_token()
-            row = SeatRow(seat, name, digest(token))
+            person = Seat("person", None, name, digest(token))
             # A metadata change with the version check: a step stored or a friend seated at
             # another process meanwhile makes it fail; then catch up and look again.
             for _ in range(3):
-                seats = table.settings.seat_plan(taken([*table.people.values(), row]))
+                seats = table.settings.seat_plan({**table.people, seat: person})
                 try:
                     await asyncio.to_thread(self.store.append, table.id, table.stored_version, [], seats=seats)
                     break
@@ -392,13 +402,12 @@ class Hall:
             else:
                 raise Refused(503, "db_unavailable")
             self.outage.ok()
-            table.seat_person(row)
+            table.seat_person(seat, person)
             return seat, token
 
     async def new_invites(self, table: Table, token: Any) -> Invites:
         """Fresh invites for the open seats (the old ones stop working): the creator only."""
-        row = table.seat_of(token) if is_well_formed(token) else None
-        if row is None or not row.host:
+        if not (is_well_formed(token) and table.is_host(table.seat_of(token))):
             raise Refused(403, "not_host_invites")
         open_seats = table.open_seats
         invites = Invites(new_short_code(), {seat: new_link_code() for seat in open_seats}) if open_seats \
@@ -455,7 +464,3 @@ class Hall:
         with contextlib.suppress(Exception):  # else they run out
             await asyncio.to_thread(lease.release, self.store, None, PROCESS)
         await self.pool.stop()
-
-
-def _names(settings: Settings, people: list[SeatRow]) -> list[str]:
-    return [seat.name for seat in settings.seat_plan(taken(people))]

@@ -110,7 +110,8 @@ def coded(problem: ValidationError, models: Mapping[str | None, type[BaseModel]]
     if not loc:  # not an object at all
         if None not in models:
             return ProtocolError("message_not_object")
-        return ProtocolError(getattr(models[None], "not_object", "body_not_object"))
+        no_params: dict[str, Any] = {}  # neither code has any
+        return ProtocolError(getattr(models[None], "not_object", "body_not_object"), **no_params)
     model = models.get(None) or models.get(str(loc[0]))
     path = loc if None in models else loc[1:]
     if model is None or not path:
