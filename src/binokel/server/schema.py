@@ -1,11 +1,13 @@
-"""The protocol of ``binokel serve`` as typed models: every websocket message (a union
-per direction, told apart by ``type``) and every JSON body and answer of the HTTP API.
+"""The protocol of ``binokel serve`` as typed models: every websocket message of a game
+table (a union per direction, told apart by ``type``) and the JSON bodies and answers of
+the game's HTTP routes (:data:`HTTP`; the club's and the score pad's check their own).
 
 The models are the reference: ``binokel schema`` writes their JSON Schema to
 ``docs/protocol.schema.json`` (checked by a test against what a whole game sends). What a
-client sends is validated by its model (:func:`read`); what it gets wrong becomes the
-protocol's coded error (:class:`Refusal` names a field's catalogue code), never a
-validator's own text.
+client sends is validated by its model (:meth:`Reader.read`); what it gets wrong becomes
+the protocol's coded error (:class:`Refusal` names a field's catalogue code), never a
+validator's own text. The server builds what it sends as plain JSON (it is on the hot
+path); the models of those messages are the schema, and the test holds the server to it.
 
 >>> CLIENT.read({"type": "action", "action": "AS", "version": 3})
 Action(seat=None, type='action', action='AS', version=3)
