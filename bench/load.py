@@ -182,10 +182,10 @@ async def thinking(think: tuple[float, float], rng: random.Random, stop: asyncio
 
 # ---------------------------------------------------------------------- the server and its processes
 
-def start_server(db: str, workers: int) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: str, workers: int, src: Path | None = None) -> tuple[subprocess.Popen[str], str]:
     command = ["nice", "-n", "5", sys.executable, "-m", "binokel", "serve", "--port", "0", "--db", db,
                "--think", "0", "--workers", str(workers)]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    env = {**os.environ, "PYTHONPATH": str(src or Path(__file__).resolve().parent.parent / "src")}
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     assert server.stdout is not None
     line = server.stdout.readline()
@@ -256,7 +256,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if db is None:
             tmp = tempfile.TemporaryDirectory()
             db = str(Path(tmp.name) / "games.sqlite3")
-        server, url = start_server(db, args.workers)
+        server, url = start_server(db, args.workers, args.src)
     http = url.rstrip("/")
     ws_url = "ws" + http[4:]
     pids = process_tree(server.pid) if server else []
@@ -418,6 +418,8 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="the server's database (default: a temporary SQLite file)")
     parser.add_argument("--workers", type=int, default=1, help="server processes (needs PostgreSQL)")
     parser.add_argument("--url", default=None, help="a running server instead of starting one")
+    parser.add_argument("--src", type=Path, default=None,
+                        help="start the server from this source folder (a reference: e.g. an older commit's src)")
     parser.add_argument("--bot-every", type=int, default=4, help="realistic: every n-th table has a bot")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, help="also write the report to this file")

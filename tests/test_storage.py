@@ -13,7 +13,7 @@ import pytest
 from storage_support import entries_of, info_of
 
 from binokel.server.storage.migrations import MIGRATIONS
-from binokel.server.storage import chat, invites, presence
+from binokel.server.storage import chat, invites, lease, presence
 from binokel.server.storage import (
     Change,
     GameExists,
@@ -381,3 +381,19 @@ def test_chat_lines_are_kept_in_order_and_the_last_ones_read(store: Store) -> No
     assert chat.recent(store, "other", 10) == []
     store.delete("g1")
     assert chat.recent(store, "g1", 10) == []
+
+
+def test_a_lease_has_one_holder_until_it_runs_out_or_is_given_up(store: Store) -> None:
+    new_game(store)
+    new_game(store, "g2")
+    assert lease.claim(store, "g1", "p1", 60) and lease.claim(store, "g2", "p1", 60)
+    assert not lease.claim(store, "g1", "p2", 60)  # p1 holds it
+    assert lease.claim(store, "g1", "p1", -1)  # p1 keeps it (and lets it run out)
+    assert lease.claim(store, "g1", "p2", 60)  # run out: p2 takes it
+    lease.renew(store, "p1", -1)  # p1's remaining lease (g2) runs out too
+    assert lease.claim(store, "g2", "p2", 60)
+    lease.release(store, "g1", "p1")  # not p1's to give up
+    assert not lease.claim(store, "g1", "p1", 60)
+    lease.release(store, None, "p2")  # shutdown: every lease of p2
+    assert lease.claim(store, "g1", "p1", 60) and lease.claim(store, "g2", "p1", 60)
+    assert store.delete("g1") and lease.claim(store, "g2", "p1", 60)  # a deleted game takes its lease along

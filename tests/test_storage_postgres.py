@@ -156,3 +156,18 @@ def test_redis_carries_changes_between_processes_on_sqlite(tmp_path: Path) -> No
         assert [e.payload for e in entries_of(reader, "g1", 1)] == [{"n": 2}]
     with open_store(path, redis=url) as store:  # open_store's way to ask for it
         assert type(store.notifier).__name__ == "RedisNotifier"
+
+
+def test_one_description_makes_the_same_tables_in_both_databases(postgres_url: str, tmp_path: Path) -> None:
+    """The migrations describe each table once: both databases get the same columns, in the
+    same order, NULL where the description says so."""
+    with open_store(tmp_path / "games.sqlite3") as lite, open_store(postgres_url) as pg:
+        for migration in MIGRATIONS:
+            for table in migration.tables:
+                described = [(column.name, not column.null) for column in table.columns]
+                in_sqlite = [(row[1], row[3] == 1) for row in lite.query(f"PRAGMA table_info({table.name})")]
+                in_postgres = [(name, nullable == "NO") for name, nullable in pg.query(
+                    "SELECT column_name, is_nullable FROM information_schema.columns"
+                    " WHERE table_name = ? AND table_schema = current_schema() ORDER BY ordinal_position",
+                    (table.name,))]
+                assert in_sqlite == in_postgres == described, table.name

@@ -59,7 +59,7 @@ def test_a_file_of_the_previous_version_opens_and_migrates(tmp_path: Path) -> No
         assert store.append("old1", 5, [{"action": "x"}]) == 6
         assert [e.version for e in entries_of(store, "old1", 5)] == [6]
     tables = {row[0] for row in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert tables == {"games", "log", "snapshots", "schema_migrations", "invites", "presence", "chat"}
+    assert tables == {"games", "log", "snapshots", "schema_migrations", "invites", "presence", "chat", "leases"}
 
 
 def test_a_full_disk_fails_clearly_writes_nothing_and_recovers(tmp_path: Path,
@@ -196,7 +196,7 @@ def test_a_file_of_the_interim_friends_server_keeps_its_seats_and_invites(tmp_pa
     with open_store(path) as store:
         loaded = persist.load(store, "f1")
         assert loaded is not None
-        assert [(p.seat, p.name, p.token, p.host) for p in loaded.people] == [
+        assert [(n, p.name, p.token_hash, n == loaded.host) for n, p in loaded.people.items()] == [
             (0, "Anna", digest("anna"), True), (1, "Ben", digest("ben"), False)]
         assert [(s.kind, s.level) for s in loaded.info.seats] == [("person", None), ("person", None), ("bot", "easy")]
         assert loaded.info.free_seats == 0

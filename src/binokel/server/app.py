@@ -559,12 +559,12 @@ async def _hello(websocket: WebSocket, table: Table, limits: Limits, address: st
     seat: int | None = None
     host = False
     if token is not None:
-        row = table.seat_of(token)
-        if row is None:
+        held = table.seat_of(token)
+        if held is None:
             await refuse(ProtocolError("token_no_seat"), FORBIDDEN_CLOSE)
             return None
-        seat = row.seat if row.seat >= 0 else None
-        host = row.host
+        seat = held if held >= 0 else None
+        host = table.is_host(held)
     connection = Connection(seat, limits, host=host, address=address)
     connection.since = hello.version
     return connection

@@ -1,11 +1,13 @@
-"""The protocol of ``binokel serve`` as typed models: every websocket message (a union
-per direction, told apart by ``type``) and every JSON body and answer of the HTTP API.
+"""The protocol of ``binokel serve`` as typed models: every websocket message of a game
+table (a union per direction, told apart by ``type``) and the JSON bodies and answers of
+the game's HTTP routes (:data:`HTTP`; the club's and the score pad's check their own).
 
 The models are the reference: ``binokel schema`` writes their JSON Schema to
 ``docs/protocol.schema.json`` (checked by a test against what a whole game sends). What a
-client sends is validated by its model (:func:`read`); what it gets wrong becomes the
-protocol's coded error (:class:`Refusal` names a field's catalogue code), never a
-validator's own text.
+client sends is validated by its model (:meth:`Reader.read`); what it gets wrong becomes
+the protocol's coded error (:class:`Refusal` names a field's catalogue code), never a
+validator's own text. The server builds what it sends as plain JSON (it is on the hot
+path); the models of those messages are the schema, and the test holds the server to it.
 
 >>> CLIENT.read({"type": "action", "action": "AS", "version": 3})
 Action(seat=None, type='action', action='AS', version=3)
@@ -110,7 +112,8 @@ def coded(problem: ValidationError, models: Mapping[str | None, type[BaseModel]]
     if not loc:  # not an object at all
         if None not in models:
             return ProtocolError("message_not_object")
-        return ProtocolError(getattr(models[None], "not_object", "body_not_object"))
+        no_params: dict[str, Any] = {}  # neither code has any
+        return ProtocolError(getattr(models[None], "not_object", "body_not_object"), **no_params)
     model = models.get(None) or models.get(str(loc[0]))
     path = loc if None in models else loc[1:]
     if model is None or not path:
@@ -428,7 +431,7 @@ class Sent(BaseModel):
 
 
 Card = Annotated[str, Field(pattern=r"^[ATKQJ97][SHDC]$", description="a card: rank and suit letter, e.g. AS")]
-Seat = Annotated[int, Field(ge=0, le=5)]
+SeatNumber = Annotated[int, Field(ge=0, le=5)]
 Points = int
 
 
@@ -440,10 +443,10 @@ class MeldShown(Sent):
 
 
 class TrickShown(Sent):
-    leader: Seat
+    leader: SeatNumber
     cards: list[Card]
-    seats: list[Seat]
-    winner: Seat | None
+    seats: list[SeatNumber]
+    winner: SeatNumber | None
 
 
 class DoneTrick(TrickShown):
@@ -455,17 +458,17 @@ class View(Sent):
     discard or legal actions and ``seat`` null."""
 
     rules: str
-    seat: Seat | None
+    seat: SeatNumber | None
     players: int
-    dealer: Seat
+    dealer: SeatNumber
     phase: PhaseName
-    to_move: Seat | None
+    to_move: SeatNumber | None
     tapp_size: int
     hand: list[Card]
     hand_sizes: list[int]
     auction: list[str]
-    callers: list[Seat]
-    soloist: Seat | None
+    callers: list[SeatNumber]
+    soloist: SeatNumber | None
     bid: int | None
     tapp: list[Card] | None
     discard: list[Card] | None
@@ -479,9 +482,9 @@ class View(Sent):
     outcome: OutcomeName | None
     scores: list[Points] | None
     legal_actions: list[str] = Field(description="in record notation, sorted; empty unless this seat is to move")
-    sitting_out: Seat | None
+    sitting_out: SeatNumber | None
     open_hand: list[Card] | None
-    order: list[Seat] = Field(description="the seats in playing order from the dealer's left")
+    order: list[SeatNumber] = Field(description="the seats in playing order from the dealer's left")
     card_points: list[Points]
     tapp_points: Points | None
     discard_points: Points | None
@@ -501,8 +504,8 @@ class SeatShown(Sent):
 class HistoryLine(Sent):
     """A finished deal on the score sheet."""
 
-    dealer: Seat
-    soloist: Seat | None = Field(description="null when everybody passed (outcome redeal)")
+    dealer: SeatNumber
+    soloist: SeatNumber | None = Field(description="null when everybody passed (outcome redeal)")
     bid: int | None
     game: GameWord | None
     outcome: OutcomeName
@@ -544,7 +547,7 @@ class GameShown(Sent):
     winner: int | None = Field(description="the winning seat, or with partnerships the winning team")
     history: list[HistoryLine]
     settings: TableSettings
-    ready: list[Seat]
+    ready: list[SeatNumber]
     rematch: str | None
 
 
@@ -568,7 +571,7 @@ class StateMessage(Sent):
 
     type: Literal["state"]
     version: Version
-    seat: Seat | None
+    seat: SeatNumber | None
     view: View
     game: GameShown
     last_trick: DoneTrick | None
@@ -596,7 +599,7 @@ class EventsMessage(Sent):
     since: Version
     version: Version
     events: list[Event]
-    stand_in: Seat | None = Field(description="the person's seat a bot moved for, if one did")
+    stand_in: SeatNumber | None = Field(description="the person's seat a bot moved for, if one did")
 
 
 class PresenceMessage(Sent):
@@ -606,14 +609,14 @@ class PresenceMessage(Sent):
     seats: list[SeatShown]
     waiting: bool
     spectators: int
-    ready: list[Seat]
+    ready: list[SeatNumber]
 
 
 class ChatLine(Sent):
     """A chat line (text is never HTML)."""
 
     type: Literal["chat"]
-    seat: Seat
+    seat: SeatNumber
     name: str
     at: float = Field(description="seconds since 1970")
     id: str
@@ -727,7 +730,7 @@ class Meta(Sent):
 
 
 class SeatCode(Sent):
-    seat: Seat
+    seat: SeatNumber
     code: str
 
 
@@ -737,7 +740,7 @@ class InviteCodes(Sent):
 
 
 class SeatLink(Sent):
-    seat: Seat
+    seat: SeatNumber
     url: str
 
 
@@ -751,7 +754,7 @@ class Created(Sent):
     """``POST /api/games``: the new table; the token and codes are shown only here."""
 
     id: str
-    seat: Seat | None = Field(description="the creator's seat (null: they only host)")
+    seat: SeatNumber | None = Field(description="the creator's seat (null: they only host)")
     token: str = Field(description="the creator's seat token")
     invites: InviteCodes
     links: Links
@@ -776,27 +779,27 @@ class TableSummary(Sent):
     deals: int
     over: bool
     waiting: bool
-    to_move: Seat | None
+    to_move: SeatNumber | None
     updated: str | None
 
 
 class InviteAnswer(TableSummary):
     """``POST /api/invite``: the table an invite leads to."""
 
-    seat: Seat | None = Field(description="the invited seat (null: the next free one)")
-    open_seats: list[Seat]
+    seat: SeatNumber | None = Field(description="the invited seat (null: the next free one)")
+    open_seats: list[SeatNumber]
 
 
 class Joined(Sent):
     """``POST /api/join``: the seat taken and its token."""
 
     id: str
-    seat: Seat
+    seat: SeatNumber
     token: str
 
 
 class HeldTable(TableSummary):
-    seat: Seat | None = Field(description="the token's seat (null: a creator who does not play)")
+    seat: SeatNumber | None = Field(description="the token's seat (null: a creator who does not play)")
 
 
 class MyGamesAnswer(Sent):

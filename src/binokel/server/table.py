@@ -33,7 +33,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -44,13 +44,22 @@ from binokel.server.limits import Bucket, Limits
 from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool, PoolClosed
-from binokel.server.persist import PROCESS, SeatRow, taken
+from binokel.server.persist import PROCESS
 from binokel.server.protocol import error_message, rule_changes, rule_facts
 from binokel.server.schema import Chat, ProtocolError
-from binokel.server.seat import digest
-from binokel.server.settings import SeatPresence, Settings, bot_name
-from binokel.server.storage import (Entry, GameNotFound, Presence, StorageUnavailable, Store, VersionConflict, chat,
-                                    presence)
+from binokel.server.settings import Seat, SeatPresence, Settings, bot_name
+from binokel.server.storage import (
+    HOST_SEAT,
+    Entry,
+    GameNotFound,
+    Presence,
+    StorageUnavailable,
+    Store,
+    VersionConflict,
+    chat,
+    lease,
+    presence,
+)
 from binokel.state import State
 from binokel.table import Ask, Change, Deal, Event, EventKind, Step, Think
 from binokel.table import Table as Driver
@@ -61,6 +70,12 @@ T = TypeVar("T")
 
 RETRY_FIRST = 0.25
 """Seconds before the first retry of a bot move the database refused (the pause then doubles)."""
+LEASE_SECONDS = 15.0
+"""How long a table's lease (:mod:`binokel.server.storage.lease`) runs unless its holder's
+heartbeat renews it: another process takes a dead one's tables over after about this long."""
+LEASE_TRUST = 10.0
+"""How long after claiming or renewing a lease this process takes steps on it: less than
+:data:`LEASE_SECONDS`, so a holder whose renewals stopped stops before another may start."""
 PRESENCE_TTL = 15.0
 """A presence row of another process counts this many seconds after its last heartbeat
 (so a process killed with -9 stops counting its seats as connected after this long)."""
@@ -143,9 +158,10 @@ def spectator_view(deal: State) -> dict[str, Any]:
 class Table:
     """A game being played by people and bots, watched by any number of spectators."""
 
-    def __init__(self, game_id: str, settings: Settings, driver: Driver, store: Store, people: list[SeatRow],
-                 *, think: float, budget: float, limits: Limits, base: int = 0, metrics: Metrics | None = None,
-                 updated: str | None = None, pool: Pool | None = None, outage: Outage | None = None) -> None:
+    def __init__(self, game_id: str, settings: Settings, driver: Driver, store: Store, people: Mapping[int, Seat],
+                 host: int | None, *, think: float, budget: float, limits: Limits, base: int = 0,
+                 metrics: Metrics | None = None, updated: str | None = None, pool: Pool | None = None,
+                 outage: Outage | None = None) -> None:
         self.id = game_id
         self.settings = settings
         self.driver = driver
@@ -154,8 +170,9 @@ class Table:
         self.think = think
         self.budget = budget
         self.limits = limits
-        self.people: dict[int, SeatRow] = {p.seat: p for p in people if p.seat >= 0}
-        self.host = next((p for p in people if p.host), None)
+        self.people: dict[int, Seat] = {seat: person for seat, person in people.items() if seat >= 0}  # taken
+        self.host = host  # the creator's seat (HOST_SEAT: they only host, with the token of host_only)
+        self.host_only = people.get(HOST_SEAT)
         self.bots: dict[Think, Bot] = {}  # made when the driver first asks one to think
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
@@ -172,6 +189,8 @@ class Table:
         self.on_deleted: Callable[[Table], None] | None = None  # set by the hall
         self._runner: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self.lease_until = 0.0  # this process takes the table's unasked steps until then (monotonic)
+        self._claim_after = 0.0  # another process holds the lease and made progress: not before then
         # Several processes: the store's version is base + the driver's (base is 0 but for a
         # game of the previous server); the versions this process announced itself (so
         # their notifications are not mistaken for another process's change); the presence
@@ -236,13 +255,14 @@ class Table:
             return self.people[seat].name
         return bot_name(seat) if self.driver.is_bot(seat) else ""
 
-    def seat_of(self, token: str) -> SeatRow | None:
-        """The seat a token holds at this table (seat -1: the host who does not play), or None."""
-        hashed = digest(token)
-        for row in (*self.people.values(), *([self.host] if self.host else [])):
-            if row.token == hashed:
-                return row
-        return None
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token holds at this table (HOST_SEAT: the creator who does not play), or None."""
+        held = {**self.people, **({HOST_SEAT: self.host_only} if self.host_only else {})}
+        return next((seat for seat, person in held.items() if person.is_held_by(token)), None)
+
+    def is_host(self, seat: int | None) -> bool:
+        """Is ``seat`` (as :meth:`seat_of` gives it) the creator's?"""
+        return seat is not None and seat == self.host
 
     @property
     def stored_version(self) -> int:
@@ -274,7 +294,7 @@ class Table:
         """Every seat as everybody may see it (presence)."""
         return [seat.presence(connected=self.connected(number), stand_in=number in self.standing_in,
                               stand_in_level=self.settings.stand_in)
-                for number, seat in enumerate(self.settings.seat_plan(taken(self.people.values())))]
+                for number, seat in enumerate(self.settings.seat_plan(self.people))]
 
     def presence(self) -> dict[str, Any]:
         return {"type": "presence", "seats": [s.to_json() for s in self.seats()], "waiting": self.waiting,
@@ -285,10 +305,10 @@ class Table:
         """The people who asked for the next deal, here and at other processes."""
         return self.ready | self._remote_seats(ready=True)
 
-    def seat_person(self, row: SeatRow) -> None:
+    def seat_person(self, seat: int, person: Seat) -> None:
         """A friend has taken a seat (already stored by the hall)."""
-        self.people[row.seat] = row
-        self.away_since[row.seat] = time.monotonic()
+        self.people[seat] = person
+        self.away_since[seat] = time.monotonic()
         self._broadcast_presence()
         self._broadcast_state()
         self.kick()
@@ -665,6 +685,8 @@ class Table:
         self._adopt_steps(steps)
 
     def _adopt_steps(self, steps: list[tuple[Step, int | None]]) -> None:
+        if steps and time.monotonic() >= self.lease_until:  # the lease's holder is alive: do not claim it yet
+            self._claim_after = max(self._claim_after, time.monotonic() + LEASE_SECONDS)
         for step, stand_in in steps:
             try:
                 change = self.driver.propose_step(step)
@@ -725,10 +747,10 @@ class Table:
             self._gone()
             return
         people, host = persist.people_of(infos[0])
-        for row in people:
-            if row.seat not in self.people:
-                self.seat_person(row)
-        self.host = host or self.host
+        for seat, person in people.items():
+            if seat >= 0 and seat not in self.people:
+                self.seat_person(seat, person)
+        self.host = host if host is not None else self.host
         self.set_elsewhere(rows)
         self.heard_chat(lines)
 
@@ -834,6 +856,13 @@ class Table:
         retry = RETRY_FIRST
         while True:
             refused = False
+            if time.monotonic() >= self.lease_until:  # the lease first, if there is a step to take
+                async with self.lock:
+                    self._wake.clear()
+                    step, wait = self._due()
+                if step is not None and not await self._claim():
+                    await self._nap(self._claim_after - time.monotonic())
+                    continue
             async with self.lock:
                 self._wake.clear()
                 step, wait = self._due()
@@ -857,15 +886,41 @@ class Table:
                 retry = min(2 * retry, self.limits.save_retry_seconds)
                 continue
             if not isinstance(step, Think):
-                if wait < 0:
-                    await self._wake.wait()
-                else:
-                    try:
-                        await asyncio.wait_for(self._wake.wait(), timeout=wait + 0.01)
-                    except TimeoutError:
-                        pass
+                await self._nap(wait)
                 continue
             await self._move(step, bot, seen, rng, version)
+
+    async def _nap(self, seconds: float) -> None:
+        """Sleep until kicked, or ``seconds`` at most (negative: until kicked)."""
+        if seconds < 0:
+            await self._wake.wait()
+            return
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout=seconds + 0.01)
+        except TimeoutError:
+            pass
+
+    async def _claim(self) -> bool:
+        """Whether this process holds the table's lease (claimed now if another's may have run
+        out): only the holder takes the bots' moves and the next deal."""
+        now = time.monotonic()
+        if now < self._claim_after:
+            return False
+        try:
+            held = await asyncio.to_thread(lease.claim, self.store, self.id, PROCESS, LEASE_SECONDS)
+        except StorageUnavailable:
+            self.metrics.db_errors.inc()
+            self._claim_after = now + 1.0
+            return False
+        except Exception:  # e.g. the game was deleted meanwhile (PostgreSQL's foreign key)
+            log.debug("lease of game %s not claimed", self.id, exc_info=True)
+            self._claim_after = now + 1.0
+            return False
+        if held:
+            self.lease_until = now + LEASE_TRUST
+        else:
+            self._claim_after = now + LEASE_SECONDS
+        return held
 
     def _bot(self, step: Think) -> Bot:
         """The bot the driver asks to think (one per seat and level, seeded by the table)."""
