@@ -199,7 +199,7 @@ def test_the_whole_tutorial_by_keyboard_left_and_resumed(server: Server, browser
 
     coach_step(page, "bid")
     check_coach(page, "#controls")
-    expect(page.get_by_test_id("coach-text")).to_contain_text("click the bid button, or press b")  # words for a mouse
+    expect(page.get_by_test_id("coach-text")).to_contain_text("click the bid button, or press b.")  # words for a mouse
     keys(page, "b")
 
     coach_step(page, "discard")
