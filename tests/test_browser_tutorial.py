@@ -32,7 +32,6 @@ from test_browser import (  # noqa: F401 - its server and browser fixtures too
 )
 from test_browser_a11y import axe_or_skip, violations
 from test_browser_details import new_game
-from png_support import shrink
 
 FAST = "localStorage.setItem('binokel.settings', JSON.stringify({speed: 'off', botPause: 'short'}))"
 
@@ -430,5 +429,4 @@ def test_screenshots_tutorial(server: Server, browser: Browser) -> None:
     tap_last_free_card(page)
     page.wait_for_timeout(300)
     page.screenshot(path=str(shots / "tutorial-phone.png"))
-    shrink(shots / "tutorial-phone.png")
     page.context.close()
