@@ -36,14 +36,14 @@ VARIANT_TEXTS = (
     "standard(double_melds=plain,eight_tens=1000)",
     "sevens(eight_sevens=1000,surrender_credit=half)",
     "classic40(must_beat=led,first_lead=soloist)",
-    # issue 5: seats, teams, the open auction
+    # seats, teams, the open auction
     "four-solo(deck=nines,hand_size=11)",
     "kreuz(partner_exemption=1,rounding=10,failed_credit=30)",
     "sechser(partner_exemption=1,end=highest)",
     "standard(auction=open)",
     "standard(auction=open,all_pass=forced,first_lead=soloist)",
     "four-sitout(auction=open,end=highest)",
-    # issue 5: contracts
+    # contracts
     "standard(open_durch=1500,bettel=300,durch_fail_credit=300)",
     "kreuz(open_durch=1500,bettel=300,durch_game=1)",
     "standard(hand_durch=2000,open_durch=1500,durch_fail_credit=400)",

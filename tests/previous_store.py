@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS games (
     over INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_by_update ON games (over, updated);
--- Play with friends (issue 11): who holds each person's seat, and the open invites.
+-- Play with friends: who holds each person's seat, and the open invites.
 -- Tokens and codes are stored only as SHA-256 digests (binokel.server.seat.digest).
 -- Seat -1 is the creator's token when they do not sit at the table (host only).
 CREATE TABLE IF NOT EXISTS seats (

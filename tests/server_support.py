@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from storage_support import info_of
 
 from binokel.record import game_record
 from binokel.server import persist
 from binokel.server.app import create_app
 from binokel.server.limits import Limits
+from binokel.server.settings import Seat
 from binokel.server.storage import open_store
 
 FAST_LIMITS = Limits(messages_per_second=1000.0, message_burst=1000, address_messages_per_second=1000.0,
@@ -69,14 +71,13 @@ class Saved:
         return SavedGame(loaded.driver.version + loaded.base, game_record(loaded.driver.game, names),
                          loaded.settings.to_json())
 
-    def seats(self, game_id: str) -> list[persist.SeatRow]:
-        """The taken seats (and the row of a creator who only hosts)."""
+    def seats(self, game_id: str) -> dict[int, Seat]:
+        """The taken seats by number (and at HOST_SEAT a creator who only hosts)."""
         with open_store(self.db) as store:
-            info = store.info(game_id)
+            info = info_of(store, game_id)
         if info is None:
-            return []
-        people, host = persist.people_of(info)
-        return people + ([host] if host is not None and host.seat < 0 else [])
+            return {}
+        return persist.people_of(info)[0]
 
     def games_of(self, hashes: list[str]) -> list[tuple[str, int]]:
         with open_store(self.db) as store:

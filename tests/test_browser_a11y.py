@@ -1,4 +1,4 @@
-"""Browser tests of issue #23's accessibility and delivery parts: a spectator reviews a
+"""Browser tests of accessibility and delivery parts: a spectator reviews a
 finished deal once (bug 1), the live region speaks a whole trick, axe-core finds nothing,
 plurals and dates follow the language, and the page arrives compressed and small.
 

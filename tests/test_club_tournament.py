@@ -1,4 +1,4 @@
-"""The done test of club tournaments (issue 25, part 2): a whole simulated evening against a
+"""The done test of club tournaments: a whole simulated evening against a
 real ``binokel serve`` on a loopback port — 42 players, 3 rounds of 12 deals at 14 tables,
 14 scorekeepers entering their deals at once (threads with HTTP clients; some entries
 invalid and refused, some deals corrected), one kill -9 of the server in the middle of

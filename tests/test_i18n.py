@@ -62,7 +62,7 @@ def test_every_template_renders_in_python() -> None:
                     text.format(**{name: 1 for name in names})
 
 
-# ---------------------------------------------------------------------- plural forms (issue #23, bug 14)
+# ---------------------------------------------------------------------- plural forms
 
 PLURAL_COUNTS = (0, 1, 2, 3, 5, 11, 21, 100, 1000)
 

@@ -371,7 +371,7 @@ def _generate() -> list[dict]:
     specs = []
     for text, deal_depth in (("standard", 7), ("classic40", 7), ("sevens", 7), ("standard(must_beat=led)", 6),
                              ("standard(first_lead=soloist)", 6), ("standard(durch=0)", 6),
-                             # added with issue 5 (the older positions above are unchanged):
+                             # added with seats, teams and the open auction (the positions above are unchanged):
                              ("four-solo", 6), ("four-sitout", 6), ("kreuz", 6), ("sechser", 6),
                              ("kreuz(partner_exemption=1)", 5), ("club", 2), ("standard(auction=open,sit_out=0)", 2),
                              ("standard(open_durch=1500,bettel=300)", 6),

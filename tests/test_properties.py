@@ -230,6 +230,28 @@ def test_card_points_add_up_to_250_when_all_tricks_are_played(rules: Rules, seed
     assert final.card_points[final.soloist] == final.trick_points[final.soloist] + discard
 
 
+@FAST
+@given(rules=rules_strategy, seed=seed_strategy)
+def test_views_carry_each_tricks_points_and_the_card_points_they_may_know(rules: Rules, seed: int) -> None:
+    """A page or terminal holds no card values: each completed trick in a view carries its
+    points (the last trick's 10 included), and they add up to the state's trick points; the
+    view's card points add the discard for the soloist's own view only."""
+    for state in random_playout(rules, seed):
+        for seat in range(rules.players):
+            data = view(state, seat).to_json()
+            per_seat = [0] * rules.players
+            for trick in data["tricks"]:
+                per_seat[trick["winner"]] += trick["points"]
+            assert tuple(per_seat) == state.trick_points
+            if seat == state.soloist:
+                assert tuple(data["card_points"]) == state.card_points
+                assert data["discard_points"] == sum(CARDS[k].points for k in state.discard)
+            else:
+                assert tuple(data["card_points"]) == state.trick_points and data["discard_points"] is None
+            tapp = data["tapp"]
+            assert data["tapp_points"] == (None if tapp is None else sum(Card.parse(c).points for c in tapp))
+
+
 def test_played_out_deals_are_common_enough_to_check() -> None:
     """The 250 property above needs played-out deals: make sure random playouts reach them."""
     outcomes = Counter()

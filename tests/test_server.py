@@ -101,7 +101,7 @@ def seat_ws(client: TestClient, game_id: str, events: bool = False) -> Iterator[
 
 def no_games(client: TestClient) -> bool:
     """Nothing stored (the list of every game is no longer served to anybody)."""
-    return client.app.state.hall.store.all_games() == []
+    return client.app.state.hall.store.games() == []
 
 
 def is_ready(message: Message) -> bool:
@@ -272,6 +272,20 @@ def test_rules_are_read_as_a_new_game_reads_them(client: TestClient, text: str, 
     assert all(c["standard"] == getattr(STANDARD, c["name"]) for c in body["changes"])
 
 
+@pytest.mark.parametrize(("text", "teams"), [("standard", [0, 1, 2]), ("kreuz", [0, 1, 0, 1]),
+                                             ("sechser", [0, 1, 0, 1, 0, 1]), ("four-solo", [0, 1, 2, 3])])
+def test_the_rules_say_who_plays_with_whom_and_each_seats_computer_name(client: TestClient, text: str,
+                                                                         teams: list[int]) -> None:
+    """The start page shows partners and the computer players' names from the server's answer."""
+    from binokel.server.settings import OPPONENT_NAMES
+
+    body = client.get("/api/rules", params={"text": text}).json()
+    assert body["teams"] == teams
+    assert body["bot_names"][1:3] == list(OPPONENT_NAMES[:2]) and len(body["bot_names"]) == len(teams)
+    meta = {r["name"]: r for r in client.get("/api/meta").json()["rule_sets"]}
+    assert meta[text]["teams"] == teams and meta[text]["bot_names"] == body["bot_names"]
+
+
 BAD_RULES = ["poker", "standard(target=7)", "standard(players=4)", "kreuz(teams=none,partner_exemption=1)",
              "standard(sit_out=1)", "standard(bettel=15)", "club(auction=sealed)", "standard(target)", "sechser(players=3)"]
 
@@ -316,7 +330,9 @@ def test_every_language_has_every_string() -> None:
     """The page shows every rule option, rule set, contract and outcome in five languages."""
     from binokel.action import GAME_WORDS
     from binokel.server.app import web_dir
-    from binokel.server.protocol import DECKS, LANGUAGES, LEVELS
+    from binokel.ai import LEVELS
+    from binokel.i18n import LANGUAGES
+    from binokel.server.settings import DECKS
     from binokel.state import Outcome
 
     from binokel.i18n import catalogue
@@ -533,10 +549,10 @@ def test_bad_messages_get_errors_and_change_nothing(db: Path) -> None:
                 ('{"type": "action", "action": 150, "version": 0}', "an action message needs \"action\""),
                 (json.dumps({"type": "sync", "pad": "x" * MAX_MESSAGE}), "message too large"),
                 (b"\x00\x01", "messages must be JSON text"),
-                ('{"type": "action", "action": "150", "version": %d}' % state["version"], "it is not your turn"),
+                ('{"type": "action", "action": "150", "version": %d}' % state["version"], "it is not seat 0's turn"),
                 ('{"type": "action", "action": "150", "version": 7}', "stale version 7"),
                 ('{"type": "hint"}', "a hint is only given when it is your turn"),
-                ('{"type": "next_deal"}', "the deal is not over yet"),
+                ('{"type": "next_deal"}', "the current deal is not finished"),
                 ('{"type": "next_deal", "version": "x"}', "\"version\" must be a whole number"),
             ]
             for raw, expected in cases:
@@ -686,3 +702,18 @@ def test_a_failing_bot_cannot_stall_the_game(caplog: pytest.LogCaptureFixture) -
         with pytest.raises(BotError, match="at seat 1"):
             choose_safely(bot, seen, random.Random(1), 0.01)
     assert choose_safely(make_bot("easy", seed=1), seen, random.Random(1), 0.01) in seen.legal_actions
+
+@pytest.mark.parametrize("rules", list(RULE_SETS))
+def test_a_spectator_sees_what_every_seat_but_the_soloist_sees_in_common(rules: str) -> None:
+    """The spectator's view is a seat's view without its hand and choices; nothing derived
+    from the soloist's own discard (its points, the soloist's card points) reaches it."""
+    from binokel.server.table import PRIVATE_FIELDS, spectator_view
+    from conftest import random_playout
+
+    for seed in range(3):
+        for deal in random_playout(Rules.parse(rules), seed):
+            watched = spectator_view(deal)
+            for seat in range(deal.players):
+                if seat != deal.soloist:
+                    assert watched == {**view(deal, seat).to_json(), **PRIVATE_FIELDS, "seat": None}
+            assert watched["discard_points"] is None and watched["card_points"] == list(deal.trick_points)

@@ -1,4 +1,4 @@
-"""Abuse from outside (issue 27): each hole an outside probe found, with a test that failed
+"""Abuse from outside: each hole an outside probe found, with a test that failed
 before it was closed. Where the hole is about sockets or time the test runs a real uvicorn
 server on a loopback port (``Served`` of ``test_server_hostile``)."""
 

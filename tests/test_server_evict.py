@@ -1,4 +1,4 @@
-"""Idle tables leave the server's memory (issue 12): a table nobody watches, with no bot move
+"""Idle tables leave the server's memory: a table nobody watches, with no bot move
 or hint in flight, is evicted (``Limits.idle_seconds``), and beyond ``Limits.tables_in_memory``
 the tables watched least recently go first; an evicted table is reloaded from the store when
 somebody comes, at the same version, and play goes on."""

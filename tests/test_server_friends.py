@@ -1,4 +1,4 @@
-"""Play with friends (issue 11) through the real protocol: people with their own seat
+"""Play with friends through the real protocol: people with their own seat
 tokens, bots, spectators; per-seat leak checks; impersonation; stand-in bots; chat;
 invites; "your games"; rematch."""
 
@@ -149,7 +149,7 @@ def test_impersonation_fails_and_changes_nothing(db: Path) -> None:
         not_mover = next(s for s in tokens if s != mover)
         other = watcher if person == not_mover else connect(client, game_id, tokens[not_mover], stack)
         cases += [
-            (other, {"type": "action", "action": "150", "version": version}, "it is not your turn"),
+            (other, {"type": "action", "action": "150", "version": version}, "'s turn: seat"),
             (other, {"type": "action", "action": "150", "version": version, "seat": mover}, "only a seat's own token"),
             (other, {"type": "action", "action": "150", "version": version, "seat": 2}, "only a seat's own token"),
             (other, {"type": "hello", "token": tokens[mover]}, "hello is only the first message"),

@@ -83,3 +83,31 @@ def test_a_sheet_outlives_its_server_process(server_db: Path | str) -> None:  # 
                              "melds": [0, 150, 0], "card_points": [60, 190, 0], "tricks": [5, 10, 0]}},
                              headers=auth(token))
         assert answer.json()["totals"][-1] == [300, 480, 80]
+
+
+def test_the_form_learns_the_rules_and_the_meld_list_from_the_server(client: TestClient) -> None:
+    kreuz = client.get("/api/pad/rules", params={"text": "kreuz"}).json()
+    assert (kreuz["players"], kreuz["teams"], kreuz["hand_size"], kreuz["can_pass"]) == (4, [[0, 2], [1, 3]], 10, False)
+    club = client.get("/api/pad/rules", params={"text": "club"}).json()
+    assert (club["can_pass"], club["forced"]) == (False, True)  # Zwangsspiel: the dealer plays
+    assert client.get("/api/pad/rules", params={"text": "standard(auction=open)"}).json()["can_pass"] is True
+    sitout = client.get("/api/pad/rules", params={"text": "four-sitout"}).json()
+    assert sitout["sits_out"] == [0, 1, 2, 3] and sitout["teams"] is None
+    assert "bettel" in client.get("/api/pad/rules", params={"text": "standard(bettel=300)"}).json()["games"]
+    melds = {(m["name"], m["suit"]): m["points"] for m in client.get("/api/pad/rules").json()["melds"]["H"]}
+    # trump's family and pair count more; every meld of the calculator is offered, doubled ones too
+    assert melds[("family", "H")] == 150 and melds[("family", "S")] == 100 and melds[("pair", "H")] == 40
+    assert melds[("pair", "C")] == 20 and melds[("binokel", None)] == 40 and melds[("double_binokel", None)] == 300
+    assert melds[("dissle", "H")] == 10 and ("dissle", "S") not in melds
+    bad = client.get("/api/pad/rules", params={"text": "standard(target=banana)"})
+    assert bad.status_code == 400 and bad.json()["code"]
+
+
+def test_the_sheet_as_csv(client: TestClient) -> None:
+    answer = client.post("/api/pad", json={"rules": "standard", "players": ["=Anna", "Ben", "Cleo"], "first_dealer": 2})
+    sheet_id, token = answer.json()["id"], answer.json()["token"]
+    client.post(f"/api/pad/{sheet_id}/deals", json={"summary": MADE}, headers=auth(token))
+    lines = client.get(f"/api/pad/{sheet_id}/sheet.csv").text.splitlines()
+    assert lines == ["deal,dealer,soloist,bid,game,outcome,'=Anna,Ben,Cleo,total '=Anna,total Ben,total Cleo",
+                     "1,Cleo,'=Anna,200,S,made,240,140,80,240,140,80"]
+    assert client.get("/api/pad/pad-nothing/sheet.csv").status_code == 404

@@ -26,7 +26,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about httpx versions
     from fastapi.testclient import TestClient
 
-from binokel.ai import HINT_LEVEL, make_bot
+from binokel.ai import HINT_LEVEL, choose_safely, make_bot
 from server_support import app_for, fast_limits
 from binokel.server.limits import Limits
 from binokel.server.pool import Pool, PoolClosed
@@ -387,3 +387,38 @@ def test_a_hint_flood_at_one_table_leaves_another_tables_bots_alone() -> None:
     # many of each depends on how fast this machine thinks, so only the sum is asserted.
     assert answers["hint_in_flight"] > 0
     assert answers["hint_in_flight"] + answers["too_many_hints"] > answers["hint"]
+
+
+def _views_to_move(count: int) -> list[SeatView]:
+    """Views of the seat to move from a few random playouts, in every phase."""
+    seen: list[SeatView] = []
+    rng = random.Random(5)
+    while len(seen) < count:
+        state = State.new("standard", dealer=0).deal_random(rng)
+        while not state.is_over() and len(seen) < count:
+            mover = view(state, state.to_move)
+            seen.append(mover)
+            state = state.apply(rng.choice(mover.legal_actions))
+    return seen
+
+
+def test_a_worker_process_thinks_with_the_tables_own_bot() -> None:
+    """The process pool rebuilds the table's bot with its seed and the options set on it, so a
+    bot moves as it would in a thread: the table's seed makes its moves reproducible.
+    (A fresh default bot in the worker played by the rules where the option said: at random.)"""
+    bot = make_bot("easy", seed=7)
+    bot.MISTAKES = 1.0  # type: ignore[attr-defined] # an option set on the instance: always a random card
+    views = [seen for seen in _views_to_move(200) if seen.phase.value == "play" and len(seen.legal_actions) > 2]
+    assert len(views) >= 10
+    expected = [str(choose_safely(bot, seen, random.Random(i), 0.01)) for i, seen in enumerate(views)]
+
+    async def scenario() -> list[str]:
+        pool = Pool("process", workers=1)
+        await pool.start()
+        try:
+            assert pool.worker_pids()
+            return [str(await pool.think("t", bot, seen, random.Random(i), 0.01)) for i, seen in enumerate(views)]
+        finally:
+            await pool.stop()
+
+    assert asyncio.run(scenario()) == expected

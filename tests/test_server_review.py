@@ -1,5 +1,5 @@
 """Bidding help, the explanation of a deal's numbers and the review of finished deals
-(server/review.py, server/review_routes.py; issue #15)."""
+(server/review.py, server/review_routes.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``scripts/serve`` and ``scripts/venv``: the first start says what it does (issue #15, bug 14).
+"""``scripts/serve`` and ``scripts/venv``: the first start says what it does.
 
 The scripts are copied into a temporary tree with a fake ``python`` (given by ``PYTHON``)
 that makes the virtualenv and "installs" instantly, so nothing is downloaded.

@@ -778,12 +778,12 @@ def standings_csv(rows: Sequence[Standing], round_label: str = "round") -> str:
     writer.writerow(["place", "name", *(f"{round_label} {n}" for n in range(1, count + 1)), "total", "played",
                      "won", "lost", "fees", "dropped"])
     for row in rows:
-        writer.writerow([row.place, _cell(row.name), *row.rounds, *[0] * (count - len(row.rounds)), row.total,
-                         row.played, row.won, row.lost, euros(row.fees), "yes" if row.dropped else ""])
+        writer.writerow([row.place, spreadsheet_cell(row.name), *row.rounds, *[0] * (count - len(row.rounds)),
+                         row.total, row.played, row.won, row.lost, euros(row.fees), "yes" if row.dropped else ""])
     return "".join(lines.parts)
 
 
-def _cell(text: str) -> str:
+def spreadsheet_cell(text: str) -> str:
     """A name as a spreadsheet cell: never read as a formula (CSV injection)."""
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
@@ -803,7 +803,8 @@ def deals_csv(event: Event) -> str:
     for round_ in event.rounds:
         for table in round_.tables:
             for number, deal in enumerate(table.deals, 1):
-                writer.writerow([round_.number, table.number, number, _cell(names[table.players[deal.summary[
-                    "dealer"]]]), " / ".join(_cell(names[p]) for p in table.players),
-                    " / ".join(str(s) for s in deal.scores)])
+                dealer = names[table.players[deal.summary["dealer"]]]
+                writer.writerow([round_.number, table.number, number, spreadsheet_cell(dealer),
+                                 " / ".join(spreadsheet_cell(names[p]) for p in table.players),
+                                 " / ".join(str(s) for s in deal.scores)])
     return "".join(lines.parts)

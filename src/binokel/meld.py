@@ -1,4 +1,4 @@
-"""Melds (declarations): the best melds a hand allows, RULES.md section 5.
+"""Melds (declarations): the best melds a hand allows, docs/rules.md section 5.
 
 The meld types — sequences, four of a kind, binokel, dissle — are independent (a card
 may serve once in each type), so the best total is the sum of the best of each type.

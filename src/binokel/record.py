@@ -1,4 +1,4 @@
-"""Records (RECORDS.md): read, write and replay deals and games as plain JSON.
+"""Records (docs/records.md): read, write and replay deals and games as plain JSON.
 
 A record holds the rules, the dealt cards and every action, so a replay never needs a
 random generator. Unknown top-level keys are kept in :attr:`Record.extra`.
@@ -347,7 +347,7 @@ def _check_copies(rules: Rules, hands: list[list[Card]], tapp: list[Card], prefi
 # ---------------------------------------------------------------------- results
 
 def deal_result(state: State) -> dict[str, Any]:
-    """The ``binokel replay --json`` object of one deal (RECORDS.md)."""
+    """The ``binokel replay --json`` object of one deal (docs/records.md)."""
     game = None if state.game is None else str(GAMES[state.game])
     melds = state.melds or ((),) * state.players
     cards = state.card_points

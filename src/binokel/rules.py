@@ -1,4 +1,4 @@
-"""Rules as data: a frozen :class:`Rules` value holds every option of RULES.md section 9.
+"""Rules as data: a frozen :class:`Rules` value holds every option of docs/rules.md section 9.
 
 A rule set is a named bundle of option values. Its canonical text names the base set
 and lists only the options that differ from it, in declaration order:
@@ -415,7 +415,7 @@ class Rules:
 
     # Text form.
 
-    @property
+    @cached_property  # read with every view and message: worked out once per value
     def text(self) -> str:
         """The canonical text: the base set's name and the options that differ from it."""
         changed = [f"{name}={value}" for name, value, _ in self.differences()]
@@ -557,7 +557,7 @@ DESCRIPTIONS: dict[str, str] = {}
 RULE_SETS: dict[str, Rules] = {
     rules.name: rules
     for rules in (
-        _rule_set("standard", "48 cards with 9s, 15 each, Tapp 3, target 1500 (RULES.md, seed 000)"),
+        _rule_set("standard", "48 cards with 9s, 15 each, Tapp 3, target 1500 (docs/rules.md, seed 000)"),
         _rule_set("classic40", "40 cards, 12 each, Tapp 4 dealt 2 + 2 (the classic game, seeds 001/002)",
                   deck="forty", hand_size=12, tapp_size=4, tapp_rounds=2),
         _rule_set("sevens", "48 cards with 7s: Dissle is the trump 7", deck="sevens"),

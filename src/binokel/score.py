@@ -1,4 +1,4 @@
-"""Scoring of a finished deal and the end-of-game rule (RULES.md sections 4, 6, 7, 8, 10).
+"""Scoring of a finished deal and the end-of-game rule (docs/rules.md sections 4, 6, 7, 8, 10).
 
 A finished deal's public facts are a :class:`DealSummary` — what a score pad writes
 down — and :func:`explain` scores it, saying per side what counted, the credits, the
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 LAST_TRICK_BONUS = 10
 MAX_BID = 9_999_999_990
-"""The highest bid (10 digits): far above any deal's worth, so "no upper limit" (RULES.md
+"""The highest bid (10 digits): far above any deal's worth, so "no upper limit" (docs/rules.md
 section 10) in practice, and every bid is short notation (:func:`binokel.number.read_number`)."""
 # Bound once: read for every deal.
 _ALWAYS, _SOLOIST, _FORCED, _OPEN_AUCTION = DefenderMelds.ALWAYS, End.SOLOIST, AllPass.FORCED, Auction.OPEN
@@ -101,7 +101,7 @@ def _trump_side(rules: Rules, team: Sequence[int], declarer_side: bool, made: bo
         terms.append(("card_points", sum(card_points[s] for s in team if declarer_side or tricks[s])))
         terms.append(("melds", sum(meld_points[s] for s in team if melds_count(rules, declarer_side, tricks[s]))))
     if not declarer_side and not made and rules.failed_credit:
-        score += rules.failed_credit  # once per side (RULES.md section 10)
+        score += rules.failed_credit  # once per side (docs/rules.md section 10)
         if terms is not None:
             terms.append(("failed_credit", rules.failed_credit))
     return score
@@ -204,7 +204,7 @@ def durch_scores(rules: Rules, soloist: int, made: bool, out: int | None = None,
 
 
 def decide_winner(rules: Rules, totals: Sequence[int], soloist: int | None, deals_played: int) -> int | None:
-    """The game's winner after a deal, or None to play on (RULES.md section 8).
+    """The game's winner after a deal, or None to play on (docs/rules.md section 8).
 
     >>> from binokel.rules import STANDARD
     >>> decide_winner(STANDARD, (1510, 1600, 900), soloist=0, deals_played=9)
@@ -428,12 +428,12 @@ class ScoreExplanation:
 
 
 def explain(rules: Rules, summary: DealSummary, *, check: bool = True) -> ScoreExplanation:
-    """Score a finished deal from its public facts, saying how (RULES.md sections 4, 6, 7, 10).
+    """Score a finished deal from its public facts, saying how (docs/rules.md sections 4, 6, 7, 10).
 
     Refuses a summary that cannot be under ``rules`` with a :class:`SummaryError` naming the
     ``field`` (``check=False``: the caller vouches for it, as the state for its own deals).
 
-    RULES.md section 6's worked example, made with 240 and failed with 190:
+    docs/rules.md section 6's worked example, made with 240 and failed with 190:
 
     >>> from binokel.rules import STANDARD
     >>> made = DealSummary(2, 0, 200, "S", False, (150, 0, 0), (90, 100, 60), (4, 6, 5))

@@ -46,7 +46,7 @@ CHANCE = -1
 
 OPEN_BID_SPAN = 500
 """How far above the lowest bid the open auction's offered bids reach (:meth:`State.legal_actions`).
-Any higher multiple of 10 is legal as well (RULES.md section 10): ``apply`` accepts it."""
+Any higher multiple of 10 is legal as well (docs/rules.md section 10): ``apply`` accepts it."""
 
 
 class Phase(StrEnum):
@@ -292,7 +292,7 @@ class State:
             if self.rules.auction is _OPEN:
                 if kind is _A_PASS:
                     return True
-                # RULES.md section 10: no upper limit, any multiple of 10 from the lowest bid up.
+                # docs/rules.md section 10: no upper limit, any multiple of 10 from the lowest bid up.
                 return kind is _A_BID and self.lowest_bid() <= action.value <= MAX_BID \
                     and action.value % 10 == 0
             if self.holder is None:

@@ -48,7 +48,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -66,9 +66,12 @@ from binokel.view import SeatView, view
 
 @dataclass(frozen=True)
 class Seat:
-    """Who sits in a seat: a person (``bot`` is None) or a bot of level ``bot``."""
+    """Who sits in a seat: a person (``bot`` is None) or a bot of level ``bot``. ``stand_in``
+    is the policy for a person who is away: the level of the bot that plays for them (None:
+    nobody does, the table waits)."""
 
     bot: str | None = None
+    stand_in: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -204,6 +207,41 @@ class Change:
     public: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # the shown deal's public fields
 
 
+# ---------------------------------------------------------------------- what happens next
+
+@dataclass(frozen=True)
+class Deal:
+    """Next: the chance step (the cards of the next deal are to be dealt)."""
+
+
+@dataclass(frozen=True)
+class Ask:
+    """Next: ``seat``'s person is to act (the front end asks them and waits)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Think:
+    """Next: a bot of ``level`` is to choose ``seat``'s action from that seat's view;
+    ``stand_in``: it plays for a person who is away."""
+
+    seat: int
+    level: str
+    stand_in: bool = False
+
+
+@dataclass(frozen=True)
+class Over:
+    """The game is over: no step is left. ``winner`` is the winning seat (or team)."""
+
+    winner: int | None
+
+
+Next = Deal | Ask | Think | Over
+"""What :meth:`Table.next_step` answers: every front end loops over it."""
+
+
 class TurnError(IllegalActionError):
     """An action from a seat that is not to move (or while the cards are to be dealt)."""
 
@@ -313,8 +351,34 @@ class Table:
 
     def bot_to_move(self) -> int | None:
         """The bot seat to move, if a bot is to move."""
-        seat = self.to_move
-        return seat if seat is not None and seat >= 0 and self.is_bot(seat) else None
+        step = self.next_step()
+        return step.seat if isinstance(step, Think) else None
+
+    def next_step(self, away: Collection[int] = ()) -> Next:
+        """What happens next: the cards are dealt, a person is asked, a bot thinks, or the
+        game is over. ``away``: person seats whose person is not there (the front end's
+        clock decides when that is); a stand-in plays for them if their seat has one.
+
+        >>> table = Table("standard", [PERSON, Seat("easy"), Seat(stand_in="medium")], seed=3, first_dealer=1)
+        >>> table.next_step()
+        Deal()
+        >>> _ = table.deal()
+        >>> table.next_step(), table.next_step(away={2})
+        (Ask(seat=2), Think(seat=2, level='medium', stand_in=True))
+        """
+        game = self._game
+        if game.is_over():
+            return Over(game.winner)
+        if game.needs_deal():
+            return Deal()
+        seat = game.current.to_move
+        assert seat is not None and seat >= 0
+        sitter = self.seats[seat]
+        if sitter.bot is not None:
+            return Think(seat, sitter.bot)
+        if seat in away and sitter.stand_in is not None:
+            return Think(seat, sitter.stand_in, stand_in=True)
+        return Ask(seat)
 
     @property
     def shown_deal(self) -> State:
@@ -371,20 +435,31 @@ class Table:
     def propose_deal(self, rng: random.Random | None = None) -> Change:
         """The chance step, checked but not taken: the cards from ``rng``, or from the seed
         (each deal its own generator, see :meth:`Game.deal_seeded`)."""
+        self.check_deal()
         game = self._game
-        if game.is_over():
-            raise TurnError(-1, None)
-        if not game.needs_deal():
-            raise IllegalActionError("deal_not_finished")
         dealt = game.deal_random(rng) if rng is not None else game.deal_seeded(self.seed)
         return self._change(Dealt(*_dealt_cards(dealt.current)), dealt)
 
-    def propose(self, seat: int, action: Action | str) -> Change:
+    def check_deal(self, at: int | None = None) -> None:
+        """Raise why the cards may not be dealt now (the game is over, the deal is not
+        finished, or ``at`` is not the current version); nothing if they may."""
+        if at is not None and at != self.version:
+            raise IllegalActionError("stale_version", version=at, current=self.version)
+        if self._game.is_over():
+            raise TurnError(-1, None)
+        if not self._game.needs_deal():
+            raise IllegalActionError("deal_not_finished")
+
+    def propose(self, seat: int, action: Action | str, at: int | None = None) -> Change:
         """``seat``'s action checked but not taken; raises (TurnError, IllegalActionError,
-        NotationError) and changes nothing if it is not that seat's turn or not legal."""
+        NotationError) and changes nothing if it is not that seat's turn or not legal.
+        ``at``: the version the action was decided at (a client's); refused with
+        ``stale_version`` if the table is elsewhere now — the one place versions are checked."""
         game = self._game
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             raise NotationError("bad_seat", last=self.players - 1, value=repr(seat))
+        if at is not None and at != self.version:
+            raise IllegalActionError("stale_version", version=at, current=self.version)
         to_move = self.to_move
         if to_move != seat:
             raise TurnError(seat, to_move)
@@ -421,12 +496,13 @@ class Table:
         return self.commit(self.propose(seat, action))
 
     def play_bots(self, choose: Callable[[int, SeatView], Action]) -> list[Event]:
-        """While a bot seat is to move, ask ``choose(seat, its view)`` and take the answer:
-        the synchronous helper for front ends that may wait for bots (terminal, tournament).
-        Stops when a person is to move, the cards are to be dealt or the game is over."""
+        """While a bot is to move (:meth:`next_step` is :class:`Think`), ask ``choose(seat, its
+        view)`` and take the answer: the synchronous helper for front ends that may wait for
+        bots (terminal, tournament). Stops when a person is to move, the cards are to be
+        dealt or the game is over."""
         events: list[Event] = []
-        while (seat := self.bot_to_move()) is not None:
-            events += self.act(seat, choose(seat, self.view(seat)))
+        while isinstance(step := self.next_step(), Think):
+            events += self.act(step.seat, choose(step.seat, self.view(step.seat)))
         return events
 
     # ------------------------------------------------------------------ events of a step
@@ -523,13 +599,18 @@ __all__ = [
     "PERSON",
     "PUBLIC_FIELDS",
     "Acted",
+    "Ask",
     "Change",
+    "Deal",
     "Dealt",
     "Event",
     "EventKind",
+    "Next",
+    "Over",
     "Seat",
     "Step",
     "Table",
+    "Think",
     "TurnError",
     "Visibility",
     "step_from_json",

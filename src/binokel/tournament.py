@@ -48,7 +48,7 @@ from binokel.error import BinokelError
 from binokel.record import deal_record, game_record
 from binokel.rules import STANDARD, Rules
 from binokel.state import Outcome, State
-from binokel.table import Seat, Table
+from binokel.table import Deal, Over, Seat, Table, Think
 from binokel.view import SeatView
 
 DECISION_KINDS = ("auction", "tapp", "discard", "game", "surrender", "play")
@@ -289,10 +289,12 @@ def play_game(settings: Settings, index: int, seating: tuple[int, ...]) -> Playe
     table = bots.table(settings, first_dealer=index % settings.rules.players)
     rng = random.Random(f"{settings.seed}:game:{index}")
     choose = bots.chooser(table)
-    while not table.is_over():
-        if table.needs_deal():
+    while not isinstance(step := table.next_step(), Over):
+        if isinstance(step, Deal):
             table.deal(rng)
-        table.play_bots(choose)
+        else:
+            assert isinstance(step, Think), f"a tournament has no people: {step}"
+            table.act(step.seat, choose(step.seat, table.view(step.seat)))
     game, rules = table.game, settings.rules
     stats = [SeatStats(float(game.totals[seat]), won_game=game.winner == rules.team_of(seat))
              for seat in range(game.players)]

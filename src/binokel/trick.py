@@ -1,4 +1,4 @@
-"""Tricks: which cards may be played to a trick and which card wins it (RULES.md section 6).
+"""Tricks: which cards may be played to a trick and which card wins it (docs/rules.md section 6).
 
 Pure functions on card kinds and hand masks (see :mod:`binokel.card`), shared by the
 engine and the search code of the computer opponents.

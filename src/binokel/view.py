@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from binokel.action import Action, Contract
-from binokel.card import CARDS, Card, Hand, Suit
+from binokel.card import CARDS, Card, Hand, Rank, Suit
 from binokel.meld import Meld
 from binokel.rules import Rules, Seating
+from binokel.score import LAST_TRICK_BONUS
 from binokel.state import Outcome, Phase, State, parse_action
 from binokel.trick import Trick
 
@@ -70,6 +71,30 @@ class SeatView:
     def my_hand(self) -> Hand:
         return Hand(self.hand)
 
+    def trick_points_of(self, number: int) -> int:
+        """The points completed trick ``number`` (0 the first) brought its winner: its cards
+        and, when it ended the deal's play (no card left in any hand), the last trick's 10.
+
+        >>> import random
+        >>> from binokel.ai import make_bot
+        >>> state = State.new("standard", dealer=2).deal_random(random.Random(1))
+        >>> bots = [make_bot("easy", seed=s) for s in range(3)]
+        >>> while not state.is_over():
+        ...     state = state.apply(bots[state.to_move].choose(view(state, state.to_move), budget=0.01))
+        >>> seen = view(state, 0)
+        >>> sum(seen.trick_points_of(k) for k in range(len(seen.tricks))) == sum(seen.trick_points)
+        True
+        """
+        last = number == len(self.tricks) - 1 and not any(self.hand_sizes)
+        return sum(c.points for c in self.tricks[number].cards) + (LAST_TRICK_BONUS if last else 0)
+
+    @property
+    def card_points(self) -> tuple[int, ...]:
+        """Card points per seat as this seat may know them: tricks (with the last trick's 10)
+        and, for the soloist's own view, the discard (hidden from the others until the result)."""
+        discard = sum(c.points for c in self.discard) if self.discard else 0
+        return tuple(p + (discard if seat == self.soloist else 0) for seat, p in enumerate(self.trick_points))
+
     def to_json(self) -> dict[str, Any]:
         """Plain JSON for the browser or the terminal; cards and actions in record notation.
 
@@ -88,7 +113,7 @@ class SeatView:
             "discard": cards(self.discard) if self.discard is not None else None,
             "game": self.game.word if self.game is not None else None, "surrendered": self.surrendered,
             "melds": [[m.to_json() for m in seat] for seat in self.melds] if self.melds is not None else None,
-            "tricks": [_trick_json(t) for t in self.tricks],
+            "tricks": [{**_trick_json(t), "points": self.trick_points_of(k)} for k, t in enumerate(self.tricks)],
             "trick": _trick_json(self.trick),
             "tricks_won": list(self.tricks_won), "trick_points": list(self.trick_points),
             "outcome": self.outcome.value if self.outcome is not None else None,
@@ -98,11 +123,16 @@ class SeatView:
             "open_hand": cards(self.open_hand) if self.open_hand is not None else None,
             # Derived from the rules and the dealer, sent so that no client works out seat order.
             "order": list(self.seating.order),
+            # Derived points, sent so that no client holds the card values or adds them up.
+            "card_points": list(self.card_points),
+            "tapp_points": sum(c.points for c in self.tapp) if self.tapp is not None else None,
+            "discard_points": sum(c.points for c in self.discard) if self.discard is not None else None,
+            "rank_points": RANK_POINTS_BY_LETTER,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatView:
-        """Read what :meth:`to_json` wrote (the exact inverse; the derived ``order`` is not read)."""
+        """Read what :meth:`to_json` wrote (the exact inverse; the derived ``order`` and points are not read)."""
         phase = Phase(data["phase"])
 
         def cards(texts: list[str] | None) -> tuple[Card, ...] | None:
@@ -128,6 +158,10 @@ class SeatView:
             legal_actions=tuple(parse_action(phase, a) for a in data["legal_actions"]),
             sitting_out=data["sitting_out"], open_hand=cards(data["open_hand"]),
         )
+
+
+# What each rank is worth, for a client that adds up cards a player is choosing (laying away).
+RANK_POINTS_BY_LETTER = {rank.letter: rank.points for rank in Rank}
 
 
 def _card_texts(cards: tuple[Card, ...]) -> list[str]:

@@ -61,6 +61,7 @@ class HeuristicBot:
     worlds than its effort asked? (Counted by the tournament; only this process's worlds.)"""
 
     def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed  # a server's pool rebuilds the bot from it in a worker process
         self._rng = random.Random(seed)
 
     def choose(self, view: SeatView, rng: random.Random | None = None, budget: float = 1.0) -> Action:

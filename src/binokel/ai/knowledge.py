@@ -1,6 +1,6 @@
 """What one seat knows about the hidden cards, derived from its :class:`SeatView` alone.
 
-Facts (RULES.md section 6, as ``State.legal_actions`` enforces them; ``trick.legal_cards``):
+Facts (docs/rules.md section 6, as ``State.legal_actions`` enforces them; ``trick.legal_cards``):
 
 - a player who followed suit without beating a card of the led suit that was winning
   holds nothing higher in that suit;

@@ -16,7 +16,7 @@ parentheses of the latter, so pass it in a dict: ``load_game("binokel", {"rules"
 and ``max_bid`` (default 1000): bids above it are not offered, so that every deal has a
 bounded length, as OpenSpiel needs.
 
-One OpenSpiel episode is one deal; the returns are the deal scores (RULES.md section 6).
+One OpenSpiel episode is one deal; the returns are the deal scores (docs/rules.md section 6).
 
 Chance: the first chance node draws the dealer (uniform over the seats), then one chance
 node per card deals the deck card by card (outcome = the card kind, probability = copies

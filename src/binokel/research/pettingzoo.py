@@ -18,7 +18,7 @@ seat after the dealer). Each agent observes ``{"observation": float32 vector,
 "action_mask": int8 vector}`` built by :mod:`binokel.research.features` from its
 :func:`~binokel.view.view` only; the mask is all zeros except for the agent to move.
 
-One episode is one deal by default (the reward is the deal score, RULES.md section 6;
+One episode is one deal by default (the reward is the deal score, docs/rules.md section 6;
 with four at the table and the dealer sitting out, that seat is not an agent of the
 deal). With ``episode="game"`` an episode is a whole game to the target: ``reward="score"``
 pays each deal's score when it ends, ``reward="win"`` pays 1 to the winner (every member

@@ -1,6 +1,6 @@
 """Self-play data: ``binokel selfplay --bots hard,hard,hard --deals N --out deals.jsonl``.
 
-Each line of the output is one deal: its record (RECORDS.md deal format, with ``players``,
+Each line of the output is one deal: its record (docs/records.md deal format, with ``players``,
 ``seed`` and ``index`` added) plus ``scores`` and ``decisions``, one entry per decision
 in the order taken::
 
@@ -39,12 +39,11 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from binokel.research import features
-from binokel.ai import BOT_CLASSES, LEVELS, make_bot
+from binokel.ai import BOT_CLASSES, LEVELS, choose_safely, make_bot
 from binokel.error import BinokelError
 from binokel.record import deal_record
 from binokel.rules import Rules
-from binokel.state import State
-from binokel.view import view
+from binokel.table import Deal, Over, Seat, Table, Think
 
 
 @dataclass(frozen=True)
@@ -90,24 +89,30 @@ def plan_of(args: argparse.Namespace) -> Plan:
 
 
 def play_deal(plan: Plan, index: int) -> dict[str, Any]:
-    """Deal number ``index``: the record plus every decision's features."""
+    """Deal number ``index``: the record plus every decision's features. The table driver
+    says who moves; the bots and their generators are the table's (seeded by its seed)."""
     rules = Rules.parse(plan.rules)
     names = [plan.bots[seat % len(plan.bots)] for seat in range(rules.players)]
-    base = plan.seed * 100003 + index
-    bots = [make_bot(name, base * 7 + seat) for seat, name in enumerate(names)]
-    rngs = [random.Random(base * 31 + seat) for seat in range(rules.players)]
-    state = State.new(rules, dealer=index % rules.players).deal_random(random.Random(f"{plan.seed}:{index}"))
+    table = Table(rules, [Seat(name) for name in names], seed=plan.seed * 100003 + index,
+                  first_dealer=index % rules.players)
+    bots = [make_bot(name, seed=int(table.rng(f"bot{seat}").getrandbits(63))) for seat, name in enumerate(names)]
     decisions: list[dict[str, Any]] = []
-    while not state.is_over():
-        seat = state.to_move
-        assert seat is not None
-        seen = view(state, seat)
-        action = bots[seat].choose(seen, rngs[seat], plan.budget)
+    while not isinstance(step := table.next_step(), Over):
+        if isinstance(step, Deal):
+            if table.deal_number:  # one deal per record
+                break
+            table.deal(random.Random(f"{plan.seed}:{index}"))
+            continue
+        assert isinstance(step, Think), f"self-play has no people: {step}"
+        seen = table.view(step.seat)
+        action = choose_safely(bots[step.seat], seen, table.rng(f"bot{step.seat}"), plan.budget,
+                               seed=table.seed_for(f"bot{step.seat}"))
         vector = features.observation(seen)
-        decisions.append({"seat": seat, "x": [[i, v] for i, v in enumerate(vector) if v],
+        decisions.append({"seat": step.seat, "x": [[i, v] for i, v in enumerate(vector) if v],
                           "legal": features.legal_indices(seen), "action": features.index_of(action, seen),
                           "text": str(action)})
-        state = state.apply(action)
+        table.act(step.seat, action)
+    state = table.game.deals[0]
     scores = list(state.scores or ())
     for decision in decisions:
         decision["reward"] = scores[decision["seat"]]

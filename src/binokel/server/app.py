@@ -34,7 +34,7 @@ from binokel import i18n
 from binokel.error import BinokelError
 from binokel.i18n import LANGUAGES
 from binokel.record import game_record
-from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS
+from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS, Rules
 from binokel.ai import LEVELS
 from binokel.server.hall import Hall, Invites, Refused
 from binokel.server.guard import Guard, Names, Policy, origin_of
@@ -42,22 +42,28 @@ from binokel.server.limits import Limits, Quotas, address_key
 from binokel.server.logs import quiet_client_errors
 from binokel.server.metrics import CONTENT_TYPE, Metrics
 from binokel.server.persist import PROCESS
-from binokel.server.protocol import (
-    DECKS,
-    OPPONENT_NAMES,
+from binokel.server.protocol import brief, error_message, parse_message, parse_settings, rule_changes
+from binokel.server.schema import (
+    INVITE,
+    JOIN,
+    MY_GAMES,
     PHRASES,
+    Action,
+    Chat,
+    EventsRequest,
+    Hello,
+    HintRequest,
+    NextDeal,
     ProtocolError,
-    brief,
-    error_message,
-    parse_message,
+    RematchRequest,
+    Sync,
     parse_rules,
-    parse_settings,
-    rule_changes,
 )
 from binokel.server.storage import StorageUnavailable, Store, open_store
 from binokel.server.pool import PoolClosed
 from binokel.server.review_routes import add_review_routes
-from binokel.server.seat import OPEN, SHORT_LENGTH
+from binokel.server.seat import SHORT_LENGTH
+from binokel.server.settings import DECKS, OPEN, OPPONENT_NAMES, bot_name
 from binokel.server.club import add_club_routes
 from binokel.server.pad import add_pad_routes
 import binokel.server.delivery as delivery
@@ -90,8 +96,8 @@ JSON_BODY: dict[str, Any] = {"requestBody": {"required": True, "content": {
 def meta() -> dict[str, Any]:
     """Everything the new-game form offers (``GET /api/meta``)."""
     return {
-        "rule_sets": [{"name": name, "text": rules.text, "about": DESCRIPTIONS.get(name, ""), "players": rules.players,
-                       "changes": rule_changes(rules)} for name, rules in RULE_SETS.items()],
+        "rule_sets": [{"name": name, "about": DESCRIPTIONS.get(name, ""), **rules_facts(rules)}
+                      for name, rules in RULE_SETS.items()],
         "options": [{"name": name, "standard": standard, "meaning": option.help,
                      "choices": list(option.choices) if option.choices else None,
                      "minimum": option.minimum, "maximum": option.maximum, "step": option.step}
@@ -106,9 +112,17 @@ def meta() -> dict[str, Any]:
 
 
 def rules_answer(text: str) -> dict[str, Any]:
-    """``GET /api/rules``: the canonical text and the changes from standard; ProtocolError if refused."""
-    rules = parse_rules(text)
-    return {"text": rules.text, "players": rules.players, "changes": rule_changes(rules)}
+    """``GET /api/rules``: the rules read as a new game would read them; ProtocolError if refused."""
+    return rules_facts(parse_rules(text))
+
+
+def rules_facts(rules: Rules) -> dict[str, Any]:
+    """What the new-game form shows of a rule text: the canonical text, the changes from
+    standard, and per seat its team and the name a computer player there gets (so that the
+    page works out neither partnerships nor names)."""
+    seats = range(rules.players)
+    return {"text": rules.text, "players": rules.players, "changes": rule_changes(rules),
+            "teams": [rules.team_of(seat) for seat in seats], "bot_names": [bot_name(seat) for seat in seats]}
 
 
 def public_record(table: Table) -> dict[str, Any]:
@@ -218,9 +232,10 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         except (ValueError, RecursionError):
             raise Refused(400, "body_not_object") from None
 
-    @app.exception_handler(Refused)
-    async def refused(request: Request, problem: Refused) -> JSONResponse:
-        return error(problem.status, problem)
+    @app.exception_handler(ProtocolError)
+    async def refused(request: Request, problem: ProtocolError) -> JSONResponse:
+        # A body its model refuses (400), or a Refused with its own status.
+        return error(getattr(problem, "status", 400), problem)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, problem: RequestValidationError) -> JSONResponse:
@@ -272,7 +287,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         the process's name (host, PID), its tables, the database's error."""
         inside = from_here(request)
         try:
-            await asyncio.to_thread(store.info, "")
+            await asyncio.to_thread(store.games, [""])
         except StorageUnavailable as problem:
             more = {"process": PROCESS, "database": str(problem)} if inside else {}
             return JSONResponse({"ok": False, **more}, status_code=503)
@@ -318,11 +333,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
 
     @app.post("/api/games", openapi_extra=JSON_BODY)
     async def create_game(request: Request) -> JSONResponse:
-        body = await json_body(request)
-        try:
-            settings = parse_settings(body)
-        except ProtocolError as problem:
-            return error(400, problem)
+        settings = parse_settings(await json_body(request))
         if settings.seed is not None and OPEN in settings.seats and not limits.seeds_with_friends:
             # The deals are a function of the seed: its chooser would know every friend's hand.
             return error(400, ProtocolError("seed_with_friends"))
@@ -353,25 +364,19 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         body = await json_body(request)
         if not quotas.joins.take(client_of(request)):
             return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
-        table, seat = await invite(body.get("code") if isinstance(body, dict) else None)
+        table, seat = await invite(INVITE.read(body).code)
         return JSONResponse({**hall.summary(table), "seat": seat, "open_seats": table.open_seats})
 
     @app.post("/api/join", openapi_extra=JSON_BODY)
     async def join(request: Request) -> JSONResponse:
-        body = await json_body(request)
-        if not isinstance(body, dict) or not set(body) <= {"code", "id", "name"}:
-            return error(400, ProtocolError("join_body"))
+        body = JOIN.read(await json_body(request))
         if not quotas.joins.take(client_of(request)):
             return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
-        code = body.get("code")
-        if code is not None:
-            table, seat = await invite(code)
+        if body.code is not None:
+            table, seat = await invite(body.code)
         else:
-            table, seat = await hall.lobby_table(body.get("id")), None
-        try:
-            seat, token = await hall.join(table, seat, body.get("name", ""))
-        except ProtocolError as problem:  # a bad name (400), or a Refused with its own status
-            return error(getattr(problem, "status", 400), problem)
+            table, seat = await hall.lobby_table(body.id), None
+        seat, token = await hall.join(table, seat, body.name)
         return JSONResponse({"id": table.id, "seat": seat, "token": token})
 
     @app.post("/api/games/{game_id}/invites")
@@ -385,7 +390,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     @app.post("/api/my-games", openapi_extra=JSON_BODY)
     async def my_games(request: Request) -> JSONResponse:
         body = await json_body(request)
-        return JSONResponse({"games": await hall.games_of(body.get("tokens") if isinstance(body, dict) else None)})
+        return JSONResponse({"games": await hall.games_of(MY_GAMES.read(body).tokens)})
 
     @app.get("/api/lobby")
     async def lobby() -> JSONResponse:
@@ -462,7 +467,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         sender = asyncio.create_task(_send(websocket, connection))
         connection.on_overflow = sender.cancel  # a client too slow to read: stop writing to it; closed below
         if isinstance(connection.since, int) and connection.since > table.version:
-            await table.catch_up()  # the client has seen steps stored by another process
+            await table.catch_up(connection.since)  # the client has seen steps stored by another process
         try:
             table.join(connection, connection.since)
         except ProtocolError as problem:  # over the table's caps (spectators, a seat's tabs): 4429, like the address's
@@ -547,21 +552,21 @@ async def _hello(websocket: WebSocket, table: Table, limits: Limits, address: st
     except ProtocolError as problem:
         await refuse(problem, POLICY_CLOSE)
         return None
-    if hello["type"] != "hello":
+    if not isinstance(hello, Hello):
         await refuse(ProtocolError("hello_first"), POLICY_CLOSE)
         return None
-    token = hello.get("token")
+    token = hello.token
     seat: int | None = None
     host = False
     if token is not None:
-        row = table.seat_of(token)
-        if row is None:
+        held = table.seat_of(token)
+        if held is None:
             await refuse(ProtocolError("token_no_seat"), FORBIDDEN_CLOSE)
             return None
-        seat = row.seat if row.seat >= 0 else None
-        host = row.host
+        seat = held if held >= 0 else None
+        host = table.is_host(held)
     connection = Connection(seat, limits, host=host, address=address)
-    connection.since = hello.get("version")
+    connection.since = hello.version
     return connection
 
 
@@ -583,30 +588,27 @@ async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | b
                   quotas: Quotas) -> None:
     """Carry out one client message; problems go back to that connection only."""
     try:
-        message = parse_message(raw, quotas.limits.message_bytes)
-        kind = message["type"]
-        if "seat" in message and message["seat"] != connection.seat:
-            raise ProtocolError("not_your_seat", seat=connection.seat, value=repr(message["seat"]))
-        if kind == "action":
-            await table.act(connection, message["action"], message["version"])
-        elif kind == "sync":
+        message = parse_message(raw, quotas.limits.message_bytes, seat=connection.seat)
+        if message.seat is not None and message.seat != connection.seat:
+            raise ProtocolError("not_your_seat", seat=connection.seat, value=repr(message.seat))
+        if isinstance(message, Action):
+            await table.act(connection, message.action, message.version)
+        elif isinstance(message, Sync):
             connection.post(table.state_message(connection.seat))
             table.kick()
-        elif kind == "next_deal":
-            await table.next_deal(connection, message.get("version"))
-        elif kind == "hint":
-            chosen = message.get("chosen")  # cards picked to lay away, not sent yet
-            chosen = [str(c) for c in chosen] if isinstance(chosen, list) else None
-            connection.post({"type": "hint", "action": await table.hint(connection, chosen)})
-        elif kind == "events":
-            table.events_since(connection, message["since"])
-        elif kind == "rematch":
+        elif isinstance(message, NextDeal):
+            await table.next_deal(connection, message.version)
+        elif isinstance(message, HintRequest):  # chosen: cards picked to lay away, not sent yet
+            connection.post({"type": "hint", "action": await table.hint(connection, message.chosen)})
+        elif isinstance(message, EventsRequest):
+            table.events_since(connection, message.since)
+        elif isinstance(message, RematchRequest):
             if table.rematch_id is None and table.driver.is_over() and not quotas.tables.take(connection.address):
                 raise ProtocolError("too_many_tables", max=quotas.limits.tables_per_minute)  # a rematch is a new table
             connection.post({"type": "rematch", "id": await table.rematch(connection)})
-        elif kind == "chat":
+        elif isinstance(message, Chat):
             table.say(connection, message)
-        elif kind == "hello":
+        elif isinstance(message, Hello):
             raise ProtocolError("hello_again")
     except ProtocolError as problem:
         connection.post(table.error(problem))

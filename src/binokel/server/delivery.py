@@ -30,8 +30,11 @@ COMPRESS_FROM = 500
 """Bytes: smaller responses are sent as they are (gzip would not save a packet)."""
 REVALIDATED = ("/static/", "/i18n/")
 """Paths (besides the page ``/`` and ``/sw.js``) kept by browsers and revalidated by ETag."""
-SHELL_FOLDERS = ("css", "js")
+SHELL_FOLDERS = ("css", "js", "pad", "club")
 SHELL_FILES = ("img/icon.svg", "img/icon-192.png", "manifest.webmanifest")
+PAGES = {"/": "index.html", "/pad": "pad/index.html", "/club": "club/index.html"}
+"""The pages the worker keeps (the score pad and a club table's sheet open offline too), by
+their files under ``web``."""
 SHELL_MARK = "// @shell"
 """The line of ``sw.js`` that the server replaces by the shell's list and version."""
 
@@ -50,13 +53,13 @@ def shell_paths(web: Path) -> list[str]:
     """
     files = [f for folder in SHELL_FOLDERS for f in sorted((web / folder).glob("*")) if f.is_file()]
     files += [web / name for name in SHELL_FILES if (web / name).is_file()]
-    return ["/"] + [f"/static/{f.relative_to(web).as_posix()}" for f in files]
+    return [*PAGES] + [f"/static/{f.relative_to(web).as_posix()}" for f in files if f.name != "index.html"]
 
 
 def _version(web: Path, paths: Iterable[str]) -> str:
     digest = hashlib.sha256()
     for path in paths:
-        file = web / ("index.html" if path == "/" else path.removeprefix("/static/"))
+        file = web / PAGES.get(path, path.removeprefix("/static/"))
         digest.update(path.encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()[:16]
 
@@ -69,11 +72,14 @@ def service_worker(web: Path | None = None) -> bytes:
     >>> text = service_worker().decode()
     >>> "const SHELL = [" in text and '"/static/js/announce.js"' in text and "const VERSION = " in text
     True
+    >>> 'const PAGES = ["/", "/pad", "/club"];' in text
+    True
     """
     web = web or web_dir()
     paths = shell_paths(web)
     source = (web / "sw.js").read_text("utf-8")
-    line = f"const SHELL = {_js_list(paths)};\nconst VERSION = \"{_version(web, paths)}\";"
+    line = (f"const SHELL = {_js_list(paths)};\nconst PAGES = {_js_list(list(PAGES))};\n"
+            f"const VERSION = \"{_version(web, paths)}\";")
     return source.replace(SHELL_MARK, line, 1).encode()
 
 
@@ -92,7 +98,7 @@ class Revalidate:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        kept = path in ("/", "/sw.js") or path.startswith(REVALIDATED)
+        kept = path in PAGES or path == "/sw.js" or path.startswith(REVALIDATED)
         if scope["type"] != "http" or scope.get("method") != "GET" or not kept:
             await self.app(scope, receive, send)
             return

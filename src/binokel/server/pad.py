@@ -16,6 +16,13 @@ link. The store keeps only the secret's SHA-256 digest.
   ``id``, the scorekeeper's ``token`` and the ``sheet``.
 - ``GET /api/pad/{id}`` — the sheet: rules, players, each deal's summary and explanation,
   totals after each deal, the next dealer, the winner and ranking once over, ``version``.
+- ``GET /api/pad/rules?text=...`` — what the pad's form needs of a rule text: players,
+  teams, who sits out per dealer, the lowest bid, tricks and card points of a deal, the
+  games, whether all may pass (or the dealer must then play: ``forced``), and per trump
+  the melds that exist (the meld list).
+- ``GET /api/pad/{id}/sheet.csv`` — the sheet for a spreadsheet.
+- ``GET /pad`` — the page (``web/pad/``): ``#/`` a new sheet or one to resume,
+  ``#/k/{id}`` the scorekeeper, ``#/v/{id}`` the read-only live view.
 - ``POST /api/pad/{id}/deals`` (scorekeeper) — ``{"deal": n, "summary": {...}}``: deal
   ``n`` (1-based; the next one, or a correction of an earlier one). The same deal sent
   again as stored is acknowledged without storing it twice (a retry after a lost answer).
@@ -25,14 +32,25 @@ link. The store keeps only the secret's SHA-256 digest.
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import json
 from datetime import UTC, datetime
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 
+from binokel.action import DURCH, Contract
+from binokel.card import CARDS, Hand, Rank, Suit
+from binokel.club import spreadsheet_cell
 from binokel.error import BinokelError
+from binokel.meld import find_melds
+from binokel.rules import AllPass, Auction, Rules
+from binokel.score import contract_value, deal_points
 from binokel.server.hall import Hall, Refused
 from binokel.server.limits import KeyedBuckets
 from binokel.server.seat import digest, is_well_formed, new_token
@@ -71,13 +89,58 @@ def replay(entries: list[Any]) -> tuple[Sheet, str, list[dict[str, Any]]]:
 
 
 def public(sheet_id: str, sheet: Sheet, version: int) -> dict[str, Any]:
-    """Everything the read-only link shows."""
+    """Everything the read-only link shows. ``rotation``: who deals deal n is
+    ``rotation[(n - 1) % len(rotation)]`` (the page numbers deals entered offline with it)."""
     winner = sheet.winner
     return {"id": sheet_id, "version": version, "rules": sheet.rules.text, "players": list(sheet.players),
             "first_dealer": sheet.first_dealer, "next_dealer": None if winner is not None else sheet.next_dealer,
+            "rotation": [sheet.dealer_of(index) for index in range(sheet.rules.players)],
             "deals": [deal.to_json() for deal in sheet.deals], "totals": [list(t) for t in sheet.running()],
             "winner": winner, "ranking": [{"seat": seat, "total": total} for seat, total in sheet.ranking()]
             if winner is not None else None}
+
+
+def _meld_probes(rules: Rules) -> list[Hand]:
+    """Hands that show every meld there is under ``rules``: the whole deck (the double
+    melds), one copy of each card (the single ones) and each suit's king and ober (a pair)."""
+    kinds = rules.deck_kinds
+    pairs = [Hand(CARDS[k] for k in sorted(set(kinds)) if CARDS[k].suit == suit and CARDS[k].rank in (Rank.K, Rank.Q))
+             for suit in Suit]
+    return [Hand(CARDS[k] for k in kinds), Hand(CARDS[k] for k in sorted(set(kinds))), *pairs]
+
+
+@lru_cache(maxsize=32)
+def form_facts(rules: Rules) -> dict[str, Any]:
+    """What the pad's form needs of ``rules`` (``GET /api/pad/rules``); the meld list per
+    trump from the meld calculator (:func:`binokel.meld.find_melds`), the small ones first."""
+    melds: dict[str, list[dict[str, Any]]] = {}
+    for trump in Suit:
+        found = {(m.name, m.suit.name if m.suit is not None else None, m.points)
+                 for hand in _meld_probes(rules) for m in find_melds(hand, trump, rules)}
+        melds[trump.name] = [{"name": name, "suit": suit, "points": points}
+                             for name, suit, points in sorted(found, key=lambda m: (m[2], m[0], m[1] or ""))]
+    return {"text": rules.text, "players": rules.players,
+            "teams": [list(rules.team_seats(team)) for team in range(2)] if rules.has_teams else None,
+            "sits_out": [rules.sitting_out(dealer) for dealer in range(rules.players)],
+            "min_bid": rules.min_bid, "hand_size": rules.hand_size, "deal_points": deal_points(rules),
+            "games": [c.word for c in Contract if c < DURCH or contract_value(rules, c)],
+            "can_pass": rules.auction is Auction.OPEN and rules.all_pass is not AllPass.FORCED,
+            "forced": rules.auction is Auction.OPEN and rules.all_pass is AllPass.FORCED,
+            "target": rules.target, "deals": rules.deals, "melds": melds}
+
+
+def sheet_csv(sheet: Sheet) -> str:
+    """The sheet for a spreadsheet: per deal its dealer, soloist, bid, game, outcome, each
+    player's score and each player's total after it."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    names = [spreadsheet_cell(name) for name in sheet.players]
+    writer.writerow(["deal", "dealer", "soloist", "bid", "game", "outcome", *names, *(f"total {n}" for n in names)])
+    for number, (deal, totals) in enumerate(zip(sheet.deals, sheet.running()), 1):
+        summary = deal.summary
+        writer.writerow([number, names[summary.dealer], "" if summary.soloist is None else names[summary.soloist],
+                         summary.bid or "", summary.game or "", deal.outcome.value, *deal.scores, *totals])
+    return out.getvalue()
 
 
 def _bearer(request: Request) -> str | None:
@@ -149,10 +212,30 @@ def add_pad_routes(app: FastAPI, hall: Hall) -> None:
             raise Refused(503, "db_unavailable")
         return JSONResponse({"id": sheet_id, "token": token, "sheet": public(sheet_id, sheet, 1)})
 
+    @app.get("/pad", response_model=None)
+    async def page() -> Response:
+        """The score pad's page (web/pad/), its views in the fragment."""
+        return FileResponse(Path(str(resources.files("binokel").joinpath("web", "pad", "index.html"))),
+                            media_type="text/html")
+
+    @app.get("/api/pad/rules")
+    async def rules_facts(text: str = "standard") -> JSONResponse:
+        try:
+            rules = Rules.parse(text[:500])
+        except BinokelError as problem:
+            raise Refused(400, problem.code, **problem.params) from None
+        return JSONResponse(form_facts(rules))
+
     @app.get("/api/pad/{sheet_id}")
     async def get_sheet(sheet_id: str) -> JSONResponse:
         sheet, _, _, version = await load(sheet_id)
         return JSONResponse(public(sheet_id, sheet, version))
+
+    @app.get("/api/pad/{sheet_id}/sheet.csv")
+    async def sheet_file(sheet_id: str) -> Response:
+        sheet, _, _, _ = await load(sheet_id)
+        return Response(sheet_csv(sheet), media_type="text/csv; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{sheet_id}.csv"'})
 
     @app.post("/api/pad/{sheet_id}/deals")
     async def enter_deal(sheet_id: str, request: Request) -> JSONResponse:

@@ -6,10 +6,12 @@ all go through one :class:`Pool` per server process, with ``workers`` slots:
 - **processes** by default (``Limits.pool = "process"``): worker processes of a
   ``forkserver`` context (``spawn`` where there is none), so the searches use every core
   and never hold the event loop's interpreter lock. What crosses to a worker is plain
-  data: the bot's *level* (a standard bot keeps no state between moves: every choice is
-  seeded by the table), the seat's view as JSON (bots get views, never states), the
+  data: the table's bot as its *level*, its own seed and the tuning options set on it
+  (the worker rebuilds exactly that bot, so a table's seed makes its moves reproducible in
+  a process as in a thread), the seat's view as JSON (bots get views, never states), the
   table's random generator for this choice, the budget and the seed; the answer comes
-  back as the action's text. A bot that is not a standard level (a test's stand-in
+  back as the index of the chosen action among the view's legal actions, checked once, by
+  :func:`binokel.ai.choose_safely` in the worker. A bot that is not a standard level (a test's stand-in
   object) thinks in a thread instead. ``Limits.pool = "thread"`` runs every search in
   threads (tests, or a machine where processes are not wanted).
 - **fair**: a table has at most one search in the pool at a time; a free slot goes to
@@ -59,7 +61,7 @@ from typing import Any
 
 from binokel.action import Action
 from binokel.ai import BOT_CLASSES, Bot, choose_safely, make_bot
-from binokel.ai.parallel import exit_with, reap
+from binokel.ai.parallel import exit_with, options_of, reap
 from binokel.view import SeatView
 
 log = logging.getLogger("binokel.server")
@@ -311,8 +313,9 @@ class Pool:
         level = getattr(job.bot, "name", None)
         if self._processes is not None and isinstance(level, str) and type(job.bot) is BOT_CLASSES.get(level):
             try:
-                text = await asyncio.wrap_future(self._processes.submit(
-                    _think, level, job.view.to_json(), job.rng, job.budget, job.seed))
+                index = await asyncio.wrap_future(self._processes.submit(
+                    _think, level, getattr(job.bot, "seed", None), options_of(job.bot), job.view.to_json(),
+                    job.rng, job.budget, job.seed))
             except BrokenProcessPool:
                 # A worker died (killed, out of memory): new workers for the next ones; this
                 # search is done in a thread so its table does not wait.
@@ -320,7 +323,7 @@ class Pool:
                 log.error("a bot worker process died; starting new ones")
                 self._replace_processes()
             else:
-                return _action(job.view, text)
+                return job.view.legal_actions[index]
         if self._threads is None:
             raise PoolClosed("the pool is not running")
         return await loop.run_in_executor(self._threads, _choose, job.bot, job.view, job.rng, job.budget, job.seed)
@@ -351,22 +354,20 @@ def _ready() -> int:
     return os.getpid()
 
 
-def _think(level: str, seen: dict[str, Any], rng: random.Random, budget: float, seed: object) -> str:
-    """In a worker: the level's checked choice for the view, as its text."""
+def _think(level: str, bot_seed: int | None, options: dict[str, int | float], seen: dict[str, Any],
+           rng: random.Random, budget: float, seed: object) -> int:
+    """In a worker: the table's bot (rebuilt from its level, seed and options) chooses for the
+    view, checked by :func:`choose_safely`; the answer is its index among the legal actions."""
+    bot = make_bot(level, seed=bot_seed)
+    for key, value in options.items():
+        setattr(bot, key, value)
     view = SeatView.from_json(seen)
-    return str(choose_safely(make_bot(level), view, rng, budget, seed=seed))
+    return view.legal_actions.index(choose_safely(bot, view, rng, budget, seed=seed))
 
 
 def _choose(bot: Bot, view: SeatView, rng: random.Random, budget: float, seed: object) -> Action:
     return choose_safely(bot, view, rng, budget, seed=seed)
 
-
-def _action(view: SeatView, text: str) -> Action:
-    """The legal action a worker named (it checked it against the same view)."""
-    for action in view.legal_actions:
-        if str(action) == text:
-            return action
-    raise ValueError(f"the worker answered {text!r}, not a legal action")
 
 
 # ---------------------------------------------------------------------- in the server

@@ -3,7 +3,7 @@ the review of a finished deal with the strong (``hard``) bot's opinion.
 
 Pure functions of a :class:`~binokel.view.SeatView` (bidding help: what the seat may know)
 or of a *finished* deal (explanation, review: the whole deal is public once it is over,
-RULES.md section 10). Nothing here ever sees a deal in progress beyond one seat's view.
+docs/rules.md section 10). Nothing here ever sees a deal in progress beyond one seat's view.
 
 >>> import random
 >>> from binokel.state import State
@@ -100,7 +100,7 @@ def explain_deal(state: State) -> dict[str, Any]:
     (after rounding), and how it was reached (``rule``: ``sum``, ``doubled`` (a failed
     bid counts twice against), ``surrender``, ``credit`` or ``contract``): read from the core's
     :func:`binokel.score.explain`, whose whole explanation is under ``score``. The Tapp and
-    the discard are shown to everyone once the deal is over (RULES.md section 10).
+    the discard are shown to everyone once the deal is over (docs/rules.md section 10).
 
     >>> import random
     >>> from binokel.state import State
@@ -129,6 +129,7 @@ def explain_deal(state: State) -> dict[str, Any]:
             and not state.surrendered else None, "bid": state.bid, "soloist": state.soloist,
             "game": None if state.game is None else str(GAMES[state.game]),
             "tapp": [str(CARDS[k]) for k in state.tapp], "discard": [str(CARDS[k]) for k in state.discard],
+            "discard_points": discard,
             "rounding": state.rules.rounding, "surrendered": bool(state.surrendered), "score": explained.to_json()}
 
 
@@ -207,7 +208,9 @@ def review_deal(state: State, seat: int, *, seed: int = 0, worlds: int = 16, bud
                 entry.update(best=str(action), cost=0.0)
             decisions.append(entry)
         now = now.apply(action)
-    tricks = [{"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner} for t in state.tricks]
+    seen = view(state, seat)
+    tricks = [{"leader": t.leader, "cards": [str(c) for c in t.cards], "seats": list(t.seats), "winner": t.winner,
+               "points": seen.trick_points_of(k)} for k, t in enumerate(state.tricks)]
     return {"seat": seat, "dealer": state.dealer, "hands": [[str(CARDS[k]) for k in h] for h in state.dealt],
             "play_hands": play_hands, "tricks": tricks, "decisions": decisions, "explain": explain_deal(state),
             "auction": [str(a) for a in state.calls], "callers": list(state.callers)}

@@ -1,4 +1,4 @@
-"""Seat identity: secret seat tokens, invite codes, and what a table's seats are.
+"""Seat identity: secret seat tokens and invite codes (what a table's seats are: :mod:`binokel.server.settings`).
 
 A seat token is the only thing that acts for a seat. It is made from :mod:`secrets`
 (256 bits), given once to the browser (or terminal) that takes the seat, and stored
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
 
 TOKEN_BYTES = 32
 """A seat token's entropy in bytes (256 bits; the issue asks for at least 128)."""
@@ -29,10 +28,6 @@ SHORT_LENGTH = 8
 """A table's short code: 8 characters of 31, about 40 bits; it expires and joins are rate-limited."""
 MAX_TOKEN = 200
 """Longer token or code texts are refused before they are hashed."""
-
-ME = "me"
-OPEN = "open"
-"""Seat kinds in a new table's ``seats``: the creator, an open seat for a friend, or a bot level."""
 
 
 def new_token() -> str:
@@ -73,21 +68,3 @@ def digest(secret: str) -> str:
 def is_well_formed(secret: object) -> bool:
     """Text of a plausible length (anything else is refused before any lookup)."""
     return isinstance(secret, str) and 0 < len(secret) <= MAX_TOKEN
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One seat as everybody may see it: who sits there and whether they are connected.
-
-    ``kind`` is ``"person"`` (taken by somebody with a token), ``"open"`` (waiting for a
-    friend) or ``"bot"``; ``level`` is the bot's level (or the stand-in's for a person)."""
-
-    kind: str
-    name: str
-    level: str | None
-    connected: bool = False
-    stand_in: bool = False  # a bot is playing for this absent person right now
-
-    def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "name": self.name, "level": self.level, "connected": self.connected,
-                "stand_in": self.stand_in}

@@ -19,7 +19,7 @@ version it was decided on): if another process wrote first, the append is refuse
 judged again on the new state — a person's stale command is refused, a bot's move or a
 deal is simply not made twice. So a bot moves **exactly once** however many processes
 watch its table: each of them may think, only one append at that version lands. Every
-process hears every stored step (``Store.subscribe``) and forwards it to its own
+process hears every stored step (``store.notifier.subscribe``) and forwards it to its own
 connections (:meth:`Table.heard`). Presence and "next deal" clicks are shared through the
 store's presence rows, so a person connected to another process is not "away".
 """
@@ -33,9 +33,9 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from binokel.ai import HINT_LEVEL, Bot, choose_safely, make_bot
 from binokel.error import BinokelError
@@ -44,32 +44,38 @@ from binokel.server.limits import Bucket, Limits
 from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool, PoolClosed
-from binokel.server.persist import PROCESS, SeatRow
-from binokel.server.protocol import (
-    ProtocolError,
-    Settings,
-    bot_name,
-    error_message,
-    rule_changes,
-    rule_facts,
-)
-from binokel.server.seat import Seat, digest
+from binokel.server.persist import PROCESS
+from binokel.server.protocol import error_message, rule_changes, rule_facts
+from binokel.server.schema import Chat, ProtocolError
+from binokel.server.settings import Seat, SeatPresence, Settings, bot_name
 from binokel.server.storage import (
+    HOST_SEAT,
+    Entry,
     GameNotFound,
     Presence,
     StorageUnavailable,
     Store,
     VersionConflict,
+    chat,
+    lease,
+    presence,
 )
 from binokel.state import State
-from binokel.table import Change, Event, EventKind, TurnError
+from binokel.table import Ask, Change, Deal, Event, EventKind, Step, Think
 from binokel.table import Table as Driver
 from binokel.view import SeatView, view
 
 log = logging.getLogger("binokel.server")
+T = TypeVar("T")
 
 RETRY_FIRST = 0.25
 """Seconds before the first retry of a bot move the database refused (the pause then doubles)."""
+LEASE_SECONDS = 15.0
+"""How long a table's lease (:mod:`binokel.server.storage.lease`) runs unless its holder's
+heartbeat renews it: another process takes a dead one's tables over after about this long."""
+LEASE_TRUST = 10.0
+"""How long after claiming or renewing a lease this process takes steps on it: less than
+:data:`LEASE_SECONDS`, so a holder whose renewals stopped stops before another may start."""
 PRESENCE_TTL = 15.0
 """A presence row of another process counts this many seconds after its last heartbeat
 (so a process killed with -9 stops counting its seats as connected after this long)."""
@@ -144,16 +150,18 @@ def spectator_view(deal: State) -> dict[str, Any]:
     >>> seen["seat"], seen["hand"], seen["hand_sizes"]
     (None, [], [15, 15, 15])
     """
-    seen = view(deal, deal.sitting_out if deal.sitting_out is not None else 0).to_json()
-    return {**seen, **PRIVATE_FIELDS, "seat": None}
+    # Seen from a seat that is not the soloist: nothing derived from the discard comes with it.
+    seat = deal.sitting_out if deal.sitting_out is not None else 1 if deal.soloist == 0 else 0
+    return {**view(deal, seat).to_json(), **PRIVATE_FIELDS, "seat": None}
 
 
 class Table:
     """A game being played by people and bots, watched by any number of spectators."""
 
-    def __init__(self, game_id: str, settings: Settings, driver: Driver, store: Store, people: list[SeatRow],
-                 *, think: float, budget: float, limits: Limits, base: int = 0, metrics: Metrics | None = None,
-                 updated: str | None = None, pool: Pool | None = None, outage: Outage | None = None) -> None:
+    def __init__(self, game_id: str, settings: Settings, driver: Driver, store: Store, people: Mapping[int, Seat],
+                 host: int | None, *, think: float, budget: float, limits: Limits, base: int = 0,
+                 metrics: Metrics | None = None, updated: str | None = None, pool: Pool | None = None,
+                 outage: Outage | None = None) -> None:
         self.id = game_id
         self.settings = settings
         self.driver = driver
@@ -162,12 +170,10 @@ class Table:
         self.think = think
         self.budget = budget
         self.limits = limits
-        self.people: dict[int, SeatRow] = {p.seat: p for p in people if p.seat >= 0}
-        self.host = next((p for p in people if p.host), None)
-        self.bots: dict[int, Bot] = {
-            seat: make_bot(level, seed=(self.seed + seat) % 2**63)
-            for seat in range(driver.players) if (level := settings.level(seat)) is not None}
-        self.stand_ins: dict[int, Bot] = {}
+        self.people: dict[int, Seat] = {seat: person for seat, person in people.items() if seat >= 0}  # taken
+        self.host = host  # the creator's seat (HOST_SEAT: they only host, with the token of host_only)
+        self.host_only = people.get(HOST_SEAT)
+        self.bots: dict[Think, Bot] = {}  # made when the driver first asks one to think
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.away_since: dict[int, float] = {seat: time.monotonic() for seat in self.person_seats}
@@ -183,6 +189,8 @@ class Table:
         self.on_deleted: Callable[[Table], None] | None = None  # set by the hall
         self._runner: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self.lease_until = 0.0  # this process takes the table's unasked steps until then (monotonic)
+        self._claim_after = 0.0  # another process holds the lease and made progress: not before then
         # Several processes: the store's version is base + the driver's (base is 0 but for a
         # game of the previous server); the versions this process announced itself (so
         # their notifications are not mistaken for another process's change); the presence
@@ -194,6 +202,9 @@ class Table:
         self.elsewhere: list[Presence] = []
         self._elsewhere_at = time.monotonic()
         self._catching_up = False
+        self._carried: dict[int, Sequence[Entry]] = {}  # first version -> entries a notification carried
+        self._heard_up_to = 0  # the highest version another process announced
+        self._lost = False  # notifications may have been lost: read the log back
         self._refreshing = False
         self._presence_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -224,7 +235,7 @@ class Table:
     @property
     def person_seats(self) -> list[int]:
         """The seats for people (taken or open)."""
-        return [seat for seat in range(self.driver.players) if self.settings.level(seat) is None]
+        return [seat for seat, sitter in enumerate(self.driver.seats) if not sitter.is_bot]
 
     @property
     def open_seats(self) -> list[int]:
@@ -242,15 +253,16 @@ class Table:
     def name(self, seat: int) -> str:
         if seat in self.people:
             return self.people[seat].name
-        return bot_name(seat) if self.settings.level(seat) else ""
+        return bot_name(seat) if self.driver.is_bot(seat) else ""
 
-    def seat_of(self, token: str) -> SeatRow | None:
-        """The seat a token holds at this table (seat -1: the host who does not play), or None."""
-        hashed = digest(token)
-        for row in (*self.people.values(), *([self.host] if self.host else [])):
-            if row.token == hashed:
-                return row
-        return None
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token holds at this table (HOST_SEAT: the creator who does not play), or None."""
+        held = {**self.people, **({HOST_SEAT: self.host_only} if self.host_only else {})}
+        return next((seat for seat, person in held.items() if person.is_held_by(token)), None)
+
+    def is_host(self, seat: int | None) -> bool:
+        """Is ``seat`` (as :meth:`seat_of` gives it) the creator's?"""
+        return seat is not None and seat == self.host
 
     @property
     def stored_version(self) -> int:
@@ -278,19 +290,11 @@ class Table:
         left = [PRESENCE_TTL - p.age - gone for p in self.elsewhere if p.age + gone < PRESENCE_TTL]
         return min(left) if left else None
 
-    def seats(self) -> list[Seat]:
+    def seats(self) -> list[SeatPresence]:
         """Every seat as everybody may see it (presence)."""
-        result = []
-        for seat in range(self.driver.players):
-            level = self.settings.level(seat)
-            if level is not None:
-                result.append(Seat("bot", self.name(seat), level, connected=True))
-            elif seat in self.people:
-                result.append(Seat("person", self.name(seat), self.settings.stand_in, self.connected(seat),
-                                   seat in self.standing_in))
-            else:
-                result.append(Seat("open", "", None))
-        return result
+        return [seat.presence(connected=self.connected(number), stand_in=number in self.standing_in,
+                              stand_in_level=self.settings.stand_in)
+                for number, seat in enumerate(self.settings.seat_plan(self.people))]
 
     def presence(self) -> dict[str, Any]:
         return {"type": "presence", "seats": [s.to_json() for s in self.seats()], "waiting": self.waiting,
@@ -301,10 +305,10 @@ class Table:
         """The people who asked for the next deal, here and at other processes."""
         return self.ready | self._remote_seats(ready=True)
 
-    def seat_person(self, row: SeatRow) -> None:
+    def seat_person(self, seat: int, person: Seat) -> None:
         """A friend has taken a seat (already stored by the hall)."""
-        self.people[row.seat] = row
-        self.away_since[row.seat] = time.monotonic()
+        self.people[seat] = person
+        self.away_since[seat] = time.monotonic()
         self._broadcast_presence()
         self._broadcast_state()
         self.kick()
@@ -462,38 +466,24 @@ class Table:
         """A person's action in record notation; ProtocolError (nothing changed) if refused."""
         started = time.perf_counter()
         if isinstance(version, int) and version > self.version:
-            await self.catch_up()  # the client heard of a step (from another process) before this one
+            await self.catch_up(version)  # the client heard of a step (from another process) before this one
         async with self.lock:
             seat = self._player(connection)
-            self._check_version(version)
             if self.waiting:
                 raise ProtocolError("waiting_for_friends")
-            driver = self.driver
-            if driver.is_over():
-                raise ProtocolError("game_over")
-            if driver.needs_deal():
-                raise ProtocolError("deal_over_next")
-            try:
-                change = driver.propose(seat, text)
-            except TurnError:
-                mover = driver.to_move
-                raise ProtocolError("not_your_turn", name=self.name(mover or 0)) from None
-            except BinokelError as error:
-                raise ProtocolError(error.code, **error.params) from None
-            if not await self._commit(change):
-                raise ProtocolError("stale_version", version=version, current=self.version)
-            self.metrics.latency.observe(time.perf_counter() - started)
+            # The driver judges (turn, legality, version); a second try follows another
+            # process's step, which the driver then refuses as stale.
+            for _attempt in range(2):
+                if await self._commit(_judged(lambda: self.driver.propose(seat, text, at=version))):
+                    self.metrics.latency.observe(time.perf_counter() - started)
+                    return
+            raise ProtocolError("db_unavailable")
 
     async def next_deal(self, connection: Connection, version: int | None) -> None:
         """A person is ready for the next deal; it is dealt once every connected person is."""
         async with self.lock:
             seat = self._player(connection)
-            if version is not None:
-                self._check_version(version)
-            if self.driver.is_over():
-                raise ProtocolError("game_over_rematch")
-            if not self.driver.needs_deal():
-                raise ProtocolError("deal_not_over")
+            _judged(lambda: self.driver.check_deal(at=version))
             self.ready.add(seat)
             self._spawn(self._share_presence(seat))
             if self._everybody_ready():
@@ -519,7 +509,8 @@ class Table:
         next card after them (a hint that names a picked card helps nobody)."""
         async with self.lock:
             seat = self._player(connection)
-            if self.waiting or self.driver.to_move != seat:
+            step = self.driver.next_step()
+            if self.waiting or not isinstance(step, Ask | Think) or step.seat != seat:
                 raise ProtocolError("hint_not_your_turn")
             if seat in self._hinting:
                 raise ProtocolError("hint_in_flight")
@@ -573,13 +564,13 @@ class Table:
                 self._broadcast({"type": "rematch", "id": self.rematch_id})
             return self.rematch_id
 
-    def say(self, connection: Connection, message: dict[str, Any]) -> None:
+    def say(self, connection: Connection, message: Chat) -> None:
         """A chat line from a person at the table (rate-limited; the text is never HTML)."""
         seat = self._player(connection)
         if not connection.chat.take():
             raise ProtocolError("too_much_chat", max=self.limits.chat_per_10_seconds)
         line = {"type": "chat", "seat": seat, "name": self.name(seat), "at": time.time(), "id": secrets.token_hex(8)}
-        said = {"phrase": message["phrase"]} if message.get("phrase") else {"text": " ".join(message["text"].split())}
+        said = {"phrase": message.phrase} if message.phrase else {"text": " ".join((message.text or "").split())}
         line.update(said)
         self.chat.append(line)
         self._tell_seats(line)
@@ -588,7 +579,7 @@ class Table:
     async def _share_chat(self, line: dict[str, Any]) -> None:
         """Keep the line in the store and tell the other processes (their people read it too)."""
         try:
-            await asyncio.to_thread(self.store.add_chat, self.id, line["id"], line)
+            await asyncio.to_thread(chat.add, self.store, self.id, line["id"], line)
             version = self.stored_version
             self._own[version] += 1
             await asyncio.to_thread(self.store.notify, self.id, version)
@@ -616,10 +607,6 @@ class Table:
         if connection.seat is None:
             raise ProtocolError("spectator_cannot_act")
         return connection.seat
-
-    def _check_version(self, version: int) -> None:
-        if version != self.version:
-            raise ProtocolError("stale_version", version=version, current=self.version)
 
     # ------------------------------------------------------------------ storing and telling
 
@@ -678,6 +665,14 @@ class Table:
             connection.post(states[seat])
         self.kick()
 
+    def _adopt_carried(self) -> None:
+        """Adopt the steps other processes' notifications carried, as far as they follow on
+        without a gap (the caller holds the lock): nothing is read back."""
+        while (entries := self._carried.pop(self.stored_version + 1, None)) is not None:
+            self._adopt_steps(persist.steps_of(self.stored_version, entries))
+        for first in [first for first in self._carried if first <= self.stored_version]:
+            del self._carried[first]
+
     async def _adopt_missed(self, quiet: bool = False) -> None:
         """Read the steps other processes stored after ours and adopt them (the caller holds the lock)."""
         try:
@@ -687,6 +682,11 @@ class Table:
             if not quiet:
                 log.error("could not read the missed steps of game %s", self.id)
             return
+        self._adopt_steps(steps)
+
+    def _adopt_steps(self, steps: list[tuple[Step, int | None]]) -> None:
+        if steps and time.monotonic() >= self.lease_until:  # the lease's holder is alive: do not claim it yet
+            self._claim_after = max(self._claim_after, time.monotonic() + LEASE_SECONDS)
         for step, stand_in in steps:
             try:
                 change = self.driver.propose_step(step)
@@ -698,12 +698,20 @@ class Table:
 
     # ------------------------------------------------------------------ other processes
 
-    def heard(self, version: int | None) -> None:
+    def heard(self, version: int | None, entries: Sequence[Any] | None = None) -> None:
         """The store says the game is at ``version`` (None: perhaps missed notifications): catch
-        up if another process stored steps; re-read seats and presence if it changed those."""
+        up if another process stored steps (from ``entries``, the steps that made ``version``,
+        when the notification carried them; else read back); re-read seats and presence if
+        it changed those."""
         if version is not None and self._own.get(version):
             self._forget(version)
             return
+        self._lost = self._lost or version is None
+        if version is not None and version > self.stored_version:
+            self._heard_up_to = max(self._heard_up_to, version)
+            if entries:
+                first = version - len(entries) + 1
+                self._carried[first] = [Entry(first + i, payload) for i, payload in enumerate(entries)]
         if (version is None or version > self.stored_version) and not self._catching_up:
             self._catching_up = True
             self._spawn(self.catch_up())
@@ -711,30 +719,38 @@ class Table:
             self._refreshing = True
             self._spawn(self.refresh())
 
-    async def catch_up(self) -> None:
-        """Adopt and tell the steps other processes stored."""
+    async def catch_up(self, seen: int = 0) -> None:
+        """Adopt and tell the steps other processes stored: those their notifications carried,
+        and only if that leaves a gap (or a notification was lost, or a client has ``seen``
+        a later version) read the log back."""
         self._catching_up = False
         async with self.lock:
-            await self._adopt_missed()
+            self._adopt_carried()
+            heard_gap = self._lost or self._heard_up_to > self.stored_version
+            if heard_gap or seen + self.base > self.stored_version:
+                if heard_gap:
+                    self.metrics.read_backs.inc()
+                self._lost = False
+                await self._adopt_missed()
 
     async def refresh(self) -> None:
         """Re-read the seats (a friend joined at another process) and the presence rows."""
         self._refreshing = False
         try:
-            info = await asyncio.to_thread(self.store.info, self.id)
-            rows = await asyncio.to_thread(self.store.presence, [self.id])
-            lines = await asyncio.to_thread(self.store.chat, self.id, self.limits.chat_kept)
+            infos = await asyncio.to_thread(self.store.games, [self.id])
+            rows = await asyncio.to_thread(presence.rows, self.store, [self.id])
+            lines = await asyncio.to_thread(chat.recent, self.store, self.id, self.limits.chat_kept)
         except StorageUnavailable:
             self.metrics.db_errors.inc()
             return
-        if info is None:
+        if not infos:
             self._gone()
             return
-        people, host = persist.people_of(info)
-        for row in people:
-            if row.seat not in self.people:
-                self.seat_person(row)
-        self.host = host or self.host
+        people, host = persist.people_of(infos[0])
+        for seat, person in people.items():
+            if seat >= 0 and seat not in self.people:
+                self.seat_person(seat, person)
+        self.host = host if host is not None else self.host
         self.set_elsewhere(rows)
         self.heard_chat(lines)
 
@@ -761,7 +777,7 @@ class Table:
             present = self.here(seat)
             ready = self.stored_version if seat in self.ready else None
             try:
-                await asyncio.to_thread(self.store.set_presence, self.id, seat, PROCESS, present=present,
+                await asyncio.to_thread(presence.mark, self.store, self.id, seat, PROCESS, present=present,
                                         ready=ready)
                 version = self.stored_version
                 self._own[version] += 1
@@ -800,79 +816,125 @@ class Table:
         if self._runner is None or self._runner.done():
             self._runner = asyncio.get_running_loop().create_task(self._run(), name=f"bots of {self.id}")
 
-    def _next_mover(self) -> tuple[int | None, float]:
-        """The seat a bot should move for now (or None), and how long to wait before asking again."""
-        driver = self.driver
-        if self.waiting or driver.is_over():
+    def _away(self) -> set[int]:
+        """The person seats whose person has been gone longer than the grace period."""
+        now = time.monotonic()
+        return {seat for seat in self.person_seats if not self.connected(seat)
+                and self.away_since.get(seat, now) + self.settings.grace <= now}
+
+    def _due(self) -> tuple[Deal | Think | None, float]:
+        """The driver's next step if the runner should take it now (a deal, a bot's move),
+        else None and how long to wait before asking again (-1: until woken)."""
+        if self.waiting:
             return None, -1
-        if driver.needs_deal():
+        step = self.driver.next_step(away=self._away())
+        if isinstance(step, Think):
+            return step, 0
+        if isinstance(step, Deal):
+            if self._everybody_ready():
+                return step, 0
             after = self.settings.next_deal_after
             if after > 0 and self.deal_over_at is not None:
-                return None, max(0.0, self.deal_over_at + after - time.monotonic())
+                left = self.deal_over_at + after - time.monotonic()
+                return (step, 0) if left <= 0 else (None, left)
             return None, -1
-        seat = driver.to_move
-        if seat is None or seat < 0:
-            return None, -1
-        if seat in self.bots:
-            return seat, 0
+        if isinstance(step, Ask):
+            return None, self._until_away(step.seat)
+        return None, -1  # over
+
+    def _until_away(self, seat: int) -> float:
+        """Seconds until ``seat``'s person counts as away (-1: not while connected here)."""
         if self.connected(seat):
             expiry = None if self.here(seat) else self._remote_expiry()
-            return None, -1 if expiry is None else expiry  # look again when a presence row goes stale
-        left = self.away_since.get(seat, time.monotonic()) + self.settings.grace - time.monotonic()
-        return (seat, 0) if left <= 0 else (None, left)
+            return -1 if expiry is None else expiry  # look again when a presence row goes stale
+        return max(0.0, self.away_since.get(seat, time.monotonic()) + self.settings.grace - time.monotonic())
 
     async def _run(self) -> None:
-        """Let bots move (the table's bots, and stand-ins for people away too long), deal when
-        the next-deal timeout passes; sleep until something changes."""
+        """Take the steps nobody is asked for: the bots' moves (the table's bots, and stand-ins
+        for people away too long) and the next deal once everybody is ready or its timeout
+        passed; sleep until something changes."""
         retry = RETRY_FIRST
         while True:
             refused = False
+            if time.monotonic() >= self.lease_until:  # the lease first, if there is a step to take
+                async with self.lock:
+                    self._wake.clear()
+                    step, wait = self._due()
+                if step is not None and not await self._claim():
+                    await self._nap(self._claim_after - time.monotonic())
+                    continue
             async with self.lock:
                 self._wake.clear()
-                seat, wait = self._next_mover()
-                if seat is None and self.driver.needs_deal() and not self.waiting and not self.driver.is_over() \
-                        and (wait == 0 or self._everybody_ready()):
-                    # the table's next-deal timeout has passed, or everybody asked at some process
+                step, wait = self._due()
+                if isinstance(step, Deal):
                     try:
                         await self._deal()
                         retry = RETRY_FIRST
                         continue
                     except ProtocolError:
                         refused = True  # the store is unavailable: try again, not in a tight loop
-                elif seat is not None:
+                elif step is not None:
                     version = self.version
-                    standing_in = seat not in self.bots
-                    bot = self.bots.get(seat) or self._stand_in(seat)
-                    if standing_in and seat not in self.standing_in:
-                        self.standing_in.add(seat)
+                    bot = self._bot(step)
+                    if step.stand_in and step.seat not in self.standing_in:
+                        self.standing_in.add(step.seat)
                         self._broadcast_presence()
-                    seen = self.driver.view(seat)
+                    seen = self.driver.view(step.seat)
                     rng = self.driver.rng("bot")
             if refused:
                 await asyncio.sleep(retry)  # outside the lock: people may still send (and hear why)
                 retry = min(2 * retry, self.limits.save_retry_seconds)
                 continue
-            if seat is None:
-                if wait < 0:
-                    await self._wake.wait()
-                else:
-                    try:
-                        await asyncio.wait_for(self._wake.wait(), timeout=wait + 0.01)
-                    except TimeoutError:
-                        pass
+            if not isinstance(step, Think):
+                await self._nap(wait)
                 continue
-            await self._move(seat, bot, seen, rng, version, standing_in)
+            await self._move(step, bot, seen, rng, version)
 
-    def _stand_in(self, seat: int) -> Bot:
-        if seat not in self.stand_ins:
-            self.stand_ins[seat] = make_bot(self.settings.stand_in, seed=(self.seed + 100 + seat) % 2**63)
-        return self.stand_ins[seat]
+    async def _nap(self, seconds: float) -> None:
+        """Sleep until kicked, or ``seconds`` at most (negative: until kicked)."""
+        if seconds < 0:
+            await self._wake.wait()
+            return
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout=seconds + 0.01)
+        except TimeoutError:
+            pass
 
-    async def _move(self, seat: int, bot: Bot, seen: SeatView, rng: Any, version: int, standing_in: bool) -> None:
+    async def _claim(self) -> bool:
+        """Whether this process holds the table's lease (claimed now if another's may have run
+        out): only the holder takes the bots' moves and the next deal."""
+        now = time.monotonic()
+        if now < self._claim_after:
+            return False
+        try:
+            held = await asyncio.to_thread(lease.claim, self.store, self.id, PROCESS, LEASE_SECONDS)
+        except StorageUnavailable:
+            self.metrics.db_errors.inc()
+            self._claim_after = now + 1.0
+            return False
+        except Exception:  # e.g. the game was deleted meanwhile (PostgreSQL's foreign key)
+            log.debug("lease of game %s not claimed", self.id, exc_info=True)
+            self._claim_after = now + 1.0
+            return False
+        if held:
+            self.lease_until = now + LEASE_TRUST
+        else:
+            self._claim_after = now + LEASE_SECONDS
+        return held
+
+    def _bot(self, step: Think) -> Bot:
+        """The bot the driver asks to think (one per seat and level, seeded by the table)."""
+        if step not in self.bots:
+            offset = 100 if step.stand_in else 0
+            self.bots[step] = make_bot(step.level, seed=(self.seed + offset + step.seat) % 2**63)
+        return self.bots[step]
+
+    async def _move(self, step: Think, bot: Bot, seen: SeatView, rng: Any, version: int) -> None:
         """Think (in the pool), pause, then store the move. A move the database refuses is
         retried (the same move, not thought again) with a pause that doubles up to
         ``Limits.save_retry_seconds``; the table's people are told once why it waits."""
         started = time.monotonic()
+        seat = step.seat
         self.moving = True
         try:
             try:
@@ -887,11 +949,12 @@ class Table:
             told = False
             while True:
                 async with self.lock:
-                    if self.version != version or (standing_in and self.connected(seat)):
+                    if self.version != version or (step.stand_in and self.connected(seat)):
                         return  # the table moved on, or the person came back: their move now
                     try:
                         # False: another process moved first (the same move: it is made once)
-                        await self._commit(self.driver.propose(seat, action), stand_in=seat if standing_in else None)
+                        await self._commit(self.driver.propose(seat, action, at=version),
+                                           stand_in=seat if step.stand_in else None)
                         return
                     except ProtocolError as problem:
                         if problem.code != "db_unavailable":
@@ -939,6 +1002,14 @@ def _ended_at(stamp: str | None) -> float | None:
     if then.tzinfo is None:
         then = then.replace(tzinfo=UTC)
     return time.monotonic() - max(0.0, (datetime.now(UTC) - then).total_seconds())
+
+
+def _judged(judge: Callable[[], T]) -> T:
+    """The driver's judgement; its refusal (code and params unchanged) for the client."""
+    try:
+        return judge()
+    except BinokelError as error:
+        raise ProtocolError(error.code, **error.params) from None
 
 
 def _history(event: Event) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from binokel.game import Game
 from binokel.meld import meld_values
 from binokel.record import actions_of, game_record
 from binokel.state import Phase, State
-from binokel.table import PERSON, Seat, Table
+from binokel.table import PERSON, Deal, Over, Seat, Table, Think
 from binokel.terminal.messages import Messages
 from binokel.terminal.parse import parse_input
 from binokel.terminal.ruleset import rules_lines
@@ -110,17 +110,16 @@ class Session(TableText):
     def loop(self) -> None:
         """Ask the driver who is to move: deal, ask the player, or ask a bot; then show the events."""
         table = self.table
-        while not table.is_over():
-            if table.needs_deal():
+        while not isinstance(step := table.next_step(), Over):
+            if isinstance(step, Deal):
                 if table.deal_number:
                     self.ask_next()
                 self.deal()
-                continue
-            seat = table.to_move
-            assert seat is not None
-            actions = [self.bot_action(seat)] if table.is_bot(seat) else self.ask_human(self.game.current)
-            for action in actions:
-                self.apply(seat, action)
+            elif isinstance(step, Think):
+                self.apply(step.seat, self.bot_action(step.seat))
+            else:
+                for action in self.ask_human(self.game.current):
+                    self.apply(step.seat, action)
 
     def deal(self) -> None:
         self.table.deal()

@@ -231,7 +231,7 @@ class TableText:
             elif kind == "open_hand":
                 self.show_open_hand(seen)
             elif kind == "trick_won":
-                self.say(self.style.bold(self.who(data["winner"], "wins_trick", points=trick_points(data, seen))))
+                self.say(self.style.bold(self.who(data["winner"], "wins_trick", points=data["points"])))
             elif kind == "deal_scored":
                 if data["outcome"] == "redeal":
                     self.say(self.style.bold(self.t("all_passed")))
@@ -290,10 +290,10 @@ class TableText:
         """One line per player: melds, card points, the deal's score and the running total."""
         for seat in range(seen.players):
             melds = meld_total(seen.melds[seat]) if seen.melds is not None else 0
-            cards = str(seen.trick_points[seat])
-            if seat == seen.soloist and seen.discard is not None and seen.outcome != "surrendered":
-                cards = str(seen.trick_points[seat] + sum(c.points for c in seen.discard))
-            elif seat == seen.soloist and seen.outcome != "surrendered" and seen.trump is not None:
+            # The view's card points hold the discard for the soloist's own view; a surrender counts none.
+            surrendered = seen.outcome == "surrendered"
+            cards = str(seen.trick_points[seat] if surrendered else seen.card_points[seat])
+            if seen.discard is None and seat == seen.soloist and not surrendered and seen.trump is not None:
                 cards += "*"  # the opponents never see the discard (it counts only in trump games)
             score = seen.scores[seat] if seen.scores is not None else 0
             line = self.t("sheet_seat", name=self.names[seat], melds=melds, cards=cards,
@@ -428,11 +428,3 @@ def auction_high(seen: SeatView) -> tuple[int, int] | None:
     """The highest bid so far and the seat holding it, from the public calls (None: no bid yet)."""
     bids = [(c.value, s) for s, c in zip(seen.callers, seen.auction) if c.kind is ActionKind.BID]
     return bids[-1] if bids else None
-
-
-def trick_points(data: Mapping[str, Any], seen: SeatView) -> int:
-    """The points of a completed trick event (with the last trick's 10 once no card is left)."""
-    if isinstance(data.get("points"), int):
-        return int(data["points"])
-    points = sum(Card.parse(c).points for c in data["cards"])
-    return points + (10 if not any(seen.hand_sizes) and len(seen.tricks) == data["number"] else 0)

@@ -10,7 +10,6 @@
 // (action, soloist, tapp, trick, deal_over), which ``typed`` turns into the first form.
 
 import { t, tSeat, number, cardText, suitName, language } from "./i18n.js";
-import { points } from "./cards.js";
 
 const KEEP = 40;  // lines kept in the region (a screen reader's history is its own)
 const SUITS = ["S", "H", "D", "C"];
@@ -96,7 +95,6 @@ export function say(text) {
 export function typed(events, startPhase) {
   let now = startPhase;
   const out = [];
-  const over = events.some((e) => e.kind === "deal_over" || e.kind === "deal_scored");
   for (const e of events) {
     switch (e.kind) {
       case "action": {
@@ -112,8 +110,7 @@ export function typed(events, startPhase) {
       case "soloist": out.push({ kind: "auction_won", seat: e.seat, bid: e.bid }); break;
       case "tapp": out.push({ kind: "tapp_shown", cards: e.cards }); break;
       case "trick": {
-        const last = over && e === events.filter((x) => x.kind === "trick").at(-1);
-        out.push({ kind: "trick_won", number: e.number, winner: e.winner, points: points(e.cards) + (last ? 10 : 0) });
+        out.push({ kind: "trick_won", number: e.number, winner: e.winner, points: e.points });
         break;
       }
       case "deal_over": out.push({ ...e, kind: "deal_scored" }); break;

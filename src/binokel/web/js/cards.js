@@ -5,11 +5,11 @@ import { cardText, suitName } from "./i18n.js";
 
 export const SUITS = ["S", "H", "D", "C"];
 export const RANKS = ["A", "T", "K", "Q", "J", "9", "7"];
-export const POINTS = { A: 11, T: 10, K: 4, Q: 3, J: 2, 9: 0, 7: 0 };
 
 export const rankOf = (card) => card[0];
 export const suitOf = (card) => card[1];
-export const points = (cards) => cards.reduce((sum, c) => sum + POINTS[rankOf(c)], 0);
+/** The points of ``cards`` by the values the server sends with a view (``rank_points``): the page holds none of its own. */
+export const points = (cards, rankPoints) => cards.reduce((sum, c) => sum + rankPoints[rankOf(c)], 0);
 
 // Suit symbols, each drawn in a 100 x 100 box.
 const FRENCH = {

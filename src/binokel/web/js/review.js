@@ -4,7 +4,7 @@
 // The server computes it all from finished deals only (GET /api/games/{id}/review).
 
 import { t, number, cardText, suitName } from "./i18n.js";
-import { cardElement, cardChip, points, sortHand } from "./cards.js";
+import { cardElement, cardChip, sortHand } from "./cards.js";
 import { tokenOf } from "./seats.js";
 import * as model from "./model.js";
 
@@ -65,7 +65,7 @@ export function explainHtml(explain, names, deck, columns) {
   };
   const reveal = [];
   if (explain.tapp?.length) reveal.push(`<li data-testid="explain-tapp">${t("explain_tapp")} ${chips(explain.tapp, deck)}</li>`);
-  if (explain.discard?.length) reveal.push(`<li data-testid="explain-discarded">${t("explain_discarded", { points: number(points(explain.discard)) })} ${chips(explain.discard, deck)}</li>`);
+  if (explain.discard?.length) reveal.push(`<li data-testid="explain-discarded">${t("explain_discarded", { points: number(explain.discard_points) })} ${chips(explain.discard, deck)}</li>`);
   return `<details class="explain" data-testid="explain" open><summary>${t("explain_title")}</summary>` +
     `<ul>${explain.seats.filter((s) => explain.units.some((u) => u.seats.includes(s.seat))).map(seatLine).join("")}</ul>` +
     `<ul>${explain.units.map(unitLine).join("")}</ul>` + (reveal.length ? `<ul>${reveal.join("")}</ul>` : "") + `</details>`;
@@ -163,7 +163,7 @@ function reviewHtml(review, at, deck, names) {
   // The hands at the start of trick ``at``: the hands at the first trick minus the cards played since.
   const hands = review.play_hands.map((h) => [...h]);
   review.tricks.slice(0, at).forEach((trick) => trick.cards.forEach((card, i) => {
-    const seat = seatOf(review, trick.leader, i);
+    const seat = trick.seats[i];
     const k = hands[seat].indexOf(card);
     if (k >= 0) hands[seat].splice(k, 1);
   }));
@@ -172,7 +172,7 @@ function reviewHtml(review, at, deck, names) {
   const seats = hands.map((hand, seat) => `<div class="review-seat${seat === review.seat ? " own" : ""}"><span class="name">${name(seat)}</span>` +
     `<span class="review-hand">${sortHand(hand, trump).map((c) => cardChip(c, deck)).join("")}</span></div>`).join("");
   const cards = trick.cards.map((card, i) => {
-    const seat = seatOf(review, trick.leader, i);
+    const seat = trick.seats[i];
     return `<li><figure class="${seat === trick.winner ? "winner" : ""}">${cardElement(card, deck).outerHTML}<figcaption>${name(seat)}${seat === trick.winner ? ` <span aria-hidden="true">★</span><span class="visually-hidden">${t("trick_winner")}</span>` : ""}</figcaption></figure></li>`;
   }).join("");
   const mine = plays.find((d) => d.trick === at);
@@ -219,15 +219,6 @@ function decisionsHtml(review, deck, say) {
     return `<li class="${agree ? "agree" : "differ"}" data-testid="review-decision">${say(agree ? "review_call_agree" : "review_call_differ", params)}</li>`;
   }).join("");
   return `<details class="review-decisions" data-testid="review-decisions"><summary>${t("review_before_play")}</summary><ul>${lines}</ul></details>`;
-}
-
-/** The seat that played the card at ``position`` of a trick led by ``leader`` (no seat sits out in a review's trick order but the one given). */
-function seatOf(review, leader, position) {
-  const players = review.hands.length;
-  const out = review.hands.findIndex((h) => h.length === 0);
-  let seat = leader;
-  for (let i = 0; i < position; i++) { do seat = (seat + 1) % players; while (seat === out); }
-  return seat;
 }
 
 // ------------------------------------------------------------------ an uploaded record

@@ -1,7 +1,7 @@
 // The score sheet (like the paper pad), the deal result and the game log, as HTML text.
 
 import { t, tSeat, number, suitName, meldName } from "./i18n.js";
-import { suitIcon, namedSuit, cardChip, points } from "./cards.js";
+import { suitIcon, namedSuit, cardChip } from "./cards.js";
 import * as model from "./model.js";
 
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -63,8 +63,7 @@ function dealFacts(msg) {
   if (entry && entry.soloist === view.soloist && entry.bid === view.bid) {
     return { scores: entry.scores, cards: entry.card_points, melds: entry.melds.map(meldPoints) };
   }
-  const cards = view.trick_points.map((p, seat) => p + (seat === view.soloist && view.discard ? points(view.discard) : 0));
-  return { scores: view.scores || [], cards, melds: (view.melds || []).map(model.meldTotal) };
+  return { scores: view.scores || [], cards: view.card_points, melds: (view.melds || []).map(model.meldTotal) };
 }
 
 /** The announcement of a finished deal (and of the game's end). */
@@ -134,7 +133,7 @@ export function renderLog(msg, deck) {
     add(tSeat("log.won", view.soloist, view.seat, { name: escape(names[view.soloist]), bid: number(view.bid) }));
   }
   if (view.discard && view.discard.length) {
-    add(t("log.discard_mine", { points: number(points(view.discard)) }) + " " + chips(view.discard));
+    add(t("log.discard_mine", { points: number(view.discard_points) }) + " " + chips(view.discard));
   } else if (view.game && view.game !== "hand_durch" && view.soloist !== view.seat) {
     add(t("log.discard", { name: escape(names[view.soloist]) }));
   }
@@ -155,7 +154,7 @@ export function renderLog(msg, deck) {
   }
   view.tricks.forEach((trick, i) => {
     const played = trick.cards.map((c, k) => `${escape(names[trick.seats[k]])} ${cardChip(c, deck)}`).join(", ");
-    add(t("log.trick", { n: i + 1 }) + " " + played + " → " + t("log.trick_won", { name: escape(names[trick.winner]), points: points(trick.cards) }));
+    add(t("log.trick", { n: i + 1 }) + " " + played + " → " + t("log.trick_won", { name: escape(names[trick.winner]), points: trick.points }));
   });
   if (view.phase === "over") {
     add(tSeat("result." + view.outcome, view.soloist, view.seat, { name: escape(names[view.soloist] ?? ""), bid: number(view.bid) }) + " " +

@@ -22,8 +22,7 @@ export class StartPage {
     this.onStart = onStart;
     this.getDeck = getDeck;
     this.setDeck = setDeck;
-    this.players = 3;
-    this.teams = "none";
+    this.seats = meta.rule_sets?.[0] ?? { players: 3, teams: [0, 1, 2], bot_names: [] };  // refreshed by each rules check
     this.asked = 0;  // the latest rules check; older answers are dropped
     $("new-game-form").addEventListener("submit", (e) => { e.preventDefault(); this.submit(); });
     $("rule-set").addEventListener("change", () => { this.clearOptions(); this.render(); });
@@ -35,6 +34,8 @@ export class StartPage {
       if (code) location.hash = `#/join/${encodeURIComponent(code)}`;
     });
   }
+
+  get players() { return this.seats.players; }
 
   get ruleSet() {
     const name = $("rule-set").value;
@@ -101,8 +102,8 @@ export class StartPage {
     const me = Math.max(0, chosen.indexOf("me"));
     let html = "";
     for (let seat = 0; seat < this.players; seat++) {
-      const name = this.meta.opponent_names?.[(seat + 4) % 5] ?? "";  // the name a computer player there gets
-      const partner = this.teams !== "none" && seat !== me && seat % 2 === me % 2 ? ` · ${t("partner")}` : "";  // teams: seat % 2
+      const name = this.seats.bot_names[seat] ?? "";  // the name a computer player there gets
+      const partner = seat !== me && this.seats.teams[seat] === this.seats.teams[me] ? ` · ${t("partner")}` : "";
       const where = seat === me ? "" : ` · ${t("side." + side(this.players, me, seat))}`;
       html += `<label><span>${escape(t("seat_n", { n: seat + 1 }))}${where}${partner}</span>` +
         `<select id="level-${seat}" data-seat="${seat}" data-testid="level-${seat}" title="${escape(name)}">` +
@@ -141,10 +142,8 @@ export class StartPage {
     $("rules-text").textContent = answer.ok ? answer.body.text : text;
     $("rules-text").classList.toggle("invalid", !answer.ok);
     $("rules-error").textContent = answer.ok ? "" : answer.body.code ? reason(answer.body, this.getDeck()) : answer.body.error;
-    const teams = answer.ok ? answer.body.changes.find((c) => c.name === "teams")?.value ?? "none" : this.teams;
-    if (answer.ok && (answer.body.players !== this.players || teams !== this.teams)) {
-      this.players = answer.body.players;
-      this.teams = teams;
+    if (answer.ok && JSON.stringify(answer.body.teams) !== JSON.stringify(this.seats.teams)) {
+      this.seats = answer.body;
       this.renderOpponents();
     }
     return answer.ok;

@@ -14,6 +14,9 @@ const $ = (id) => document.getElementById(id);
 /** Names as a sentence's list: "Ben and Cleo", "Ben, Cleo und Dora". */
 const list = (names) => { try { return new Intl.ListFormat(language(), { type: "conjunction" }).format(names); } catch { return names.join(", "); } };
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+const DRAG_START = 12;  // px a press moves before it is a drag (a finger wobbles less on a tap)
+/** Is the pointer over the felt (where a dragged card is played)? */
+const overFelt = (e) => { const r = $("felt").getBoundingClientRect(); return e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom; };
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A short message; ``kind`` names what it belongs to, so that it can go with it (hideToast). */
@@ -44,6 +47,7 @@ export class Table {
     $("hand").addEventListener("click", (e) => this.onHandClick(e));
     // How the last press began: a finger raises a card first, a mouse plays it at once.
     $("hand").addEventListener("pointerdown", (e) => { this.pointer = e.pointerType; }, true);
+    $("hand").addEventListener("pointerdown", (e) => this.dragStart(e));
     $("hand").addEventListener("keydown", (e) => this.onHandKey(e));
     $("controls").addEventListener("click", (e) => this.onControl(e));
     $("result").addEventListener("click", (e) => this.onControl(e));
@@ -278,6 +282,7 @@ export class Table {
   onHandClick(event) {
     const button = event.target.closest(".card");
     if (!button || !this.view) return;
+    if (this.dragged) { this.dragged = false; return; }  // the end of a drag, not a tap
     this.skip();
     const view = this.view;
     const card = button.dataset.card;
@@ -306,6 +311,38 @@ export class Table {
     }
     const why = button.dataset.why || notNowText(view, this.names);  // never a click without an answer
     if (why) toast(why);
+  }
+
+  /** A playable card dragged onto the felt is played (a finger or a mouse alike). A press
+   *  that moves less than a few px is a tap (raise, then play); a drag that ends off the
+   *  felt puts the card back: a slip never plays. */
+  dragStart(event) {
+    const button = event.target.closest(".card.legal");
+    const view = this.view;
+    if (!button || !view || view.phase !== "play" || view.to_move !== view.seat || this.busy || event.button > 0) return;
+    const drag = { id: event.pointerId, x: event.clientX, y: event.clientY, moved: false };
+    const move = (e) => {
+      if (e.pointerId !== drag.id) return;
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      if (!drag.moved && Math.hypot(dx, dy) < DRAG_START) return;
+      drag.moved = true;
+      button.classList.add("dragging");
+      button.style.translate = `${Math.round(dx)}px ${Math.round(dy)}px`;
+      $("felt").classList.toggle("drop-here", overFelt(e));
+    };
+    const end = (e) => {
+      if (e.pointerId !== drag.id) return;
+      for (const [type, listener] of listeners) removeEventListener(type, listener);
+      button.classList.remove("dragging");
+      button.style.translate = "";
+      $("felt").classList.remove("drop-here");
+      if (!drag.moved) return;
+      this.dragged = true;  // the click that may follow is the drag's end
+      setTimeout(() => { this.dragged = false; }, 400);
+      if (e.type === "pointerup" && overFelt(e)) this.playCard(button.dataset.card);
+    };
+    const listeners = [["pointermove", move], ["pointerup", end], ["pointercancel", end]];
+    for (const [type, listener] of listeners) addEventListener(type, listener);
   }
 
   playCard(card) {
@@ -650,7 +687,7 @@ export class Table {
     else for (let i = 0; i < model.tappSize(view); i++) cards.append(cardBack({ small: true }));
     el.append(label, cards);
     if (view.tapp) el.append(Object.assign(document.createElement("span"), {
-      className: "label", textContent: t("points_n", { points: points(view.tapp) }) }));
+      className: "label", textContent: t("points_n", { points: view.tapp_points }) }));
   }
 
   sortedHand() {
@@ -728,7 +765,7 @@ export class Table {
       const hand = this.sortedHand();
       const need = this.discardsNeeded();
       const chosen = [...this.selected].map((i) => hand[i]);
-      const banked = points(chosen) + points(view.discard || []);
+      const banked = points(chosen, view.rank_points) + (view.discard_points ?? 0);
       const ready = chosen.length === need && !this.pending.length;
       html = `<span class="prompt" data-testid="discard-info">${t("discard_info", { chosen: chosen.length, n: need, points: number(banked) })}</span>` +
         `<button type="button" class="primary" data-command="confirm-discard" data-testid="confirm-discard" ${ready ? "" : "disabled"}>${t("discard_confirm", { n: need })}</button>`;
@@ -854,7 +891,7 @@ export class Table {
       });
       el.append(row);
       const p = document.createElement("p");
-      p.textContent = tSeat("trick_won_by", trick.winner, view?.seat, { name: this.names[trick.winner], points: points(trick.cards) });
+      p.textContent = tSeat("trick_won_by", trick.winner, view?.seat, { name: this.names[trick.winner], points: trick.points });
       el.append(p);
     }
     $("last-trick-dialog").showModal();
