@@ -266,7 +266,7 @@ def _worlds_at(state: State, seed: int = 3, count: int = 16) -> tuple[SeatView, 
 def test_against_a_raiser_the_simulation_plays_the_raise_out_in_the_same_deals() -> None:
     state = auction_up_to("standard", STRONG, 200)  # seat 1 raised to 200 of its own will
     seen, knowledge, worlds = _worlds_at(state)
-    simulation = simulate_soloist(seen, knowledge, iter(worlds), raiser=True)
+    simulation = simulate_soloist(seen, knowledge, iter(worlds), defend=True)
     assert facing_raise(seen) == (200, 1)
     assert simulation.defence == [position_value(play_as_soloist(seen, world, 1, 200), 0) for world in worlds]
     assert [p.soloist for p in simulation.results] == [0] * len(worlds)  # its own bid: seat 0 plays
@@ -274,7 +274,7 @@ def test_against_a_raiser_the_simulation_plays_the_raise_out_in_the_same_deals()
     opening = deal("standard", 2, {0: STRONG}, 1).apply_text("150")  # only forehand's forced opening
     seen, knowledge, worlds = _worlds_at(opening)
     assert facing_raise(seen) == (0, -1)
-    assert simulate_soloist(seen, knowledge, iter(worlds), raiser=True).defence == []
+    assert simulate_soloist(seen, knowledge, iter(worlds), defend=True).defence == []
 
 
 @pytest.mark.parametrize("level", ["hard", "expert"])
@@ -308,9 +308,9 @@ def test_hard_simulates_a_raise_against_a_raiser_whose_hand_is_worth_it(monkeypa
     simulated: list[World] = []
 
     def capture(view: SeatView, knowledge: Knowledge, worlds: Iterator[World],
-                raiser: bool = False) -> SoloistSimulation:
+                defend: bool = False) -> SoloistSimulation:
         simulated.extend(worlds)
-        return simulate_soloist(view, knowledge, iter(simulated), raiser)
+        return simulate_soloist(view, knowledge, iter(simulated), defend)
 
     monkeypatch.setattr(bots, "simulate_soloist", capture)
     bot = HardBot(seed=4)

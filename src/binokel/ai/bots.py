@@ -422,7 +422,7 @@ class HardBot(MediumBot):
                                    raiser, facing - self.RAISE_MARGIN, worlds, knowledge.rules)
         else:
             sampled = self.worlds(knowledge, rng, worlds, deadline, skip_failures=True)
-        return simulate_soloist(view, knowledge, sampled, raiser=bool(self.PASS_SIMULATION))
+        return simulate_soloist(view, knowledge, sampled, defend=bool(self.PASS_SIMULATION))
 
     RAISE_TRIES = 0
     """Against a raiser, up to this many worlds are sampled per world simulated, and those in
@@ -700,23 +700,22 @@ class SoloistSimulation:
 
 
 def simulate_soloist(view: SeatView, knowledge: Knowledge, worlds: Iterator[World],
-                     raiser: bool = False) -> SoloistSimulation:
+                     defend: bool = False) -> SoloistSimulation:
     """Play out each world with this seat as soloist of its best plan for the world's Tapp;
-    with ``raiser``, against a raiser (:func:`facing_bid`) also the same world with the raiser
+    with ``defend``, against a raiser (:func:`facing_bid`) also the same world with the raiser
     as soloist of its raise, this seat defending (the simulation's ``defence``)."""
     rules = knowledge.rules
     seat = view.seat
     results = []
     defence = []
     reach = 0
-    facing, raiser_seat = facing_raise(view)
+    facing, raiser = facing_raise(view)
     for world in worlds:
         position = play_as_soloist(view, world, seat, 0)
         results.append(position)
-        if raiser and facing:
-            defence.append(position_value(play_as_soloist(view, world, raiser_seat, facing), seat))
-        plan_game = position.game
-        if plan_game >= DURCH:
+        if defend and facing:
+            defence.append(position_value(play_as_soloist(view, world, raiser, facing), seat))
+        if position.game >= DURCH:
             reach = max(reach, NO_TRUMP_BID if not position.broken else 0)
         else:
             best = best_contract(with_tapp(world, seat), rules)
