@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from png_support import shrink
 from test_browser import (  # noqa: F401 - its server and browser fixtures too
     browser,
     server,
@@ -564,22 +563,18 @@ def test_screenshots_details(server: Server, browser: Browser) -> None:
     new_game(server, page, name="Anna", seed=5)
     page.wait_for_selector("[data-testid=advice-certain]")
     page.screenshot(path=str(shots / "bidding-help.png"))
-    shrink(shots / "bidding-help.png")
     play_until(page, deal_over)
     page.wait_for_selector("[data-testid=explain]")
     page.get_by_test_id("result-dialog").screenshot(path=str(shots / "result-explained.png"))
-    shrink(shots / "result-explained.png")
     page.get_by_test_id("review-button").click()
     for _ in range(3):
         page.get_by_test_id("review-next").click()
     page.screenshot(path=str(shots / "deal-review.png"))
-    shrink(shots / "deal-review.png")
     page.keyboard.press("Escape")
     page.keyboard.press("Escape")
     goto(page, server.url)
     page.get_by_test_id("stats-button").click()
     page.screenshot(path=str(shots / "statistics.png"))
-    shrink(shots / "statistics.png")
     page.context.close()  # the phone's screenshots come from test_browser_table.py
 
 

@@ -34,7 +34,6 @@ from test_browser import (  # noqa: F401 - its server and browser fixtures too
     sync_playwright,
 )
 from test_browser_details import new_game
-from png_support import shrink
 
 PHONES = [(360, 640), (390, 844), (412, 915), (844, 390)]
 
@@ -535,5 +534,4 @@ def test_screenshots_phone(server: Server, browser: Browser) -> None:
         page.evaluate("() => document.activeElement?.blur()")
         page.wait_for_timeout(400)
         page.screenshot(path=str(shots / f"{name}.png"))
-        shrink(shots / f"{name}.png")
         page.context.close()

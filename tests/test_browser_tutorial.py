@@ -32,7 +32,6 @@ from test_browser import (  # noqa: F401 - its server and browser fixtures too
 )
 from test_browser_a11y import axe_or_skip, violations
 from test_browser_details import new_game
-from png_support import shrink
 
 FAST = "localStorage.setItem('binokel.settings', JSON.stringify({speed: 'off', botPause: 'short'}))"
 
@@ -94,6 +93,13 @@ def tap_legal_card(page: Page) -> None:
     page.touchscreen.tap(box["x"] + 8, box["y"] + 24)
 
 
+def tap_last_free_card(page: Page) -> None:
+    """A finger on the last card of the hand not picked yet (laying away)."""
+    box = page.locator("#hand .card:not(.selected)").last.bounding_box()
+    assert box
+    page.touchscreen.tap(box["x"] + 8, box["y"] + 30)
+
+
 def test_the_whole_tutorial_by_touch_at_360x640(server: Server, browser: Browser) -> None:
     page = phone(browser)
     goto(page, server.url)
@@ -113,10 +119,7 @@ def test_the_whole_tutorial_by_touch_at_360x640(server: Server, browser: Browser
     check_coach(page, "#hand")
     expect(page.get_by_test_id("coach-text")).to_contain_text("Lay away 3 cards: tap them")
     for i in range(3):
-        card = page.locator("#hand .card:not(.selected)").last
-        box = card.bounding_box()
-        assert box
-        page.touchscreen.tap(box["x"] + 8, box["y"] + 30)
+        tap_last_free_card(page)
         expect(page.locator("#hand .card.selected")).to_have_count(i + 1)
     check_coach(page, "#controls")  # all chosen: it points at "Lay away"
     page.get_by_test_id("confirm-discard").tap()
@@ -195,7 +198,7 @@ def test_the_whole_tutorial_by_keyboard_left_and_resumed(server: Server, browser
 
     coach_step(page, "bid")
     check_coach(page, "#controls")
-    expect(page.get_by_test_id("coach-text")).to_contain_text("click the bid button, or press b")  # words for a mouse
+    expect(page.get_by_test_id("coach-text")).to_contain_text("click the bid button, or press b.")  # words for a mouse
     keys(page, "b")
 
     coach_step(page, "discard")
@@ -423,10 +426,7 @@ def test_screenshots_tutorial(server: Server, browser: Browser) -> None:
     coach_step(page, "bid")
     page.get_by_test_id("action-bid").tap()
     coach_step(page, "discard")
-    box = page.locator("#hand .card:not(.selected)").last.bounding_box()
-    assert box
-    page.touchscreen.tap(box["x"] + 8, box["y"] + 30)
+    tap_last_free_card(page)
     page.wait_for_timeout(300)
     page.screenshot(path=str(shots / "tutorial-phone.png"))
-    shrink(shots / "tutorial-phone.png")
     page.context.close()

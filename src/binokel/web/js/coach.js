@@ -24,8 +24,9 @@ const played = (view) => [...view.tricks, view.trick].some((trick) => trick.seat
 const STEPS = [
   { name: "welcome", target: "#hand", read: true, skip: (v) => past(v, "auction") },
   { name: "bid", target: "#controls", touch: true, waits: true, done: (v) => past(v, "auction") },
-  { name: "watch", target: "#tapp", branch: other, done: (v) => past(v, "surrender") },
-  // The standard rules put the Tapp into the soloist's hand: the discard step says so.
+  // The standard rules put the Tapp into the soloist's hand: the discard step says so. The
+  // seeded deal makes the player the soloist (the test walks it); were it not so, the
+  // soloist's steps would give way to the card play.
   { name: "discard", target: () => ($("controls").querySelector("[data-testid=confirm-discard]:not([disabled])") ? "#controls" : "#hand"),
     touch: true, waits: true, branch: (v) => !other(v), done: (v) => past(v, "discard") },
   { name: "trump", target: "#controls", waits: true, branch: (v) => !other(v), done: (v) => past(v, "game") },
@@ -108,11 +109,10 @@ export function update(theTable, focus = false) {
   if (index !== progress().step) save({ step: index });
   const ready = step.ready ? step.ready(view) : true;
   let key = `tutorial.${step.name}`;
-  let params = { n: table.discardsNeeded() + (view.discard?.length ?? 0) };  // the cards to lay away in all (sent one by one)
+  const params = { n: table.discardsNeeded() + (view.discard?.length ?? 0) };  // the cards to lay away in all (sent one by one)
   if (!ready) key += "_wait";
   else if (step.waits && !mine(view)) key = "tutorial.wait";
   else if (step.touch) key += touch() ? ".touch" : ".pointer";
-  if (step.name === "watch") params = { name: table.names[view.soloist] ?? "" };
   let text = t(key, params);
   if (step.name === "trick" && ready) {
     const trick = view.tricks[0];
