@@ -358,6 +358,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "errors": len(stats.errors), "error_examples": sorted(set(stats.errors))[:5],
         "connections_failed": len(crashed), "failure_examples": sorted(set(crashed))[:3],
         "server_side_share_within_ms": server_shares(metrics_before, metrics_after) if server else None,
+        # Several processes: steps forwarded from another, appends refused because another
+        # wrote first (work done twice), reads of the log for announced steps.
+        "server_counts": {name: metric(metrics_after, f"binokel_{name}_total")
+                          - metric(metrics_before, f"binokel_{name}_total")
+                          for name in ("changes_heard", "version_conflicts", "log_read_backs")} if server else None,
         "server_rss_mb": round(rss / 2**20, 1) if server else None,
         "load_generator_cpu_cores": round(own_cpu / wall, 2) if wall else None,
         "machine_cores": os.cpu_count(),

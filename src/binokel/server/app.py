@@ -561,6 +561,11 @@ async def _hello(websocket: WebSocket, table: Table, limits: Limits, address: st
     if token is not None:
         held = table.seat_of(token)
         if held is None:
+            # A friend who joined at another process may be here before the notice of it:
+            # the seats are read again once before the token is refused.
+            await table.refresh()
+            held = table.seat_of(token)
+        if held is None:
             await refuse(ProtocolError("token_no_seat"), FORBIDDEN_CLOSE)
             return None
         seat = held if held >= 0 else None
