@@ -14,6 +14,9 @@ Modes:
   Reports steps/s stored by the server (people's actions, bots' moves, deals), the server's
   CPU time (all its processes) and so **actions per second per server core**, the latency
   from sending an action to hearing it back (p50/p95/p99), and errors.
+- ``idle``: everybody is seated and connected and nobody acts (the first person to move
+  thinks for ever; a bot does not move at a table of people): what a table costs the
+  server while people think, ``server_cpu_cores`` per ``tables``.
 - ``realistic``: each person thinks 1–3 s before each action (and before "next deal");
   every ``--bot-every``-th table has an easy bot in its third seat. Reports the latency from
   a person's action to the update that tells it (bots' thinking is not in it: only people's
@@ -33,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import re
@@ -67,18 +71,50 @@ def source_address(table: int) -> str:
     return f"127.1.{table // 250}.{table % 250 + 1}"
 
 
-async def make_table(http: str, index: int, bot: bool, seed: int) -> tuple[str, list[str]]:
-    """A table of three people (or two and an easy bot): its id and the people's tokens."""
-    transport = httpx.AsyncHTTPTransport(local_address=source_address(index))
-    async with httpx.AsyncClient(base_url=http, transport=transport, timeout=30) as client:
-        seats = ["me", "open", "easy" if bot else "open"]
-        created = (await client.post("/api/games", json={"rules": "standard", "seats": seats, "name": "P0",
-                                                         "seed": seed})).raise_for_status().json()
-        tokens = [created["token"]]
-        for number, invite in enumerate(created["invites"]["seats"], 1):
-            joined = (await client.post("/api/join", json={"code": invite["code"], "name": f"P{number}"}))
-            tokens.append(joined.raise_for_status().json()["token"])
-        return created["id"], tokens
+async def make_table(http: str, index: int, bot: bool) -> tuple[str, list[str]]:
+    """A table of three people (or two and an easy bot): its id and the people's tokens (the
+    server picks the seed: a table with friends may not choose its deals)."""
+    seats = ["me", "open", "easy" if bot else "open"]
+    created = await post_json(http, "/api/games", {"rules": "standard", "seats": seats, "name": "P0"}, index)
+    tokens = [created["token"]]
+    for number, invite in enumerate(created["invites"]["seats"], 1):
+        joined = await post_json(http, "/api/join", {"code": invite["code"], "name": f"P{number}"}, index)
+        tokens.append(joined["token"])
+    return created["id"], tokens
+
+
+async def post_json(http: str, path: str, body: dict[str, Any], table: int) -> Any:
+    """One POST over a plain HTTP/1.1 connection of its own, from the table's address. (A
+    generic client per table costs the load generator more CPU than the server spends.)"""
+    parts = urllib.parse.urlsplit(http)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    local = (source_address(table), 0) if host.startswith("127.") else None
+    reader, writer = await asyncio.open_connection(host, port, local_addr=local)
+    try:
+        data = json.dumps(body).encode()
+        writer.write(f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\n"
+                     f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode() + data)
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+        status = int(head.split(" ", 2)[1])
+        text = await reader.read()
+        if "transfer-encoding: chunked" in head.lower():
+            text = _unchunk(text)
+        if status != 200:
+            raise RuntimeError(f"{path} answered {status}: {text[:100]!r}")
+        return json.loads(text)
+    finally:
+        writer.close()
+
+
+def _unchunk(raw: bytes) -> bytes:
+    body = b""
+    while raw:
+        size, _, rest = raw.partition(b"\r\n")
+        length = int(size, 16)
+        if length == 0:
+            break
+        body, raw = body + rest[:length], rest[length + 2:]
+    return body
 
 
 async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple[float, float],
@@ -135,7 +171,9 @@ async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple
 
 
 async def thinking(think: tuple[float, float], rng: random.Random, stop: asyncio.Event) -> None:
-    if think[1] > 0:
+    if think[0] == math.inf:
+        await stop.wait()
+    elif think[1] > 0:
         try:
             await asyncio.wait_for(stop.wait(), rng.uniform(*think))
         except TimeoutError:
@@ -144,10 +182,10 @@ async def thinking(think: tuple[float, float], rng: random.Random, stop: asyncio
 
 # ---------------------------------------------------------------------- the server and its processes
 
-def start_server(db: str, workers: int) -> tuple[subprocess.Popen[str], str]:
+def start_server(db: str, workers: int, src: Path | None = None) -> tuple[subprocess.Popen[str], str]:
     command = ["nice", "-n", "5", sys.executable, "-m", "binokel", "serve", "--port", "0", "--db", db,
                "--think", "0", "--workers", str(workers)]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent / "src")}
+    env = {**os.environ, "PYTHONPATH": str(src or Path(__file__).resolve().parent.parent / "src")}
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     assert server.stdout is not None
     line = server.stdout.readline()
@@ -218,48 +256,72 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if db is None:
             tmp = tempfile.TemporaryDirectory()
             db = str(Path(tmp.name) / "games.sqlite3")
-        server, url = start_server(db, args.workers)
+        server, url = start_server(db, args.workers, args.src)
     http = url.rstrip("/")
     ws_url = "ws" + http[4:]
     pids = process_tree(server.pid) if server else []
     rng = random.Random(args.seed)
-    think = (1.0, 3.0) if args.mode == "realistic" else (0.0, 0.0)
+    think = {"realistic": (1.0, 3.0), "capacity": (0.0, 0.0), "idle": (math.inf, math.inf)}[args.mode]
     stats = Stats()
     stop = asyncio.Event()
+    tables: list[tuple[int, str, list[str]]] = []
+    setup_failures: list[str] = []
+    timed_out = False
+    wall = setup = 0.0
+    cpu_before = cpu_after = 0.0
+    rss = 0
+    metrics_before = metrics_after = ""
+    own_start = resource.getrusage(resource.RUSAGE_SELF)
+    own_before = own_after = own_start
+    people: list[asyncio.Future[None]] = []
     try:
         started = time.monotonic()
+        cpu_start, _ = cpu_and_rss(process_tree(server.pid) if server else [])
         semaphore = asyncio.Semaphore(20)
-
-        people: list[asyncio.Future[None]] = []
 
         async def seat(index: int) -> tuple[int, str, list[str]]:
             """Make a table, and its people connect at once (as friends following a link would)."""
             async with semaphore:
                 bot = args.mode == "realistic" and args.bot_every > 0 and index % args.bot_every == 0
-                game_id, tokens = await make_table(http, index, bot, rng.randrange(2**62))
+                game_id, tokens = await make_table(http, index, bot)
             people.extend(asyncio.ensure_future(person(ws_url, index, game_id, token, think, stats, stop,
                                                        random.Random(rng.random()))) for token in tokens)
             return index, game_id, tokens
 
-        tables = await asyncio.wait_for(asyncio.gather(*(seat(i) for i in range(args.tables))),
-                                        args.setup_seconds)
+        seating = [asyncio.ensure_future(seat(i)) for i in range(args.tables)]
+        done, pending = await asyncio.wait(seating, timeout=args.setup_seconds)
+        for task in pending:
+            task.cancel()
+        timed_out = bool(pending)
+        for task in done:
+            if task.exception() is None:
+                tables.append(task.result())
+            else:
+                setup_failures.append(repr(task.exception())[:120])
         setup = time.monotonic() - started
-        await asyncio.sleep(args.warmup)
-        pids = process_tree(server.pid) if server else []
-        cpu_before, _ = cpu_and_rss(pids)
-        own_before = resource.getrusage(resource.RUSAGE_SELF)
-        metrics_before = (await fetch_all(http, args.workers)) if server else ""
-        stats.measuring = True
-        measured_from = time.monotonic()
-        await asyncio.sleep(args.seconds)
-        stats.measuring = False
-        wall = time.monotonic() - measured_from
-        cpu_after, rss = cpu_and_rss(pids)
-        own_after = resource.getrusage(resource.RUSAGE_SELF)
-        metrics_after = (await fetch_all(http, args.workers)) if server else ""
+        setup_cpu = cpu_and_rss(process_tree(server.pid) if server else [])[0] - cpu_start
+        if not timed_out and tables:
+            await asyncio.sleep(args.warmup)
+            pids = process_tree(server.pid) if server else []
+            cpu_before, _ = cpu_and_rss(pids)
+            own_before = resource.getrusage(resource.RUSAGE_SELF)
+            metrics_before = (await fetch_all(http, args.workers)) if server else ""
+            stats.measuring = True
+            measured_from = time.monotonic()
+            await asyncio.sleep(args.seconds)
+            stats.measuring = False
+            wall = time.monotonic() - measured_from
+            cpu_after, rss = cpu_and_rss(pids)
+            own_after = resource.getrusage(resource.RUSAGE_SELF)
+            metrics_after = (await fetch_all(http, args.workers)) if server else ""
+        else:
+            own_after = resource.getrusage(resource.RUSAGE_SELF)
         stop.set()
-        results = await asyncio.gather(*people, return_exceptions=True)
-        crashed = [repr(r)[:120] for r in results if isinstance(r, BaseException)]
+        # Every socket's end is collected here (a refused or reset one is counted, never a traceback).
+        ended, hanging = await asyncio.wait(people, timeout=30) if people else (set(), set())
+        for task in hanging:
+            task.cancel()
+        crashed = [repr(task.exception())[:120] for task in ended if not task.cancelled() and task.exception()]
     finally:
         stop.set()
         if server is not None:
@@ -273,13 +335,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     steps = metric(metrics_after, "binokel_actions_total") - metric(metrics_before, "binokel_actions_total")
     server_cpu = cpu_after - cpu_before
     cores = server_cpu / wall if wall else 0.0
+    own_cpu = (own_after.ru_utime + own_after.ru_stime) - (own_before.ru_utime + own_before.ru_stime)
+    own_setup_cpu = (own_before.ru_utime + own_before.ru_stime) - (own_start.ru_utime + own_start.ru_stime) \
+        if wall else own_cpu
     ms = [1000 * x for x in stats.latencies]
     report: dict[str, Any] = {
-        "mode": args.mode, "tables": args.tables, "people": sum(len(t[2]) for t in tables),
+        "mode": args.mode, "tables": args.tables, "tables_seated": len(tables),
+        "setup_timed_out": timed_out, "setup_failures": len(setup_failures),
+        "setup_failure_examples": sorted(set(setup_failures))[:3],
+        "setup_server_cpu_seconds": round(setup_cpu, 1) if server else None,
+        "setup_load_generator_cpu_seconds": round(own_setup_cpu, 1),
+        "people": sum(len(t[2]) for t in tables),
         "db": "postgresql" if (args.db or "").startswith("postgres") else ("sqlite" if args.url is None else "?"),
         "workers": args.workers, "seconds": round(wall, 1), "setup_seconds": round(setup, 1),
-        "people_actions": stats.actions, "people_actions_per_second": round(stats.actions / wall, 1),
-        "server_steps_per_second": round(steps / wall, 1) if server else None,
+        "people_actions": stats.actions,
+        "people_actions_per_second": round(stats.actions / wall, 1) if wall else None,
+        "server_steps_per_second": round(steps / wall, 1) if server and wall else None,
         "server_cpu_cores": round(cores, 2) if server else None,
         "steps_per_second_per_core": round(steps / server_cpu, 1) if server and server_cpu else None,
         "latency_ms": {"p50": _round(percentile(ms, 0.50)), "p95": _round(percentile(ms, 0.95)),
@@ -287,9 +358,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "errors": len(stats.errors), "error_examples": sorted(set(stats.errors))[:5],
         "connections_failed": len(crashed), "failure_examples": sorted(set(crashed))[:3],
         "server_side_share_within_ms": server_shares(metrics_before, metrics_after) if server else None,
+        # Several processes: steps forwarded from another, appends refused because another
+        # wrote first (work done twice), reads of the log for announced steps.
+        "server_counts": {name: metric(metrics_after, f"binokel_{name}_total")
+                          - metric(metrics_before, f"binokel_{name}_total")
+                          for name in ("changes_heard", "version_conflicts", "log_read_backs")} if server else None,
         "server_rss_mb": round(rss / 2**20, 1) if server else None,
-        "load_generator_cpu_cores": round(((own_after.ru_utime + own_after.ru_stime)
-                                           - (own_before.ru_utime + own_before.ru_stime)) / wall, 2),
+        "load_generator_cpu_cores": round(own_cpu / wall, 2) if wall else None,
         "machine_cores": os.cpu_count(),
     }
     return report
@@ -340,7 +415,7 @@ async def fetch(http: str, path: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["capacity", "realistic"])
+    parser.add_argument("mode", choices=["capacity", "realistic", "idle"])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=20.0, help="measured play (default 20)")
     parser.add_argument("--warmup", type=float, default=3.0, help="play before measuring (default 3)")
@@ -348,6 +423,8 @@ def main() -> None:
     parser.add_argument("--db", default=None, help="the server's database (default: a temporary SQLite file)")
     parser.add_argument("--workers", type=int, default=1, help="server processes (needs PostgreSQL)")
     parser.add_argument("--url", default=None, help="a running server instead of starting one")
+    parser.add_argument("--src", type=Path, default=None,
+                        help="start the server from this source folder (a reference: e.g. an older commit's src)")
     parser.add_argument("--bot-every", type=int, default=4, help="realistic: every n-th table has a bot")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, help="also write the report to this file")
@@ -359,6 +436,9 @@ def main() -> None:
     print(text)
     if args.json:
         args.json.write_text(text + "\n")
+    if report["setup_timed_out"]:
+        raise SystemExit(f"not everybody was seated within --setup-seconds {args.setup_seconds:g}: "
+                         f"{report['tables_seated']} of {args.tables} tables (what was measured is above)")
 
 
 if __name__ == "__main__":

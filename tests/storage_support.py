@@ -1,5 +1,6 @@
-"""Shared fixtures for the storage tests: a fresh PostgreSQL database per test run, and a
-TCP proxy that can cut the line to PostgreSQL (PostgreSQL "down" without stopping it)."""
+"""Shared fixtures for the storage tests: a fresh PostgreSQL database per test run, a
+TCP proxy that can cut the line to PostgreSQL (PostgreSQL "down" without stopping it), and
+short ways to the reads tests make often (the interface has one method for each kind)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from collections.abc import Iterator
 from typing import NoReturn
 
 import pytest
+
+from binokel.server.storage import Entry, GameInfo, Store
 
 ADMIN_URL = os.environ.get("BINOKEL_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
 
@@ -133,3 +136,15 @@ class Proxy:
     def url(self, database_url: str) -> str:
         parts = urllib.parse.urlsplit(database_url)
         return parts._replace(netloc=f"{parts.username or 'postgres'}@127.0.0.1:{self.port}").geturl()
+
+
+def info_of(store: Store, game_id: str) -> GameInfo | None:
+    """A game's metadata, or None."""
+    found = store.games([game_id])
+    return found[0] if found else None
+
+
+def entries_of(store: Store, game_id: str, after: int) -> list[Entry]:
+    """The entries above version ``after`` ([] for a game that is not there)."""
+    stored = store.load(game_id, after=after)
+    return list(stored.entries) if stored is not None else []

@@ -486,35 +486,21 @@ def test_statistics_count_a_finished_game(server: Server, page: Page) -> None:
 
 # ---------------------------------------------------------------------- tutorial
 
-def test_tutorial_completed_and_reopened(server: Server, page: Page) -> None:
-    new_game(server, page, name="Anna", seed=5)
+def test_tutorial_offered_once_and_opened_from_the_table(server: Server, page: Page) -> None:
+    """Offered once at a first game; "No thanks" is kept; the table's Tutorial button opens it
+    at its own table (the walk through itself: test_browser_tutorial.py)."""
+    game = new_game(server, page, name="Anna", seed=5)
     expect(page.get_by_test_id("tutorial-offer")).to_be_visible()
-    page.get_by_test_id("tutorial-start").click()
-    dialog = page.get_by_test_id("tutorial-dialog")
-    expect(dialog).to_be_visible()
-    expect(page.get_by_test_id("tutorial-step")).to_have_text("Step 1 of 7")
-    expect(page.get_by_test_id("tutorial-text")).to_contain_text("highest bidder")
-    for step in range(2, 8):
-        page.get_by_test_id("tutorial-next").click()
-        expect(page.get_by_test_id("tutorial-step")).to_have_text(f"Step {step} of 7")
-    page.get_by_test_id("tutorial-back").click()
-    expect(page.get_by_test_id("tutorial-step")).to_have_text("Step 6 of 7")
-    expect(page.get_by_test_id("tutorial-text")).to_contain_text("follow the suit")
-    page.get_by_test_id("tutorial-next").click()
-    page.get_by_test_id("tutorial-done").click()
-    expect(dialog).to_be_hidden()
+    page.get_by_test_id("tutorial-no").click()
     expect(page.get_by_test_id("tutorial-offer")).to_be_hidden()
     page.reload()
     page.wait_for_selector("#hand .card")
     expect(page.get_by_test_id("tutorial-offer")).to_have_count(0)  # answered once: not offered again
-    # Reopened from the table and from the start page; skipping closes it.
+    expect(page.get_by_test_id("coach")).to_have_count(0)
     page.get_by_test_id("tutorial-button-table").click()
-    expect(page.get_by_test_id("tutorial-step")).to_have_text("Step 1 of 7")
-    page.get_by_test_id("tutorial-skip").click()
-    expect(dialog).to_be_hidden()
-    goto(page, server.url)
-    page.get_by_test_id("tutorial-button").click()
-    expect(page.get_by_test_id("tutorial-step")).to_have_text("Step 1 of 7")
+    expect(page.get_by_test_id("coach")).to_have_attribute("data-step", "welcome")
+    assert game not in page.url  # a table of its own, the game before stays in "Your games"
+    expect(page.get_by_test_id("tutorial-button-table")).to_have_text("Resume the tutorial")
 
 
 def test_level_descriptions_on_the_start_page(server: Server, page: Page) -> None:
@@ -573,6 +559,7 @@ def test_deal_animation_marks_and_celebration(server: Server, page: Page) -> Non
 def test_screenshots_details(server: Server, browser: Browser) -> None:
     shots = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
+    page.add_init_script("localStorage.setItem('binokel.tutorial', JSON.stringify({state: 'skipped'}))")  # no offer in the pictures
     new_game(server, page, name="Anna", seed=5)
     page.wait_for_selector("[data-testid=advice-certain]")
     page.screenshot(path=str(shots / "bidding-help.png"))

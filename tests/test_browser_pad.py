@@ -8,29 +8,22 @@ in another browser context then shows every deal with the totals the core comput
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Any
 
-import pytest
 from test_browser import (  # noqa: F401 - the same skips, and its server and browser fixtures
-    CHROMIUM,
     SCREENSHOTS,
     TIMEOUT,
     Server,
     browser,
     goto,
     open_page,
+    pytestmark,
     reload,
     server,
     sync_playwright,
 )
 
 from binokel.sheet import Sheet
-
-pytestmark = [
-    pytest.mark.skipif(sync_playwright is None, reason="the playwright Python package is not installed"),
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium browser at {CHROMIUM}"),
-]
 
 if sync_playwright is not None:
     from playwright.sync_api import Browser, Page, expect
@@ -49,6 +42,7 @@ CLUBS = {"soloist": 0, "bid": 150, "game": "C", "surrendered": False, "melds": [
 def shot(page: Any, name: str) -> None:
     """``BINOKEL_SCREENSHOTS=1``: keep a screenshot for docs/pad.md."""
     if os.environ.get("BINOKEL_SCREENSHOTS"):
+        page.evaluate("document.getElementById('status').textContent = ''")  # no passing toast
         page.screenshot(path=str(SCREENSHOTS / f"pad-{name}.png"), full_page=True)
 
 
@@ -118,7 +112,6 @@ def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, br
     enter(phone, SURRENDER)
     expect(phone.get_by_test_id("pad-row-2")).not_to_have_class("pending", timeout=TIMEOUT)
     expect(phone.get_by_test_id("pad-deal-title")).to_have_text("Deal 3 — Cleo deals")
-    shot(phone, "scorekeeper")
 
     # a correction of deal 1: the soloist had 40, not 90 (failed); the totals follow
     phone.get_by_test_id("pad-correct-1").tap()
@@ -126,6 +119,7 @@ def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, br
     expect(phone.get_by_test_id("pad-melds-0")).to_have_value("150")
     phone.get_by_test_id("pad-card_points-0").fill("40")
     phone.get_by_test_id("pad-card_points-1").fill("150")
+    shot(phone, "scorekeeper")
     phone.get_by_test_id("pad-save").tap()
     expected = Sheet.new(RULES, PLAYERS).add(FAILED).add(SURRENDER)
     expect(phone.get_by_test_id("pad-total-0")).to_have_text(shown(expected.totals[0]), timeout=TIMEOUT)
@@ -170,6 +164,13 @@ def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, br
     watcher.emulate_media(media="print")
     shot(watcher, "print")
 
+    # opened without a connection and nothing waiting: it says so, and sees the server come back
+    phone.context.set_offline(True)
+    reload(phone)
+    expect(phone.get_by_test_id("pad-status")).to_have_text("Offline, 0 deals waiting", timeout=TIMEOUT)
+    phone.context.set_offline(False)
+    expect(phone.get_by_test_id("pad-status")).to_have_text("Online: every deal is on the server", timeout=TIMEOUT)
+
     # a reload resumes the sheet from the phone's list
     goto(phone, server.url + "pad#/")
     phone.get_by_test_id("pad-resume").first.tap()
@@ -211,3 +212,85 @@ def test_axe_finds_no_violation_on_the_pad(server: Server, browser: Browser) -> 
     finally:
         phone.context.close()
     assert not found, "axe-core violations:\n" + "\n".join(found)
+
+
+KREUZ = "kreuz(target=400)"
+FOUR = ["Anna", "Ben", "Cleo", "Dora"]
+TEAM_DEAL = {"soloist": 0, "bid": 150, "game": "H", "surrendered": False, "melds": [100, 0, 40, 0],
+             "tricks": [3, 2, 3, 2], "card_points": [80, 50, 70, None]}
+WINNING = {"soloist": 1, "bid": 160, "game": "S", "surrendered": False, "melds": [0, 150, 0, 20],
+           "tricks": [2, 4, 1, 3], "card_points": [30, 120, 20, None]}
+
+
+def test_a_deal_refused_after_the_phone_was_offline_is_corrected_and_the_team_wins(
+        server: Server, browser: Browser) -> None:  # noqa: F811
+    from test_browser_a11y import AXE, violations
+
+    phone = open_page(browser, 360, 640, has_touch=True)
+    goto(phone, server.url + "pad#/")
+    phone.get_by_test_id("pad-rule-set").select_option("kreuz")
+    expect(phone.get_by_test_id("pad-player-3")).to_be_visible(timeout=TIMEOUT)
+    for seat, name in enumerate(FOUR):
+        phone.get_by_test_id(f"pad-player-{seat}").fill(name)
+    expect(phone.get_by_test_id("pad-teams")).to_have_text("Teams: Anna & Cleo against Ben & Dora")
+    phone.get_by_test_id("pad-rules").fill(KREUZ)
+    phone.get_by_test_id("pad-rules").press("Tab")
+    phone.get_by_test_id("pad-create").tap()
+    expect(phone.get_by_test_id("pad-deal-title")).to_have_text("Deal 1 — Anna deals", timeout=TIMEOUT)
+
+    phone.context.set_offline(True)
+    enter(phone, {**TEAM_DEAL, "bid": 155})  # off the step: only the server can say so, later
+    enter(phone, WINNING)
+    expect(phone.get_by_test_id("pad-status")).to_have_text("Offline, 2 deals waiting", timeout=TIMEOUT)
+    phone.context.set_offline(False)
+    row = phone.get_by_test_id("pad-row-1")
+    expect(row).to_have_class("refused", timeout=TIMEOUT)
+    expect(row).to_contain_text("a bid is a multiple of 10, not 155")
+    expect(phone.get_by_test_id("pad-row-2")).to_have_class("pending")  # waits for deal 1
+    if AXE.exists():
+        assert violations(phone, "a deal refused after being offline") == []
+    phone.get_by_test_id("pad-correct-1").tap()
+    expect(phone.get_by_test_id("pad-error")).to_contain_text("multiple of 10")
+    expect(phone.get_by_test_id("pad-bid")).to_have_value("155")
+    expect(phone.get_by_test_id("pad-melds-2")).to_have_value("40")  # nothing entered was lost
+    phone.context.set_offline(True)  # the phone's connection comes and goes meanwhile:
+    phone.context.set_offline(False)  # deal 2 is not sent before deal 1
+    phone.wait_for_timeout(1000)
+    expect(phone.get_by_test_id("pad-row-2")).to_have_class("pending")
+    phone.get_by_test_id("pad-bid").fill("150")
+    phone.get_by_test_id("pad-save").tap()
+
+    expected = Sheet.new(KREUZ, FOUR).add(TEAM_DEAL).add(WINNING)
+    expect(phone.get_by_test_id("pad-winner")).to_have_text("Game over: Ben & Dora win.", timeout=TIMEOUT)
+    for seat, total in enumerate(expected.totals):
+        expect(phone.get_by_test_id(f"pad-total-{seat}")).to_have_text(shown(total))
+    expect(phone.get_by_test_id("pad-save")).to_be_hidden()  # the game is over: only corrections
+    phone.get_by_test_id("pad-correct-2").tap()
+    expect(phone.get_by_test_id("pad-save")).to_be_visible()
+    assert phone.errors == []  # type: ignore[attr-defined]
+    phone.context.close()
+
+
+def test_the_scorekeeper_s_link_on_another_phone_at_a_table_of_four_with_one_sitting_out(
+        server: Server, browser: Browser) -> None:  # noqa: F811
+    made = server.post("api/pad", {"rules": "four-sitout", "players": FOUR, "first_dealer": 1})
+    phone = open_page(browser, 360, 640, has_touch=True)
+    goto(phone, f"{server.url}pad#/k/{made['id']}/{made['token']}")
+    expect(phone.get_by_test_id("pad-deal-title")).to_have_text("Deal 1 — Ben deals", timeout=TIMEOUT)
+    assert made["token"] not in phone.url  # the secret left the address bar (it is kept on the phone)
+    expect(phone.get_by_test_id("pad-soloist-1")).to_be_disabled()  # the dealer sits out
+    phone.get_by_test_id("pad-soloist-2").tap()
+    phone.get_by_test_id("pad-game-D").tap()
+    phone.get_by_test_id("pad-surrendered").tap()
+    expect(phone.get_by_test_id("pad-melds-1")).to_be_disabled()
+    expect(phone.get_by_test_id("pad-tricks-0")).to_be_hidden()  # a surrender: melds only
+    phone.get_by_test_id("pad-melds-0").fill("60")
+    phone.get_by_test_id("pad-save").tap()
+    expected = Sheet.new("four-sitout", FOUR, first_dealer=1).add(
+        {"soloist": 2, "bid": 150, "game": "D", "surrendered": True, "melds": [60, 0, 0, 0]})
+    for seat, total in enumerate(expected.totals):
+        expect(phone.get_by_test_id(f"pad-total-{seat}")).to_have_text(shown(total), timeout=TIMEOUT)
+    expect(phone.get_by_test_id("pad-deal-title")).to_have_text("Deal 2 — Cleo deals")
+    expect(phone.get_by_test_id("pad-soloist-2")).to_be_disabled()
+    assert phone.errors == []  # type: ignore[attr-defined]
+    phone.context.close()

@@ -527,6 +527,7 @@ def test_screenshots_phone(server: Server, browser: Browser) -> None:
         page = phone(browser, width, height)
         goto(page, server.url)
         page.evaluate("deck => localStorage.setItem('binokel.deck', deck)", deck)
+        page.evaluate("localStorage.setItem('binokel.tutorial', JSON.stringify({state: 'skipped'}))")  # no offer in the picture
         new_game(server, page, name="Anna", seed=5)
         play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play") and p.locator("#trick .card").count() >= 1)
         page.mouse.move(width // 2, 150)  # the test clicks with a mouse: no hover tip in the picture

@@ -30,7 +30,7 @@ def test_static_files_catalogues_and_json_are_compressed(tmp_path: Path) -> None
 
 def test_the_page_its_files_and_catalogues_are_revalidated_by_etag(tmp_path: Path) -> None:
     with client(tmp_path) as http:
-        for path in ("/", "/sw.js", "/static/js/app.js", "/static/img/icon.svg", "/i18n/en.json"):
+        for path in ("/", "/pad", "/sw.js", "/static/js/app.js", "/static/img/icon.svg", "/i18n/en.json"):
             first = http.get(path)
             assert first.headers["cache-control"] == "no-cache", path
             etag = first.headers["etag"]

@@ -107,7 +107,7 @@ def test_new_game_and_delete_answer_503_and_a_failed_delete_tells_nobody(disk: F
             until(ws, is_state, seen)
             assert not [m for m in seen if m.get("code") == "game_deleted"]
             assert Saved(disk.path).load(game["id"]) is not None
-            assert len(disk.all_games()) == 1  # the refused new game was not stored either
+            assert len(disk.games()) == 1  # the refused new game was not stored either
             disk.full = False  # space again: the same requests work, without a restart
             create(client)
             response = client.delete(f"/api/games/{game['id']}", headers={"Authorization": f"Bearer {game['token']}"})
@@ -275,11 +275,11 @@ class FullAfterTheGame(FullDisk):
 
     fail_invites = False
 
-    def set_invites(self, game_id: str, invites: Any) -> None:
-        if self.fail_invites:
+    def execute(self, statements: Any) -> None:
+        if self.fail_invites and "invites" in statements[0][0]:
             self.fail_invites = False
             raise self._unavailable(sqlite3.OperationalError("database or disk is full"))
-        super().set_invites(game_id, invites)
+        super().execute(statements)
 
 
 def test_a_new_game_whose_invites_could_not_be_stored_is_taken_away(tmp_path: Path) -> None:
@@ -287,5 +287,5 @@ def test_a_new_game_whose_invites_could_not_be_stored_is_taken_away(tmp_path: Pa
     with client_on(store) as client:
         store.fail_invites = True
         unavailable(client.post("/api/games", json={"rules": "standard", "seats": ["me", "open", "easy"]}))
-        assert store.all_games() == []  # no game nobody was told of is left behind
+        assert store.games() == []  # no game nobody was told of is left behind
         assert client.post("/api/games", json={"rules": "standard", "seats": ["me", "open", "easy"]}).status_code == 200

@@ -46,7 +46,7 @@ from binokel.server.app import TOO_MANY_CLOSE, TOO_SLOW_CLOSE, create_app
 from binokel.server.guard import Guard, Names, Policy
 from binokel.server.limits import Limits
 from binokel.server.transport import uvicorn_config
-from binokel.server.protocol import CLIENT_TYPES
+from binokel.server.schema import CLIENT
 from server_support import Saved, fast_limits
 
 Message = dict[str, Any]
@@ -307,7 +307,7 @@ SCALARS = (st.none() | st.booleans() | st.integers(min_value=-2**70, max_value=2
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3)
                       | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=8)
 MESSAGES = st.fixed_dictionaries(
-    {"type": st.sampled_from([*CLIENT_TYPES, "dance", "HELLO", ""]) | VALUES},
+    {"type": st.sampled_from([*CLIENT.types, "dance", "HELLO", ""]) | VALUES},
     optional={"action": VALUES | st.sampled_from(["pass", "160", "AS", "take", "H", *UNICODE_DIGITS]),
               "version": VALUES | st.integers(-3, 10), "since": VALUES | st.integers(-3, 10), "seat": VALUES,
               "text": VALUES, "phrase": VALUES | st.sampled_from(["hello", "thanks"]), "token": VALUES,

@@ -88,6 +88,9 @@ def test_a_sheet_outlives_its_server_process(server_db: Path | str) -> None:  # 
 def test_the_form_learns_the_rules_and_the_meld_list_from_the_server(client: TestClient) -> None:
     kreuz = client.get("/api/pad/rules", params={"text": "kreuz"}).json()
     assert (kreuz["players"], kreuz["teams"], kreuz["hand_size"], kreuz["can_pass"]) == (4, [[0, 2], [1, 3]], 10, False)
+    club = client.get("/api/pad/rules", params={"text": "club"}).json()
+    assert (club["can_pass"], club["forced"]) == (False, True)  # Zwangsspiel: the dealer plays
+    assert client.get("/api/pad/rules", params={"text": "standard(auction=open)"}).json()["can_pass"] is True
     sitout = client.get("/api/pad/rules", params={"text": "four-sitout"}).json()
     assert sitout["sits_out"] == [0, 1, 2, 3] and sitout["teams"] is None
     assert "bettel" in client.get("/api/pad/rules", params={"text": "standard(bettel=300)"}).json()["games"]

@@ -10,8 +10,10 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from storage_support import entries_of, info_of
 
 from binokel.server.storage.migrations import MIGRATIONS
+from binokel.server.storage import chat, invites, lease, presence
 from binokel.server.storage import (
     Change,
     GameExists,
@@ -60,7 +62,7 @@ def test_a_game_is_stored_as_metadata_and_a_log(store: Store) -> None:
     assert info.created == info.updated and info.created.endswith("+00:00")
     assert loaded.snapshot is None
     assert [(e.version, e.payload) for e in loaded.entries] == [(1, {"n": 1}), (2, {"n": 2})]
-    assert store.load("nope") is None and store.info("nope") is None
+    assert store.load("nope") is None and info_of(store, "nope") is None
 
 
 def test_append_numbers_the_entries_and_updates_the_metadata(store: Store) -> None:
@@ -78,7 +80,7 @@ def test_append_numbers_the_entries_and_updates_the_metadata(store: Store) -> No
     assert info.seats == seats and info.free_seats == 0 and info.updated >= info.created
     # Without status or seats they stay as they are.
     assert store.append("g1", 5, [{"x": 1}]) == 6
-    after = store.info("g1")
+    after = info_of(store, "g1")
     assert after is not None and (after.totals, after.seats, after.over) == (info.totals, seats, True)
 
 
@@ -109,8 +111,8 @@ def test_snapshots_shorten_the_load(store: Store) -> None:
     whole = store.load("g1", from_snapshot=False)
     assert whole is not None and whole.snapshot is None
     assert [e.payload for e in whole.entries] == [{"n": i} for i in range(1, 7)]
-    assert [e.version for e in store.entries("g1", 4)] == [5, 6]
-    assert store.entries("g1", 6) == [] and store.entries("nope", 0) == []
+    assert [e.version for e in entries_of(store, "g1", 4)] == [5, 6]
+    assert entries_of(store, "g1", 6) == [] and entries_of(store, "nope", 0) == []
     # A snapshot at creation (a game that starts from a state, not from version 1).
     store.create("g2", rules="standard", settings={}, seed=1, first_dealer=0, seats=SEATS, snapshot={"s": 0})
     store.append("g2", 0, [{"n": 1}])
@@ -130,19 +132,19 @@ def test_lists_your_games_the_lobby_and_all(store: Store) -> None:
     store.append("old", 1, [{"x": 1}])
     assert [g.id for g in store.games(["public", "over", "old", "unknown", "old"])] == ["old", "public", "over"]
     assert store.games([]) == []
-    assert [g.id for g in store.lobby()] == ["public"]
-    assert [g.id for g in store.all_games()] == ["old", "full", "public", "over"]
-    assert len(store.all_games(limit=2)) == 2
+    assert [g.id for g in store.games(lobby=True)] == ["public"]
+    assert [g.id for g in store.games()] == ["old", "full", "public", "over"]
+    assert len(store.games(limit=2)) == 2
     # Taking the last free seat takes the table out of the lobby.
     store.append("public", 1, [{"join": 2}], seats=(*SEATS[:2], Seat("person", None, "Cleo", token_hash("c"))))
-    assert store.lobby() == []
+    assert store.games(lobby=True) == []
 
 
 def test_delete_removes_the_game_and_its_log(store: Store) -> None:
     new_game(store, entries=3)
     store.append("g1", 3, [{"n": 4}], snapshot={"s": 4})
     assert store.delete("g1") and not store.delete("g1")
-    assert store.load("g1") is None and store.entries("g1", 0) == []
+    assert store.load("g1") is None and entries_of(store, "g1", 0) == []
     new_game(store, entries=1)  # the id is free again, with an empty log
     loaded = store.load("g1")
     assert loaded is not None and loaded.snapshot is None and [e.version for e in loaded.entries] == [1]
@@ -151,7 +153,7 @@ def test_delete_removes_the_game_and_its_log(store: Store) -> None:
 def test_the_store_keeps_a_hash_of_the_seat_token_never_the_token(target: str) -> None:
     with open_store(target) as store:
         new_game(store)
-        info = store.info("g1")
+        info = info_of(store, "g1")
         assert info is not None and info.seats[0].is_held_by("anna's token")
         assert not info.seats[0].is_held_by("someone else's") and not info.seats[2].is_held_by("")
     assert "anna's token" not in dump(target) and token_hash("anna's token") in dump(target)
@@ -180,19 +182,21 @@ def test_migrations_are_recorded_and_run_once(target: str) -> None:
         new_game(store)
     with open_store(target) as store:  # opening again migrates nothing and keeps the games
         assert store.migrations() == [(m.number, m.name) for m in MIGRATIONS]  # type: ignore[attr-defined]
-        info = store.info("g1")
+        info = info_of(store, "g1")
         assert info is not None and info.version == 1
 
 
 def test_listeners_hear_every_accepted_change(store: Store) -> None:
     heard: queue.Queue[Change] = queue.Queue()
-    subscription = store.subscribe(heard.put)
+    subscription = store.notifier.subscribe(heard.put)
     new_game(store)
     store.append("g1", 1, [{"a": 1}, {"a": 2}])
     with pytest.raises(VersionConflict):
         store.append("g1", 1, [{"a": 3}])
     store.notify("g1", 3)
-    assert [heard.get(timeout=10) for _ in range(3)] == [Change("g1", 1), Change("g1", 3), Change("g1", 3)]
+    # An append's notification carries its entries (a listener need not read them back).
+    assert [heard.get(timeout=10) for _ in range(3)] == [Change("g1", 1), Change("g1", 3, ({"a": 1}, {"a": 2})),
+                                                         Change("g1", 3)]
     subscription.close()
     store.append("g1", 3, [{"a": 4}])
     store.notify("g1", 99)
@@ -240,14 +244,14 @@ def test_payloads_both_databases_refuse_are_refused_by_both(store: Store) -> Non
         store.append("g1", 1, [{"x": float("nan")}])
     with pytest.raises(TypeError):
         store.append("g1", 1, [{"x": object()}])
-    info = store.info("g1")
-    assert info is not None and info.version == 1 and store.entries("g1", 1) == []
+    info = info_of(store, "g1")
+    assert info is not None and info.version == 1 and entries_of(store, "g1", 1) == []
     # An append without entries changes metadata at the same version, checked all the same.
     taken = (*SEATS[:2], Seat("person", None, "Cleo", token_hash("c")))
     assert store.append("g1", 1, [], seats=taken) == 1
     with pytest.raises(VersionConflict):
         store.append("g1", 0, [], seats=SEATS)
-    info = store.info("g1")
+    info = info_of(store, "g1")
     assert info is not None and info.seats == taken and info.version == 1
 
 
@@ -269,7 +273,7 @@ def test_many_writers_at_once_each_append_lands_once_in_order(store: Store) -> N
         try:
             done = 0
             while done < 20:
-                info = store.info("shared")
+                info = info_of(store, "shared")
                 assert info is not None
                 try:
                     store.append("shared", info.version, [{"writer": t, "n": done}])
@@ -287,8 +291,8 @@ def test_many_writers_at_once_each_append_lands_once_in_order(store: Store) -> N
         thread.join()
     assert errors == []
     for t in range(16):
-        assert [e.payload for e in store.entries(f"own{t}", 1)] == [{"t": t, "v": v} for v in range(1, 21)]
-    log = store.entries("shared", 1)
+        assert [e.payload for e in entries_of(store, f"own{t}", 1)] == [{"t": t, "v": v} for v in range(1, 21)]
+    log = entries_of(store, "shared", 1)
     assert [e.version for e in log] == list(range(2, 42))
     for t in range(2):
         assert [e.payload["n"] for e in log if e.payload["writer"] == t] == list(range(20))
@@ -335,20 +339,20 @@ def test_invites_are_found_by_their_digest_and_replaced(store: Store) -> None:
     from binokel.server.storage import HOST_SEAT, NEVER, Invite
 
     new_game(store)
-    store.set_invites("g1", [Invite("c1", "g1", 1, "2030-01-01"), Invite("c2", "g1", None, "2030-01-01"),
+    invites.set_invites(store, "g1", [Invite("c1", "g1", 1, "2030-01-01"), Invite("c2", "g1", None, "2030-01-01"),
                              Invite("host", "g1", HOST_SEAT, NEVER)])
-    assert store.invite("c1") == Invite("c1", "g1", 1, "2030-01-01")
-    assert store.invite("c2") is not None and store.invite("host") is None  # the host's row is no invite
-    store.set_invites("g1", [Invite("c3", "g1", 2, "2030-01-01")])
-    assert store.invite("c1") is None and store.invite("c3") is not None
+    assert invites.find(store, "c1") == Invite("c1", "g1", 1, "2030-01-01")
+    assert invites.find(store, "c2") is not None and invites.find(store, "host") is None  # the host's row is no invite
+    invites.set_invites(store, "g1", [Invite("c3", "g1", 2, "2030-01-01")])
+    assert invites.find(store, "c1") is None and invites.find(store, "c3") is not None
     assert store.held(["host"]) == [("g1", HOST_SEAT)]  # the host's row stays
     store.delete("g1")
-    assert store.invite("c3") is None and store.held(["host"]) == []
+    assert invites.find(store, "c3") is None and store.held(["host"]) == []
 
 
 def test_held_finds_the_seats_of_token_digests(store: Store) -> None:
     new_game(store)  # seat 0 holds Anna's token
-    seats = list(store.info("g1").seats)
+    seats = list(info_of(store, "g1").seats)
     seats[2] = Seat("person", None, "Cleo", token_hash("t2"))
     store.append("g1", 1, [], seats=seats)
     assert sorted(store.held([token_hash("t2"), token_hash("anna's token"), token_hash("x")])) == [("g1", 0), ("g1", 2)]
@@ -357,23 +361,39 @@ def test_held_finds_the_seats_of_token_digests(store: Store) -> None:
 
 def test_presence_rows_and_their_heartbeat(store: Store) -> None:
     new_game(store)
-    store.set_presence("g1", 0, "p1", present=True)
-    store.set_presence("g1", 2, "p2", present=True, ready=5)
-    rows = sorted(store.presence(["g1"]), key=lambda p: p.seat)
+    presence.mark(store, "g1", 0, "p1", present=True)
+    presence.mark(store, "g1", 2, "p2", present=True, ready=5)
+    rows = sorted(presence.rows(store, ["g1"]), key=lambda p: p.seat)
     assert [(p.seat, p.process, p.ready) for p in rows] == [(0, "p1", None), (2, "p2", 5)]
     assert all(0 <= p.age < 5 for p in rows)
-    store.touch_presence("p1")
-    store.set_presence("g1", 2, "p2", present=False)
-    assert [(p.seat, p.process) for p in store.presence(["g1", "other"])] == [(0, "p1")]
-    assert store.presence([]) == []
+    presence.touch(store, "p1")
+    presence.mark(store, "g1", 2, "p2", present=False)
+    assert [(p.seat, p.process) for p in presence.rows(store, ["g1", "other"])] == [(0, "p1")]
+    assert presence.rows(store, []) == []
 
 
 def test_chat_lines_are_kept_in_order_and_the_last_ones_read(store: Store) -> None:
     new_game(store)
     for n in range(5):
-        store.add_chat("g1", f"id{n}", {"text": f"line {n}", "seat": 0})
-    assert [line["text"] for _, line in store.chat("g1", 3)] == ["line 2", "line 3", "line 4"]
-    assert [line_id for line_id, _ in store.chat("g1", 10)] == [f"id{n}" for n in range(5)]
-    assert store.chat("other", 10) == []
+        chat.add(store, "g1", f"id{n}", {"text": f"line {n}", "seat": 0})
+    assert [line["text"] for _, line in chat.recent(store, "g1", 3)] == ["line 2", "line 3", "line 4"]
+    assert [line_id for line_id, _ in chat.recent(store, "g1", 10)] == [f"id{n}" for n in range(5)]
+    assert chat.recent(store, "other", 10) == []
     store.delete("g1")
-    assert store.chat("g1", 10) == []
+    assert chat.recent(store, "g1", 10) == []
+
+
+def test_a_lease_has_one_holder_until_it_runs_out_or_is_given_up(store: Store) -> None:
+    new_game(store)
+    new_game(store, "g2")
+    assert lease.claim(store, "g1", "p1", 60) and lease.claim(store, "g2", "p1", 60)
+    assert not lease.claim(store, "g1", "p2", 60)  # p1 holds it
+    assert lease.claim(store, "g1", "p1", -1)  # p1 keeps it (and lets it run out)
+    assert lease.claim(store, "g1", "p2", 60)  # run out: p2 takes it
+    lease.renew(store, "p1", -1)  # p1's remaining lease (g2) runs out too
+    assert lease.claim(store, "g2", "p2", 60)
+    lease.release(store, "g1", "p1")  # not p1's to give up
+    assert not lease.claim(store, "g1", "p1", 60)
+    lease.release(store, None, "p2")  # shutdown: every lease of p2
+    assert lease.claim(store, "g1", "p1", 60) and lease.claim(store, "g2", "p1", 60)
+    assert store.delete("g1") and lease.claim(store, "g2", "p1", 60)  # a deleted game takes its lease along

@@ -12,7 +12,7 @@ import urllib.parse
 from pathlib import Path
 
 import pytest
-from storage_support import Proxy, unavailable
+from storage_support import Proxy, entries_of, unavailable
 
 from binokel.server.storage.migrations import MIGRATIONS
 from binokel.server.storage import Change, Seat, StorageUnavailable, Store, open_store
@@ -28,17 +28,21 @@ def test_a_second_process_hears_the_change_and_loads_the_new_entries(postgres_ur
     with open_store(postgres_url) as writer, open_store(postgres_url) as reader:
         new_game(writer)
         heard: queue.Queue[Change] = queue.Queue()
-        reader.subscribe(heard.put)
+        reader.notifier.subscribe(heard.put)
         writer.append("g1", 1, [{"n": 2}, {"n": 3}])
         change = heard.get(timeout=10)
-        assert change == Change("g1", 3)
-        assert [(e.version, e.payload) for e in reader.entries("g1", 1)] == [(2, {"n": 2}), (3, {"n": 3})]
+        assert change == Change("g1", 3, ({"n": 2}, {"n": 3}))  # the entries come with it
+        assert [(e.version, e.payload) for e in entries_of(reader, "g1", 1)] == [(2, {"n": 2}), (3, {"n": 3})]
         import psycopg
 
         with psycopg.connect(postgres_url, autocommit=True) as conn:  # someone else on the channel
             conn.execute("NOTIFY binokel_games, 'not a change'")
         writer.append("g1", 3, [{"n": 4}])
-        assert heard.get(timeout=10) == Change("g1", 4)  # ignored, and the listener lives on
+        assert heard.get(timeout=10) == Change("g1", 4, ({"n": 4},))  # ignored, and the listener lives on
+        big = {"n": 5, "pad": "x" * 8000}  # too long for a NOTIFY payload: only the version is said
+        writer.append("g1", 4, [big])
+        assert heard.get(timeout=10) == Change("g1", 5)
+        assert [e.payload for e in entries_of(reader, "g1", 4)] == [big]
 
 
 def test_migrations_run_once_when_processes_start_together(postgres_url: str) -> None:
@@ -79,7 +83,7 @@ def test_a_terminated_connection_is_replaced_on_the_next_call(postgres_url: str,
     with open_store(postgres_url) as store:
         new_game(store)
         heard: queue.Queue[Change] = queue.Queue()
-        store.subscribe(heard.put)
+        store.notifier.subscribe(heard.put)
         with caplog.at_level(logging.WARNING, "binokel.storage"):
             assert terminate_others(postgres_url) >= 2  # the pooled connection and the listener's
             loaded = store.load("g1")  # the next call simply works, on a new connection
@@ -92,9 +96,9 @@ def test_a_terminated_connection_is_replaced_on_the_next_call(postgres_url: str,
                 pass
             store.append("g1", 2, [{"n": 3}])
             before = []  # a second reconnection's notice, or version 2 if it was heard after all
-            while (change := heard.get(timeout=10)) != Change("g1", 3):
+            while (change := heard.get(timeout=10)) != Change("g1", 3, ({"n": 3},)):
                 before.append(change)
-            assert set(before) <= {Change(None, None), Change("g1", 2)}
+            assert all(change in (Change(None, None), Change("g1", 2, ({"n": 2},))) for change in before)
         assert "listening for changes again" in caplog.text
 
 
@@ -113,11 +117,11 @@ def test_postgresql_down_fails_clearly_and_the_store_comes_back(postgres_url: st
                 with pytest.raises(StorageUnavailable):
                     store.load("g1")
                 assert caplog.text.count("is unavailable") == 1  # said once, not per call
-                assert direct.entries("g1", 1) == []  # nothing written
+                assert entries_of(direct, "g1", 1) == []  # nothing written
                 proxy.restore()
                 assert store.append("g1", 1, [{"n": 2}]) == 2  # back, without a restart
                 assert "reachable again" in caplog.text
-            assert [e.version for e in direct.entries("g1", 0)] == [1, 2]
+            assert [e.version for e in entries_of(direct, "g1", 0)] == [1, 2]
     finally:
         proxy.cut()
 
@@ -144,11 +148,26 @@ def test_redis_carries_changes_between_processes_on_sqlite(tmp_path: Path) -> No
     with SQLiteStore(path, notifier=RedisNotifier(url, channel=channel)) as writer, \
             SQLiteStore(path, notifier=RedisNotifier(url, channel=channel)) as reader:
         heard: queue.Queue[Change] = queue.Queue()
-        reader.subscribe(heard.put)
+        reader.notifier.subscribe(heard.put)
         new_game(writer)
         assert heard.get(timeout=10) == Change("g1", 1)
         writer.append("g1", 1, [{"n": 2}])
-        assert heard.get(timeout=10) == Change("g1", 2)
-        assert [e.payload for e in reader.entries("g1", 1)] == [{"n": 2}]
+        assert heard.get(timeout=10) == Change("g1", 2, ({"n": 2},))
+        assert [e.payload for e in entries_of(reader, "g1", 1)] == [{"n": 2}]
     with open_store(path, redis=url) as store:  # open_store's way to ask for it
         assert type(store.notifier).__name__ == "RedisNotifier"
+
+
+def test_one_description_makes_the_same_tables_in_both_databases(postgres_url: str, tmp_path: Path) -> None:
+    """The migrations describe each table once: both databases get the same columns, in the
+    same order, NULL where the description says so."""
+    with open_store(tmp_path / "games.sqlite3") as lite, open_store(postgres_url) as pg:
+        for migration in MIGRATIONS:
+            for table in migration.tables:
+                described = [(column.name, not column.null) for column in table.columns]
+                in_sqlite = [(row[1], row[3] == 1) for row in lite.query(f"PRAGMA table_info({table.name})")]
+                in_postgres = [(name, nullable == "NO") for name, nullable in pg.query(
+                    "SELECT column_name, is_nullable FROM information_schema.columns"
+                    " WHERE table_name = ? AND table_schema = current_schema() ORDER BY ordinal_position",
+                    (table.name,))]
+                assert in_sqlite == in_postgres == described, table.name

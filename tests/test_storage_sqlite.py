@@ -8,9 +8,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from storage_support import entries_of, info_of
 
 from binokel.game import Game
 from binokel.record import game_record, replay_game
+from binokel.server.storage import invites
 from binokel.server.storage.migrations import MIGRATIONS
 from binokel.server.storage import (
     Seat,
@@ -51,13 +53,13 @@ def test_a_file_of_the_previous_version_opens_and_migrates(tmp_path: Path) -> No
         assert info.first_dealer == before["dealer"] and info.totals == (0, 0, 0) and not info.over
         assert [(s.kind, s.level, s.name, s.token_hash) for s in info.seats] == [
             ("person", None, "Anna", None), ("bot", "easy", "Bruno", None), ("bot", "hard", "Clara", None)]
-        assert not info.public and [g.id for g in store.all_games()] == ["old1"]
+        assert not info.public and [g.id for g in store.games()] == ["old1"]
         # The record still replays to the same game, and the game goes on from its version.
         assert game_record(replay_game(loaded.snapshot.payload), ["Anna", "Bruno", "Clara"]) == before["record"]
         assert store.append("old1", 5, [{"action": "x"}]) == 6
-        assert [e.version for e in store.entries("old1", 5)] == [6]
+        assert [e.version for e in entries_of(store, "old1", 5)] == [6]
     tables = {row[0] for row in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert tables == {"games", "log", "snapshots", "schema_migrations", "invites", "presence", "chat"}
+    assert tables == {"games", "log", "snapshots", "schema_migrations", "invites", "presence", "chat", "leases"}
 
 
 def test_a_full_disk_fails_clearly_writes_nothing_and_recovers(tmp_path: Path,
@@ -75,7 +77,7 @@ def test_a_full_disk_fails_clearly_writes_nothing_and_recovers(tmp_path: Path,
             store.create("g2", rules="standard", settings={}, seed=1, first_dealer=0,
                          seats=before.info.seats if before else (), entries=[big])
         assert "write failed" in caplog.text
-        assert store.load("g1") == before and store.info("g2") is None  # nothing half-written
+        assert store.load("g1") == before and info_of(store, "g2") is None  # nothing half-written
         store.set_max_size(None)  # space again: the same append now lands
         assert store.append("g1", 1, [{"n": 2}, big], snapshot=big) == 3
         loaded = store.load("g1")
@@ -90,7 +92,7 @@ def test_a_read_only_file_reads_and_refuses_writes(tmp_path: Path) -> None:
                      entries=[{"n": 1}])
         before = store.load("g1")
     with open_store(f"file:{path}?mode=ro") as store:
-        assert store.load("g1") == before and [g.id for g in store.all_games()] == ["g1"]
+        assert store.load("g1") == before and [g.id for g in store.games()] == ["g1"]
         with pytest.raises(StorageUnavailable, match="readonly"):
             store.append("g1", 1, [{"n": 2}])
         with pytest.raises(StorageUnavailable):
@@ -172,8 +174,8 @@ def test_writers_queued_together_commit_together_and_a_refusal_undoes_only_itsel
         for thread in threads:
             thread.join()
         assert outcomes["a"] == 3 and outcomes["c"] == 3 and isinstance(outcomes["b"], VersionConflict)
-        assert [e.version for e in store.entries("a", 0)] == [1, 2, 3] == [e.version for e in store.entries("c", 0)]
-        assert [e.version for e in store.entries("b", 0)] == [1]
+        assert [e.version for e in entries_of(store, "a", 0)] == [1, 2, 3] == [e.version for e in entries_of(store, "c", 0)]
+        assert [e.version for e in entries_of(store, "b", 0)] == [1]
 
 
 def test_a_file_of_the_interim_friends_server_keeps_its_seats_and_invites(tmp_path: Path) -> None:
@@ -194,10 +196,10 @@ def test_a_file_of_the_interim_friends_server_keeps_its_seats_and_invites(tmp_pa
     with open_store(path) as store:
         loaded = persist.load(store, "f1")
         assert loaded is not None
-        assert [(p.seat, p.name, p.token, p.host) for p in loaded.people] == [
+        assert [(n, p.name, p.token_hash, n == loaded.host) for n, p in loaded.people.items()] == [
             (0, "Anna", digest("anna"), True), (1, "Ben", digest("ben"), False)]
         assert [(s.kind, s.level) for s in loaded.info.seats] == [("person", None), ("person", None), ("bot", "easy")]
         assert loaded.info.free_seats == 0
-        invite = store.invite(digest("CODE"))
+        invite = invites.find(store, digest("CODE"))
         assert invite is not None and invite.game_id == "f1" and invite.seat is None
         assert sorted(store.held([digest("ben")])) == [("f1", 1)]

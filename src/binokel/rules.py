@@ -415,7 +415,7 @@ class Rules:
 
     # Text form.
 
-    @property
+    @cached_property  # read with every view and message: worked out once per value
     def text(self) -> str:
         """The canonical text: the base set's name and the options that differ from it."""
         changed = [f"{name}={value}" for name, value, _ in self.differences()]

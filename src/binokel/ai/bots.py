@@ -341,9 +341,15 @@ class HardBot(MediumBot):
     def effort(self, budget: float, minimum: int = 8) -> int:
         return max(minimum, int(budget * self.PLAYOUTS_PER_SECOND))
 
-    @staticmethod
-    def deadline(budget: float) -> float:
+    CLOCK = 1
+    """1: a decision stops sampling at a latency cap (:meth:`deadline`); 0: no cap, the effort
+    alone decides, so that a measurement does not depend on the machine's load
+    (``hard:clock=0`` in a tournament)."""
+
+    def deadline(self, budget: float) -> float:
         """A latency cap (clock time); the effort itself follows the budget, not the clock."""
+        if not self.CLOCK:
+            return math.inf
         return time.perf_counter() + max(0.9 * budget, 0.25)
 
     def evaluate(self, tally: parallel.Tallier[parallel.P, parallel.T], view: SeatView, rng: random.Random,
@@ -410,17 +416,44 @@ class HardBot(MediumBot):
         """The bidding's simulation of ``worlds`` sampled Tapps (and hidden hands), by ``deadline``
         (server/review.py's bidding help shows it; :meth:`accepts` weighs a bid on it)."""
         knowledge = Knowledge.from_view(view)
-        return simulate_soloist(view, knowledge, self.worlds(knowledge, rng, worlds, deadline, skip_failures=True))
+        facing, raiser = facing_raise(view)
+        if facing and self.RAISE_TRIES:
+            sampled = raise_worthy(self.worlds(knowledge, rng, worlds * self.RAISE_TRIES, deadline, skip_failures=True),
+                                   raiser, facing - self.RAISE_MARGIN, worlds, knowledge.rules)
+        else:
+            sampled = self.worlds(knowledge, rng, worlds, deadline, skip_failures=True)
+        return simulate_soloist(view, knowledge, sampled, defend=bool(self.PASS_SIMULATION))
 
-    def passing_worth(self, rules: Rules) -> float:
-        """What passing is worth in the auction (:attr:`DEFENDER_UTILITY`, with teams
-        :attr:`TEAM_DEFENDER_UTILITY`)."""
-        return self.TEAM_DEFENDER_UTILITY if rules.has_teams else self.DEFENDER_UTILITY
+    RAISE_TRIES = 0
+    """Against a raiser, up to this many worlds are sampled per world simulated, and those in
+    which the raiser's hand is worth its raise are kept (:func:`raise_worthy`): what a raise
+    reveals. 0: the worlds as sampled. Off: with 3 hard's bids far above its melds failed less
+    (1 of 27 against 5 of 43), but it gained on expert (expert − hard −14.3 [−28.5, −0.2] a deal
+    over 59 classic40 deals), whose worlds are weighted by every call already (docs/ai.md)."""
+    RAISE_MARGIN = 30
+    """A raiser's dealt hand is taken to be worth at least its raise less this (its best plan's
+    estimate plus :data:`TAPP_HOPE`, as expert's bidding model)."""
 
-    FACING_WORLDS = 24
-    """At least this many sampled Tapps weigh a bid against a raiser (:attr:`FACING_SHARE` is a
-    rate: with 12 worlds a single deal moves it by 8 points)."""
-    FACING_SHARE = 0.8
+    PASS_SIMULATION = 1
+    """1: against a raiser, passing is worth at least what this seat makes, on average over the
+    same sampled deals, defending against the raiser playing its raise (its best plan for the
+    Tapp, played out): a raise that the deals say fails makes passing worth more than
+    :attr:`DEFENDER_UTILITY`; 0: the constant alone."""
+
+    def passing_worth(self, simulation: SoloistSimulation) -> float:
+        """What passing is worth in the auction: :attr:`DEFENDER_UTILITY` (with teams
+        :attr:`TEAM_DEFENDER_UTILITY`), or against a raiser the simulated defence against its
+        raise when that is worth more (:attr:`PASS_SIMULATION`)."""
+        constant = self.TEAM_DEFENDER_UTILITY if simulation.knowledge.rules.has_teams else self.DEFENDER_UTILITY
+        if self.PASS_SIMULATION and simulation.defence:
+            return max(constant, sum(simulation.defence) / len(simulation.defence))
+        return constant
+
+    FACING_WORLDS = 48
+    """At least this many sampled Tapps weigh a bid against a raiser: :attr:`FACING_SHARE` is a
+    rate, and with 24 worlds a true share of 0.75 reads 0.8 or more one time in four, so a long war
+    went on past the hand's worth by the luck of one decision (docs/ai.md, the auction study)."""
+    FACING_SHARE = 0.85
     """Against an opponent who raised of its own will, a bid is made only while the simulated
     soloist reaches it in at least this share of the deals: a raise says the raiser's hand is
     strong, which the sampled hands do not (or, for expert, only roughly) reflect, and a
@@ -431,7 +464,7 @@ class HardBot(MediumBot):
         """Is ``bid`` worth playing: never past what the hand reaches with the best sampled
         Tapp, worth more than defending on average, and against a raiser reached in
         :attr:`FACING_SHARE` of the deals."""
-        return (bid <= simulation.reach and simulation.value(bid) > self.passing_worth(simulation.knowledge.rules)
+        return (bid <= simulation.reach and simulation.value(bid) > self.passing_worth(simulation)
                 and (not simulation.facing or simulation.made_share(bid) >= self.FACING_SHARE))
 
     # ---------------------------------------------------------------- discard, game, surrender
@@ -631,12 +664,16 @@ class SoloistSimulation:
     total the hand could make with the best sampled Tapp (a sure game without trump
     counts as :data:`NO_TRUMP_BID`); no bot bids past it."""
 
-    def __init__(self, knowledge: Knowledge, results: list[Position], reach: int, facing: int = 0) -> None:
+    def __init__(self, knowledge: Knowledge, results: list[Position], reach: int, facing: int = 0,
+                 defence: list[float] | None = None) -> None:
         self.knowledge = knowledge
         self.results = results
         self.reach = reach
         self.facing = facing
         """The highest bid an opponent raised to of its own will (:func:`facing_bid`; 0: none)."""
+        self.defence = defence or []
+        """Per simulated deal (when asked for and facing a raiser): this seat's utility when the
+        raiser plays its raise instead (:func:`simulate_soloist`)."""
 
     @property
     def worlds(self) -> int:
@@ -646,7 +683,7 @@ class SoloistSimulation:
     def __add__(self, other: SoloistSimulation) -> SoloistSimulation:
         """The simulations of both sets of worlds (of one seat's view) together."""
         return SoloistSimulation(self.knowledge, self.results + other.results, max(self.reach, other.reach),
-                                 max(self.facing, other.facing))
+                                 max(self.facing, other.facing), self.defence + other.defence)
 
     def made_share(self, bid: int) -> float:
         """The share of the simulated deals in which the soloist reaches ``bid``."""
@@ -662,28 +699,85 @@ class SoloistSimulation:
         return _contract_utility(self.results, bid, self.knowledge)
 
 
-def simulate_soloist(view: SeatView, knowledge: Knowledge, worlds: Iterator[World]) -> SoloistSimulation:
-    """Play out each world with this seat as soloist of its best plan for the world's Tapp."""
+def simulate_soloist(view: SeatView, knowledge: Knowledge, worlds: Iterator[World],
+                     defend: bool = False) -> SoloistSimulation:
+    """Play out each world with this seat as soloist of its best plan for the world's Tapp;
+    with ``defend``, against a raiser (:func:`facing_bid`) also the same world with the raiser
+    as soloist of its raise, this seat defending (the simulation's ``defence``)."""
     rules = knowledge.rules
     seat = view.seat
     results = []
+    defence = []
     reach = 0
+    facing, raiser = facing_raise(view)
     for world in worlds:
-        cards = world.hands[seat]
-        for kind in world.tapp:
-            cards = add_card(cards, kind)
-        plan = choose_plan(cards, rules, rules.min_bid)
-        hands = list(world.hands)
-        hands[seat] = _kept(cards, plan)
-        position = playout(new_position(rules, view.dealer, hands, seat, 0, plan.game, plan.discard))
+        position = play_as_soloist(view, world, seat, 0)
         results.append(position)
-        if plan.game >= DURCH:
+        if defend and facing:
+            defence.append(position_value(play_as_soloist(view, world, raiser, facing), seat))
+        if position.game >= DURCH:
             reach = max(reach, NO_TRUMP_BID if not position.broken else 0)
         else:
-            best = best_contract(cards, rules)
+            best = best_contract(with_tapp(world, seat), rules)
             estimate = best.total + partner_share(rules, best.card_points)
             reach = max(reach, estimate, position.soloist_total() + partner_points(position))
-    return SoloistSimulation(knowledge, results, reach, facing_bid(view))
+    return SoloistSimulation(knowledge, results, reach, facing, defence)
+
+
+TAPP_HOPE = 20
+"""What a bidder hopes the Tapp adds to the estimated value of its hand (the bidding models)."""
+
+
+def hand_estimate(hand: int, rules: Rules) -> int:
+    """A quick estimate of what a dealt hand can bid: its best trump plan without a Tapp, and
+    the Tapp's hope."""
+    return best_contract(hand, rules).total + TAPP_HOPE
+
+
+def raise_worthy(worlds: Iterable[World], raiser: int, least: int, count: int, rules: Rules) -> Iterator[World]:
+    """Up to ``count`` of ``worlds`` in which ``raiser``'s hand (as dealt: in the auction) is
+    estimated at ``least`` or more (:func:`hand_estimate`); if too few are, the rest are the
+    others of highest estimate, in that order.
+
+    >>> from binokel.state import State
+    >>> state = State.new("standard", dealer=2).deal_random(random.Random(1))
+    >>> worlds = [World(tuple(state.hands), (), ()) for _ in range(2)]  # two alike, for the example
+    >>> len(list(raise_worthy(worlds, 1, 0, 1, state.rules))), len(list(raise_worthy(worlds, 1, 990, 3, state.rules)))
+    (1, 2)
+    """
+    kept = 0
+    others: list[tuple[int, int, World]] = []
+    for world in worlds:
+        estimate = hand_estimate(world.hands[raiser], rules)
+        if estimate >= least:
+            yield world
+            kept += 1
+            if kept == count:
+                return
+        else:
+            others.append((estimate, -len(others), world))
+    others.sort(reverse=True)
+    for _, _, world in others[:count - kept]:
+        yield world
+
+
+def with_tapp(world: World, seat: int) -> int:
+    """``seat``'s hand in ``world`` with the Tapp taken."""
+    cards = world.hands[seat]
+    for kind in world.tapp:
+        cards = add_card(cards, kind)
+    return cards
+
+
+def play_as_soloist(view: SeatView, world: World, soloist: int, bid: int) -> Position:
+    """``world`` played out (heuristic card rule) with ``soloist`` taking the Tapp and
+    playing its best plan for it at ``bid``."""
+    rules = view.rules
+    cards = with_tapp(world, soloist)
+    plan = choose_plan(cards, rules, max(bid, rules.min_bid))
+    hands = list(world.hands)
+    hands[soloist] = _kept(cards, plan)
+    return playout(new_position(rules, view.dealer, hands, soloist, bid, plan.game, plan.discard))
 
 
 def facing_bid(view: SeatView) -> int:
@@ -699,16 +793,22 @@ def facing_bid(view: SeatView) -> int:
     >>> facing_bid(view(State.new("standard", dealer=2).deal_random(random.Random(1)).apply_text("150"), 1))
     0
     """
+    return facing_raise(view)[0]
+
+
+def facing_raise(view: SeatView) -> tuple[int, int]:
+    """(:func:`facing_bid`, the seat that raised to it; -1 if none)."""
     rules = view.rules
     forced = rules.auction is Auction.FIXED
-    high = 0
+    high, raiser = 0, -1
     for index, (call, seat) in enumerate(zip(view.auction, view.callers)):
         if call.kind is not ActionKind.BID or seat == view.seat or rules.partners(seat, view.seat):
             continue
         if index == 0 and forced:
             continue  # forehand's forced opening says nothing about its hand
-        high = max(high, int(call.value))
-    return high
+        if int(call.value) > high:
+            high, raiser = int(call.value), seat
+    return high, raiser
 
 
 def partner_points(p: Position) -> int:

@@ -25,7 +25,8 @@ What it adds to :class:`~binokel.ai.bots.HardBot` (measured in ``docs/ai.md``):
   exactly by :class:`~binokel.ai.solver.Solver` as soon as the budget's nodes
   (:attr:`ExpertBot.SOLVER_RATE`) suffice for it; before that, playouts as the hard bot.
 
-In partner games (teams) it plays as the hard bot: there its additions measured weaker.
+In partner games (teams) it bids, lays away, names the game and surrenders as the hard bot
+(there its bidding measured weaker) and plays its cards by its own search (:attr:`ExpertBot.TEAM_PLAY`).
 
 >>> import random
 >>> from binokel.state import State
@@ -45,15 +46,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from binokel.action import DURCH, PASS, Action, ActionKind
-from binokel.ai.bots import (HardBot, SoloistSimulation, Tally, _kept, add_no_trump_candidates, best_card, new_position,
-                             trumps_kept, undominated)
+from binokel.ai.bots import (HardBot, SoloistSimulation, Tally, _kept, add_no_trump_candidates, best_card,
+                             hand_estimate, new_position, trumps_kept, undominated)
 import binokel.ai.parallel as parallel
 from binokel.ai.fast import Position
 from binokel.ai.knowledge import Knowledge
 from binokel.card import add_masks
 from binokel.ai.policy import (
     Plan,
-    best_contract,
     choose_card,
     plan_contract,
     void_plan,
@@ -73,13 +73,6 @@ from binokel.view import SeatView
 
 BID_SPREAD = 30.0
 """How far (in points) a bid may stray from the hand's estimated value in the bidding model."""
-TAPP_HOPE = 20
-"""What a bidder hopes the Tapp adds to the estimated value of its hand, in the bidding model."""
-
-
-def hand_estimate(hand: int, knowledge: Knowledge) -> int:
-    """A quick estimate of what a dealt hand can bid: its best trump plan without a Tapp."""
-    return best_contract(hand, knowledge.rules).total + TAPP_HOPE
 
 
 def auction_calls(view: SeatView) -> dict[int, tuple[int | None, int | None]]:
@@ -107,7 +100,7 @@ def auction_weight(dealt: list[list[int]], calls: dict[int, tuple[int | None, in
         mask = 0
         for kind in dealt[seat]:
             mask = mask | (1 << (kind + 28)) if mask >> kind & 1 else mask | (1 << kind)
-        value = hand_estimate(mask, knowledge)
+        value = hand_estimate(mask, knowledge.rules)
         if bid is not None:
             weight *= _sigmoid((value - bid) / BID_SPREAD)
         if passed is not None:
@@ -284,12 +277,17 @@ class ExpertBot(HardBot):
 
     _view: SeatView | None = None  # the view being decided, for the auction model of ``worlds``
 
+    TEAM_PLAY = 1
+    """Partner games: 1: expert's card play (worlds weighted by every seat's plays, its
+    partner's included, and the exact solver, which plays the partners as one side); 0: the
+    card play of hard. Bidding, discard and surrender are hard's there in either case."""
+
     def choose(self, view: SeatView, rng: random.Random | None = None, budget: float = 1.0) -> Action:
-        if view.rules.has_teams:
-            # Partner games: what expert adds measured weaker than hard there (kreuz: -42.8
-            # [-76.0, -9.6] a deal over 200 paired deals, docs/ai.md), so there it plays as hard.
+        if view.rules.has_teams and not (self.TEAM_PLAY and view.phase == "play"):
+            # Partner games: expert's bidding and trump choice measured weaker than hard's there
+            # (kreuz: -42.8 [-76.0, -9.6] a deal over 200 paired deals, docs/ai.md).
             partner_game = HardBot()
-            partner_game.JOBS = self.JOBS
+            partner_game.JOBS, partner_game.CLOCK = self.JOBS, self.CLOCK
             try:
                 return partner_game.choose(view, rng if rng is not None else self._rng, budget)
             finally:

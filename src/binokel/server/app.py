@@ -42,15 +42,23 @@ from binokel.server.limits import Limits, Quotas, address_key
 from binokel.server.logs import quiet_client_errors
 from binokel.server.metrics import CONTENT_TYPE, Metrics
 from binokel.server.persist import PROCESS
-from binokel.server.protocol import (
+from binokel.server.protocol import brief, error_message, parse_message, parse_settings, rule_changes
+from binokel.server.schema import (
+    INVITE,
+    JOIN,
+    MY_GAMES,
     PHRASES,
+    Action,
+    Chat,
+    EventsRequest,
+    Hello,
+    HintRequest,
+    NextDeal,
     ProtocolError,
-    brief,
-    error_message,
-    parse_message,
+    RematchRequest,
+    Ping,
+    Sync,
     parse_rules,
-    parse_settings,
-    rule_changes,
 )
 from binokel.server.storage import StorageUnavailable, Store, open_store
 from binokel.server.pool import PoolClosed
@@ -228,9 +236,10 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         except (ValueError, RecursionError):
             raise Refused(400, "body_not_object") from None
 
-    @app.exception_handler(Refused)
-    async def refused(request: Request, problem: Refused) -> JSONResponse:
-        return error(problem.status, problem)
+    @app.exception_handler(ProtocolError)
+    async def refused(request: Request, problem: ProtocolError) -> JSONResponse:
+        # A body its model refuses (400), or a Refused with its own status.
+        return error(getattr(problem, "status", 400), problem)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, problem: RequestValidationError) -> JSONResponse:
@@ -282,7 +291,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         the process's name (host, PID), its tables, the database's error."""
         inside = from_here(request)
         try:
-            await asyncio.to_thread(store.info, "")
+            await asyncio.to_thread(store.games, [""])
         except StorageUnavailable as problem:
             more = {"process": PROCESS, "database": str(problem)} if inside else {}
             return JSONResponse({"ok": False, **more}, status_code=503)
@@ -328,11 +337,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
 
     @app.post("/api/games", openapi_extra=JSON_BODY)
     async def create_game(request: Request) -> JSONResponse:
-        body = await json_body(request)
-        try:
-            settings = parse_settings(body)
-        except ProtocolError as problem:
-            return error(400, problem)
+        settings = parse_settings(await json_body(request))
         if settings.seed is not None and OPEN in settings.seats and not limits.seeds_with_friends:
             # The deals are a function of the seed: its chooser would know every friend's hand.
             return error(400, ProtocolError("seed_with_friends"))
@@ -363,25 +368,19 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         body = await json_body(request)
         if not quotas.joins.take(client_of(request)):
             return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
-        table, seat = await invite(body.get("code") if isinstance(body, dict) else None)
+        table, seat = await invite(INVITE.read(body).code)
         return JSONResponse({**hall.summary(table), "seat": seat, "open_seats": table.open_seats})
 
     @app.post("/api/join", openapi_extra=JSON_BODY)
     async def join(request: Request) -> JSONResponse:
-        body = await json_body(request)
-        if not isinstance(body, dict) or not set(body) <= {"code", "id", "name"}:
-            return error(400, ProtocolError("join_body"))
+        body = JOIN.read(await json_body(request))
         if not quotas.joins.take(client_of(request)):
             return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
-        code = body.get("code")
-        if code is not None:
-            table, seat = await invite(code)
+        if body.code is not None:
+            table, seat = await invite(body.code)
         else:
-            table, seat = await hall.lobby_table(body.get("id")), None
-        try:
-            seat, token = await hall.join(table, seat, body.get("name", ""))
-        except ProtocolError as problem:  # a bad name (400), or a Refused with its own status
-            return error(getattr(problem, "status", 400), problem)
+            table, seat = await hall.lobby_table(body.id), None
+        seat, token = await hall.join(table, seat, body.name)
         return JSONResponse({"id": table.id, "seat": seat, "token": token})
 
     @app.post("/api/games/{game_id}/invites")
@@ -395,7 +394,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     @app.post("/api/my-games", openapi_extra=JSON_BODY)
     async def my_games(request: Request) -> JSONResponse:
         body = await json_body(request)
-        return JSONResponse({"games": await hall.games_of(body.get("tokens") if isinstance(body, dict) else None)})
+        return JSONResponse({"games": await hall.games_of(MY_GAMES.read(body).tokens)})
 
     @app.get("/api/lobby")
     async def lobby() -> JSONResponse:
@@ -472,7 +471,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         sender = asyncio.create_task(_send(websocket, connection))
         connection.on_overflow = sender.cancel  # a client too slow to read: stop writing to it; closed below
         if isinstance(connection.since, int) and connection.since > table.version:
-            await table.catch_up()  # the client has seen steps stored by another process
+            await table.catch_up(connection.since)  # the client has seen steps stored by another process
         try:
             table.join(connection, connection.since)
         except ProtocolError as problem:  # over the table's caps (spectators, a seat's tabs): 4429, like the address's
@@ -557,21 +556,26 @@ async def _hello(websocket: WebSocket, table: Table, limits: Limits, address: st
     except ProtocolError as problem:
         await refuse(problem, POLICY_CLOSE)
         return None
-    if hello["type"] != "hello":
+    if not isinstance(hello, Hello):
         await refuse(ProtocolError("hello_first"), POLICY_CLOSE)
         return None
-    token = hello.get("token")
+    token = hello.token
     seat: int | None = None
     host = False
     if token is not None:
-        row = table.seat_of(token)
-        if row is None:
+        held = table.seat_of(token)
+        if held is None:
+            # A friend who joined at another process may be here before the notice of it:
+            # the seats are read again once before the token is refused.
+            await table.refresh()
+            held = table.seat_of(token)
+        if held is None:
             await refuse(ProtocolError("token_no_seat"), FORBIDDEN_CLOSE)
             return None
-        seat = row.seat if row.seat >= 0 else None
-        host = row.host
+        seat = held if held >= 0 else None
+        host = table.is_host(held)
     connection = Connection(seat, limits, host=host, address=address)
-    connection.since = hello.get("version")
+    connection.since = hello.version
     return connection
 
 
@@ -593,32 +597,29 @@ async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | b
                   quotas: Quotas) -> None:
     """Carry out one client message; problems go back to that connection only."""
     try:
-        message = parse_message(raw, quotas.limits.message_bytes)
-        kind = message["type"]
-        if "seat" in message and message["seat"] != connection.seat:
-            raise ProtocolError("not_your_seat", seat=connection.seat, value=repr(message["seat"]))
-        if kind == "action":
-            await table.act(connection, message["action"], message["version"])
-        elif kind == "ping":
+        message = parse_message(raw, quotas.limits.message_bytes, seat=connection.seat)
+        if message.seat is not None and message.seat != connection.seat:
+            raise ProtocolError("not_your_seat", seat=connection.seat, value=repr(message.seat))
+        if isinstance(message, Action):
+            await table.act(connection, message.action, message.version)
+        elif isinstance(message, Ping):
             connection.post(PONG)
-        elif kind == "sync":
+        elif isinstance(message, Sync):
             connection.post(table.state_message(connection.seat))
             table.kick()
-        elif kind == "next_deal":
-            await table.next_deal(connection, message.get("version"))
-        elif kind == "hint":
-            chosen = message.get("chosen")  # cards picked to lay away, not sent yet
-            chosen = [str(c) for c in chosen] if isinstance(chosen, list) else None
-            connection.post({"type": "hint", "action": await table.hint(connection, chosen)})
-        elif kind == "events":
-            table.events_since(connection, message["since"])
-        elif kind == "rematch":
+        elif isinstance(message, NextDeal):
+            await table.next_deal(connection, message.version)
+        elif isinstance(message, HintRequest):  # chosen: cards picked to lay away, not sent yet
+            connection.post({"type": "hint", "action": await table.hint(connection, message.chosen)})
+        elif isinstance(message, EventsRequest):
+            table.events_since(connection, message.since)
+        elif isinstance(message, RematchRequest):
             if table.rematch_id is None and table.driver.is_over() and not quotas.tables.take(connection.address):
                 raise ProtocolError("too_many_tables", max=quotas.limits.tables_per_minute)  # a rematch is a new table
             connection.post({"type": "rematch", "id": await table.rematch(connection)})
-        elif kind == "chat":
+        elif isinstance(message, Chat):
             table.say(connection, message)
-        elif kind == "hello":
+        elif isinstance(message, Hello):
             raise ProtocolError("hello_again")
     except ProtocolError as problem:
         connection.post(table.error(problem))

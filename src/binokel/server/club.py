@@ -161,7 +161,7 @@ class Clubs:
             if change.game_id is None or change.game_id in self.events:
                 loop.call_soon_threadsafe(self._heard, change.game_id, change.version)
 
-        self._subscription = self.store.subscribe(heard)
+        self._subscription = self.store.notifier.subscribe(heard)
 
     def _heard(self, event_id: str | None, version: int | None) -> None:
         """A store change (None: changes may have been missed, look at every held event)."""
@@ -251,7 +251,8 @@ class Clubs:
 
     async def catch_up(self, held: Held) -> None:
         """Take the entries another process stored after ours (under the event's lock)."""
-        for entry in await self._call(self.store.entries, held.id, held.version):
+        stored = await self._call(self.store.load, held.id, after=held.version)
+        for entry in stored.entries if stored is not None else ():
             if entry.version != held.version + 1:
                 break
             held.take(entry.payload)

@@ -30,10 +30,11 @@ COMPRESS_FROM = 500
 """Bytes: smaller responses are sent as they are (gzip would not save a packet)."""
 REVALIDATED = ("/static/", "/i18n/")
 """Paths (besides the page ``/`` and ``/sw.js``) kept by browsers and revalidated by ETag."""
-SHELL_FOLDERS = ("css", "js", "pad")
-SHELL_FILES = ("img/icon.svg", "img/icon-192.png", "manifest.webmanifest", "club/qr.js", "club/club.css")
-PAGES = {"/": "index.html", "/pad": "pad/index.html"}
-"""The pages the worker keeps (the score pad opens offline too), by their files under ``web``."""
+SHELL_FOLDERS = ("css", "js", "pad", "club")
+SHELL_FILES = ("img/icon.svg", "img/icon-192.png", "manifest.webmanifest")
+PAGES = {"/": "index.html", "/pad": "pad/index.html", "/club": "club/index.html"}
+"""The pages the worker keeps (the score pad and a club table's sheet open offline too), by
+their files under ``web``."""
 SHELL_MARK = "// @shell"
 """The line of ``sw.js`` that the server replaces by the shell's list and version."""
 
@@ -71,11 +72,14 @@ def service_worker(web: Path | None = None) -> bytes:
     >>> text = service_worker().decode()
     >>> "const SHELL = [" in text and '"/static/js/announce.js"' in text and "const VERSION = " in text
     True
+    >>> 'const PAGES = ["/", "/pad", "/club"];' in text
+    True
     """
     web = web or web_dir()
     paths = shell_paths(web)
     source = (web / "sw.js").read_text("utf-8")
-    line = f"const SHELL = {_js_list(paths)};\nconst VERSION = \"{_version(web, paths)}\";"
+    line = (f"const SHELL = {_js_list(paths)};\nconst PAGES = {_js_list(list(PAGES))};\n"
+            f"const VERSION = \"{_version(web, paths)}\";")
     return source.replace(SHELL_MARK, line, 1).encode()
 
 
@@ -94,7 +98,7 @@ class Revalidate:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        kept = path in ("/", "/sw.js") or path.startswith(REVALIDATED)
+        kept = path in PAGES or path == "/sw.js" or path.startswith(REVALIDATED)
         if scope["type"] != "http" or scope.get("method") != "GET" or not kept:
             await self.app(scope, receive, send)
             return

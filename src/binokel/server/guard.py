@@ -46,7 +46,7 @@ from typing import Any
 from starlette.requests import ClientDisconnect
 
 from binokel.error import BinokelError
-from binokel.server.protocol import ProtocolError
+from binokel.server.schema import ProtocolError
 
 log = logging.getLogger("binokel.server.guard")
 

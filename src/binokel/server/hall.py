@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
+import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -27,8 +30,8 @@ from binokel.server.limits import Limits
 from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool
-from binokel.server.persist import PROCESS, SeatRow, later, taken
-from binokel.server.protocol import ProtocolError, parse_name
+from binokel.server.persist import PROCESS, later
+from binokel.server.schema import ProtocolError
 from binokel.server.seat import (
     digest,
     is_well_formed,
@@ -37,15 +40,20 @@ from binokel.server.seat import (
     new_token,
     normal_code,
 )
-from binokel.server.settings import Settings
+import binokel.server.storage.invites as invite_codes
+from binokel.server.settings import Seat, Settings
 from binokel.server.storage import (
+    HOST_SEAT,
     Change,
     Invite,
     StorageUnavailable,
     Store,
     VersionConflict,
+    chat,
+    lease,
+    presence,
 )
-from binokel.server.table import Table
+from binokel.server.table import LEASE_SECONDS, LEASE_TRUST, Table
 from binokel.table import Table as Driver
 
 log = logging.getLogger("binokel.server")
@@ -59,6 +67,8 @@ UNWATCHED = 20.0
 ``Limits.idle_seconds``). Several processes: another process may be serving it, and holding
 it here would only repeat that work (and its bots' thinking); it is loaded again from the
 store when somebody connects here."""
+LOBBY_SIZE = 100
+"""The most tables the lobby lists."""
 HEARTBEAT = 5.0
 """Seconds between this process's presence heartbeats (and its reading of the others')."""
 
@@ -112,6 +122,7 @@ class Hall:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._subscription: Any = None
         self._heartbeat: asyncio.Task[None] | None = None
+        self._releasing: set[asyncio.Future[None]] = set()
 
     # ------------------------------------------------------------------ other processes
 
@@ -122,34 +133,41 @@ class Hall:
         # The store's calls run in the loop's default executor (asyncio.to_thread); its standard
         # size (cores + 4) is too small to ride out a slow disk flush while other tables write.
         self._loop.set_default_executor(ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="binokel-io"))
-        self._subscription = await asyncio.to_thread(self.store.subscribe, self._heard)
+        self._subscription = await asyncio.to_thread(self.store.notifier.subscribe, self._heard)
         self._heartbeat = self._loop.create_task(self.heartbeat(), name="presence heartbeat")
 
     def _heard(self, change: Change) -> None:
         """A change notification, in the listening thread: hand it to the loop."""
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self.changed, change.game_id, change.version)
+            loop.call_soon_threadsafe(self.changed, change.game_id, change.version, change.entries)
 
-    def changed(self, game_id: str | None, version: int | None) -> None:
-        """A game changed (None: notifications may have been lost, look at every table)."""
+    def changed(self, game_id: str | None, version: int | None, entries: tuple[Any, ...] | None = None) -> None:
+        """A game changed (None: notifications may have been lost, look at every table);
+        ``entries``: the log entries that made ``version``, when the notification carried them."""
         if game_id is None:
             for table in list(self.tables.values()):
                 table.heard(None)
             return
         held = self.tables.get(game_id)
         if held is not None:
-            held.heard(version)
+            held.heard(version, entries)
 
     async def heartbeat(self) -> None:
-        """Keep this process's presence rows fresh, and read the other processes' rows of the
-        tables held here (a killed process's rows go stale, so its seats count as away)."""
+        """Keep this process's presence rows and table leases fresh, and read the other
+        processes' rows of the tables held here (a killed process's rows go stale, so its
+        seats count as away and its leases run out)."""
         while True:
             await asyncio.sleep(HEARTBEAT)
             try:
-                await asyncio.to_thread(self.store.touch_presence, PROCESS)
+                await asyncio.to_thread(presence.touch, self.store, PROCESS)
+                renewed = time.monotonic()
+                await asyncio.to_thread(lease.renew, self.store, PROCESS, LEASE_SECONDS)
+                for held in list(self.tables.values()):
+                    if held.lease_until > renewed:
+                        held.lease_until = renewed + LEASE_TRUST
                 ids = list(self.tables)
-                rows = await asyncio.to_thread(self.store.presence, ids) if ids else []
+                rows = await asyncio.to_thread(presence.rows, self.store, ids) if ids else []
             except StorageUnavailable:
                 self.metrics.db_errors.inc()
                 continue
@@ -183,14 +201,25 @@ class Hall:
         self._forget(table)
         table.stop()
         self.evicted += 1
+        if table.lease_until > 0:  # another process holding it takes its steps now
+            release = asyncio.ensure_future(asyncio.to_thread(lease.release, self.store, table.id, PROCESS))
+            self._releasing.add(release)
+            release.add_done_callback(self._released)
+
+    def _released(self, release: asyncio.Future[None]) -> None:
+        self._releasing.discard(release)
+        if not release.cancelled() and release.exception() is not None:
+            log.debug("a lease was not released (it runs out)", exc_info=release.exception())
 
     # ------------------------------------------------------------------ tables
 
-    async def create(self, settings: Settings, people: list[SeatRow] | None = None) -> Created:
+    async def create(self, settings: Settings, people: Mapping[int, Seat] | None = None,
+                     host: int | None = None) -> Created:
         """A new table: first dealer by lot, the first deal dealt, all stored before it is announced.
 
-        ``people`` (a rematch) keeps the same people in the same seats; else the creator gets
-        a new token for the ``me`` seat (or a host-only token) and every open seat an invite."""
+        ``people`` and ``host`` (a rematch) keep the same people in the same seats; else the
+        creator gets a new token for the ``me`` seat (or a host-only token) and every open
+        seat an invite."""
         seed = settings.seed if settings.seed is not None else secrets.randbits(63)
         driver = Driver(settings.rules, settings.driver_seats(), seed=seed)
         change = driver.propose_deal()
@@ -199,11 +228,11 @@ class Hall:
         invites = Invites(None, {})
         if people is None:
             token = new_token()
-            me = settings.me
-            people = [SeatRow(me if me is not None else -1, settings.name, digest(token), host=True)]
+            host = settings.me if settings.me is not None else HOST_SEAT
+            people = {host: Seat("person", None, settings.name, digest(token))}
             invites = self._new_invites(settings)
         try:
-            await asyncio.to_thread(persist.create, self.store, game_id, settings, change, people,
+            await asyncio.to_thread(persist.create, self.store, game_id, settings, change, people, host,
                                     self._invite_rows(game_id, invites), seed)
         except StorageUnavailable as error:
             # The game may be stored without its invites (two writes): nobody was told of it;
@@ -213,7 +242,7 @@ class Hall:
             raise self._unavailable("a new game", error) from None
         self.outage.ok()
         driver.commit(change)
-        table = self._table(game_id, settings, driver, people)
+        table = self._table(game_id, settings, driver, people, host)
         self.metrics.actions.inc()
         return Created(table, token, settings.me, invites)
 
@@ -230,9 +259,9 @@ class Hall:
             rows.append(Invite(digest(normal_code(invites.short)), game_id, None, expires))
         return rows
 
-    def _table(self, game_id: str, settings: Settings, driver: Driver, people: list[SeatRow], *, base: int = 0,
-               updated: str | None = None) -> Table:
-        table = Table(game_id, settings, driver, self.store, people, think=self.think, budget=self.budget,
+    def _table(self, game_id: str, settings: Settings, driver: Driver, people: Mapping[int, Seat], host: int | None,
+               *, base: int = 0, updated: str | None = None) -> Table:
+        table = Table(game_id, settings, driver, self.store, people, host, think=self.think, budget=self.budget,
                       limits=self.limits, base=base, metrics=self.metrics, updated=updated, pool=self.pool,
                       outage=self.outage)
         table.on_rematch = self.rematch
@@ -256,9 +285,8 @@ class Hall:
 
     async def rematch(self, table: Table) -> Table:
         """A new game with the same settings, people and seats, and a fresh seed."""
-        people = [replace(p) for p in (*table.people.values(), *([table.host] if table.host and table.host.seat < 0
-                                                                  else []))]
-        return (await self.create(replace(table.settings, seed=None), people)).table
+        people = {**table.people, **({HOST_SEAT: table.host_only} if table.host_only else {})}
+        return (await self.create(replace(table.settings, seed=None), people, table.host)).table
 
     async def get(self, game_id: str) -> Table | None:
         """The table of a game, loaded from the store if needed; None if there is no such game.
@@ -274,13 +302,12 @@ class Hall:
         try:
             loaded = await asyncio.to_thread(persist.load, self.store, game_id)
             table = None if loaded is None else self._table(
-                game_id, loaded.settings, loaded.driver, [*loaded.people, *([loaded.host] if loaded.host
-                                                                             and loaded.host.seat < 0 else [])],
-                base=loaded.base, updated=loaded.info.updated)
+                game_id, loaded.settings, loaded.driver, loaded.people, loaded.host, base=loaded.base,
+                updated=loaded.info.updated)
             if table is not None:
-                rows = await asyncio.to_thread(self.store.presence, [game_id])
+                rows = await asyncio.to_thread(presence.rows, self.store, [game_id])
                 table.set_elsewhere(rows)
-                table.chat.extend(line for _, line in await asyncio.to_thread(self.store.chat, game_id,
+                table.chat.extend(line for _, line in await asyncio.to_thread(chat.recent, self.store, game_id,
                                                                               self.limits.chat_kept))
                 table.heard(None)  # a step stored while it was loading was announced to nobody here
             future.set_result(table)
@@ -301,8 +328,7 @@ class Hall:
         table = await self.get(game_id)
         if table is None:
             raise Refused(404, "no_game", id=repr(game_id))
-        row = table.seat_of(token) if is_well_formed(token) and token else None
-        if row is None or not row.host:
+        if not (is_well_formed(token) and token and table.is_host(table.seat_of(token))):
             raise Refused(403, "not_host_delete")
         try:
             await asyncio.to_thread(self.store.delete, game_id)
@@ -329,7 +355,7 @@ class Hall:
         """The table and seat (None: the next free one) of an invite code; Refused if wrong or expired."""
         if not is_well_formed(code):
             raise Refused(400, "code_not_text")
-        found = await self._call(self.store.invite, digest(normal_code(code)))
+        found = await self._call(invite_codes.find, self.store, digest(normal_code(code)))
         if found is None:
             raise Refused(404, "bad_code")
         game_id, seat, expires = found.game_id, found.seat, found.expires
@@ -346,9 +372,9 @@ class Hall:
             raise Refused(404, "not_in_lobby")
         return table
 
-    async def join(self, table: Table, seat: int | None, name: Any) -> tuple[int, str]:
-        """Seat a person at ``seat`` (None: the next free seat); their seat and new token."""
-        name = parse_name(name)
+    async def join(self, table: Table, seat: int | None, name: str) -> tuple[int, str]:
+        """Seat a person (``name`` as :class:`binokel.server.schema.Join` checked it) at ``seat``
+        (None: the next free seat); their seat and new token."""
         async with table.lock:
             if seat is None:
                 free = table.open_seats
@@ -358,11 +384,11 @@ class Hall:
             elif seat in table.people:
                 raise Refused(409, "seat_taken", seat=seat)
             token = new_token()
-            row = SeatRow(seat, name, digest(token))
+            person = Seat("person", None, name, digest(token))
             # A metadata change with the version check: a step stored or a friend seated at
             # another process meanwhile makes it fail; then catch up and look again.
             for _ in range(3):
-                seats = table.settings.seat_plan(taken([*table.people.values(), row]))
+                seats = table.settings.seat_plan({**table.people, seat: person})
                 try:
                     await asyncio.to_thread(self.store.append, table.id, table.stored_version, [], seats=seats)
                     break
@@ -376,18 +402,17 @@ class Hall:
             else:
                 raise Refused(503, "db_unavailable")
             self.outage.ok()
-            table.seat_person(row)
+            table.seat_person(seat, person)
             return seat, token
 
     async def new_invites(self, table: Table, token: Any) -> Invites:
         """Fresh invites for the open seats (the old ones stop working): the creator only."""
-        row = table.seat_of(token) if is_well_formed(token) else None
-        if row is None or not row.host:
+        if not (is_well_formed(token) and table.is_host(table.seat_of(token))):
             raise Refused(403, "not_host_invites")
         open_seats = table.open_seats
         invites = Invites(new_short_code(), {seat: new_link_code() for seat in open_seats}) if open_seats \
             else Invites(None, {})
-        await self._call(self.store.set_invites, table.id, self._invite_rows(table.id, invites))
+        await self._call(invite_codes.set_invites, self.store, table.id, self._invite_rows(table.id, invites))
         return invites
 
     async def games_of(self, tokens: Any) -> list[dict[str, Any]]:
@@ -416,9 +441,9 @@ class Hall:
                 "updated": table.updated}
 
     async def lobby(self) -> list[dict[str, Any]]:
-        """Public tables with a free seat."""
+        """Public tables with a free seat (the most recently active :data:`LOBBY_SIZE`)."""
         listed = []
-        for info in await self._call(self.store.lobby):
+        for info in await self._call(functools.partial(self.store.games, lobby=True, limit=LOBBY_SIZE)):
             table = await self.get(info.id)
             if table is not None and table.settings.lobby and table.open_seats:
                 listed.append(self.summary(table))
@@ -433,10 +458,9 @@ class Hall:
             table.stop()
 
     async def shutdown(self) -> None:
-        """Stop the tables, then the pool (its worker processes end or are terminated)."""
+        """Stop the tables, give their leases up (the other processes take them over at once),
+        then the pool (its worker processes end or are terminated)."""
         self.stop()
+        with contextlib.suppress(Exception):  # else they run out
+            await asyncio.to_thread(lease.release, self.store, None, PROCESS)
         await self.pool.stop()
-
-
-def _names(settings: Settings, people: list[SeatRow]) -> list[str]:
-    return [seat.name for seat in settings.seat_plan(taken(people))]

@@ -41,6 +41,9 @@ class Metrics:
                                registry=registry)
         self.heard = Counter("binokel_changes_heard", "Steps written by other processes and forwarded from here",
                              registry=registry)
+        self.read_backs = Counter("binokel_log_read_backs",
+                                  "Reads of the log for steps other processes announced: after a lost notification, "
+                                  "or one too long to carry its steps", registry=registry)
         self.latency = Histogram("binokel_action_broadcast_seconds",
                                  "From a person's action arriving to its events queued for every watcher",
                                  buckets=LATENCY_BUCKETS, registry=registry)

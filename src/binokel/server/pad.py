@@ -18,7 +18,8 @@ link. The store keeps only the secret's SHA-256 digest.
   totals after each deal, the next dealer, the winner and ranking once over, ``version``.
 - ``GET /api/pad/rules?text=...`` — what the pad's form needs of a rule text: players,
   teams, who sits out per dealer, the lowest bid, tricks and card points of a deal, the
-  games, whether all may pass, and per trump the melds that exist (the meld list).
+  games, whether all may pass (or the dealer must then play: ``forced``), and per trump
+  the melds that exist (the meld list).
 - ``GET /api/pad/{id}/sheet.csv`` — the sheet for a spreadsheet.
 - ``GET /pad`` — the page (``web/pad/``): ``#/`` a new sheet or one to resume,
   ``#/k/{id}`` the scorekeeper, ``#/v/{id}`` the read-only live view.
@@ -44,7 +45,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 
 from binokel.action import DURCH, Contract
-from binokel.card import CARDS, Hand, Suit
+from binokel.card import CARDS, Hand, Rank, Suit
 from binokel.club import spreadsheet_cell
 from binokel.error import BinokelError
 from binokel.meld import find_melds
@@ -103,7 +104,7 @@ def _meld_probes(rules: Rules) -> list[Hand]:
     """Hands that show every meld there is under ``rules``: the whole deck (the double
     melds), one copy of each card (the single ones) and each suit's king and ober (a pair)."""
     kinds = rules.deck_kinds
-    pairs = [Hand(CARDS[k] for k in sorted(set(kinds)) if CARDS[k].suit == suit and CARDS[k].rank.name in "KQ")
+    pairs = [Hand(CARDS[k] for k in sorted(set(kinds)) if CARDS[k].suit == suit and CARDS[k].rank in (Rank.K, Rank.Q))
              for suit in Suit]
     return [Hand(CARDS[k] for k in kinds), Hand(CARDS[k] for k in sorted(set(kinds))), *pairs]
 
@@ -124,6 +125,7 @@ def form_facts(rules: Rules) -> dict[str, Any]:
             "min_bid": rules.min_bid, "hand_size": rules.hand_size, "deal_points": deal_points(rules),
             "games": [c.word for c in Contract if c < DURCH or contract_value(rules, c)],
             "can_pass": rules.auction is Auction.OPEN and rules.all_pass is not AllPass.FORCED,
+            "forced": rules.auction is Auction.OPEN and rules.all_pass is AllPass.FORCED,
             "target": rules.target, "deals": rules.deals, "melds": melds}
 
 

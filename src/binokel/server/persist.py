@@ -23,15 +23,15 @@ Every function here blocks (it calls the store): the server runs them with
 >>> settings = Settings(Rules.parse("standard"), seats=("me", "easy", "open"), seed=5)
 >>> driver = Driver(settings.rules, settings.driver_seats(), seed=5)
 >>> change = driver.propose_deal()
->>> host = SeatRow(0, "Anna", "d" * 64, host=True)
->>> create(store, "t1", settings, change, [host], [])
+>>> from binokel.server.settings import Seat
+>>> create(store, "t1", settings, change, {0: Seat("person", None, "Anna", "d" * 64)}, 0, [])
 >>> _ = driver.commit(change)
 >>> act = driver.propose(driver.to_move, driver.view(driver.to_move).legal_actions[0])
 >>> append(store, "t1", 1, [act], status(act.game))
 2
 >>> loaded = load(store, "t1")
 >>> loaded.driver.history == driver.history + (act.step,), loaded.people, loaded.host
-(True, [SeatRow(seat=0, name='Anna', token='ddd...', host=True)], SeatRow(seat=0, ...))
+(True, {0: Seat(kind='person', level=None, name='Anna', token_hash='ddd...')}, 0)
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Iterable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -49,14 +49,8 @@ from binokel.error import BinokelError
 from binokel.game import Game
 from binokel.record import replay_game
 from binokel.server.settings import Seat, Settings
-from binokel.server.storage import (
-    HOST_SEAT,
-    NEVER,
-    GameInfo,
-    Invite,
-    Status,
-    Store,
-)
+from binokel.server.storage import Entry, GameInfo, Status, Store
+from binokel.server.storage.invites import HOST_SEAT, NEVER, Invite, set_invites
 from binokel.state import Phase
 from binokel.table import Change, Step, step_from_json
 from binokel.table import Table as Driver
@@ -65,16 +59,6 @@ log = logging.getLogger("binokel.server")
 
 PROCESS = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 """This server process, as its presence rows name it (unique across machines and restarts)."""
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    """A person's seat (or, at seat -1, a creator who only hosts): the digest of its token."""
-
-    seat: int
-    name: str
-    token: str
-    host: bool = False
 
 
 def now() -> str:
@@ -93,37 +77,34 @@ def status(game: Game) -> Status:
                   to_move if to_move is not None and to_move >= 0 else None)
 
 
-def taken(people: Iterable[SeatRow]) -> dict[int, tuple[str, str]]:
-    """The people's seats as :meth:`Settings.seat_plan` reads them: seat → name, token digest."""
-    return {p.seat: (p.name, p.token) for p in people if p.seat >= 0}
-
-
-def _blob(settings: Settings, host: SeatRow | None) -> dict[str, Any]:
+def _blob(settings: Settings, people: Mapping[int, Seat], host: int | None) -> dict[str, Any]:
     """The settings as stored: the table's settings, the creator's seat (-1: hosts only) and,
     for a creator who does not sit, the digest of their token."""
-    blob: dict[str, Any] = {"table": settings.to_json(), "host": host.seat if host else None}
-    if host is not None and host.seat < 0:
-        blob["host_token"] = host.token
-        blob["host_name"] = host.name
+    blob: dict[str, Any] = {"table": settings.to_json(), "host": host}
+    if host == HOST_SEAT:
+        blob["host_token"] = people[HOST_SEAT].token_hash
+        blob["host_name"] = people[HOST_SEAT].name
     return blob
 
 
-def create(store: Store, game_id: str, settings: Settings, change: Change, people: Sequence[SeatRow],
-           invites: Sequence[Invite], seed: int | None = None) -> None:
-    """Store a new table whose first step (the first deal) is ``change``, with its people and
-    invites. The game is stored first, then the invites (a game without its invites is a
-    table nobody was told of yet: the creator's answer comes after both)."""
-    host = next((p for p in people if p.host), None)
+def create(store: Store, game_id: str, settings: Settings, change: Change, people: Mapping[int, Seat],
+           host: int | None, invites: Sequence[Invite], seed: int | None = None) -> None:
+    """Store a new table whose first step (the first deal) is ``change``, with its people
+    (their taken seats by number; at :data:`HOST_SEAT` a creator who only hosts), the
+    creator's seat ``host`` and the invites. The game is stored first, then the invites (a
+    game without its invites is a table nobody was told of yet: the creator's answer comes
+    after both)."""
     seed = change_seed = seed if seed is not None else settings.seed
     assert change_seed is not None
-    store.create(game_id, rules=settings.rules.text, settings=_blob(settings, host), seed=change_seed,
-                 first_dealer=change.game.first_dealer, seats=settings.seat_plan(taken(people)), public=settings.lobby,
+    store.create(game_id, rules=settings.rules.text, settings=_blob(settings, people, host), seed=change_seed,
+                 first_dealer=change.game.first_dealer, seats=settings.seat_plan(people), public=settings.lobby,
                  status=status(change.game), entries=[change.step.to_json()])
     rows = list(invites)
-    if host is not None and host.seat < 0:
-        rows.append(Invite(host.token, game_id, HOST_SEAT, NEVER))
+    hosting = people.get(HOST_SEAT)
+    if host == HOST_SEAT and hosting is not None and hosting.token_hash is not None:
+        rows.append(Invite(hosting.token_hash, game_id, HOST_SEAT, NEVER))
     if rows:
-        store.set_invites(game_id, rows)
+        set_invites(store, game_id, rows)
 
 
 def append(store: Store, game_id: str, expected: int, changes: Sequence[Change], game_status: Status,
@@ -142,21 +123,19 @@ class Loaded:
     info: GameInfo
     settings: Settings
     driver: Driver
-    people: list[SeatRow]
-    host: SeatRow | None
+    people: dict[int, Seat]  # the taken seats by number; at HOST_SEAT a creator who only hosts
+    host: int | None  # the creator's seat (HOST_SEAT: hosts only)
     base: int  # store version - driver version (0 but for games of the previous server)
 
 
-def people_of(info: GameInfo) -> tuple[list[SeatRow], SeatRow | None]:
-    """The taken seats (token digests) and the creator's row."""
+def people_of(info: GameInfo) -> tuple[dict[int, Seat], int | None]:
+    """The taken seats by number (a creator who only hosts at :data:`HOST_SEAT`) and the creator's seat."""
     blob = info.settings
-    host_seat = blob.get("host")  # also in a migrated game's settings (migration 2)
-    people = [SeatRow(seat, s.name, s.token_hash, host=seat == host_seat)
-              for seat, s in enumerate(info.seats) if s.kind == "person" and s.token_hash]
-    host = next((p for p in people if p.host), None)
-    if host is None and host_seat is not None and host_seat < 0 and blob.get("host_token"):
-        host = SeatRow(-1, str(blob.get("host_name", "")), str(blob["host_token"]), host=True)
-    return people, host
+    host = blob.get("host")  # also in a migrated game's settings (migration 2)
+    people = {seat: s for seat, s in enumerate(info.seats) if s.kind == "person" and s.token_hash}
+    if host == HOST_SEAT and blob.get("host_token"):
+        people[HOST_SEAT] = Seat("person", None, str(blob.get("host_name", "")), str(blob["host_token"]))
+    return people, host if host in people else None
 
 
 def load(store: Store, game_id: str) -> Loaded | None:
@@ -199,7 +178,13 @@ def missed(store: Store, game_id: str, after: int) -> list[tuple[Step, int | Non
     """The steps the log has after store version ``after`` (written by another process), in
     order, each with the seat a bot stood in for (or None); the caller proposes and commits
     them one by one."""
-    entries = store.entries(game_id, after)
+    stored = store.load(game_id, after=after)
+    return steps_of(after, stored.entries if stored is not None else ())
+
+
+def steps_of(after: int, entries: Sequence[Entry]) -> list[tuple[Step, int | None]]:
+    """The steps of log entries read back or carried by a change notification, from version
+    ``after + 1`` on, as :func:`missed` gives them."""
     steps: list[tuple[Step, int | None]] = []
     for expected, entry in enumerate(entries, after + 1):
         if entry.version != expected:

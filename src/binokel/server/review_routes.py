@@ -22,6 +22,7 @@ from fastapi.responses import JSONResponse
 from binokel.error import BinokelError, RecordError
 from binokel.server.hall import Refused
 from binokel.server.review import bidding_help, review_record
+from binokel.server.schema import REVIEW
 from binokel.server.table import Table
 
 UPLOAD_BYTES = 512 * 1024
@@ -61,11 +62,11 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
         table = await get_table(game_id)
         if table is None:
             raise Refused(404, "no_game", id=repr(game_id[:100]))
-        row = table.seat_of(_bearer(request) or "")
-        if row is None or row.seat < 0:
+        held = table.seat_of(_bearer(request) or "")
+        if held is None or held < 0:
             raise Refused(403, "advice_token")
         async with table.lock:
-            seen = table.driver.view(row.seat)
+            seen = table.driver.view(held)
         if seen.phase != "auction":
             return JSONResponse({"phase": seen.phase, "bidding": None})
         help_ = await helper(request, game_id, functools.partial(bidding_help, seen, seed=len(seen.auction)))
@@ -78,8 +79,8 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
         if table is None:
             raise Refused(404, "no_game", id=repr(game_id[:100]))
         if seat is None:  # a seat's token reviews its own play; a spectator, the soloist's (public record)
-            row = table.seat_of(_bearer(request) or "")
-            seat = row.seat if row is not None and row.seat >= 0 else None
+            held = table.seat_of(_bearer(request) or "")
+            seat = held if held is not None and held >= 0 else None
         async with table.lock:
             record = public_record(table)  # finished deals only
         return await review(request, game_id, record, seat, deal)
@@ -90,14 +91,9 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
         if len(raw) > UPLOAD_BYTES:
             raise Refused(413, "body_too_large", max=UPLOAD_BYTES)
         try:
-            body = json.loads(raw)
+            data = json.loads(raw)
         except (ValueError, RecursionError):
             raise Refused(400, "review_body") from None
-        if not isinstance(body, dict) or "record" not in body:
-            raise Refused(400, "review_body")
-        seat, deal = body.get("seat", 0), body.get("deal")
-        bad_deal = deal is not None and (isinstance(deal, bool) or not isinstance(deal, int))
-        if isinstance(seat, bool) or not isinstance(seat, int) or bad_deal:
-            raise Refused(400, "review_numbers")
+        body = REVIEW.read(data)
         client = request.client.host if request.client else "?"
-        return await review(request, f"upload:{client}", body["record"], seat, deal)
+        return await review(request, f"upload:{client}", body.record, body.seat, body.deal)

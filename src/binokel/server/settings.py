@@ -4,13 +4,14 @@
 body is checked into one), and stored with the game. Its ``seats`` are the seat plan:
 per seat ``"me"`` (the creator), ``"open"`` (a friend who joins with an invite) or a
 bot level. A :class:`Seat` is one seat as it stands: a bot, or a person's seat, taken
-(the digest of its token) or free. Storage keeps the seats (:meth:`Settings.seat_plan`),
+(the digest of its token) or free; a table's people are their taken Seats by number.
+Storage keeps every seat (:meth:`Settings.seat_plan`: the plan with the people in it),
 the table driver reads bot or person (:meth:`Settings.driver_seats`) and presence adds
 who is connected (:meth:`Seat.presence`): all three are views of the one plan.
 
 >>> from binokel.rules import Rules
 >>> settings = Settings(Rules.parse("standard"), seats=("me", "easy", "open"), name="Anna")
->>> [seat.kind for seat in settings.seat_plan({0: ("Anna", "d" * 64)})], settings.me
+>>> [seat.kind for seat in settings.seat_plan({0: Seat("person", None, "Anna", "d" * 64)})], settings.me
 (['person', 'bot', 'person'], 0)
 >>> Settings.from_json(settings.to_json()) == settings
 True
@@ -154,20 +155,11 @@ class Settings:
         return [DriverSeat(level) if (level := self.level(seat)) else DriverSeat(stand_in=self.stand_in)
                 for seat in range(len(self.seats))]
 
-    def seat_plan(self, taken: Mapping[int, tuple[str, str]]) -> list[Seat]:
-        """Every seat as it stands, given the taken people's seats (seat → name, token digest):
-        bots with their level and name, people with their name and digest, the rest free."""
-        seats = []
-        for seat in range(len(self.seats)):
-            level = self.level(seat)
-            if level is not None:
-                seats.append(Seat(BOT_KIND, level, bot_name(seat)))
-            elif seat in taken:
-                name, token_hash = taken[seat]
-                seats.append(Seat(PERSON_KIND, None, name, token_hash))
-            else:
-                seats.append(Seat(PERSON_KIND, None, ""))
-        return seats
+    def seat_plan(self, people: Mapping[int, Seat]) -> list[Seat]:
+        """Every seat as it stands, given the people's taken seats by number: the bots with
+        their level and name, the people's seats, the rest free."""
+        return [Seat(BOT_KIND, level, bot_name(seat)) if (level := self.level(seat)) is not None
+                else people.get(seat) or Seat(PERSON_KIND, None, "") for seat in range(len(self.seats))]
 
     def to_json(self) -> dict[str, Any]:
         """The settings as stored (and as the ``new_game`` body gives them, but the seed)."""

@@ -19,7 +19,7 @@ version it was decided on): if another process wrote first, the append is refuse
 judged again on the new state — a person's stale command is refused, a bot's move or a
 deal is simply not made twice. So a bot moves **exactly once** however many processes
 watch its table: each of them may think, only one append at that version lands. Every
-process hears every stored step (``Store.subscribe``) and forwards it to its own
+process hears every stored step (``store.notifier.subscribe``) and forwards it to its own
 connections (:meth:`Table.heard`). Presence and "next deal" clicks are shared through the
 store's presence rows, so a person connected to another process is not "away".
 """
@@ -32,7 +32,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -43,24 +43,24 @@ from binokel.server.limits import Bucket, Limits
 from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool, PoolClosed
-from binokel.server.persist import PROCESS, SeatRow, taken
-from binokel.server.protocol import (
-    ProtocolError,
-    error_message,
-    rule_changes,
-    rule_facts,
-)
-from binokel.server.seat import digest
-from binokel.server.settings import SeatPresence, Settings, bot_name
+from binokel.server.persist import PROCESS
+from binokel.server.protocol import error_message, rule_changes, rule_facts
+from binokel.server.schema import Chat, ProtocolError
+from binokel.server.settings import Seat, SeatPresence, Settings, bot_name
 from binokel.server.storage import (
+    HOST_SEAT,
+    Entry,
     GameNotFound,
     Presence,
     StorageUnavailable,
     Store,
     VersionConflict,
+    chat,
+    lease,
+    presence,
 )
 from binokel.server.channel import Channel, Connection
-from binokel.table import Ask, Change, Deal, Event, EventKind, Think
+from binokel.table import Ask, Change, Deal, Event, EventKind, Step, Think
 from binokel.table import Table as Driver
 from binokel.update import next_json, score_line, spectator_view
 from binokel.view import SeatView, view
@@ -70,6 +70,12 @@ T = TypeVar("T")
 
 RETRY_FIRST = 0.25
 """Seconds before the first retry of a bot move the database refused (the pause then doubles)."""
+LEASE_SECONDS = 15.0
+"""How long a table's lease (:mod:`binokel.server.storage.lease`) runs unless its holder's
+heartbeat renews it: another process takes a dead one's tables over after about this long."""
+LEASE_TRUST = 10.0
+"""How long after claiming or renewing a lease this process takes steps on it: less than
+:data:`LEASE_SECONDS`, so a holder whose renewals stopped stops before another may start."""
 PRESENCE_TTL = 15.0
 """A presence row of another process counts this many seconds after its last heartbeat
 (so a process killed with -9 stops counting its seats as connected after this long)."""
@@ -78,9 +84,10 @@ PRESENCE_TTL = 15.0
 class Table:
     """A game being played by people and bots, watched by any number of spectators."""
 
-    def __init__(self, game_id: str, settings: Settings, driver: Driver, store: Store, people: list[SeatRow],
-                 *, think: float, budget: float, limits: Limits, base: int = 0, metrics: Metrics | None = None,
-                 updated: str | None = None, pool: Pool | None = None, outage: Outage | None = None) -> None:
+    def __init__(self, game_id: str, settings: Settings, driver: Driver, store: Store, people: Mapping[int, Seat],
+                 host: int | None, *, think: float, budget: float, limits: Limits, base: int = 0,
+                 metrics: Metrics | None = None, updated: str | None = None, pool: Pool | None = None,
+                 outage: Outage | None = None) -> None:
         self.id = game_id
         self.settings = settings
         self.driver = driver
@@ -89,8 +96,9 @@ class Table:
         self.think = think
         self.budget = budget
         self.limits = limits
-        self.people: dict[int, SeatRow] = {p.seat: p for p in people if p.seat >= 0}
-        self.host = next((p for p in people if p.host), None)
+        self.people: dict[int, Seat] = {seat: person for seat, person in people.items() if seat >= 0}  # taken
+        self.host = host  # the creator's seat (HOST_SEAT: they only host, with the token of host_only)
+        self.host_only = people.get(HOST_SEAT)
         self.bots: dict[Think, Bot] = {}  # made when the driver first asks one to think
         self.lock = asyncio.Lock()
         self.channel = Channel()
@@ -107,6 +115,8 @@ class Table:
         self.on_deleted: Callable[[Table], None] | None = None  # set by the hall
         self._runner: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self.lease_until = 0.0  # this process takes the table's unasked steps until then (monotonic)
+        self._claim_after = 0.0  # another process holds the lease and made progress: not before then
         # Several processes: the store's version is base + the driver's (base is 0 but for a
         # game of the previous server); the versions this process announced itself (so
         # their notifications are not mistaken for another process's change); the presence
@@ -118,6 +128,9 @@ class Table:
         self.elsewhere: list[Presence] = []
         self._elsewhere_at = time.monotonic()
         self._catching_up = False
+        self._carried: dict[int, Sequence[Entry]] = {}  # first version -> entries a notification carried
+        self._heard_up_to = 0  # the highest version another process announced
+        self._lost = False  # notifications may have been lost: read the log back
         self._refreshing = False
         self._presence_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -172,13 +185,14 @@ class Table:
             return self.people[seat].name
         return bot_name(seat) if self.driver.is_bot(seat) else ""
 
-    def seat_of(self, token: str) -> SeatRow | None:
-        """The seat a token holds at this table (seat -1: the host who does not play), or None."""
-        hashed = digest(token)
-        for row in (*self.people.values(), *([self.host] if self.host else [])):
-            if row.token == hashed:
-                return row
-        return None
+    def seat_of(self, token: str) -> int | None:
+        """The seat a token holds at this table (HOST_SEAT: the creator who does not play), or None."""
+        held = {**self.people, **({HOST_SEAT: self.host_only} if self.host_only else {})}
+        return next((seat for seat, person in held.items() if person.is_held_by(token)), None)
+
+    def is_host(self, seat: int | None) -> bool:
+        """Is ``seat`` (as :meth:`seat_of` gives it) the creator's?"""
+        return seat is not None and seat == self.host
 
     @property
     def stored_version(self) -> int:
@@ -210,7 +224,7 @@ class Table:
         """Every seat as everybody may see it (presence)."""
         return [seat.presence(connected=self.connected(number), stand_in=number in self.standing_in,
                               stand_in_level=self.settings.stand_in)
-                for number, seat in enumerate(self.settings.seat_plan(taken(self.people.values())))]
+                for number, seat in enumerate(self.settings.seat_plan(self.people))]
 
     def presence(self) -> dict[str, Any]:
         return {"type": "presence", "seats": [s.to_json() for s in self.seats()], "waiting": self.waiting,
@@ -221,10 +235,10 @@ class Table:
         """The people who asked for the next deal, here and at other processes."""
         return self.ready | self._remote_seats(ready=True)
 
-    def seat_person(self, row: SeatRow) -> None:
+    def seat_person(self, seat: int, person: Seat) -> None:
         """A friend has taken a seat (already stored by the hall)."""
-        self.people[row.seat] = row
-        self.away_since[row.seat] = time.monotonic()
+        self.people[seat] = person
+        self.away_since[seat] = time.monotonic()
         self._broadcast_presence()
         self._broadcast_state()
         self.kick()
@@ -376,7 +390,7 @@ class Table:
         """A person's action in record notation; ProtocolError (nothing changed) if refused."""
         started = time.perf_counter()
         if isinstance(version, int) and version > self.version:
-            await self.catch_up()  # the client heard of a step (from another process) before this one
+            await self.catch_up(version)  # the client heard of a step (from another process) before this one
         async with self.lock:
             seat = self._player(connection)
             if self.waiting:
@@ -474,13 +488,13 @@ class Table:
                 self._broadcast({"type": "rematch", "id": self.rematch_id})
             return self.rematch_id
 
-    def say(self, connection: Connection, message: dict[str, Any]) -> None:
+    def say(self, connection: Connection, message: Chat) -> None:
         """A chat line from a person at the table (rate-limited; the text is never HTML)."""
         seat = self._player(connection)
         if not connection.chat.take():
             raise ProtocolError("too_much_chat", max=self.limits.chat_per_10_seconds)
         line = {"type": "chat", "seat": seat, "name": self.name(seat), "at": time.time(), "id": secrets.token_hex(8)}
-        said = {"phrase": message["phrase"]} if message.get("phrase") else {"text": " ".join(message["text"].split())}
+        said = {"phrase": message.phrase} if message.phrase else {"text": " ".join((message.text or "").split())}
         line.update(said)
         self.chat.append(line)
         self._tell_seats(line)
@@ -489,7 +503,7 @@ class Table:
     async def _share_chat(self, line: dict[str, Any]) -> None:
         """Keep the line in the store and tell the other processes (their people read it too)."""
         try:
-            await asyncio.to_thread(self.store.add_chat, self.id, line["id"], line)
+            await asyncio.to_thread(chat.add, self.store, self.id, line["id"], line)
             version = self.stored_version
             self._own[version] += 1
             await asyncio.to_thread(self.store.notify, self.id, version)
@@ -567,6 +581,14 @@ class Table:
         self.channel.tell(self.state_message)
         self.kick()
 
+    def _adopt_carried(self) -> None:
+        """Adopt the steps other processes' notifications carried, as far as they follow on
+        without a gap (the caller holds the lock): nothing is read back."""
+        while (entries := self._carried.pop(self.stored_version + 1, None)) is not None:
+            self._adopt_steps(persist.steps_of(self.stored_version, entries))
+        for first in [first for first in self._carried if first <= self.stored_version]:
+            del self._carried[first]
+
     async def _adopt_missed(self, quiet: bool = False) -> None:
         """Read the steps other processes stored after ours and adopt them (the caller holds the lock)."""
         try:
@@ -576,6 +598,11 @@ class Table:
             if not quiet:
                 log.error("could not read the missed steps of game %s", self.id)
             return
+        self._adopt_steps(steps)
+
+    def _adopt_steps(self, steps: list[tuple[Step, int | None]]) -> None:
+        if steps and time.monotonic() >= self.lease_until:  # the lease's holder is alive: do not claim it yet
+            self._claim_after = max(self._claim_after, time.monotonic() + LEASE_SECONDS)
         for step, stand_in in steps:
             try:
                 change = self.driver.propose_step(step)
@@ -587,12 +614,20 @@ class Table:
 
     # ------------------------------------------------------------------ other processes
 
-    def heard(self, version: int | None) -> None:
+    def heard(self, version: int | None, entries: Sequence[Any] | None = None) -> None:
         """The store says the game is at ``version`` (None: perhaps missed notifications): catch
-        up if another process stored steps; re-read seats and presence if it changed those."""
+        up if another process stored steps (from ``entries``, the steps that made ``version``,
+        when the notification carried them; else read back); re-read seats and presence if
+        it changed those."""
         if version is not None and self._own.get(version):
             self._forget(version)
             return
+        self._lost = self._lost or version is None
+        if version is not None and version > self.stored_version:
+            self._heard_up_to = max(self._heard_up_to, version)
+            if entries:
+                first = version - len(entries) + 1
+                self._carried[first] = [Entry(first + i, payload) for i, payload in enumerate(entries)]
         if (version is None or version > self.stored_version) and not self._catching_up:
             self._catching_up = True
             self._spawn(self.catch_up())
@@ -600,30 +635,38 @@ class Table:
             self._refreshing = True
             self._spawn(self.refresh())
 
-    async def catch_up(self) -> None:
-        """Adopt and tell the steps other processes stored."""
+    async def catch_up(self, seen: int = 0) -> None:
+        """Adopt and tell the steps other processes stored: those their notifications carried,
+        and only if that leaves a gap (or a notification was lost, or a client has ``seen``
+        a later version) read the log back."""
         self._catching_up = False
         async with self.lock:
-            await self._adopt_missed()
+            self._adopt_carried()
+            heard_gap = self._lost or self._heard_up_to > self.stored_version
+            if heard_gap or seen + self.base > self.stored_version:
+                if heard_gap:
+                    self.metrics.read_backs.inc()
+                self._lost = False
+                await self._adopt_missed()
 
     async def refresh(self) -> None:
         """Re-read the seats (a friend joined at another process) and the presence rows."""
         self._refreshing = False
         try:
-            info = await asyncio.to_thread(self.store.info, self.id)
-            rows = await asyncio.to_thread(self.store.presence, [self.id])
-            lines = await asyncio.to_thread(self.store.chat, self.id, self.limits.chat_kept)
+            infos = await asyncio.to_thread(self.store.games, [self.id])
+            rows = await asyncio.to_thread(presence.rows, self.store, [self.id])
+            lines = await asyncio.to_thread(chat.recent, self.store, self.id, self.limits.chat_kept)
         except StorageUnavailable:
             self.metrics.db_errors.inc()
             return
-        if info is None:
+        if not infos:
             self._gone()
             return
-        people, host = persist.people_of(info)
-        for row in people:
-            if row.seat not in self.people:
-                self.seat_person(row)
-        self.host = host or self.host
+        people, host = persist.people_of(infos[0])
+        for seat, person in people.items():
+            if seat >= 0 and seat not in self.people:
+                self.seat_person(seat, person)
+        self.host = host if host is not None else self.host
         self.set_elsewhere(rows)
         self.heard_chat(lines)
 
@@ -650,7 +693,7 @@ class Table:
             present = self.here(seat)
             ready = self.stored_version if seat in self.ready else None
             try:
-                await asyncio.to_thread(self.store.set_presence, self.id, seat, PROCESS, present=present,
+                await asyncio.to_thread(presence.mark, self.store, self.id, seat, PROCESS, present=present,
                                         ready=ready)
                 version = self.stored_version
                 self._own[version] += 1
@@ -729,6 +772,13 @@ class Table:
         retry = RETRY_FIRST
         while True:
             refused = False
+            if time.monotonic() >= self.lease_until:  # the lease first, if there is a step to take
+                async with self.lock:
+                    self._wake.clear()
+                    step, wait = self._due()
+                if step is not None and not await self._claim():
+                    await self._nap(self._claim_after - time.monotonic())
+                    continue
             async with self.lock:
                 self._wake.clear()
                 step, wait = self._due()
@@ -752,15 +802,41 @@ class Table:
                 retry = min(2 * retry, self.limits.save_retry_seconds)
                 continue
             if not isinstance(step, Think):
-                if wait < 0:
-                    await self._wake.wait()
-                else:
-                    try:
-                        await asyncio.wait_for(self._wake.wait(), timeout=wait + 0.01)
-                    except TimeoutError:
-                        pass
+                await self._nap(wait)
                 continue
             await self._move(step, bot, seen, rng, version)
+
+    async def _nap(self, seconds: float) -> None:
+        """Sleep until kicked, or ``seconds`` at most (negative: until kicked)."""
+        if seconds < 0:
+            await self._wake.wait()
+            return
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout=seconds + 0.01)
+        except TimeoutError:
+            pass
+
+    async def _claim(self) -> bool:
+        """Whether this process holds the table's lease (claimed now if another's may have run
+        out): only the holder takes the bots' moves and the next deal."""
+        now = time.monotonic()
+        if now < self._claim_after:
+            return False
+        try:
+            held = await asyncio.to_thread(lease.claim, self.store, self.id, PROCESS, LEASE_SECONDS)
+        except StorageUnavailable:
+            self.metrics.db_errors.inc()
+            self._claim_after = now + 1.0
+            return False
+        except Exception:  # e.g. the game was deleted meanwhile (PostgreSQL's foreign key)
+            log.debug("lease of game %s not claimed", self.id, exc_info=True)
+            self._claim_after = now + 1.0
+            return False
+        if held:
+            self.lease_until = now + LEASE_TRUST
+        else:
+            self._claim_after = now + LEASE_SECONDS
+        return held
 
     def _bot(self, step: Think) -> Bot:
         """The bot the driver asks to think (one per seat and level, seeded by the table)."""

@@ -39,7 +39,7 @@ import uvicorn
 from binokel.error import BinokelError
 from binokel.server.guard import refusal
 from binokel.server.limits import Counted, Limits, address_key
-from binokel.server.protocol import ProtocolError
+from binokel.server.schema import ProtocolError
 
 log = logging.getLogger("binokel.server")
 

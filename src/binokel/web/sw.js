@@ -4,9 +4,10 @@
 // The API and the websocket are never cached: the game itself always comes from the server.
 
 // @shell
-// (The server replaces the line above by the shell's list and a version made from the
+// (The server replaces the line above by the shell's list, its pages and a version made from the
 // files' contents: server/delivery.py. Served as a plain file, it keeps the page alone.)
 const FILES = typeof SHELL === "undefined" ? ["/"] : SHELL;
+const KEPT_PAGES = typeof PAGES === "undefined" ? ["/"] : PAGES;
 const CACHE = `binokel-shell-${typeof VERSION === "undefined" ? "dev" : VERSION}`;
 
 self.addEventListener("install", (event) => {
@@ -28,7 +29,7 @@ self.addEventListener("message", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== location.origin) return;
-  const page = url.pathname === "/" || url.pathname === "/pad";
+  const page = KEPT_PAGES.includes(url.pathname);
   const asset = url.pathname.startsWith("/static/") || url.pathname.startsWith("/i18n/");
   if (!page && !asset) return;  // /api/… and the websocket: always the server
   // Network first (a new version shows at once; unchanged files cost a 304), the cache when

@@ -24,9 +24,14 @@ new rows, one metadata row updated, nothing rewritten. It is durable when the ca
 returns (SQLite: WAL, ``synchronous=FULL``; PostgreSQL: a committed transaction).
 
 **Reading.** :meth:`Store.load` gives the latest snapshot and the entries after it (or the
-whole log); :meth:`Store.entries` the entries after a version; :meth:`Store.games` the games
-among some ids (a browser's own), :meth:`Store.lobby` the public tables with a free seat,
-:meth:`Store.all_games` everything (administration). Reads never wait for a writer.
+whole log, or the entries after a version); :meth:`Store.games` the games among some ids
+(a browser's own), the public tables with a free seat (``lobby=True``), or everything
+(administration). Reads never wait for a writer.
+
+**Their own tables**, each a small module written once for both databases over
+:meth:`Store.execute` and :meth:`Store.query` (SQL with ``?`` placeholders): invite codes
+(:mod:`.invites`), which process holds a connection of which seat (:mod:`.presence`), and
+chat lines (:mod:`.chat`).
 
 **Faults.** A database that cannot be read or written (disk full, read-only file,
 PostgreSQL down) raises :class:`StorageUnavailable`; nothing was written (a transaction is
@@ -37,7 +42,7 @@ while a write was in flight may or may not have committed it, so after StorageUn
 from :meth:`Store.append` the caller reloads before it decides again (a retried append
 then meets VersionConflict if the first one did land).
 
-**Notification.** :meth:`Store.subscribe(listener) <Store.subscribe>` hears every change
+**Notification.** ``store.notifier.subscribe(listener)`` hears every change
 (``Change(game_id, version)``) made through any store on the same database: PostgreSQL's
 ``LISTEN/NOTIFY``, Redis pub/sub when a ``redis://`` URL is given (any database), or in this
 process only (SQLite without Redis). A change is announced after its commit (never a
@@ -62,7 +67,7 @@ game becomes its metadata plus one snapshot holding its ``binokel-game/1`` recor
 ...                  public=True, entries=[{"chance": "deal"}])
 >>> store.append("g1", 1, [{"action": "150"}], status=Status(totals=(0, 0, 0), deals=1, turn=1))
 2
->>> [game.id for game in store.lobby()], store.info("g1").turn
+>>> [game.id for game in store.games(lobby=True)], store.games(["g1"])[0].turn
 (['g1'], 1)
 >>> store.close()
 """
@@ -74,18 +79,14 @@ import sys
 from pathlib import Path
 
 from binokel.server.storage.base import (
-    HOST_SEAT,
     JSON,
-    NEVER,
     Change,
     Entry,
     GameExists,
     GameInfo,
     GameNotFound,
-    Invite,
     LocalNotifier,
     Notifier,
-    Presence,
     Seat,
     Snapshot,
     Status,
@@ -97,6 +98,8 @@ from binokel.server.storage.base import (
     VersionConflict,
     token_hash,
 )
+from binokel.server.storage.invites import HOST_SEAT, NEVER, Invite
+from binokel.server.storage.presence import Presence
 from binokel.server.storage.sqlite import SQLiteStore
 
 __all__ = [

@@ -114,35 +114,6 @@ class GameInfo:
 
 
 @dataclass(frozen=True)
-class Invite:
-    """An invite code of a game, by its digest: for one ``seat``, or (None) the next free
-    seat; ``expires`` in UTC, ISO 8601. Seat -1 is the creator's token when they do not sit
-    at the table (it never expires and is no invite: :meth:`Store.invite` never finds it)."""
-
-    code_hash: str
-    game_id: str
-    seat: int | None
-    expires: str
-
-
-HOST_SEAT = -1
-NEVER = "9999-12-31T00:00:00.000+00:00"
-
-
-@dataclass(frozen=True)
-class Presence:
-    """A seat with a connection to a server ``process`` (``age``: seconds since that
-    process last said so), and ``ready``: the version at which the seat asked for the
-    next deal (None: not asked)."""
-
-    game_id: str
-    seat: int
-    process: str
-    age: float
-    ready: int | None
-
-
-@dataclass(frozen=True)
 class Entry:
     """One entry of a game's log: the version it made, and its payload."""
 
@@ -171,24 +142,58 @@ class StoredGame:
 
 @dataclass(frozen=True)
 class Change:
-    """A change notification: game ``game_id`` reached ``version``. A Change with
-    ``game_id`` None means notifications may have been lost (the listening connection
-    was re-established): re-read every game you follow."""
+    """A change notification: game ``game_id`` reached ``version``. ``entries``: the log
+    entries that made it (versions ``version - len(entries) + 1 … version``) when the
+    notification could carry them, so a listener need not read them back; None when it
+    could not (too long for PostgreSQL's NOTIFY) or the change is not of the log (presence,
+    chat, a deletion). A Change with ``game_id`` None means notifications may have been lost
+    (the listening connection was re-established): re-read every game you follow."""
 
     game_id: str | None
     version: int | None
+    entries: tuple[JSON, ...] | None = None
 
 
 Listener = Callable[[Change], None]
 
+CARRIED = 7900
+"""The longest notification text that carries its entries (PostgreSQL refuses a NOTIFY
+payload of 8000 bytes or more); a longer one says only ``game_id:version``."""
+
+
+def change_text(game_id: str, version: int, entries: Sequence[JSON] | None = None) -> str:
+    """A notification's payload: ``game_id:version``, or with the entries a JSON object.
+
+    >>> change_text("g1", 12), change_text("g1", 12, [{"a": 1}])
+    ('g1:12', '{"g":"g1","v":12,"e":[{"a":1}]}')
+    >>> change_text("g1", 12, [{"pad": "x" * CARRIED}])
+    'g1:12'
+    """
+    if entries:
+        text = dumps({"g": game_id, "v": version, "e": list(entries)})
+        if len(text.encode()) <= CARRIED:
+            return text
+    return f"{game_id}:{version}"
+
 
 def parse_change(text: str) -> Change | None:
-    """A notification's payload, ``game_id:version``; None for anything else (the channel
+    """A notification's payload (:func:`change_text`); None for anything else (the channel
     is shared with whoever else may send on it).
 
     >>> parse_change("g1:12"), parse_change("junk")
-    (Change(game_id='g1', version=12), None)
+    (Change(game_id='g1', version=12, entries=None), None)
+    >>> parse_change('{"g":"g1","v":12,"e":[{"a":1}]}')
+    Change(game_id='g1', version=12, entries=({'a': 1},))
     """
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+            game_id, version, entries = data["g"], data["v"], data["e"]
+        except (ValueError, TypeError, KeyError):
+            return None
+        if not isinstance(game_id, str) or not isinstance(version, int) or not isinstance(entries, list):
+            return None
+        return Change(game_id, version, tuple(entries))
     game_id, _, version = text.rpartition(":")
     if not game_id or not version.isascii() or not version.isdigit():
         return None
@@ -243,8 +248,9 @@ class Notifier(ABC):
                 log.exception("a change listener failed on %s", change)
 
     @abstractmethod
-    def publish(self, game_id: str, version: int) -> None:
-        """Tell every listener (of every process, where the notifier reaches that far)."""
+    def publish(self, game_id: str, version: int, entries: Sequence[JSON] | None = None) -> None:
+        """Tell every listener (of every process, where the notifier reaches that far), with
+        the entries that made ``version`` where they fit (:func:`change_text`)."""
 
     def _start(self) -> None:  # noqa: B027 - a hook: a notifier that needs no listener keeps it empty
         """Start listening (called at the first subscription)."""
@@ -261,23 +267,42 @@ class LocalNotifier(Notifier):
     >>> hub = LocalNotifier()
     >>> heard = []
     >>> subscription = hub.subscribe(heard.append)
-    >>> hub.publish("g1", 3)
+    >>> hub.publish("g1", 3, [{"a": 1}])
     >>> heard
-    [Change(game_id='g1', version=3)]
+    [Change(game_id='g1', version=3, entries=({'a': 1},))]
     """
 
-    def publish(self, game_id: str, version: int) -> None:
-        self.deliver(Change(game_id, version))
+    def publish(self, game_id: str, version: int, entries: Sequence[JSON] | None = None) -> None:
+        self.deliver(Change(game_id, version, tuple(entries) if entries else None))
+
+
+ORDER = " ORDER BY over ASC, updated DESC, id ASC"
+"""The order of the lists: unfinished games first, then the most recently updated."""
+
+Statement = tuple[str, Sequence[Any]]
+"""SQL with ``?`` placeholders and its parameters: the form :meth:`Store.execute` and
+:meth:`Store.query` take, the same for both databases (see :mod:`.presence`, :mod:`.chat`,
+:mod:`.invites`)."""
 
 
 class Store(ABC):
-    """The games database (see the package docstring for the whole contract).
+    """The games database (see the package docstring for the whole contract): ten methods.
+
+    Seven for the games — :meth:`create`, :meth:`append`, :meth:`load`, :meth:`games`,
+    :meth:`delete`, :meth:`held` and :meth:`notify` — and two through which the small
+    tables that truly need their own rows (invite codes, presence, chat: modules of this
+    package, each written once for both databases) read and write: :meth:`execute` and
+    :meth:`query`; and :meth:`close`. :meth:`games` is written once, here; an
+    implementation writes the other nine (and ``_infos``, the rows of a :meth:`games` query).
 
     Implementations: :class:`binokel.server.storage.sqlite.SQLiteStore` and
     :class:`binokel.server.storage.postgres.PostgresStore`; :func:`open_store` picks one.
     """
 
     notifier: Notifier
+    clock: str
+    """SQL for the database's clock in Unix seconds (presence ages are measured against one
+    clock, so the machines' clocks need not agree)."""
 
     @abstractmethod
     def create(self, game_id: str, *, rules: str, settings: dict[str, Any], seed: int, first_dealer: int,
@@ -298,94 +323,80 @@ class Store(ABC):
         metadata change (e.g. a seat taken) at the same version, checked all the same."""
 
     @abstractmethod
-    def load(self, game_id: str, *, from_snapshot: bool = True) -> StoredGame | None:
-        """A game, or None. ``from_snapshot``: the latest snapshot and the entries after it
-        (the quick way to rebuild a game). Otherwise the whole log: every entry, on top of
-        the snapshot it starts from (only a game migrated from the old format has one)."""
+    def load(self, game_id: str, *, after: int | None = None, from_snapshot: bool = True) -> StoredGame | None:
+        """A game, or None. ``after``: its metadata and the entries with a version above
+        ``after``, in order, no snapshot (catching up after a notification; a migrated game's
+        log starts after its snapshot: check that the first version is ``after + 1``).
+        Otherwise ``from_snapshot``: the latest snapshot and the entries after it (the quick
+        way to rebuild a game); or the whole log: every entry, on top of the snapshot it
+        starts from (only a game migrated from the old format has one)."""
+
+    def games(self, ids: Iterable[str] | None = None, *, lobby: bool = False,
+              limit: int | None = None) -> list[GameInfo]:
+        """Metadata, without logs. ``ids``: the games among them that exist (a browser's own,
+        or one game's); ``lobby``: the public unfinished games with a free seat, the most
+        recently updated first; neither: every game (administration). Except for the lobby,
+        unfinished first, then the most recently updated first. At most ``limit``."""
+        values: list[Any] = []
+        if ids is not None:
+            wanted = sorted(set(ids))
+            if not wanted:
+                return []
+            sql, values = f"SELECT * FROM games WHERE id IN ({placeholders(len(wanted))})" + ORDER, wanted
+        elif lobby:
+            sql = "SELECT * FROM games WHERE public AND free_seats > 0 AND NOT over ORDER BY updated DESC, id ASC"
+        else:
+            sql = "SELECT * FROM games" + ORDER
+        if limit is not None:
+            sql, values = sql + " LIMIT ?", [*values, limit]
+        return self._infos(sql, values)
 
     @abstractmethod
-    def entries(self, game_id: str, after: int) -> list[Entry]:
-        """The entries with a version above ``after``, in order (catching up after a
-        notification or a reconnecting client's missed versions). A migrated game's log
-        starts after its snapshot: check that the first version is ``after + 1``."""
-
-    @abstractmethod
-    def info(self, game_id: str) -> GameInfo | None:
-        """A game's metadata, or None."""
-
-    @abstractmethod
-    def games(self, ids: Iterable[str]) -> list[GameInfo]:
-        """The games among ``ids`` that exist (a browser's own games): unfinished first,
-        then the most recently updated first."""
-
-    @abstractmethod
-    def lobby(self, limit: int = 100) -> list[GameInfo]:
-        """Public unfinished games with a free seat, the most recently updated first."""
-
-    @abstractmethod
-    def all_games(self, limit: int | None = None) -> list[GameInfo]:
-        """Every game (administration, the command line), in the order of :meth:`games`."""
+    def _infos(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
+        """The games whose rows a query of ``games`` (``?`` placeholders) selects."""
 
     @abstractmethod
     def delete(self, game_id: str) -> bool:
-        """Delete a game with its log; False if there was none."""
-
-    @abstractmethod
-    def close(self) -> None:
-        """Release connections and stop listening."""
-
-    # -- seats: invite codes, the holders of tokens, presence (migration 2)
-
-    @abstractmethod
-    def set_invites(self, game_id: str, invites: Sequence[Invite]) -> None:
-        """Replace a game's invite codes (not the host's row at seat -1) with ``invites``."""
-
-    @abstractmethod
-    def invite(self, code_hash: str) -> Invite | None:
-        """The invite with this code digest (expired or not), or None."""
+        """Delete a game with its log, invites, presence and chat; False if there was none."""
 
     @abstractmethod
     def held(self, token_hashes: Sequence[str]) -> list[tuple[str, int]]:
         """The (game id, seat) pairs whose seat token has one of these digests (seat -1: a
-        creator who does not sit at the table). A scan of the seats: fine for thousands of
-        games, an index for millions is a later migration."""
+        creator who does not sit at the table, an invites row). A scan of the seats: fine for
+        thousands of games, an index for millions is a later migration."""
 
     @abstractmethod
-    def set_presence(self, game_id: str, seat: int, process: str, *, present: bool,
-                     ready: int | None = None) -> None:
-        """Record that ``process`` holds a connection of the seat (``present``) or no
-        longer; ``ready`` as in :class:`Presence`."""
+    def execute(self, statements: Sequence[Statement]) -> None:
+        """Run these writes in one transaction, durable on return (StorageUnavailable: none
+        of them was written)."""
 
     @abstractmethod
-    def touch_presence(self, process: str) -> None:
-        """The heartbeat: every presence row of ``process`` is fresh again."""
-
-    @abstractmethod
-    def presence(self, game_ids: Sequence[str]) -> list[Presence]:
-        """The presence rows of these games (stale ones too: the caller judges ``age``)."""
-
-    @abstractmethod
-    def add_chat(self, game_id: str, line_id: str, line: JSON) -> None:
-        """Keep a chat line of a game (``line_id``: its own unique id)."""
-
-    @abstractmethod
-    def chat(self, game_id: str, limit: int) -> list[tuple[str, JSON]]:
-        """The last ``limit`` chat lines of a game, oldest first, each with its id."""
-
-    def subscribe(self, listener: Listener) -> Subscription:
-        """Hear of every accepted change (see :class:`Notifier` for the thread it runs in)."""
-        return self.notifier.subscribe(listener)
+    def query(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one read."""
 
     def notify(self, game_id: str, version: int) -> None:
-        """Tell every listener that a game changed (append does it by itself; this is for
-        changes outside the log)."""
+        """Tell every listener (``store.notifier.subscribe``) that a game changed: append does
+        it by itself; this is for changes outside the log (presence, chat, a deletion)."""
         self.notifier.publish(game_id, version)
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release connections and stop listening."""
 
     def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def placeholders(count: int) -> str:
+    """``?, ?, …`` for an ``IN (…)`` of ``count`` values.
+
+    >>> placeholders(3)
+    '?, ?, ?'
+    """
+    return ", ".join("?" * count)
 
 
 def now() -> str:

@@ -12,12 +12,14 @@ import threading
 
 import redis
 
-from binokel.server.storage.base import Change, Notifier, log, parse_change
+from collections.abc import Sequence
+
+from binokel.server.storage.base import JSON, Change, Notifier, change_text, log, parse_change
 
 
 class RedisNotifier(Notifier):
-    """Publishes ``game_id:version`` on a Redis channel; one background thread per process
-    listens and reconnects when the connection is lost (then listeners get a
+    """Publishes each change (:func:`~binokel.server.storage.base.change_text`) on a Redis
+    channel; one background thread per process listens and reconnects when the connection is lost (then listeners get a
     Change(None, None): changes in between were not heard)."""
 
     def __init__(self, url: str, *, channel: str = "binokel:games", retry: float = 1.0) -> None:
@@ -30,9 +32,9 @@ class RedisNotifier(Notifier):
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def publish(self, game_id: str, version: int) -> None:
+    def publish(self, game_id: str, version: int, entries: Sequence[JSON] | None = None) -> None:
         try:
-            self._client.publish(self.channel, f"{game_id}:{version}")
+            self._client.publish(self.channel, change_text(game_id, version, entries))
         except redis.RedisError as error:
             log.error("could not publish the change of game %s (version %d) to Redis: %s", game_id, version, error)
 

@@ -20,10 +20,9 @@ when a client's version is ahead of theirs).
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -40,11 +39,10 @@ from binokel.server.storage.base import (
     GameExists,
     GameInfo,
     GameNotFound,
-    Invite,
     Notifier,
-    Presence,
     Seat,
     Snapshot,
+    Statement,
     Status,
     StorageUnavailable,
     Store,
@@ -53,6 +51,7 @@ from binokel.server.storage.base import (
     check_seats,
     dumps,
     log,
+    change_text,
     now,
     parse_change,
 )
@@ -65,7 +64,6 @@ Connection = psycopg.Connection[Row]
 CHANNEL = "binokel_games"
 SHUT_DOWN = {"57P01", "57P02", "57P03"}  # admin_shutdown, crash_shutdown, cannot_connect_now
 MIGRATION_LOCK = 0x62696E6F6B656C  # "binokel": the advisory lock taken while migrating
-ORDER = " ORDER BY over ASC, updated DESC, id ASC"
 
 # What a fault of the database or the network raises (OperationalError: connection lost,
 # disk full, shut down; InternalError: e.g. a read-only transaction on a standby).
@@ -77,6 +75,8 @@ class PostgresStore(Store):
     """Games in a PostgreSQL database, given by a ``postgresql://`` URL (any libpq
     connection string works). Blocking methods, safe from several threads: up to
     ``pool_size`` calls run at once, each on its own connection."""
+
+    clock = "extract(epoch FROM clock_timestamp())::float"
 
     def __init__(self, url: str, *, notifier: Notifier | None = None, pool_size: int = 8,
                  timeout: float = 5.0) -> None:
@@ -244,7 +244,7 @@ class PostgresStore(Store):
                 raise VersionConflict(game_id, expected_version, row["version"])
 
         self._run(work, mode="statement")
-        self._published(game_id, version)
+        self._published(game_id, version, entries)
         return version
 
     def _insert(self, conn: Connection, game_id: str, after: int, entries: Sequence[JSON],
@@ -257,21 +257,24 @@ class PostgresStore(Store):
             conn.execute("INSERT INTO snapshots (game_id, version, payload) VALUES (%s, %s, %s::jsonb)",
                          (game_id, after + len(entries), dumps(snapshot)))
 
-    def _published(self, game_id: str, version: int) -> None:
+    def _published(self, game_id: str, version: int, entries: Sequence[JSON] | None = None) -> None:
         """After a commit: tell the listeners. The change is stored whatever happens here,
         so a failure is logged, not raised."""
         try:
-            self.notify(game_id, version)
+            self._notify(game_id, version, entries)
         except StorageUnavailable as error:
             log.error("could not announce version %d of game %s: %s", version, game_id, error)
 
     def notify(self, game_id: str, version: int) -> None:
+        self._notify(game_id, version, None)
+
+    def _notify(self, game_id: str, version: int, entries: Sequence[JSON] | None) -> None:
         if isinstance(self.notifier, PostgresNotifier):
             # Its own transaction, not waiting for the disk (see the module docstring).
-            statement = _notification(game_id, version)
+            statement = _notification(game_id, version, entries)
             self._run(lambda conn: conn.execute(statement))
         else:
-            self.notifier.publish(game_id, version)
+            self.notifier.publish(game_id, version, entries)
 
     def delete(self, game_id: str) -> bool:
         # The log and the snapshots go with the game (ON DELETE CASCADE).
@@ -280,12 +283,14 @@ class PostgresStore(Store):
 
     # -- reading
 
-    def load(self, game_id: str, *, from_snapshot: bool = True) -> StoredGame | None:
+    def load(self, game_id: str, *, after: int | None = None, from_snapshot: bool = True) -> StoredGame | None:
         def work(conn: Connection) -> StoredGame | None:
             row = conn.execute("SELECT * FROM games WHERE id = %s", (game_id,)).fetchone()
             if row is None:
                 return None
             info = _info(row)
+            if after is not None:
+                return StoredGame(info, None, tuple(_entries(conn, game_id, after, info.version)))
             # Entries up to the version read are committed and never change, so reading
             # them after the row (without a transaction) gives one consistent picture.
             if from_snapshot:
@@ -303,45 +308,8 @@ class PostgresStore(Store):
 
         return self._run(work)
 
-    def entries(self, game_id: str, after: int) -> list[Entry]:
-        return self._run(lambda conn: _entries(conn, game_id, after, None))
-
-    def info(self, game_id: str) -> GameInfo | None:
-        row = self._run(lambda conn: conn.execute("SELECT * FROM games WHERE id = %s", (game_id,)).fetchone())
-        return _info(row) if row is not None else None
-
-    def games(self, ids: Iterable[str]) -> list[GameInfo]:
-        wanted = sorted(set(ids))
-        if not wanted:
-            return []
-        return self._select("SELECT * FROM games WHERE id = ANY(%s)" + ORDER, [wanted])
-
-    def lobby(self, limit: int = 100) -> list[GameInfo]:
-        return self._select("SELECT * FROM games WHERE public AND free_seats > 0 AND NOT over"
-                            " ORDER BY updated DESC, id ASC LIMIT %s", [limit])
-
-    def all_games(self, limit: int | None = None) -> list[GameInfo]:
-        return self._select("SELECT * FROM games" + ORDER + " LIMIT %s", [limit])
-
-    def _select(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
-        return [_info(row) for row in self._run(lambda conn: conn.execute(sql.encode(), values).fetchall())]
-
-    # -- seats (presence times are the database's clock, so machines' clocks need not agree)
-
-    def set_invites(self, game_id: str, invites: Sequence[Invite]) -> None:
-        def work(conn: Connection) -> None:
-            conn.execute("DELETE FROM invites WHERE game_id = %s AND (seat IS NULL OR seat >= 0)", (game_id,))
-            with conn.cursor() as cursor:
-                cursor.executemany("INSERT INTO invites (code, game_id, seat, expires) VALUES (%s, %s, %s, %s)",
-                                   [(i.code_hash, game_id, i.seat, i.expires) for i in invites])
-
-        self._run(work, mode="transaction")
-
-    def invite(self, code_hash: str) -> Invite | None:
-        row = self._run(lambda conn: conn.execute(
-            "SELECT code, game_id, seat, expires FROM invites WHERE code = %s AND (seat IS NULL OR seat >= 0)",
-            (code_hash,)).fetchone())
-        return Invite(row["code"], row["game_id"], row["seat"], row["expires"]) if row is not None else None
+    def _infos(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
+        return [_info(row) for row in self._run(lambda conn: conn.execute(_dialect(sql), values).fetchall())]
 
     def held(self, token_hashes: Sequence[str]) -> list[tuple[str, int]]:
         if not token_hashes:
@@ -354,42 +322,16 @@ class PostgresStore(Store):
             (list(token_hashes), list(token_hashes))).fetchall())
         return [(row["game_id"], row["seat"]) for row in rows]
 
-    def set_presence(self, game_id: str, seat: int, process: str, *, present: bool,
-                     ready: int | None = None) -> None:
-        if present:
-            self._run(lambda conn: conn.execute(
-                "INSERT INTO presence (game_id, seat, process, seen, ready)"
-                " VALUES (%s, %s, %s, extract(epoch FROM clock_timestamp()), %s)"
-                " ON CONFLICT (game_id, seat, process) DO UPDATE SET seen = excluded.seen, ready = excluded.ready",
-                (game_id, seat, process, ready)), mode="statement")
-        else:
-            self._run(lambda conn: conn.execute(
-                "DELETE FROM presence WHERE game_id = %s AND seat = %s AND process = %s",
-                (game_id, seat, process)), mode="statement")
+    def execute(self, statements: Sequence[Statement]) -> None:
+        def work(conn: Connection) -> None:
+            for text, parameters in statements:
+                conn.execute(_dialect(text), parameters)
 
-    def touch_presence(self, process: str) -> None:
-        self._run(lambda conn: conn.execute(
-            "UPDATE presence SET seen = extract(epoch FROM clock_timestamp()) WHERE process = %s", (process,)),
-            mode="statement")
+        self._run(work, mode="transaction" if len(statements) > 1 else "statement")
 
-    def presence(self, game_ids: Sequence[str]) -> list[Presence]:
-        if not game_ids:
-            return []
-        rows = self._run(lambda conn: conn.execute(
-            "SELECT game_id, seat, process, greatest(0, extract(epoch FROM clock_timestamp()) - seen)::float AS age,"
-            " ready FROM presence WHERE game_id = ANY(%s)", (list(game_ids),)).fetchall())
-        return [Presence(row["game_id"], row["seat"], row["process"], row["age"], row["ready"]) for row in rows]
-
-    def add_chat(self, game_id: str, line_id: str, line: JSON) -> None:
-        self._run(lambda conn: conn.execute(
-            "INSERT INTO chat (game_id, id, at, line) VALUES (%s, %s, extract(epoch FROM clock_timestamp()), %s)",
-            (game_id, line_id, dumps(line))), mode="statement")
-
-    def chat(self, game_id: str, limit: int) -> list[tuple[str, JSON]]:
-        rows = self._run(lambda conn: conn.execute(
-            "SELECT id, line FROM chat WHERE game_id = %s ORDER BY at DESC, id DESC LIMIT %s",
-            (game_id, limit)).fetchall())
-        return [(row["id"], json.loads(row["line"])) for row in reversed(rows)]
+    def query(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        rows = self._run(lambda conn: conn.execute(_dialect(sql), parameters).fetchall())
+        return [tuple(row.values()) for row in rows]
 
     def close(self) -> None:
         notifier = getattr(self, "notifier", None)
@@ -488,6 +430,12 @@ class _Pool:
             self._idle.clear()
 
 
+def _dialect(text: str) -> bytes:
+    """A :data:`Statement`'s SQL for psycopg: ``%s`` placeholders instead of ``?`` (the
+    statements of this package hold no ``?`` or ``%`` of their own)."""
+    return text.replace("%", "%%").replace("?", "%s").encode()
+
+
 def _first_line(error: BaseException | None) -> str:
     text = str(error).strip()
     return text.splitlines()[0] if text else type(error).__name__
@@ -503,11 +451,11 @@ def _entries(conn: Connection, game_id: str, after: int, upto: int | None) -> li
     return [Entry(row["version"], row["payload"]) for row in rows]
 
 
-def _notification(game_id: str, version: int) -> sql.Composed:
+def _notification(game_id: str, version: int, entries: Sequence[JSON] | None = None) -> sql.Composed:
     """NOTIFY in a transaction of its own that does not wait for the disk (nothing in it
     needs to be durable, and PostgreSQL holds its notification lock until the commit)."""
     return sql.SQL("BEGIN; SET LOCAL synchronous_commit TO off; SELECT pg_notify({}, {}); COMMIT").format(
-        sql.Literal(CHANNEL), sql.Literal(f"{game_id}:{version}"))
+        sql.Literal(CHANNEL), sql.Literal(change_text(game_id, version, entries)))
 
 
 def _stamp(value: datetime) -> str:
@@ -546,10 +494,10 @@ class PostgresNotifier(Notifier):
         self._ready = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def publish(self, game_id: str, version: int) -> None:
+    def publish(self, game_id: str, version: int, entries: Sequence[JSON] | None = None) -> None:
         try:
             with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
-                conn.execute(_notification(game_id, version))
+                conn.execute(_notification(game_id, version, entries))
         except FAULTS as error:
             raise StorageUnavailable(f"cannot notify through PostgreSQL: {error}") from error
 

@@ -15,7 +15,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -26,12 +26,11 @@ from binokel.server.storage.base import (
     GameExists,
     GameInfo,
     GameNotFound,
-    Invite,
     LocalNotifier,
     Notifier,
-    Presence,
     Seat,
     Snapshot,
+    Statement,
     Status,
     StorageUnavailable,
     Store,
@@ -41,13 +40,13 @@ from binokel.server.storage.base import (
     dumps,
     log,
     now,
+    placeholders,
 )
 from binokel.server.storage.migrations import MIGRATIONS, Migration
 from binokel.server.outage import CALM
 
 T = TypeVar("T")
 
-ORDER = " ORDER BY over ASC, updated DESC, id ASC"
 
 
 class SQLiteStore(Store):
@@ -68,6 +67,8 @@ class SQLiteStore(Store):
     binokel.server.storage.base.VersionConflict: game g1 is at version 3, not 1
     >>> store.close()
     """
+
+    clock = "binokel_clock()"
 
     def __init__(self, path: str | os.PathLike[str], *, notifier: Notifier | None = None,
                  busy_timeout: float = 5.0) -> None:
@@ -108,6 +109,7 @@ class SQLiteStore(Store):
         db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, uri=self.uri,
                              timeout=self.busy_timeout)
         db.row_factory = sqlite3.Row
+        db.create_function("binokel_clock", 0, time.time)  # Store.clock: this machine's, as SQLite has no finer one
         return db
 
     def _reader(self) -> sqlite3.Connection:
@@ -311,7 +313,7 @@ class SQLiteStore(Store):
             _insert(db, log_rows, snapshot_row)
 
         self._write(work)
-        self.notifier.publish(game_id, version)
+        self.notifier.publish(game_id, version, entries)
         return version
 
     def delete(self, game_id: str) -> bool:
@@ -319,6 +321,7 @@ class SQLiteStore(Store):
             db.execute("DELETE FROM invites WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM presence WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM chat WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM leases WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM log WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
             return bool(db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1)
@@ -327,7 +330,7 @@ class SQLiteStore(Store):
 
     # -- reading
 
-    def load(self, game_id: str, *, from_snapshot: bool = True) -> StoredGame | None:
+    def load(self, game_id: str, *, after: int | None = None, from_snapshot: bool = True) -> StoredGame | None:
         def work(db: sqlite3.Connection) -> StoredGame | None:
             # One read transaction: the metadata, snapshot and entries are of one moment.
             db.execute("BEGIN")
@@ -335,6 +338,8 @@ class SQLiteStore(Store):
                 row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
                 if row is None:
                     return None
+                if after is not None:
+                    return StoredGame(_info(row), None, tuple(_entries(db, game_id, after)))
                 if from_snapshot:
                     base = db.execute("SELECT version, payload FROM snapshots WHERE game_id = ?"
                                       " ORDER BY version DESC LIMIT 1", (game_id,)).fetchone()
@@ -351,50 +356,15 @@ class SQLiteStore(Store):
 
         return self._read(work)
 
-    def entries(self, game_id: str, after: int) -> list[Entry]:
-        return self._read(lambda db: _entries(db, game_id, after))
-
-    def info(self, game_id: str) -> GameInfo | None:
-        row = self._read(lambda db: db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone())
-        return _info(row) if row is not None else None
-
-    def games(self, ids: Iterable[str]) -> list[GameInfo]:
-        wanted = sorted(set(ids))
-        if not wanted:
-            return []
-        marks = ", ".join("?" * len(wanted))
-        return self._select(f"SELECT * FROM games WHERE id IN ({marks})" + ORDER, wanted)
-
-    def lobby(self, limit: int = 100) -> list[GameInfo]:
-        return self._select("SELECT * FROM games WHERE public = 1 AND over = 0 AND free_seats > 0"
-                            " ORDER BY updated DESC, id ASC LIMIT ?", [limit])
-
-    def all_games(self, limit: int | None = None) -> list[GameInfo]:
-        return self._select("SELECT * FROM games" + ORDER + " LIMIT ?", [-1 if limit is None else limit])
-
-    def _select(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
+    def _infos(self, sql: str, values: Sequence[Any]) -> list[GameInfo]:
         return [_info(row) for row in self._read(lambda db: db.execute(sql, values).fetchall())]
 
     # -- seats
 
-    def set_invites(self, game_id: str, invites: Sequence[Invite]) -> None:
-        def work(db: sqlite3.Connection) -> None:
-            db.execute("DELETE FROM invites WHERE game_id = ? AND (seat IS NULL OR seat >= 0)", (game_id,))
-            db.executemany("INSERT INTO invites (code, game_id, seat, expires) VALUES (?, ?, ?, ?)",
-                           [(i.code_hash, game_id, i.seat, i.expires) for i in invites])
-
-        self._write(work)
-
-    def invite(self, code_hash: str) -> Invite | None:
-        row = self._read(lambda db: db.execute(
-            "SELECT code, game_id, seat, expires FROM invites WHERE code = ? AND (seat IS NULL OR seat >= 0)",
-            (code_hash,)).fetchone())
-        return Invite(row[0], row[1], row[2], row[3]) if row is not None else None
-
     def held(self, token_hashes: Sequence[str]) -> list[tuple[str, int]]:
         if not token_hashes:
             return []
-        marks = ", ".join("?" * len(token_hashes))
+        marks = placeholders(len(token_hashes))
         rows = self._read(lambda db: db.execute(
             f"SELECT games.id, CAST(seat.key AS INTEGER) FROM games, json_each(games.seats) AS seat"
             f" WHERE json_extract(seat.value, '$.token_hash') IN ({marks})"
@@ -402,41 +372,15 @@ class SQLiteStore(Store):
             [*token_hashes, *token_hashes]).fetchall())
         return [(row[0], row[1]) for row in rows]
 
-    def set_presence(self, game_id: str, seat: int, process: str, *, present: bool,
-                     ready: int | None = None) -> None:
+    def execute(self, statements: Sequence[Statement]) -> None:
         def work(db: sqlite3.Connection) -> None:
-            if present:
-                db.execute("INSERT INTO presence (game_id, seat, process, seen, ready) VALUES (?, ?, ?, ?, ?)"
-                           " ON CONFLICT (game_id, seat, process) DO UPDATE SET seen = excluded.seen,"
-                           " ready = excluded.ready", (game_id, seat, process, time.time(), ready))
-            else:
-                db.execute("DELETE FROM presence WHERE game_id = ? AND seat = ? AND process = ?",
-                           (game_id, seat, process))
+            for sql, parameters in statements:
+                db.execute(sql, parameters)
 
         self._write(work)
 
-    def touch_presence(self, process: str) -> None:
-        self._write(lambda db: db.execute("UPDATE presence SET seen = ? WHERE process = ?", (time.time(), process)))
-
-    def presence(self, game_ids: Sequence[str]) -> list[Presence]:
-        if not game_ids:
-            return []
-        marks = ", ".join("?" * len(game_ids))
-        now_ = time.time()
-        rows = self._read(lambda db: db.execute(
-            f"SELECT game_id, seat, process, seen, ready FROM presence WHERE game_id IN ({marks})",
-            list(game_ids)).fetchall())
-        return [Presence(row[0], row[1], row[2], max(0.0, now_ - row[3]), row[4]) for row in rows]
-
-    def add_chat(self, game_id: str, line_id: str, line: JSON) -> None:
-        self._write(lambda db: db.execute("INSERT INTO chat (game_id, id, at, line) VALUES (?, ?, ?, ?)",
-                                          (game_id, line_id, time.time(), dumps(line))))
-
-    def chat(self, game_id: str, limit: int) -> list[tuple[str, JSON]]:
-        rows = self._read(lambda db: db.execute(
-            "SELECT id, line FROM chat WHERE game_id = ? ORDER BY at DESC, id DESC LIMIT ?",
-            (game_id, limit)).fetchall())
-        return [(row[0], json.loads(row[1])) for row in reversed(rows)]
+    def query(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in self._read(lambda db: db.execute(sql, parameters).fetchall())]
 
     def close(self) -> None:
         if self._closed:

@@ -2,36 +2,25 @@
 // projector's live standings and the printable table cards. Every rule lives on the server
 // (binokel.club); this page sends what was entered and shows what the server says.
 // Secrets arrive in a link's fragment (never sent to the server in a URL), are kept in
-// localStorage and removed from the address bar at once.
+// localStorage and removed from the address bar at once. The scorekeeper's sheet is kept
+// on the phone (web/js/outbox.js, as the score pad's): it opens and takes deals offline.
 
-import { setLanguage, preferredLanguage, t, translatePage, reason, number } from "../js/i18n.js";
-import { qrSvg } from "./qr.js";
-import { h } from "../js/element.js";
+import { t, translatePage, reason, number } from "../js/i18n.js";
+import { h, qrBox, say, startPage } from "../js/page.js";
+import { registerWorker } from "../js/offline.js";
+import { Outbox, jsonApi, loadKept, saveKept, withWaiting } from "../js/outbox.js";
 
 const main = document.getElementById("main");
-const status = document.getElementById("status");
 const GAMES = ["S", "H", "D", "C", "durch", "bettel"];
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 let socket = null;
+let stopView = () => {};
 
 const secretKey = (...parts) => `binokel.club.${parts.join(".")}`;
-const say = (text) => { status.textContent = text; if (text) setTimeout(() => status.textContent === text && (status.textContent = ""), 5000); };
 const euros = (cents) => (cents / 100).toLocaleString(undefined, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** A request to the club API; a refusal throws {code, params} (shown with the catalogue). */
-async function api(method, path, body, secret) {
-  const headers = { "Content-Type": "application/json" };
-  if (secret) headers.Authorization = `Bearer ${secret}`;
-  let response;
-  try {
-    response = await fetch(`/api/club/${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    throw { code: "club_offline", params: {} };
-  }
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw { code: data.code || "internal_error", params: data.params || {} };
-  return data;
-}
+const api = jsonApi("/api/club/", "club_offline");
 
 function showError(problem, where) {
   const text = reason(problem);
@@ -170,19 +159,16 @@ function roundView(id, event, round, cards) {
         h("ol", {}, table.names.map((name, seat) => h("li", {}, name,
           table.players[seat] === table.scorekeeper ? ` — ${t("club.scorekeeper")}` : "",
           seat === table.first_dealer ? ` — ${t("club.first_dealer")}` : ""))),
-        secret ? qrCode(link, t("club.table_n", { n: table.number })) : null,
+        secret ? qrBox(link, t("club.table_n", { n: table.number }), "club-qr") : null,
         secret ? h("p", {}, h("span", { "data-i18n": "club.sheet_link" }), " ", h("a", { class: "link", href: link }, link)) : null);
     }));
 }
 
-/** The table's link as a QR code (drawn here: web/club/qr.js), for the scorekeeper's camera. */
-function qrCode(link, label) {
-  const box = h("div", { class: "qr", "data-testid": "club-qr" });
-  box.innerHTML = qrSvg(link, label);
-  return box;
-}
-
 // ---------------------------------------------------------------------- scorekeeper
+
+/** The table's sheet as this phone keeps it: {title, deals (per round), sheet (the server's
+ *  table), queue, draft}; see web/js/outbox.js. */
+const keptKey = (id, round, table) => secretKey("sheet", id, round, table);
 
 async function tableView(id, roundNumber, tableNumber, secretFromLink) {
   const key = secretKey("table", id, roundNumber, tableNumber);
@@ -191,28 +177,58 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
     history.replaceState(null, "", `#/t/${id}/${roundNumber}/${tableNumber}`);
   }
   const secret = localStorage.getItem(key) || localStorage.getItem(secretKey("organiser", id));
-  const event = await api("GET", `events/${id}`);
-  const table = event.rounds[roundNumber - 1]?.tables[tableNumber - 1];
-  if (!table) throw { code: "club_no_table", params: { field: "table" } };
+  const local = loadKept(keptKey(id, roundNumber, tableNumber));
+  const keep = () => saveKept(keptKey(id, roundNumber, tableNumber), local);
+  const tableOf = (event) => {
+    const table = event.rounds[roundNumber - 1]?.tables[tableNumber - 1];
+    if (!table) throw { code: "club_no_table", params: { field: "table" } };
+    return table;
+  };
+  let online = true;
+  try {
+    const event = await api("GET", `events/${id}`);
+    Object.assign(local, { title: event.settings.name, deals: event.settings.deals, sheet: tableOf(event) });
+  } catch (problem) {
+    if (!problem.offline || !local.sheet) throw problem;
+    online = false;  // the phone's copy, until the server answers again
+  }
+  keep();
+  const table = local.sheet;  // who sits where does not change within a round
   const seats = table.players.length;
+  const outbox = new Outbox({
+    kept: local, online, save: keep,
+    post: async (item) => (await api("POST", `events/${id}/deals`, { round: roundNumber, table: tableNumber, deal: item.deal, summary: item.summary }, secret)).table,
+    fetch: async () => tableOf(await api("GET", `events/${id}`)),
+    count: (sheet) => sheet.deals.length,
+    refusedAtOnce: (item, problem) => { startEntry(item.deal, item.summary); showError(problem, error); },  // nothing lost
+    changed: () => {
+      editing = Math.min(editing, outbox.next());  // a correction or a half-made entry stays
+      paint();
+      paintSheet();
+    },
+  });
   const error = h("p", { class: "error", role: "alert", "data-testid": "club-error" });
-  let editing = table.deals.length + 1;
-  const state = { soloist: undefined, game: "H", surrendered: false };
+  const sync = h("p", { class: "sync", role: "status", "data-testid": "club-status" });
+  const rows = () => withWaiting(local.sheet.deals.map((deal, index) => ({ number: index + 1, ...deal })), local.queue);
+  let editing = local.draft?.editing ?? outbox.next();
+  const state = { soloist: undefined, game: "H", surrendered: false, ...(local.draft?.choice || {}) };
   const dealerOf = (deal) => (table.first_dealer + deal - 1) % seats;
   const outOf = (deal) => (seats === 4 ? dealerOf(deal) : null);
   const title = h("h2", {});
   const soloistRow = h("div", { class: "row", role: "group" });
   const gameRow = h("div", { class: "row", role: "group" });
-  const bid = h("input", { type: "number", step: 10, min: 0, value: 150, "data-testid": "club-bid", "aria-label": t("club.bid") });
-  const surrendered = h("button", { type: "button", "aria-pressed": "false", "data-testid": "club-surrendered",
-    onclick: () => { state.surrendered = !state.surrendered; surrendered.setAttribute("aria-pressed", String(state.surrendered)); } }, t("club.surrendered"));
+  function keepDraft() { outbox.keepDraft(editing, state, all()); }
+  const bid = h("input", { type: "number", step: 10, min: 0, value: 150, "data-testid": "club-bid", "aria-label": t("club.bid"), oninput: keepDraft });
+  const pick = (change) => () => { Object.assign(state, change); keepDraft(); paint(); };
+  const surrendered = h("button", { type: "button", "data-testid": "club-surrendered", onclick: () => pick({ surrendered: !state.surrendered })() }, t("club.surrendered"));
   const inputs = { melds: [], card_points: [], tricks: [] };
+  const all = () => [bid, ...Object.values(inputs).flat()];
   const grid = h("div", { class: "seats" }, h("span"), ["club.melds", "club.card_points", "club.tricks"].map((k) => h("span", { class: "head", "data-i18n": k })));
   for (let seat = 0; seat < seats; seat++) {
     grid.append(h("span", { class: "name", "data-seat": seat }, table.names[seat]));
     for (const field of Object.keys(inputs)) {
       const input = h("input", { type: "number", min: 0, step: field === "tricks" ? 1 : 10, inputmode: "numeric",
-        "data-testid": `club-${field}-${seat}`, "aria-label": `${table.names[seat]}: ${t(`club.${field}`)}` });
+        "data-testid": `club-${field}-${seat}`, "aria-label": `${table.names[seat]}: ${t(`club.${field}`)}`, oninput: keepDraft });
       inputs[field].push(input);
       grid.append(input);
     }
@@ -220,17 +236,16 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
   function paint() {
     title.textContent = t("club.deal_n", { n: editing, dealer: table.names[dealerOf(editing)] });
     soloistRow.replaceChildren(...table.names.map((name, seat) => h("button", { type: "button", disabled: seat === outOf(editing),
-      "aria-pressed": String(state.soloist === seat), "data-testid": `club-soloist-${seat}`,
-      onclick: () => { state.soloist = seat; paint(); } }, name)),
-      h("button", { type: "button", "aria-pressed": String(state.soloist === null), "data-testid": "club-nobody",
-        onclick: () => { state.soloist = null; paint(); } }, t("club.nobody_played")));
+      "aria-pressed": String(state.soloist === seat), "data-testid": `club-soloist-${seat}`, onclick: pick({ soloist: seat }) }, name)),
+    h("button", { type: "button", "aria-pressed": String(state.soloist === null), "data-testid": "club-nobody", onclick: pick({ soloist: null }) }, t("club.nobody_played")));
     gameRow.replaceChildren(...GAMES.map((game) => h("button", { type: "button", "aria-pressed": String(state.game === game),
-      "aria-label": t(`club.game.${game}`), onclick: () => { state.game = game; paint(); } }, SUITS[game] || t(`club.game.${game}`))));
+      "aria-label": t(`club.game.${game}`), "data-testid": `club-game-${game}`, onclick: pick({ game }) }, SUITS[game] || t(`club.game.${game}`))));
+    surrendered.setAttribute("aria-pressed", String(state.surrendered));
     for (let seat = 0; seat < seats; seat++) for (const field of Object.keys(inputs)) inputs[field][seat].disabled = seat === outOf(editing);
+    form.hidden = editing > local.deals;
   }
   function fill(summary) {
     state.soloist = summary.soloist; state.game = summary.game || "H"; state.surrendered = !!summary.surrendered;
-    surrendered.setAttribute("aria-pressed", String(state.surrendered));
     bid.value = summary.bid ?? 150;
     for (const field of Object.keys(inputs)) inputs[field].forEach((input, seat) => { input.value = summary[field]?.[seat] ?? ""; });
   }
@@ -242,42 +257,55 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
     if (["durch", "bettel"].includes(state.game)) data.tricks = numbers("tricks");
     return data;
   }
+  /** A deal into the form: the next one (empty) or one entered before, to correct it. */
+  function startEntry(number, entered = {}) {
+    editing = number;
+    error.textContent = "";
+    fill(entered);
+    keepDraft();
+    paint();
+    paintSheet();
+  }
   const sheet = h("div", {});
-  function paintSheet(current) {
-    const rows = current.deals.map((deal, index) => h("tr", {},
-      h("td", {}, index + 1), h("td", { class: "name" }, deal.summary.soloist == null ? "—" : current.names[deal.summary.soloist]),
-      ...deal.scores.map((s) => h("td", {}, number(s))),
-      h("td", {}, h("button", { "data-testid": `club-correct-${index + 1}`, onclick: () => { editing = index + 1; fill(deal.summary); paint(); } }, t("club.correct")))));
+  function paintSheet() {
+    outbox.show(sync);
+    const cells = (row) => (row.pending ? [h("td", { colspan: seats }, row.problem ? reason(row.problem) : t("outbox.waiting"))]
+      : row.scores.map((s) => h("td", {}, number(s))));
     sheet.replaceChildren(h("table", { "data-testid": "club-sheet" },
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", { "data-i18n": "club.soloist" }), current.names.map((n) => h("th", {}, n)), h("th"))),
-      h("tbody", {}, rows),
-      h("tfoot", {}, h("tr", {}, h("th"), h("th", { "data-i18n": "club.total" }), current.totals.map((n) => h("th", {}, number(n))), h("th")))));
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", { "data-i18n": "club.soloist" }), local.sheet.names.map((n) => h("th", {}, n)),
+        h("th", {}, h("span", { class: "visually-hidden" }, t("club.correct"))))),
+      h("tbody", {}, rows().map((row) => h("tr", { class: row.problem ? "refused" : row.pending ? "pending" : null, "data-testid": `club-row-${row.number}` },
+        h("td", {}, row.number), h("td", { class: "name" }, row.summary.soloist == null ? "—" : table.names[row.summary.soloist]),
+        ...cells(row),
+        h("td", {}, h("button", { "data-testid": `club-correct-${row.number}`, onclick: () => {
+          const refused = outbox.takeBack(row.number);  // a refused deal: back into the form to be corrected
+          startEntry(row.number, row.summary);
+          if (refused) showError(refused.problem, error);
+        }, "aria-label": t("pad.correct_n", { n: row.number }) }, "✎"))))),  // the score pad's words: the same sheet
+      h("tfoot", {}, h("tr", {}, h("td"), h("th", { scope: "row", "data-i18n": "club.total" }), local.sheet.totals.map((n) => h("th", {}, number(n))), h("td")))));
     translatePage(sheet);
   }
   const form = h("form", {
     class: "no-print",  // printed: the sheet of the deals entered, without the form
     novalidate: true,  // the server says what is wrong, in the reader's language
-    onsubmit: async (e) => {
+    onsubmit: (e) => {  // kept on the phone at once, then sent (now, or when the server answers)
       e.preventDefault();
-      error.textContent = "";
-      try {
-        const answer = await api("POST", `events/${id}/deals`, { round: roundNumber, table: tableNumber, deal: editing, summary: summary() }, secret);
-        say(t("club.saved", { n: editing }));
-        table.deals = answer.table.deals;
-        paintSheet(answer.table);
-        editing = answer.table.deals.length + 1;
-        fill({}); state.soloist = undefined; paint();
-        form.hidden = editing > event.settings.deals;
-      } catch (problem) { showError(problem, error); }
+      const item = { deal: editing, summary: summary() };
+      outbox.enter(item);
+      say(t("outbox.kept", { n: item.deal }));
+      startEntry(outbox.next());
     },
   }, title, h("p", { "data-i18n": "club.soloist" }), soloistRow, h("label", { class: "field" }, h("span", { "data-i18n": "club.bid" }), bid),
   gameRow, h("div", { class: "row" }, surrendered), grid, error,
   h("button", { class: "primary", type: "submit", "data-testid": "club-save", "data-i18n": "club.save" }));
+  if (!outbox.restoreDraft(all())) fill({});  // an entry half made before a reload: as it was
+  editing = Math.min(editing, outbox.next());
   paint();
-  paintSheet(table);
-  form.hidden = editing > event.settings.deals;
-  return h("div", {}, h("h1", {}, `${event.settings.name} — ${t("club.round_n", { n: roundNumber })}, ${t("club.table_n", { n: tableNumber })}`),
-    secret ? null : h("p", { class: "error", "data-i18n": "club.no_table_secret" }), form, sheet);
+  paintSheet();
+  stopView = () => outbox.stop();
+  outbox.start();
+  return h("div", {}, h("h1", {}, `${local.title} — ${t("club.round_n", { n: roundNumber })}, ${t("club.table_n", { n: tableNumber })}`),
+    secret ? null : h("p", { class: "error", "data-i18n": "club.no_table_secret" }), sync, form, sheet);
 }
 
 // ---------------------------------------------------------------------- projector
@@ -304,6 +332,8 @@ function projectorView(id) {
 // ---------------------------------------------------------------------- routing
 
 async function route() {
+  stopView();
+  stopView = () => {};
   if (socket) { const old = socket; socket = null; old.close(); }
   document.body.classList.remove("projector");
   const [, view, ...parts] = location.hash.split("/");
@@ -321,9 +351,5 @@ async function route() {
   document.documentElement.dataset.ready = "true";  // the tests wait for the first view
 }
 
-const language = document.getElementById("language");
-language.addEventListener("change", async () => { await setLanguage(language.value); route(); });
-await setLanguage(preferredLanguage());
-language.value = document.documentElement.lang;
-window.addEventListener("hashchange", route);
-route();
+await startPage(route);
+registerWorker();  // the worker keeps this page and its files: a scorekeeper's sheet opens again offline

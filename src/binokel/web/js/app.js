@@ -245,7 +245,7 @@ async function main() {
   bindAnnouncer();
   bindKeyboard(table);
   bindMenu();
-  bindTutorial();
+  bindTutorial(table);
   registerWorker();
   bindUpload();
   window.addEventListener("hashchange", route);

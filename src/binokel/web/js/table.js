@@ -14,6 +14,9 @@ const $ = (id) => document.getElementById(id);
 /** Names as a sentence's list: "Ben and Cleo", "Ben, Cleo und Dora". */
 const list = (names) => { try { return new Intl.ListFormat(language(), { type: "conjunction" }).format(names); } catch { return names.join(", "); } };
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+const DRAG_START = 12;  // px a press moves before it is a drag (a finger wobbles less on a tap)
+/** Is the pointer over the felt (where a dragged card is played)? */
+const overFelt = (e) => { const r = $("felt").getBoundingClientRect(); return e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom; };
 const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A short message; ``kind`` names what it belongs to, so that it can go with it (hideToast). */
@@ -44,6 +47,7 @@ export class Table {
     $("hand").addEventListener("click", (e) => this.onHandClick(e));
     // How the last press began: a finger raises a card first, a mouse plays it at once.
     $("hand").addEventListener("pointerdown", (e) => { this.pointer = e.pointerType; }, true);
+    $("hand").addEventListener("pointerdown", (e) => this.dragStart(e));
     $("hand").addEventListener("keydown", (e) => this.onHandKey(e));
     $("controls").addEventListener("click", (e) => this.onControl(e));
     $("result").addEventListener("click", (e) => this.onControl(e));
@@ -297,6 +301,7 @@ export class Table {
   onHandClick(event) {
     const button = event.target.closest(".card");
     if (!button || !this.view) return;
+    if (this.dragged) { this.dragged = false; return; }  // the end of a drag, not a tap
     this.skip();
     const view = this.view;
     const card = button.dataset.card;
@@ -325,6 +330,38 @@ export class Table {
     }
     const why = button.dataset.why || notNowText(view, this.names);  // never a click without an answer
     if (why) toast(why);
+  }
+
+  /** A playable card dragged onto the felt is played (a finger or a mouse alike). A press
+   *  that moves less than a few px is a tap (raise, then play); a drag that ends off the
+   *  felt puts the card back: a slip never plays. */
+  dragStart(event) {
+    const button = event.target.closest(".card.legal");
+    const view = this.view;
+    if (!button || !view || view.phase !== "play" || view.to_move !== view.seat || this.busy || event.button > 0) return;
+    const drag = { id: event.pointerId, x: event.clientX, y: event.clientY, moved: false };
+    const move = (e) => {
+      if (e.pointerId !== drag.id) return;
+      const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+      if (!drag.moved && Math.hypot(dx, dy) < DRAG_START) return;
+      drag.moved = true;
+      button.classList.add("dragging");
+      button.style.translate = `${Math.round(dx)}px ${Math.round(dy)}px`;
+      $("felt").classList.toggle("drop-here", overFelt(e));
+    };
+    const end = (e) => {
+      if (e.pointerId !== drag.id) return;
+      for (const [type, listener] of listeners) removeEventListener(type, listener);
+      button.classList.remove("dragging");
+      button.style.translate = "";
+      $("felt").classList.remove("drop-here");
+      if (!drag.moved) return;
+      this.dragged = true;  // the click that may follow is the drag's end
+      setTimeout(() => { this.dragged = false; }, 400);
+      if (e.type === "pointerup" && overFelt(e)) this.playCard(button.dataset.card);
+    };
+    const listeners = [["pointermove", move], ["pointerup", end], ["pointercancel", end]];
+    for (const [type, listener] of listeners) addEventListener(type, listener);
   }
 
   playCard(card) {

@@ -5,47 +5,32 @@
 // sent in order once the server answers again. The read-only live view polls the sheet.
 // The scorekeeper's secret travels in a link's fragment only and leaves the address bar at once.
 
-import { setLanguage, preferredLanguage, t, translatePage, reason, number, suitName, meldName, ruleSetLabel } from "../js/i18n.js";
-import { qrSvg } from "../club/qr.js";
-import { h, put } from "../js/element.js";
+import { t, translatePage, reason, number, suitName, meldName, ruleSetLabel } from "../js/i18n.js";
+import { h, put, qrBox, say, startPage } from "../js/page.js";
+import { registerWorker } from "../js/offline.js";
+import { Outbox, jsonApi, loadKept, saveKept, withWaiting } from "../js/outbox.js";
 
 const main = document.getElementById("main");
-const status = document.getElementById("status");
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const TRUMPS = Object.keys(SUITS);
-const SYNC_SECONDS = 3;
 const WATCH_SECONDS = 2;
 let stopView = () => {};
-const say = (text) => { status.textContent = text; if (text) setTimeout(() => status.textContent === text && (status.textContent = ""), 5000); };
 
 // ---------------------------------------------------------------------- the phone's copy
 
 const INDEX = "binokel.pad.sheets";
 const keyOf = (id) => `binokel.pad.${id}`;
 /** A sheet as this phone keeps it: {token, sheet (the server's last answer), facts, queue, draft}. */
-const loadLocal = (id) => JSON.parse(localStorage.getItem(keyOf(id)) || "null") || { queue: [] };
+const loadLocal = (id) => loadKept(keyOf(id));
 function saveLocal(id, local) {
-  localStorage.setItem(keyOf(id), JSON.stringify(local));
+  saveKept(keyOf(id), local);
   const index = JSON.parse(localStorage.getItem(INDEX) || "[]").filter((entry) => entry.id !== id);
   if (local.sheet) index.unshift({ id, players: local.sheet.players, rules: local.sheet.rules, keeper: Boolean(local.token) });
   localStorage.setItem(INDEX, JSON.stringify(index.slice(0, 30)));
 }
 
 /** A request to the pad API; a refusal throws {code, params}; no answer throws {offline}. */
-async function api(method, path, body, token) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response;
-  try {
-    response = await fetch(`/api/pad${path}`, { method, headers, cache: "no-store", body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    throw { offline: true, code: "pad_offline", params: {} };
-  }
-  const data = await response.json().catch(() => ({}));
-  if (response.status >= 500 && !data.code) throw { offline: true, code: "pad_offline", params: {} };
-  if (!response.ok) throw { code: data.code || "internal_error", params: data.params || {} };
-  return data;
-}
+const api = jsonApi("/api/pad", "pad_offline");
 
 const factsOf = (rules) => api("GET", `/rules?text=${encodeURIComponent(rules)}`);
 
@@ -74,15 +59,8 @@ function describe(summary, names) {
 // ---------------------------------------------------------------------- the sheet
 
 /** Deals as the page shows them: the server's, with the ones waiting on this phone in place. */
-function rowsOf(sheet, queue) {
-  const rows = sheet.deals.map((deal, index) => ({ number: index + 1, summary: deal.summary, scores: deal.scores, outcome: deal.outcome, totals: sheet.totals[index] }));
-  for (const item of queue) {
-    const row = { number: item.deal, summary: item.summary, pending: true, problem: item.problem };
-    if (item.deal <= rows.length) rows[item.deal - 1] = { ...rows[item.deal - 1], ...row };
-    else rows.push(row);
-  }
-  return rows;
-}
+const rowsOf = (sheet, queue) => withWaiting(sheet.deals.map((deal, index) => ({ number: index + 1, summary: deal.summary, scores: deal.scores,
+  outcome: deal.outcome, totals: sheet.totals[index] })), queue);
 
 function sheetTable(sheet, queue, onCorrect, editing) {
   const names = sheet.players;
@@ -91,7 +69,7 @@ function sheetTable(sheet, queue, onCorrect, editing) {
   const body = rows.map((row) => h("tr", { class: row.problem ? "refused" : row.pending ? "pending" : row.number === editing ? "editing" : null, "data-testid": `pad-row-${row.number}` },
     h("td", {}, row.number),
     h("td", { class: "name" }, describe(row.summary, names), h("br"),
-      h("span", { class: "small" }, row.problem ? explainProblem(row.problem, names) : row.pending ? t("pad.waiting") : t(`terminal.pad_outcome_${row.outcome}`))),
+      h("span", { class: "small" }, row.problem ? explainProblem(row.problem, names) : row.pending ? t("outbox.waiting") : t(`terminal.pad_outcome_${row.outcome}`))),
     ...names.map((_, seat) => h("td", {}, row.pending ? "…" : number(row.scores[seat]), row.pending || !row.totals ? null : [h("br"), h("span", { class: "small" }, number(row.totals[seat]))])),
     onCorrect ? h("td", { class: "act" }, h("button", { type: "button", "data-testid": `pad-correct-${row.number}`, "aria-label": t("pad.correct_n", { n: row.number }),
       onclick: () => onCorrect(row) }, "✎")) : null));
@@ -106,7 +84,7 @@ function sheetTable(sheet, queue, onCorrect, editing) {
 
 function winnerLine(sheet, facts) {
   if (sheet.winner == null) return null;
-  return h("p", { class: "winner", "data-testid": "pad-winner" }, t("pad.winner", { name: teamName(facts, sheet.players, sheet.winner) }));
+  return h("p", { class: "winner", "data-testid": "pad-winner" }, t(facts.teams ? "pad.winner_team" : "pad.winner", { name: teamName(facts, sheet.players, sheet.winner) }));
 }
 
 // ---------------------------------------------------------------------- a new sheet
@@ -180,30 +158,41 @@ async function keeperView(id, tokenFromLink) {
     local.token = tokenFromLink;
     history.replaceState(null, "", `#/k/${id}`);
   }
+  let online = true;
   try {
     local.sheet = await api("GET", `/${id}`);
+    local.facts = await factsOf(local.sheet.rules);  // afresh whenever the server answers
   } catch (problem) {
-    if (!problem.offline || !local.sheet) throw problem;
+    if (!problem.offline || !local.sheet || !local.facts) throw problem;
+    online = false;  // the phone's copy, until the server answers again
   }
-  local.facts ||= await factsOf(local.sheet.rules);
   saveLocal(id, local);
   const { facts } = local;
   const names = local.sheet.players;
   const seats = names.map((_, seat) => seat);
-  let online = true;
-  let timer = null;
+  const outbox = new Outbox({
+    kept: local, online, save: () => saveLocal(id, local),
+    post: (item) => api("POST", `/${id}/deals`, { deal: item.deal, summary: item.summary }, local.token),
+    fetch: () => api("GET", `/${id}`),
+    count: (sheet) => sheet.deals.length,
+    refusedAtOnce: (item, problem) => { startEntry(item.deal, { summary: item.summary }); showProblem(problem); },  // nothing lost
+    changed: () => {
+      editing = Math.min(editing, outbox.next());  // a correction or a half-made entry stays
+      paint();
+      paintSheet();
+    },
+  });
 
   const error = h("p", { class: "error", role: "alert", "data-testid": "pad-error" });
   const sync = h("p", { class: "sync", role: "status", "data-testid": "pad-status" });
   const title = h("h2", { "data-testid": "pad-deal-title" });
   const sheetBox = h("div", {});
-  const known = () => rowsOf(local.sheet, local.queue).length;
   const dealerOf = (n) => local.sheet.rotation[(n - 1) % local.sheet.rotation.length];
   const outOf = (n) => facts.sits_out[dealerOf(n)];
   const isOver = () => local.sheet.winner != null && !local.queue.length;
 
   // The entry being made: choices by taps, numbers in inputs (kept as a draft on the phone).
-  let editing = local.draft?.editing ?? known() + 1;
+  let editing = local.draft?.editing ?? outbox.next();
   const choice = { soloist: undefined, game: undefined, surrendered: false, made: true, ...(local.draft?.choice || {}) };
   const numberInput = (testid, label, step) => h("input", { type: "number", inputmode: "numeric", min: 0, step, "data-testid": testid, "aria-label": label, oninput: keepDraft });
   const bid = numberInput("pad-bid", t("pad.bid"), 10);
@@ -213,10 +202,7 @@ async function keeperView(id, tokenFromLink) {
     card_points: seats.map((s) => numberInput(`pad-card_points-${s}`, t("pad.field.card_points_of", { name: names[s] }), 1)),
   };
   const all = () => [bid, ...Object.values(inputs).flat()];
-  function keepDraft() {
-    local.draft = { editing, choice: { ...choice }, values: all().map((input) => input.value) };
-    saveLocal(id, local);
-  }
+  function keepDraft() { outbox.keepDraft(editing, choice, all()); }
   function fill(summary = {}) {
     choice.soloist = summary.soloist === undefined ? undefined : summary.soloist;
     choice.game = summary.game;
@@ -253,6 +239,8 @@ async function keeperView(id, tokenFromLink) {
   const soloistRow = h("div", { class: "choices" });
   const gameRow = h("div", { class: "choices" });
   const playRow = h("div", { class: "choices" });
+  const gameBox = h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.game")), gameRow);
+  const playBox = h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.how")), playRow);
   const entries = h("div", { class: "entries" });
   const meldList = h("div", { "data-testid": "pad-meld-list" });
   const bidBox = h("fieldset", {}, h("legend", {}, h("label", { for: "pad-bid" }, t("pad.bid"))),
@@ -280,11 +268,11 @@ async function keeperView(id, tokenFromLink) {
       "data-testid": `pad-soloist-${seat}`, onclick: pick({ soloist: seat }) }, names[seat])),
     facts.can_pass ? h("button", { type: "button", "aria-pressed": pressed(choice.soloist === null), "data-testid": "pad-all-passed", onclick: pick({ soloist: null }) }, t("pad.all_passed")) : null);
     const played = choice.soloist != null;
-    bidBox.hidden = gameRow.hidden = !played;
+    bidBox.hidden = gameBox.hidden = !played;
     gameRow.replaceChildren(...facts.games.map((game) => h("button", { type: "button", "aria-pressed": pressed(choice.game === game), "data-testid": `pad-game-${game}`,
       "aria-label": gameName(game), onclick: pick({ game }) }, gameLabel(game))));
     const trump = TRUMPS.includes(choice.game);
-    playRow.hidden = !played || !choice.game;
+    playBox.hidden = !played || !choice.game;
     playRow.replaceChildren(...(trump
       ? [h("button", { type: "button", "aria-pressed": pressed(!choice.surrendered), "data-testid": "pad-played", onclick: pick({ surrendered: false }) }, t("pad.played")),
         h("button", { type: "button", "aria-pressed": pressed(choice.surrendered), "data-testid": "pad-surrendered", onclick: pick({ surrendered: true }) }, t("pad.surrendered"))]
@@ -307,11 +295,11 @@ async function keeperView(id, tokenFromLink) {
   const hint = h("p", { class: "hint" }, t("pad.card_points_hint", { points: facts.deal_points, tricks: facts.hand_size }));
   const save = h("button", { class: "primary", type: "submit", "data-testid": "pad-save" }, t("pad.save"));
   const form = h("form", { novalidate: true, onsubmit: (e) => { e.preventDefault(); enter(); } },
-    title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow), bidBox,
-    h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.game")), gameRow),
-    h("fieldset", {}, h("legend", { class: "visually-hidden" }, t("pad.how")), playRow),
+    title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow,
+      facts.forced ? h("p", { class: "hint", "data-testid": "pad-forced" }, t("pad.forced_hint", { bid: facts.min_bid })) : null), bidBox,
+    gameBox, playBox,
     entries, meldList, hint, error,
-    h("div", { class: "row" }, save, h("button", { type: "button", "data-testid": "pad-new-entry", onclick: () => startEntry(known() + 1) }, t("pad.clear"))));
+    h("div", { class: "row" }, save, h("button", { type: "button", "data-testid": "pad-new-entry", onclick: () => startEntry(outbox.next()) }, t("pad.clear"))));
 
   function startEntry(number, row) {
     editing = number;
@@ -327,48 +315,9 @@ async function keeperView(id, tokenFromLink) {
   /** Enter the deal: kept on the phone at once, then sent (now, or when the server answers). */
   function enter() {
     const item = { deal: editing, summary: summary() };
-    local.queue = local.queue.filter((queued) => queued.deal !== item.deal);
-    local.queue.push(item);
-    local.queue.sort((a, b) => a.deal - b.deal);
-    local.draft = null;
-    saveLocal(id, local);
-    say(t("pad.saved", { n: item.deal }));
-    const next = known() + 1;
-    startEntry(next);
-    flush(item);
-  }
-
-  /** Send the waiting deals in order, one sending at a time; stop at a refusal (shown on its
-   *  row) or without a connection (tried again every few seconds and when the phone is online). */
-  let sending = Promise.resolve();
-  const flush = (justEntered) => (sending = sending.then(() => send(justEntered)));
-  async function send(justEntered) {
-    clearTimeout(timer);
-    while (local.queue.length) {
-      const item = local.queue[0];
-      if (item.problem) break;
-      try {
-        local.sheet = await api("POST", `/${id}/deals`, { deal: item.deal, summary: item.summary }, local.token);
-        local.queue = local.queue.filter((queued) => queued !== item);
-        online = true;
-      } catch (problem) {
-        if (problem.offline) { online = false; timer = setTimeout(() => flush(), SYNC_SECONDS * 1000); break; }
-        online = true;
-        if (item === justEntered) {  // refused at once: back into the form, nothing lost
-          local.queue = local.queue.filter((queued) => queued !== item);
-          startEntry(item.deal, { summary: item.summary });
-          showProblem(problem);
-        } else {
-          item.problem = { code: problem.code, params: problem.params };
-        }
-        break;
-      }
-      saveLocal(id, local);
-    }
-    saveLocal(id, local);
-    if (editing > known() + 1 || (editing === known() + 1 && !local.draft)) editing = known() + 1;
-    paint();
-    paintSheet();
+    outbox.enter(item);
+    say(t("outbox.kept", { n: item.deal }));
+    startEntry(outbox.next());
   }
 
   function showProblem(problem) {
@@ -380,12 +329,9 @@ async function keeperView(id, tokenFromLink) {
   }
 
   function paintSheet() {
-    const waiting = local.queue.length;
-    sync.className = online ? "sync" : "sync offline";
-    sync.textContent = online ? (waiting ? t("pad.sending", { n: waiting }) : t("pad.online")) : t("pad.offline", { n: waiting });
+    outbox.show(sync);
     put(sheetBox, sheetTable(local.sheet, local.queue, (row) => {
-      const queued = local.queue.find((q) => q.deal === row.number);
-      if (queued?.problem) local.queue = local.queue.filter((q) => q !== queued);  // back into the form to be corrected
+      const queued = outbox.takeBack(row.number);  // a refused deal: back into the form to be corrected
       startEntry(row.number, row);
       title.scrollIntoView({ block: "start" });
       if (queued?.problem) showProblem(queued.problem);
@@ -394,32 +340,21 @@ async function keeperView(id, tokenFromLink) {
 
   const viewLink = `${location.origin}/pad#/v/${id}`;
   const share = h("details", { class: "card share" }, h("summary", {}, t("pad.share")),
-    h("p", {}, t("pad.share_text")), qrBox(viewLink, t("pad.live_view")),
+    h("p", {}, t("pad.share_text")), qrBox(viewLink, t("pad.live_view"), "pad-qr"),
     h("p", {}, h("a", { class: "link", href: viewLink, "data-testid": "pad-view-link" }, viewLink)),
     local.token ? h("details", {}, h("summary", {}, t("pad.keeper_link")), h("p", { class: "link" }, `${location.origin}/pad#/k/${id}/${local.token}`)) : null);
   const actions = h("p", { class: "row actions" },
     h("a", { class: "button", href: `/api/pad/${id}/sheet.csv`, "data-testid": "pad-csv" }, t("pad.csv")),
     h("button", { type: "button", onclick: () => print() }, t("pad.print")));
 
-  const values = local.draft?.values;  // an entry half made before a reload: as it was
-  if (values) all().forEach((input, i) => { input.value = values[i] ?? ""; });
-  else fill({});
-  if (editing > known() + 1) editing = known() + 1;
+  if (!outbox.restoreDraft(all())) fill({});  // an entry half made before a reload: as it was
+  editing = Math.min(editing, outbox.next());
   paint();
   paintSheet();
-  const retry = () => flush();
-  window.addEventListener("online", retry);
-  stopView = () => { clearTimeout(timer); window.removeEventListener("online", retry); };
-  if (local.queue.length) flush();
+  stopView = () => outbox.stop();
+  outbox.start();
   return h("div", {}, h("h1", { class: "print-title" }, `${names.join(", ")} — ${local.sheet.rules}`), sync,
     local.token ? form : h("p", { class: "error" }, t("pad.no_secret")), sheetBox, actions, share);
-}
-
-/** A link as a QR code (web/club/qr.js), for another phone's camera. */
-function qrBox(link, label) {
-  const box = h("div", { class: "qr", "data-testid": "pad-qr" });
-  box.innerHTML = qrSvg(link, label);
-  return box;
 }
 
 // ---------------------------------------------------------------------- the live view
@@ -477,14 +412,5 @@ async function route() {
   document.documentElement.dataset.ready = "true";  // the tests wait for the first view
 }
 
-const language = document.getElementById("language");
-language.addEventListener("change", async () => { await setLanguage(language.value); route(); });
-await setLanguage(preferredLanguage());
-language.value = document.documentElement.lang;
-if ("serviceWorker" in navigator && window.isSecureContext) {
-  // the worker keeps this page and its files: it opens again without a connection
-  navigator.serviceWorker.register("/sw.js").catch(() => {});
-  navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ keep: [`/i18n/${document.documentElement.lang}.json`] })).catch(() => {});
-}
-window.addEventListener("hashchange", route);
-route();
+await startPage(route);
+registerWorker();  // the worker keeps this page and its files: it opens again without a connection
