@@ -28,7 +28,7 @@ from binokel.game import Game
 from binokel.meld import meld_cards
 from binokel.record import actions_of, replay_deal
 from server_support import Saved as Store, app_for
-from binokel.server.table import spectator_view
+from binokel.update import spectator_view
 from binokel.state import Phase, State
 from binokel.view import view
 

@@ -707,7 +707,7 @@ def test_a_failing_bot_cannot_stall_the_game(caplog: pytest.LogCaptureFixture) -
 def test_a_spectator_sees_what_every_seat_but_the_soloist_sees_in_common(rules: str) -> None:
     """The spectator's view is a seat's view without its hand and choices; nothing derived
     from the soloist's own discard (its points, the soloist's card points) reaches it."""
-    from binokel.server.table import PRIVATE_FIELDS, spectator_view
+    from binokel.update import PRIVATE_FIELDS, spectator_view
     from conftest import random_playout
 
     for seed in range(3):

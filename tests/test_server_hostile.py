@@ -317,7 +317,7 @@ FRAMES = st.one_of(
     st.sampled_from(["x" * 20_000, "[" * 50_000, '{"type": "sync"' + "}" * 10, "NaN", '{"type": NaN}',
                      '{"type": "action", "action": "160", "version": 1e400}', "\ud800", '"\\ud800"']),
 )
-REPLIES = {"error", "state", "events", "presence", "chat", "chat_log", "hint", "rematch"}
+REPLIES = {"error", "state", "events", "presence", "chat", "chat_log", "hint", "rematch", "pong"}
 
 
 def settle(ws: Any) -> list[Message]:

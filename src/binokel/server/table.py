@@ -62,7 +62,7 @@ from binokel.server.storage import (
 from binokel.server.channel import Channel, Connection
 from binokel.table import Ask, Change, Deal, Event, EventKind, Step, Think
 from binokel.table import Table as Driver
-from binokel.update import next_json, score_line, spectator_view
+from binokel.update import score_line, spectator_view
 from binokel.view import SeatView, view
 
 log = logging.getLogger("binokel.server")
@@ -259,7 +259,6 @@ class Table:
             "game": {**shared, "settings": {**shared["settings"],
                                             "name": self.name(seat) if seat is not None else ""}},
             "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
-            "next": next_json(driver.next_step()),
             **self.facts(seat),
         }
 
