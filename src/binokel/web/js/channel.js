@@ -4,15 +4,16 @@
 // in the versions, or a refusal because another tab of this seat moved first
 // (``stale_version``), is mended silently with a ``sync``: no internal text reaches a player.
 //
-// Heartbeat: after a second without a message the page sends ``ping`` (the server answers
-// ``pong``); two seconds of silence count as lost, so a dead line shows within 2 s even
-// when no close ever comes. The page then shows "reconnecting" and keeps trying.
+// Heartbeat: after a quiet moment the page sends ``ping`` (the server answers ``pong``); a
+// ping left unanswered for a second counts as lost, so a dead line shows within 2 s even
+// when no close ever comes. The page then shows "reconnecting" and keeps trying. Only an
+// unanswered ping counts: a busy phone whose timers ran late has not lost its line.
 
 import { applyUpdate, follows } from "./model.js";
 
-const QUIET_MS = 750;  // silence before a ping
-const LOST_MS = 1750;   // silence before the connection counts as lost (a check comes every CHECK_MS: within 2 s)
-const CHECK_MS = 250;
+const QUIET_MS = 600;   // silence before a ping
+const ANSWER_MS = 1000; // a ping unanswered this long: lost (600 + 200 + 1000 + 200: within 2 s)
+const CHECK_MS = 200;
 
 export class Channel {
   /** ``on``: {model(model, update|null), message(message), error(message), state(online), closed(code)}. */
@@ -25,6 +26,7 @@ export class Channel {
     this.awaitingSync = false;
     this.retry = 0;
     this.heard = 0;
+    this.pinged = 0;  // when the unanswered ping went out (0: none)
     this.online = false;
     this.timer = null;
   }
@@ -62,6 +64,7 @@ export class Channel {
     const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(id)}`);
     this.socket = socket;
     this.heard = Date.now();
+    this.pinged = 0;
     socket.addEventListener("open", () => {
       if (this.socket !== socket) return;
       this.heard = Date.now();
@@ -72,6 +75,7 @@ export class Channel {
     socket.addEventListener("message", (event) => {
       if (this.socket !== socket) return;
       this.heard = Date.now();
+      this.pinged = 0;
       let message;
       try { message = JSON.parse(event.data); } catch { return; }
       this.receive(message);
@@ -102,13 +106,17 @@ export class Channel {
     setTimeout(() => { if (this.gameId === id && (!this.socket || this.socket.readyState === WebSocket.CLOSED)) this.open(); }, delay);
   }
 
-  /** The heartbeat: a ping after a quiet second, lost after two. */
+  /** The heartbeat: one ping after a quiet moment; lost when it goes unanswered. */
   beat() {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
-    const quiet = Date.now() - this.heard;
-    if (quiet >= LOST_MS) this.lost();
-    else if (quiet >= QUIET_MS) socket.send(JSON.stringify({ type: "ping" }));
+    const now = Date.now();
+    if (this.pinged) {
+      if (now - this.pinged >= ANSWER_MS) this.lost();
+    } else if (now - this.heard >= QUIET_MS) {
+      socket.send(JSON.stringify({ type: "ping" }));
+      this.pinged = now;
+    }
   }
 
   setOnline(online) {
