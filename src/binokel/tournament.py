@@ -102,7 +102,7 @@ class BotSpec:
         ...     BotSpec.parse("hard:depth=3")
         ... except OptionError as error:
         ...     print(error)  # doctest: +ELLIPSIS
-        the hard bot has no option 'depth' (known: budget, bid_worlds, defender_utility, ...)
+        the hard bot has no option 'depth' (known: budget, bid_worlds, clock, ...)
         """
         level, *parts = [part.strip() for part in text.strip().lower().split(":")]
         if level not in BOT_CLASSES:
