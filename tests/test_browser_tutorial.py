@@ -32,6 +32,7 @@ from test_browser import (  # noqa: F401 - its server and browser fixtures too
 )
 from test_browser_a11y import axe_or_skip, violations
 from test_browser_details import new_game
+from test_browser_table import key_like
 
 FAST = "localStorage.setItem('binokel.settings', JSON.stringify({speed: 'off', botPause: 'short'}))"
 
@@ -178,6 +179,36 @@ def test_the_whole_tutorial_by_touch_at_360x640(server: Server, browser: Browser
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
 
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "it", "pt"])
+def test_the_tutorial_speaks_every_language(server: Server, browser: Browser, lang: str) -> None:
+    """The first four steps by touch in each other language: the coach's words are that
+    language's (not English, never a catalogue key), on the bubble and in the live region."""
+    page = phone(browser)
+    goto(page, server.url)
+    page.get_by_test_id("language-select").select_option(lang)
+    expect(page.locator("html")).to_have_attribute("lang", lang)
+    page.get_by_test_id("tutorial-button").tap()
+    english = {"welcome": "These are your cards", "bid": "tap the bid button", "discard": "Lay away 3 cards",
+               "trump": "trump"}
+    for step in ("welcome", "bid", "discard", "trump"):
+        coach_step(page, step)
+        text = page.get_by_test_id("coach-text").inner_text()
+        assert text.strip() and english[step] not in text, (lang, step, text)
+        assert not key_like(page), (lang, step, key_like(page))
+        if step == "welcome":
+            page.get_by_test_id("coach-next").tap()
+        elif step == "bid":
+            page.get_by_test_id("action-bid").tap()
+        elif step == "discard":
+            for i in range(3):
+                tap_last_free_card(page)
+                expect(page.locator("#hand .card.selected")).to_have_count(i + 1)
+            page.get_by_test_id("confirm-discard").tap()
+    said = " ".join(page.locator("#announcer p").all_inner_texts())
+    assert said and "These are your cards" not in said, (lang, said)
+    page.context.close()
 
 
 def keys(page: Page, *presses: str) -> None:
