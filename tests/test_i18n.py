@@ -312,7 +312,7 @@ def test_the_server_serves_the_catalogue(tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
-    from binokel.i18n import source
+    from binokel.i18n import catalogue, source
     from binokel.server.limits import Limits
     from server_support import app_for
 
@@ -320,5 +320,11 @@ def test_the_server_serves_the_catalogue(tmp_path: Path) -> None:
         for lang in LANGUAGES:
             answer = client.get(f"/i18n/{lang}.json")
             assert answer.status_code == 200 and answer.content == source(lang)
+            # The page gets every string but the terminal's own, which no page file asks for.
+            sent = set(answer.json()["strings"])
+            assert sent == {key for key in catalogue(lang)["strings"] if not key.startswith("terminal.")}
+        web = Path(__file__).resolve().parents[1] / "src" / "binokel" / "web"
+        asking = [str(f) for f in web.rglob("*") if f.suffix in (".js", ".html") and "terminal." in f.read_text("utf-8")]
+        assert not asking, asking
         missing = client.get("/i18n/xx.json")
         assert missing.status_code == 404 and missing.json()["code"] == "bad_language"

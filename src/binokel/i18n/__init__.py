@@ -48,11 +48,19 @@ def catalogue(lang: str) -> dict[str, Any]:
     return data
 
 
+TERMINAL_ONLY = "terminal."
+"""The prefix of the terminal's own sentences: the page never shows them."""
+
+
+@cache
 def source(lang: str) -> bytes:
-    """The catalogue file of ``lang`` as stored, for the page; KeyError if no such language."""
+    """The catalogue of ``lang`` for the page: every string but the terminal's own (a sixth
+    of the file, sent to every browser for nothing); KeyError if no such language."""
     if lang not in LANGUAGES:
         raise KeyError(lang)
-    return files(__name__).joinpath(f"{lang}.json").read_bytes()
+    data = catalogue(lang)
+    strings = {key: text for key, text in data["strings"].items() if not key.startswith(TERMINAL_ONLY)}
+    return json.dumps({**data, "strings": strings}, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 PLURAL_FORMS = ("zero", "one", "two", "few", "many", "other")

@@ -309,7 +309,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
 
     @app.get("/i18n/{lang}.json")
     async def get_catalogue(lang: str) -> Response:
-        """The one translation catalogue of a language, as the terminal reads it."""
+        """The translation catalogue of a language, as the page reads it (without the terminal's own sentences)."""
         try:
             return Response(i18n.source(lang), media_type="application/json")
         except KeyError:

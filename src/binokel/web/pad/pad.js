@@ -69,7 +69,7 @@ function sheetTable(sheet, queue, onCorrect, editing) {
   const body = rows.map((row) => h("tr", { class: row.problem ? "refused" : row.pending ? "pending" : row.number === editing ? "editing" : null, "data-testid": `pad-row-${row.number}` },
     h("td", {}, row.number),
     h("td", { class: "name" }, describe(row.summary, names), h("br"),
-      h("span", { class: "small" }, row.problem ? explainProblem(row.problem, names) : row.pending ? t("outbox.waiting") : t(`terminal.pad_outcome_${row.outcome}`))),
+      h("span", { class: "small" }, row.problem ? explainProblem(row.problem, names) : row.pending ? t("outbox.waiting") : t(`outcome.${row.outcome}`))),
     ...names.map((_, seat) => h("td", {}, row.pending ? "…" : number(row.scores[seat]), row.pending || !row.totals ? null : [h("br"), h("span", { class: "small" }, number(row.totals[seat]))])),
     onCorrect ? h("td", { class: "act" }, h("button", { type: "button", "data-testid": `pad-correct-${row.number}`, "aria-label": t("pad.correct_n", { n: row.number }),
       onclick: () => onCorrect(row) }, "✎")) : null));
