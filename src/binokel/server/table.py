@@ -8,9 +8,12 @@ table's bot seats, and a stand-in of the table's level for a person away longer 
 grace period), the next deal once the people are ready, chat, and persistence.
 
 Every accepted step is **stored first**, then adopted by the driver and told to each
-connection: the events its seat (or a spectator) may see, then that seat's state
-snapshot, built from ``view(deal, seat)`` (spectators: the public fields of a view only).
-Each message is built once per seat (not per watcher).
+audience (each seat, and the spectators as one) as one ``update``
+(:func:`binokel.update.update_for`): the events that audience may see and the facts the
+step changed, from ``view(deal, seat)`` only (spectators: the public fields of a view),
+built and encoded once per audience however many tabs watch. A full ``state`` snapshot
+goes only to a connection that says hello or asks to ``sync`` (and to everybody when a
+friend takes a seat, which changes the names at the table).
 
 **Several processes** may hold the same table (issue 13; docs/server.md, "Several
 processes"). A step is stored with the optimistic version check (``Store.append`` at the
@@ -62,7 +65,7 @@ from binokel.server.storage import (
 from binokel.server.channel import Channel, Connection
 from binokel.table import Ask, Change, Deal, Event, EventKind, Step, Think
 from binokel.table import Table as Driver
-from binokel.update import score_line, spectator_view
+from binokel.update import next_json, score_line, spectator_view, update_for
 from binokel.view import SeatView, view
 
 log = logging.getLogger("binokel.server")
@@ -240,7 +243,7 @@ class Table:
         self.people[seat] = person
         self.away_since[seat] = time.monotonic()
         self._broadcast_presence()
-        self._broadcast_state()
+        self.channel.tell(self.state_message)  # the names at the table change: rare, a snapshot
         self.kick()
 
     # ------------------------------------------------------------------ what clients see
@@ -259,8 +262,17 @@ class Table:
             "game": {**shared, "settings": {**shared["settings"],
                                             "name": self.name(seat) if seat is not None else ""}},
             "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
+            "next": next_json(driver.next_step()),
             **self.facts(seat),
         }
+
+    def update_message(self, audience: int | None, events: Sequence[Event], stand_in: int | None) -> dict[str, Any]:
+        """The ``update`` of the last step for ``audience`` (a seat; None: the spectators):
+        applied to that audience's previous snapshot it gives :meth:`state_message` now."""
+        facts = self.facts(audience)
+        del facts["contracts"]  # the rules' offer: it never changes during a game
+        update = update_for(self.driver, events, audience, stand_in)
+        return update.to_json(extra=facts, game={"ready": sorted(self.all_ready())})
 
     def facts(self, seat: int | None) -> dict[str, Any]:
         """What the page shows that the rules decide, for ``seat`` (None: a spectator)."""
@@ -308,7 +320,7 @@ class Table:
 
     def events_since(self, connection: Connection, since: int) -> None:
         """The events after version ``since`` that the connection's seat may see (a client that
-        asks for what it missed; events after every change come anyway)."""
+        asks for what it missed; each update carries its step's events anyway)."""
         if not connection.events.take():  # every request counts, answered or refused
             raise ProtocolError("too_many_events", max=self.limits.events_per_minute)
         if not 0 <= since <= self.version:
@@ -379,9 +391,6 @@ class Table:
 
     def _broadcast_presence(self) -> None:
         self._broadcast(self.presence())
-
-    def _broadcast_state(self) -> None:
-        self.channel.tell(self.state_message)
 
     # ------------------------------------------------------------------ commands from people
 
@@ -568,16 +577,13 @@ class Table:
 
     def _adopt(self, change: Change, stand_in: int | None = None) -> None:
         """Commit a stored change to the driver and tell every connection here."""
-        since = self.driver.version
         events = self.driver.commit(change)
         if any(e.kind is EventKind.DEAL for e in events):
             self.ready.clear()
             self.deal_over_at = None
         if self.driver.needs_deal():
             self.deal_over_at = time.monotonic()
-        # Each audience's events, then its snapshot, built and encoded once per audience.
-        self.channel.tell(lambda audience: self.events_message(audience, events, since, stand_in))
-        self.channel.tell(self.state_message)
+        self.channel.tell(lambda audience: self.update_message(audience, events, stand_in))
         self.kick()
 
     def _adopt_carried(self) -> None:
