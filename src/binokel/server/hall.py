@@ -50,7 +50,6 @@ from binokel.server.storage import (
     StorageUnavailable,
     Store,
     VersionConflict,
-    chat,
     lease,
     presence,
 )
@@ -320,8 +319,7 @@ class Hall:
             if table is not None:
                 rows = await asyncio.to_thread(presence.rows, self.store, [game_id])
                 table.set_elsewhere(rows)
-                table.chat.extend(line for _, line in await asyncio.to_thread(chat.recent, self.store, game_id,
-                                                                              self.limits.chat_kept))
+                table.chat.heard(await asyncio.to_thread(table.chat.recent))
                 table.heard(None)  # a step stored while it was loading was announced to nobody here
             future.set_result(table)
             return table

@@ -27,9 +27,7 @@ store's presence rows, so a person connected to another process is not "away".
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -37,6 +35,8 @@ from typing import Any, TypeVar
 
 from binokel.error import BinokelError
 import binokel.server.persist as persist
+from binokel.server.attendance import Attendance
+from binokel.server.chat import ChatRoom
 from binokel.server.hint import Hints, after_discards
 from binokel.server.limits import Limits
 from binokel.server.metrics import Metrics
@@ -44,6 +44,7 @@ from binokel.server.outage import Outage
 from binokel.server.pool import Pool
 from binokel.server.persist import PROCESS
 from binokel.server.protocol import error_message, rule_changes, rule_facts
+from binokel.server.replication import Notices
 from binokel.server.runner import Lease, StepRunner
 from binokel.server.schema import Chat, ProtocolError
 from binokel.server.settings import Seat, SeatPresence, Settings, bot_name
@@ -55,7 +56,6 @@ from binokel.server.storage import (
     StorageUnavailable,
     Store,
     VersionConflict,
-    chat,
     presence,
 )
 from binokel.server.channel import Channel, Connection
@@ -66,10 +66,6 @@ from binokel.view import view
 
 log = logging.getLogger("binokel.server")
 T = TypeVar("T")
-
-PRESENCE_TTL = 15.0
-"""A presence row of another process counts this many seconds after its last heartbeat
-(so a process killed with -9 stops counting its seats as connected after this long)."""
 
 
 class Table:
@@ -90,33 +86,30 @@ class Table:
         self.host_only = people.get(HOST_SEAT)
         self.lock = asyncio.Lock()
         self.channel = Channel()
-        self.away_since: dict[int, float] = {seat: time.monotonic() for seat in self.person_seats}
-        self.standing_in: set[int] = set()  # person seats a bot plays for at the moment
-        self.ready: set[int] = set()  # people who asked for the next deal
         # When the deal in the score sheet ended: for a table loaded at its score sheet (a
         # restart, kill -9, eviction, another process) the stored time of its last step,
         # so ``next_deal_after`` runs from there and not from nothing (issue 27).
         self.deal_over_at: float | None = _ended_at(updated) if driver.needs_deal() else None
-        self.chat: collections.deque[dict[str, Any]] = collections.deque(maxlen=limits.chat_kept)
         self.rematch_id: str | None = None
         self.on_rematch: Callable[[Table], Awaitable[Table]] | None = None  # set by the hall
         self.on_deleted: Callable[[Table], None] | None = None  # set by the hall
         # Several processes: the store's version is base + the driver's (base is 0 but for a
         # game of the previous server); the versions this process announced itself (so
-        # their notifications are not mistaken for another process's change); the presence
-        # rows of other processes, and when they were read.
+        # their notifications are not mistaken for another process's change).
         self.base = base
         self.metrics = metrics or Metrics(PROCESS)
         self.updated = updated or persist.now()
-        self._own: collections.Counter[int] = collections.Counter()
-        self.elsewhere: list[Presence] = []
-        self._elsewhere_at = time.monotonic()
+        self.notices = Notices(store, game_id)
+        self.attendance = Attendance(game_id, store, self.channel, self.notices, self.metrics,
+                                     person_seats=self.person_seats, grace=settings.grace,
+                                     version=lambda: self.stored_version)
+        self.chat = ChatRoom(game_id, store, self.channel, self.notices, self.metrics, limits,
+                             version=lambda: self.stored_version)
         self._catching_up = False
         self._carried: dict[int, Sequence[Entry]] = {}  # first version -> entries a notification carried
         self._heard_up_to = 0  # the highest version another process announced
         self._lost = False  # notifications may have been lost: read the log back
         self._refreshing = False
-        self._presence_lock = asyncio.Lock()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.deleted = False
         self.watched_at = time.monotonic()  # when this process last had a connection to the table
@@ -182,26 +175,24 @@ class Table:
         """The version of the table in the store (the driver's, but for old games)."""
         return self.driver.version + self.base
 
+    # The attendance's sets, as the connection and message code reads them.
+    @property
+    def away_since(self) -> dict[int, float]:
+        return self.attendance.away_since
+
+    @property
+    def standing_in(self) -> set[int]:
+        return self.attendance.standing_in
+
+    @property
+    def ready(self) -> set[int]:
+        return self.attendance.ready
+
     def here(self, seat: int) -> bool:
-        """Has this process a connection of the seat?"""
-        return any(c.seat == seat for c in self.connections)  # a handful of connections per table
+        return self.attendance.here(seat)
 
     def connected(self, seat: int) -> bool:
-        """Is the seat connected to this process or (by a fresh presence row) to another?"""
-        return self.here(seat) or seat in self._remote_seats()
-
-    def _remote_seats(self, ready: bool = False) -> set[int]:
-        """Seats connected to other processes (``ready``: those that asked for the next deal
-        at this version)."""
-        gone = time.monotonic() - self._elsewhere_at
-        return {p.seat for p in self.elsewhere if p.age + gone < PRESENCE_TTL
-                and (not ready or p.ready == self.stored_version)}
-
-    def _remote_expiry(self) -> float | None:
-        """Seconds until the next presence row of another process goes stale (None: none left)."""
-        gone = time.monotonic() - self._elsewhere_at
-        left = [PRESENCE_TTL - p.age - gone for p in self.elsewhere if p.age + gone < PRESENCE_TTL]
-        return min(left) if left else None
+        return self.attendance.connected(seat)
 
     def seats(self) -> list[SeatPresence]:
         """Every seat as everybody may see it (presence)."""
@@ -216,7 +207,7 @@ class Table:
 
     def all_ready(self) -> set[int]:
         """The people who asked for the next deal, here and at other processes."""
-        return self.ready | self._remote_seats(ready=True)
+        return self.attendance.all_ready()
 
     def seat_person(self, seat: int, person: Seat) -> None:
         """A friend has taken a seat (already stored by the hall)."""
@@ -390,8 +381,8 @@ class Table:
         async with self.lock:
             seat = self._player(connection)
             _judged(lambda: self.driver.check_deal(at=version))
-            self.ready.add(seat)
-            self._spawn(self._share_presence(seat))
+            self.attendance.ready.add(seat)
+            self._spawn(self.attendance.share(seat))
             if self.everybody_ready():
                 await self.deal()
             else:
@@ -399,9 +390,7 @@ class Table:
 
     def everybody_ready(self) -> bool:
         """Has somebody asked for the next deal, and every connected person (at any process)?"""
-        ready = self.all_ready()
-        present = {seat for seat in self.people if self.connected(seat)}
-        return bool(ready) and present <= ready
+        return self.attendance.everybody_ready(self.people)
 
     async def deal(self) -> bool:
         return await self.commit(self.driver.propose_deal())
@@ -433,41 +422,9 @@ class Table:
             return self.rematch_id
 
     def say(self, connection: Connection, message: Chat) -> None:
-        """A chat line from a person at the table (rate-limited; the text is never HTML)."""
+        """A chat line from a person at the table (:class:`binokel.server.chat.ChatRoom`)."""
         seat = self._player(connection)
-        if not connection.chat.take():
-            raise ProtocolError("too_much_chat", max=self.limits.chat_per_10_seconds)
-        line = {"type": "chat", "seat": seat, "name": self.name(seat), "at": time.time(), "id": secrets.token_hex(8)}
-        said = {"phrase": message.phrase} if message.phrase else {"text": " ".join((message.text or "").split())}
-        line.update(said)
-        self.chat.append(line)
-        self._tell_seats(line)
-        self._spawn(self._share_chat(line))
-
-    async def _share_chat(self, line: dict[str, Any]) -> None:
-        """Keep the line in the store and tell the other processes (their people read it too)."""
-        try:
-            await asyncio.to_thread(chat.add, self.store, self.id, line["id"], line)
-            version = self.stored_version
-            self._own[version] += 1
-            await asyncio.to_thread(self.store.notify, self.id, version)
-        except StorageUnavailable:
-            self.metrics.db_errors.inc()
-        except Exception:  # e.g. the game was deleted meanwhile
-            log.debug("chat line of game %s not stored", self.id, exc_info=True)
-
-    def heard_chat(self, lines: list[tuple[str, Any]]) -> None:
-        """Chat lines read from the store: the ones said at other processes are told here."""
-        known = {line.get("id") for line in self.chat}
-        for line_id, line in lines:
-            if line_id not in known and isinstance(line, dict):
-                self.chat.append(line)
-                self._tell_seats(line)
-
-    def _tell_seats(self, line: dict[str, Any]) -> None:
-        """A chat line goes to the people at the table, not to spectators (anybody with the
-        game id may watch; the people talk among themselves)."""
-        self.channel.broadcast(line, to=[c for c in self.connections if c.seat is not None])
+        self._spawn(self.chat.share(self.chat.say(connection, seat, self.name(seat), message)))
 
     def _player(self, connection: Connection) -> int:
         if connection.seat is None:
@@ -481,21 +438,21 @@ class Table:
         another process wrote first (its steps are adopted and told instead: judge again);
         ProtocolError if the store is unavailable (nothing changed)."""
         expected = self.stored_version
-        self._own[expected + 1] += 1  # our own notification of it is no news
+        self.notices.expect(expected + 1)  # our own notification of it is no news
         try:
             await asyncio.to_thread(persist.append, self.store, self.id, expected, [change],
                                     persist.status(change.game), stand_in=stand_in is not None)
         except VersionConflict:
-            self._forget(expected + 1)
+            self.notices.forget(expected + 1)
             self.metrics.conflicts.inc()
             await self._adopt_missed()
             return False
         except GameNotFound:
-            self._forget(expected + 1)
+            self.notices.forget(expected + 1)
             self._gone()
             raise ProtocolError("game_deleted") from None
         except StorageUnavailable as error:
-            self._forget(expected + 1)
+            self.notices.forget(expected + 1)
             self.metrics.db_errors.inc()
             self.outage.failed(f"a step of game {self.id}", error)  # logged once per outage
             await self._adopt_missed(quiet=True)  # the write may have landed before the line broke
@@ -505,11 +462,6 @@ class Table:
         self.updated = persist.now()
         self._adopt(change, stand_in)
         return True
-
-    def _forget(self, version: int) -> None:
-        self._own[version] -= 1
-        if self._own[version] <= 0:
-            del self._own[version]
 
     def _adopt(self, change: Change, stand_in: int | None = None) -> None:
         """Commit a stored change to the driver and tell every connection here."""
@@ -563,8 +515,7 @@ class Table:
         up if another process stored steps (from ``entries``, the steps that made ``version``,
         when the notification carried them; else read back); re-read seats and presence if
         it changed those."""
-        if version is not None and self._own.get(version):
-            self._forget(version)
+        if version is not None and self.notices.is_own(version):
             return
         self._lost = self._lost or version is None
         if version is not None and version > self.stored_version:
@@ -599,7 +550,7 @@ class Table:
         try:
             infos = await asyncio.to_thread(self.store.games, [self.id])
             rows = await asyncio.to_thread(presence.rows, self.store, [self.id])
-            lines = await asyncio.to_thread(chat.recent, self.store, self.id, self.limits.chat_kept)
+            lines = await asyncio.to_thread(self.chat.recent)
         except StorageUnavailable:
             self.metrics.db_errors.inc()
             return
@@ -612,40 +563,16 @@ class Table:
                 self.seat_person(seat, person)
         self.host = host if host is not None else self.host
         self.set_elsewhere(rows)
-        self.heard_chat(lines)
+        self.chat.heard(lines)
 
     def set_elsewhere(self, rows: list[Presence]) -> None:
-        """The presence rows of this table (ours are left out: we know our connections)."""
-        before = (self._remote_seats(), self._remote_seats(ready=True))
-        self.elsewhere = [p for p in rows if p.process != PROCESS and p.game_id == self.id]
-        self._elsewhere_at = time.monotonic()
-        if (self._remote_seats(), self._remote_seats(ready=True)) != before:
-            for seat in self.person_seats:
-                if self.connected(seat):
-                    self.away_since.pop(seat, None)
-                    self.standing_in.discard(seat)
-                elif seat not in self.away_since:
-                    self.away_since[seat] = time.monotonic()
+        """The presence rows of this table, read from the store (:class:`Attendance`)."""
+        if self.attendance.set_elsewhere(rows):
             self._broadcast_presence()
             self.kick()
 
     async def _share_presence(self, seat: int) -> None:
-        """Write whether this process holds a connection of ``seat`` (and its next-deal click),
-        then tell the other processes. Written from the state at the time of writing, so the
-        order of these tasks does not matter."""
-        async with self._presence_lock:
-            present = self.here(seat)
-            ready = self.stored_version if seat in self.ready else None
-            try:
-                await asyncio.to_thread(presence.mark, self.store, self.id, seat, PROCESS, present=present,
-                                        ready=ready)
-                version = self.stored_version
-                self._own[version] += 1
-                await asyncio.to_thread(self.store.notify, self.id, version)
-            except StorageUnavailable:
-                self.metrics.db_errors.inc()
-            except Exception:  # e.g. the game was deleted meanwhile (PostgreSQL's foreign key)
-                log.debug("presence of game %s not written", self.id, exc_info=True)
+        await self.attendance.share(seat)
 
     def _gone(self) -> None:
         """The game was deleted (by another process): say so and close every connection."""
@@ -674,23 +601,9 @@ class Table:
         """Wake the step runner (or start it): something changed that may let a bot move."""
         self.runner.kick()
 
-    def away(self) -> set[int]:
-        """The person seats whose person has been gone longer than the grace period."""
-        now = time.monotonic()
-        return {seat for seat in self.person_seats if not self.connected(seat)
-                and self.away_since.get(seat, now) + self.settings.grace <= now}
-
-    def until_away(self, seat: int) -> float:
-        """Seconds until ``seat``'s person counts as away (-1: not while connected here)."""
-        if self.connected(seat):
-            expiry = None if self.here(seat) else self._remote_expiry()
-            return -1 if expiry is None else expiry  # look again when a presence row goes stale
-        return max(0.0, self.away_since.get(seat, time.monotonic()) + self.settings.grace - time.monotonic())
-
     def stand_in(self, seat: int) -> None:
         """A bot plays for ``seat``'s person, away too long (told to everybody once)."""
-        if seat not in self.standing_in:
-            self.standing_in.add(seat)
+        if self.attendance.stand_in(seat):
             self._broadcast_presence()
 
     def stop(self) -> None:
