@@ -54,6 +54,9 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+from binokel.update import apply_update  # noqa: E402 - this tree's (the page's) reading of the channel
+
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -127,6 +130,7 @@ async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple
         await ws.send(json.dumps({"type": "hello", "token": token}))
         pending: tuple[int, float] | None = None  # (version acted at, when sent)
         answered = -1
+        model: dict[str, Any] = {}  # the last snapshot, brought up to date by each update (as the page does)
         receiver = asyncio.ensure_future(ws.recv())
         stopper = asyncio.ensure_future(stop.wait())
         try:
@@ -138,7 +142,10 @@ async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple
                 receiver = asyncio.ensure_future(ws.recv())
                 kind = message["type"]
                 version = message.get("version")
-                if pending is not None and isinstance(version, int) and version > pending[0] and kind == "events":
+                # The step is told by its ``update`` (or, from a server before the update
+                # channel, by its ``events`` and then a ``state``).
+                if pending is not None and isinstance(version, int) and version > pending[0] \
+                        and kind in ("update", "events"):
                     if stats.measuring:
                         stats.latencies.append(time.perf_counter() - pending[1])
                         stats.actions += 1
@@ -148,10 +155,13 @@ async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple
                         stats.errors.append(str(message.get("message"))[:120])
                     pending, answered = None, -1
                     continue
-                if kind != "state" or version == answered:
+                if kind not in ("state", "update") or (kind == "update" and not model):
                     continue
-                seen = message["view"]
-                if message["game"]["over"]:
+                model = apply_update(model, message)
+                if version == answered:
+                    continue
+                seen = model["view"]
+                if model["game"]["over"]:
                     break
                 if seen["phase"] == "over":
                     answered = version
@@ -159,7 +169,7 @@ async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple
                     await ws.send(json.dumps({"type": "next_deal", "version": version}))
                     if stats.measuring:
                         stats.deals += 1
-                elif seen["to_move"] == message["seat"] and seen["legal_actions"]:
+                elif seen["to_move"] == model["seat"] and seen["legal_actions"]:
                     answered = version
                     await thinking(think, rng, stop)
                     action = rng.choice(seen["legal_actions"])
