@@ -55,7 +55,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
-from binokel.update import apply_update  # noqa: E402 - this tree's (the page's) reading of the channel
+from binokel.update import apply_update  # this tree's reading of the channel (the page's twin)
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
