@@ -49,11 +49,11 @@ from binokel.server.storage import (
     StorageUnavailable,
     Store,
     VersionConflict,
-    chat,
     lease,
     presence,
 )
-from binokel.server.table import LEASE_SECONDS, LEASE_TRUST, Table
+from binokel.server.runner import LEASE_SECONDS
+from binokel.server.table import Table
 from binokel.table import Table as Driver
 
 log = logging.getLogger("binokel.server")
@@ -164,8 +164,7 @@ class Hall:
                 renewed = time.monotonic()
                 await asyncio.to_thread(lease.renew, self.store, PROCESS, LEASE_SECONDS)
                 for held in list(self.tables.values()):
-                    if held.lease_until > renewed:
-                        held.lease_until = renewed + LEASE_TRUST
+                    held.lease.renewed(renewed)
                 ids = list(self.tables)
                 rows = await asyncio.to_thread(presence.rows, self.store, ids) if ids else []
             except StorageUnavailable:
@@ -201,7 +200,7 @@ class Hall:
         self._forget(table)
         table.stop()
         self.evicted += 1
-        if table.lease_until > 0:  # another process holding it takes its steps now
+        if table.lease.was_ever_held():  # another process holding it takes its steps now
             release = asyncio.ensure_future(asyncio.to_thread(lease.release, self.store, table.id, PROCESS))
             self._releasing.add(release)
             release.add_done_callback(self._released)
@@ -307,8 +306,7 @@ class Hall:
             if table is not None:
                 rows = await asyncio.to_thread(presence.rows, self.store, [game_id])
                 table.set_elsewhere(rows)
-                table.chat.extend(line for _, line in await asyncio.to_thread(chat.recent, self.store, game_id,
-                                                                              self.limits.chat_kept))
+                table.chat.heard(await asyncio.to_thread(table.chat.recent))
                 table.heard(None)  # a step stored while it was loading was announced to nobody here
             future.set_result(table)
             return table
