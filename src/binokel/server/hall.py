@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import secrets
 import time
@@ -79,6 +80,18 @@ class Refused(ProtocolError):
     def __init__(self, status: int, code: str, /, **params: Any) -> None:
         super().__init__(code, **params)
         self.status = status
+
+
+async def read_body(request: Any, most: int, not_json: str = "body_not_object") -> Any:
+    """A request's body as JSON, for its model to read: Refused 413 above ``most`` bytes,
+    400 ``not_json`` when it is no JSON at all."""
+    raw = await request.body()
+    if len(raw) > most:
+        raise Refused(413, "body_too_large", max=most)
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise Refused(400, not_json) from None
 
 
 @dataclass(frozen=True)
@@ -333,7 +346,7 @@ class Hall:
         except StorageUnavailable as error:
             raise self._unavailable(f"the deletion of game {game_id}", error) from None
         self.outage.ok()
-        table._gone()  # told only once it is gone for good
+        table.close_deleted()  # told only once it is gone for good
         try:
             await asyncio.to_thread(self.store.notify, game_id, 0)  # other processes re-read it and find it gone
         except StorageUnavailable:
@@ -391,7 +404,7 @@ class Hall:
                     await asyncio.to_thread(self.store.append, table.id, table.stored_version, [], seats=seats)
                     break
                 except VersionConflict:
-                    await table._adopt_missed()  # under the table's lock
+                    await table.replication.adopt_missed()  # under the table's lock
                     await table.refresh()
                     if seat in table.people:
                         raise Refused(409, "seat_taken", seat=seat) from None
