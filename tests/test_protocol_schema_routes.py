@@ -235,14 +235,14 @@ HOSTILE: list[tuple[Any, str | None]] = [
 """Bodies no route takes, and the code each route's model gives them (None: the route's own)."""
 
 
-def hostile_bodies(good: dict[str, Any]) -> Iterator[tuple[Any, dict[str, Any] | None]]:
+def hostile_bodies(good: dict[str, Any], unknown: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:
     """Bodies made from a good one: each key of the wrong kind, each key missing, an unknown
-    key with a huge value (under the size limit), and far over the limit."""
+    key with a huge value (under the size limit: refused as ``unknown``), and far over the limit."""
     for key, value in good.items():
         for wrong in (True, "1" if not isinstance(value, str) else 1, [value], {"a": value}, 2**70, -1.5):
             yield {**good, key: wrong}, None
         yield {k: v for k, v in good.items() if k != key}, None
-    yield {**good, HUGE[:40]: HUGE}, None
+    yield {**good, HUGE[:40]: HUGE}, {"status": 400, "code": unknown}
     yield {**good, "extra": HUGE * 100}, {"status": 413, "code": "body_too_large"}
 
 
@@ -275,7 +275,8 @@ def test_hostile_bodies_get_coded_refusals_and_change_nothing(checked: Checked) 
     refused = Counter[str]()
     for path, good, key in routes:
         cases = [(body, {"code": "review_body" if path == "/api/review" else code}) for body, code in HOSTILE]
-        for body, expected in [*cases, *hostile_bodies(good)]:
+        unknown = "club_unknown_field" if path.startswith("/api/club") else "unknown_field"
+        for body, expected in [*cases, *hostile_bodies(good, unknown)]:
             content = body if isinstance(body, bytes) else json.dumps(body).encode()
             answer = client.post(path, content=content, headers={**auth(key), "Content-Type": "application/json"})
             if answer.status_code == 200 and path in ("/api/pad", "/api/club/events"):
