@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import queue
 import random
-import threading
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,11 +21,10 @@ from friends_support import client_for, connect, play_deals, seat_everybody
 from pydantic import TypeAdapter
 
 from binokel.i18n import LANGUAGES, catalogue
-from binokel.rules import Rules
 from binokel.score import SUMMARY_FIELDS
 from binokel.server import schema_club, schema_pad, schema_review
 from binokel.server.schema import SCHEMA_FILE, Refusal, every_route
-from club_support import random_summary
+from club_support import receive, summary_for
 from server_support import app_for
 
 SCHEMA = Path(__file__).resolve().parent.parent / SCHEMA_FILE
@@ -48,15 +45,6 @@ def validator(name: str) -> Any:
 def def_name(ref: str) -> str:
     return ref.rsplit("/", 1)[1]
 
-
-def receive(ws: Any, seconds: float = 20.0) -> Any:
-    """The next message of a TestClient websocket, or a failure after ``seconds`` (not a hang)."""
-    answers: queue.Queue[Any] = queue.Queue()
-    threading.Thread(target=lambda: answers.put(ws.receive_json()), daemon=True).start()
-    try:
-        return answers.get(timeout=seconds)
-    except queue.Empty:
-        pytest.fail(f"no message within {seconds} s")
 
 
 def auth(secret: str | None) -> dict[str, str]:
@@ -159,13 +147,6 @@ def test_every_answer_of_a_whole_pad_session_is_in_the_schema(checked: Checked) 
 
 # ---------------------------------------------------------------------- a whole club event
 
-def summary_for(table: dict[str, Any], deal: int, seed: int) -> dict[str, Any]:
-    rules = Rules.parse(table["rules"])
-    dealer = table["first_dealer"]
-    for _ in range(deal - 1):
-        dealer = rules.next_dealer(dealer)
-    return random_summary(random.Random(seed * 100 + deal), rules, dealer)
-
 
 def test_every_answer_of_a_whole_club_event_is_in_the_schema(checked: Checked) -> None:
     call, client = checked, checked.client
@@ -254,14 +235,14 @@ HOSTILE: list[tuple[Any, str | None]] = [
 """Bodies no route takes, and the code each route's model gives them (None: the route's own)."""
 
 
-def hostile_bodies(good: dict[str, Any]) -> Iterator[tuple[Any, dict[str, Any] | None]]:
+def hostile_bodies(good: dict[str, Any], unknown: str) -> Iterator[tuple[Any, dict[str, Any] | None]]:
     """Bodies made from a good one: each key of the wrong kind, each key missing, an unknown
-    key with a huge value (under the size limit), and far over the limit."""
+    key with a huge value (under the size limit: refused as ``unknown``), and far over the limit."""
     for key, value in good.items():
         for wrong in (True, "1" if not isinstance(value, str) else 1, [value], {"a": value}, 2**70, -1.5):
             yield {**good, key: wrong}, None
         yield {k: v for k, v in good.items() if k != key}, None
-    yield {**good, HUGE[:40]: HUGE}, None
+    yield {**good, HUGE[:40]: HUGE}, {"status": 400, "code": unknown}
     yield {**good, "extra": HUGE * 100}, {"status": 413, "code": "body_too_large"}
 
 
@@ -294,7 +275,8 @@ def test_hostile_bodies_get_coded_refusals_and_change_nothing(checked: Checked) 
     refused = Counter[str]()
     for path, good, key in routes:
         cases = [(body, {"code": "review_body" if path == "/api/review" else code}) for body, code in HOSTILE]
-        for body, expected in [*cases, *hostile_bodies(good)]:
+        unknown = "club_unknown_field" if path.startswith("/api/club") else "unknown_field"
+        for body, expected in [*cases, *hostile_bodies(good, unknown)]:
             content = body if isinstance(body, bytes) else json.dumps(body).encode()
             answer = client.post(path, content=content, headers={**auth(key), "Content-Type": "application/json"})
             if answer.status_code == 200 and path in ("/api/pad", "/api/club/events"):

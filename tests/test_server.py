@@ -75,7 +75,7 @@ def new_game(client: TestClient, **body: Any) -> str:
 class SeatSocket:
     """A websocket that said hello with the creator's token; presence, chat and event
     messages are skipped (their own tests are in test_server_friends.py), states and the
-    rest are read as before."""
+    rest are read as they come."""
 
     def __init__(self, ws: Any, events: bool = False) -> None:
         self.ws = ws

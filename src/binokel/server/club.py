@@ -12,7 +12,8 @@ being played), and the **public link** — the event's id — which reads the st
 the sheets and nothing else. The store keeps only the secrets' SHA-256 digests. Secrets
 travel in ``Authorization: Bearer``, never in a URL.
 
-Routes (bodies and answers JSON; refusals in the protocol's format, their codes in the
+Routes (bodies and answers JSON, the models of :mod:`binokel.server.schema_club`, in
+docs/protocol.schema.json; refusals in the protocol's format, their codes in the
 catalogue):
 
 - ``POST /api/club/events`` — the event's settings (docs/club.md); the event's ``id``,

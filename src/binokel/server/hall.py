@@ -346,7 +346,7 @@ class Hall:
         except StorageUnavailable as error:
             raise self._unavailable(f"the deletion of game {game_id}", error) from None
         self.outage.ok()
-        table._gone()  # told only once it is gone for good
+        table.close_deleted()  # told only once it is gone for good
         try:
             await asyncio.to_thread(self.store.notify, game_id, 0)  # other processes re-read it and find it gone
         except StorageUnavailable:
@@ -404,7 +404,7 @@ class Hall:
                     await asyncio.to_thread(self.store.append, table.id, table.stored_version, [], seats=seats)
                     break
                 except VersionConflict:
-                    await table._adopt_missed()  # under the table's lock
+                    await table.replication.adopt_missed()  # under the table's lock
                     await table.refresh()
                     if seat in table.people:
                         raise Refused(409, "seat_taken", seat=seat) from None

@@ -27,6 +27,9 @@ link. The store keeps only the secret's SHA-256 digest.
   ``n`` (1-based; the next one, or a correction of an earlier one). The same deal sent
   again as stored is acknowledged without storing it twice (a retry after a lost answer).
   An impossible summary: 400 with the summary's reason code and its ``field``.
+
+The bodies and answers are the models of :mod:`binokel.server.schema_pad` (in
+docs/protocol.schema.json); a body is read by its model before anything else is done.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 from the seat's own view, and the review of finished deals (a table's, or an uploaded
 ``binokel-game/1`` record). Added to the app by ``add_review_routes``.
 
-Every refusal is a :class:`~binokel.server.hall.Refused` (a status, a reason code and
+The upload's body and the answers are the models of :mod:`binokel.server.schema_review`
+(in docs/protocol.schema.json). Every refusal is a :class:`~binokel.server.hall.Refused` (a status, a reason code and
 its params), answered by the app's one error path in the protocol's format.
 
 A deal in progress is never reviewed: a table's review reads its public record, which

@@ -228,7 +228,7 @@ class StepRunner:
                     return  # the table moved on, or the person came back: their move now
                 try:
                     # False: another process moved first (the same move: it is made once)
-                    await table.commit(table.driver.propose(seat, action, at=version),
+                    await table.replication.commit(table.driver.propose(seat, action, at=version),
                                        stand_in=seat if step.stand_in else None)
                     return
                 except ProtocolError as problem:

@@ -1,6 +1,8 @@
 """The protocol of ``binokel serve`` as typed models: every websocket message of a game
 table (a union per direction, told apart by ``type``) and the JSON bodies and answers of
-the game's HTTP routes (:data:`HTTP`; the club's and the score pad's check their own).
+the game's HTTP routes (:data:`HTTP`); the score pad's, the club's and the deal review's are
+in :mod:`binokel.server.schema_pad`, ``schema_club`` and ``schema_review``, built on the parts
+here (:func:`every_route` gathers them all).
 
 The models are the reference: ``binokel schema`` writes their JSON Schema to
 ``docs/protocol.schema.json`` (checked by a test against what a whole game sends). What a

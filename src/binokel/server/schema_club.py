@@ -25,17 +25,19 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from binokel.club import MAX_DEALS, MAX_MONEY, MAX_NAME, MAX_ROUNDS, TIE_BREAKS
+from binokel.club import KINDS, MAX_DEALS, MAX_MONEY, MAX_NAME, MAX_ROUNDS, TIE_BREAKS
 from binokel.club import Settings as CoreSettings
 from binokel.server.schema import Points, Reader, Refusal, SeatNumber, Sent
 from binokel.server.schema_pad import SUMMARY_SCHEMA, Summary
 
+ENTRY_KINDS = ("register", "rename", "drop", "return")
+"""The entries the organiser sends (the core's others: the event's creation, a draw, a deal)."""
 if TYPE_CHECKING:
     TieBreak: TypeAlias = str
     EntryKind: TypeAlias = str
+    LogKind: TypeAlias = str
 else:  # the choices as the core names them
-    TieBreak = Literal[TIE_BREAKS]
-    EntryKind = Literal["register", "rename", "drop", "return"]
+    TieBreak, EntryKind, LogKind = Literal[TIE_BREAKS], Literal[ENTRY_KINDS], Literal[KINDS]
 DEFAULTS = CoreSettings.from_json({"name": "defaults"}).to_json()
 """The core's defaults of an event's settings."""
 
@@ -76,7 +78,7 @@ class EventEntry(Body):
     """The body of ``POST /api/club/events/{id}/entries`` (organiser): ``register`` (name),
     ``rename`` (player, name), ``drop`` / ``return`` (player)."""
 
-    kind: Annotated[EntryKind, Refusal("club_entry_kind", {"kinds": "register, rename, drop, return"})]
+    kind: Annotated[EntryKind, Refusal("club_entry_kind", {"kinds": ", ".join(ENTRY_KINDS)})]
     name: Annotated[str | None, Refusal("club_name", {"max": MAX_NAME})] = None
     player: Annotated[int | None, Refusal("club_no_player"), Field(description="a player's id")] = None
 
@@ -203,7 +205,7 @@ class AuditEntry(Sent):
 
     at: str
     by: str
-    kind: Literal["create", "register", "rename", "drop", "return", "draw", "deal"]
+    kind: LogKind
     player: int | None = None
     name: str | None = None
     was: str | None = Field(None, description="the name before a rename")

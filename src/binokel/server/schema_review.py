@@ -27,7 +27,7 @@ UPLOAD_BYTES = 512 * 1024
 class ReviewUpload(BaseModel):
     """The body of ``POST /api/review``: a finished deal of an uploaded record, reviewed for a seat."""
 
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
     not_object: ClassVar[str] = "review_body"  # the refusal of a body that is no object
 
     record: Annotated[dict[str, Any], Refusal("review_body"),

@@ -1,27 +1,22 @@
-"""One table per game on the server: people, bots, spectators, presence, chat.
+"""One table per game on the server: the command queue and mailbox around the driver.
 
 The rules of play live in the driver (:class:`binokel.table.Table`): it knows whose turn
-it is, checks every step, and emits versioned events tagged with who may see them. This
-module adds what only a server has: who holds each person's seat (by the digest of its
-token), the connections watching (each with a seat or none), presence, the bots (the
-table's bot seats, and a stand-in of the table's level for a person away longer than the
-grace period), the next deal once the people are ready, chat, and persistence.
+it is, checks every step, and emits versioned events tagged with who may see them. A
+:class:`Table` adds what only a server has — who holds each person's seat (by the digest
+of its token), the connections watching (each with a seat or none), the people's commands
+taken one at a time — and holds the collaborators that do the rest:
 
-Every accepted step is **stored first**, then adopted by the driver and told to each
-connection: the events its seat (or a spectator) may see, then that seat's state
-snapshot, built from ``view(deal, seat)`` (spectators: the public fields of a view only).
-Each message is built once per seat (not per watcher).
+- :class:`~binokel.server.replication.Replication`: every step is stored first, then
+  adopted and told; steps other processes stored are adopted as they are heard;
+- :class:`~binokel.server.runner.StepRunner`: the bots' moves, the stand-ins' and the next
+  deal, taken while this process holds the table's :class:`~binokel.server.runner.Lease`;
+- :class:`~binokel.server.attendance.Attendance`: who is connected (here or at another
+  process), away, stood in for, ready for the next deal;
+- :class:`~binokel.server.chat.ChatRoom` and :class:`~binokel.server.hint.Hints`.
 
-**Several processes** may hold the same table (issue 13; docs/server.md, "Several
-processes"). A step is stored with the optimistic version check (``Store.append`` at the
-version it was decided on): if another process wrote first, the append is refused
-(VersionConflict), this table reads the steps it missed, tells them, and the command is
-judged again on the new state — a person's stale command is refused, a bot's move or a
-deal is simply not made twice. So a bot moves **exactly once** however many processes
-watch its table: each of them may think, only one append at that version lands. Every
-process hears every stored step (``store.notifier.subscribe``) and forwards it to its own
-connections (:meth:`Table.heard`). Presence and "next deal" clicks are shared through the
-store's presence rows, so a person connected to another process is not "away".
+A change is told to each connection once per audience: the events its seat (or a
+spectator) may see, then that seat's state snapshot, built from ``view(deal, seat)``
+(spectators: the public fields of a view only).
 """
 
 from __future__ import annotations
@@ -44,22 +39,17 @@ from binokel.server.outage import Outage
 from binokel.server.pool import Pool
 from binokel.server.persist import PROCESS
 from binokel.server.protocol import error_message, rule_changes, rule_facts
-from binokel.server.replication import Notices
+from binokel.server.replication import Notices, Replication
 from binokel.server.runner import Lease, StepRunner
 from binokel.server.schema import Chat, ProtocolError
 from binokel.server.settings import Seat, SeatPresence, Settings, bot_name
 from binokel.server.storage import (
     HOST_SEAT,
-    Entry,
-    GameNotFound,
     Presence,
-    StorageUnavailable,
     Store,
-    VersionConflict,
-    presence,
 )
 from binokel.server.channel import Channel, Connection
-from binokel.table import Ask, Change, Event, EventKind, Step, Think
+from binokel.table import Ask, Change, Event, EventKind, Think
 from binokel.table import Table as Driver
 from binokel.update import score_line, spectator_view
 from binokel.view import view
@@ -105,11 +95,6 @@ class Table:
                                      version=lambda: self.stored_version)
         self.chat = ChatRoom(game_id, store, self.channel, self.notices, self.metrics, limits,
                              version=lambda: self.stored_version)
-        self._catching_up = False
-        self._carried: dict[int, Sequence[Entry]] = {}  # first version -> entries a notification carried
-        self._heard_up_to = 0  # the highest version another process announced
-        self._lost = False  # notifications may have been lost: read the log back
-        self._refreshing = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self.deleted = False
         self.watched_at = time.monotonic()  # when this process last had a connection to the table
@@ -123,6 +108,7 @@ class Table:
         self.lease = Lease(store, game_id, self.metrics)
         self.runner = StepRunner(self, self.lease, pause=think, budget=budget)
         self.hints = Hints(game_id, limits, pool, budget=budget, seed=driver.seed)
+        self.replication = Replication(self)
 
     # ------------------------------------------------------------------ seats
 
@@ -371,7 +357,7 @@ class Table:
             # The driver judges (turn, legality, version); a second try follows another
             # process's step, which the driver then refuses as stale.
             for _attempt in range(2):
-                if await self.commit(_judged(lambda: self.driver.propose(seat, text, at=version))):
+                if await self.replication.commit(_judged(lambda: self.driver.propose(seat, text, at=version))):
                     self.metrics.latency.observe(time.perf_counter() - started)
                     return
             raise ProtocolError("db_unavailable")
@@ -393,7 +379,7 @@ class Table:
         return self.attendance.everybody_ready(self.people)
 
     async def deal(self) -> bool:
-        return await self.commit(self.driver.propose_deal())
+        return await self.replication.commit(self.driver.propose_deal())
 
     async def hint(self, connection: Connection, chosen: list[str] | None = None) -> str:
         """What the strongest measured level would do for the asking seat, from its view only
@@ -433,36 +419,6 @@ class Table:
 
     # ------------------------------------------------------------------ storing and telling
 
-    async def commit(self, change: Change, stand_in: int | None = None) -> bool:
-        """Store the change, then adopt and tell it (the caller holds the lock). False if
-        another process wrote first (its steps are adopted and told instead: judge again);
-        ProtocolError if the store is unavailable (nothing changed)."""
-        expected = self.stored_version
-        self.notices.expect(expected + 1)  # our own notification of it is no news
-        try:
-            await asyncio.to_thread(persist.append, self.store, self.id, expected, [change],
-                                    persist.status(change.game), stand_in=stand_in is not None)
-        except VersionConflict:
-            self.notices.forget(expected + 1)
-            self.metrics.conflicts.inc()
-            await self._adopt_missed()
-            return False
-        except GameNotFound:
-            self.notices.forget(expected + 1)
-            self._gone()
-            raise ProtocolError("game_deleted") from None
-        except StorageUnavailable as error:
-            self.notices.forget(expected + 1)
-            self.metrics.db_errors.inc()
-            self.outage.failed(f"a step of game {self.id}", error)  # logged once per outage
-            await self._adopt_missed(quiet=True)  # the write may have landed before the line broke
-            raise ProtocolError("db_unavailable") from None
-        self.outage.ok()
-        self.metrics.actions.inc()
-        self.updated = persist.now()
-        self._adopt(change, stand_in)
-        return True
-
     def _adopt(self, change: Change, stand_in: int | None = None) -> None:
         """Commit a stored change to the driver and tell every connection here."""
         since = self.driver.version
@@ -477,93 +433,19 @@ class Table:
         self.channel.tell(self.state_message)
         self.kick()
 
-    def _adopt_carried(self) -> None:
-        """Adopt the steps other processes' notifications carried, as far as they follow on
-        without a gap (the caller holds the lock): nothing is read back."""
-        while (entries := self._carried.pop(self.stored_version + 1, None)) is not None:
-            self._adopt_steps(persist.steps_of(self.stored_version, entries))
-        for first in [first for first in self._carried if first <= self.stored_version]:
-            del self._carried[first]
-
-    async def _adopt_missed(self, quiet: bool = False) -> None:
-        """Read the steps other processes stored after ours and adopt them (the caller holds the lock)."""
-        try:
-            steps = await asyncio.to_thread(persist.missed, self.store, self.id, self.stored_version)
-        except StorageUnavailable:
-            self.metrics.db_errors.inc()
-            if not quiet:
-                log.error("could not read the missed steps of game %s", self.id)
-            return
-        self._adopt_steps(steps)
-
-    def _adopt_steps(self, steps: list[tuple[Step, int | None]]) -> None:
-        if steps:
-            self.lease.holder_moved()
-        for step, stand_in in steps:
-            try:
-                change = self.driver.propose_step(step)
-            except BinokelError:
-                log.exception("stored step of game %s does not fit the table", self.id)
-                return
-            self.metrics.heard.inc()
-            self._adopt(change, stand_in)
-
     # ------------------------------------------------------------------ other processes
 
     def heard(self, version: int | None, entries: Sequence[Any] | None = None) -> None:
-        """The store says the game is at ``version`` (None: perhaps missed notifications): catch
-        up if another process stored steps (from ``entries``, the steps that made ``version``,
-        when the notification carried them; else read back); re-read seats and presence if
-        it changed those."""
-        if version is not None and self.notices.is_own(version):
-            return
-        self._lost = self._lost or version is None
-        if version is not None and version > self.stored_version:
-            self._heard_up_to = max(self._heard_up_to, version)
-            if entries:
-                first = version - len(entries) + 1
-                self._carried[first] = [Entry(first + i, payload) for i, payload in enumerate(entries)]
-        if (version is None or version > self.stored_version) and not self._catching_up:
-            self._catching_up = True
-            self._spawn(self.catch_up())
-        if (version is None or version <= self.stored_version) and not self._refreshing:
-            self._refreshing = True
-            self._spawn(self.refresh())
+        """The store says the game is at ``version`` (:meth:`Replication.heard`)."""
+        self.replication.heard(version, entries)
 
     async def catch_up(self, seen: int = 0) -> None:
-        """Adopt and tell the steps other processes stored: those their notifications carried,
-        and only if that leaves a gap (or a notification was lost, or a client has ``seen``
-        a later version) read the log back."""
-        self._catching_up = False
-        async with self.lock:
-            self._adopt_carried()
-            heard_gap = self._lost or self._heard_up_to > self.stored_version
-            if heard_gap or seen + self.base > self.stored_version:
-                if heard_gap:
-                    self.metrics.read_backs.inc()
-                self._lost = False
-                await self._adopt_missed()
+        """Adopt the steps other processes stored (:meth:`Replication.catch_up`)."""
+        await self.replication.catch_up(seen)
 
     async def refresh(self) -> None:
-        """Re-read the seats (a friend joined at another process) and the presence rows."""
-        self._refreshing = False
-        try:
-            infos = await asyncio.to_thread(self.store.games, [self.id])
-            rows = await asyncio.to_thread(presence.rows, self.store, [self.id])
-            lines = await asyncio.to_thread(self.chat.recent)
-        except StorageUnavailable:
-            self.metrics.db_errors.inc()
-            return
-        if not infos:
-            self._gone()
-            return
-        people, host = persist.people_of(infos[0])
-        for seat, person in people.items():
-            if seat >= 0 and seat not in self.people:
-                self.seat_person(seat, person)
-        self.host = host if host is not None else self.host
-        self.set_elsewhere(rows)
-        self.chat.heard(lines)
+        """Re-read the seats, presence rows and chat (:meth:`Replication.refresh`)."""
+        await self.replication.refresh()
 
     def set_elsewhere(self, rows: list[Presence]) -> None:
         """The presence rows of this table, read from the store (:class:`Attendance`)."""
@@ -574,8 +456,8 @@ class Table:
     async def _share_presence(self, seat: int) -> None:
         await self.attendance.share(seat)
 
-    def _gone(self) -> None:
-        """The game was deleted (by another process): say so and close every connection."""
+    def close_deleted(self) -> None:
+        """The game was deleted (here or by another process): say so and close every connection."""
         if self.deleted:
             return
         self.deleted = True
@@ -609,6 +491,7 @@ class Table:
     def stop(self) -> None:
         """Cancel the runner and background work (shutdown, deletion)."""
         self.runner.stop()
+        self.replication.stop()
         for task in list(self._tasks):
             task.cancel()
 
