@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from friends_support import client_for, connect, play_deals, seat_everybody
 from pydantic import TypeAdapter
@@ -90,6 +92,15 @@ def test_the_committed_schema_lists_every_route_of_the_pad_club_and_review() -> 
             "ReviewUpload"} <= set(DOCUMENT["$defs"])
     for route in routes.csv:
         assert DOCUMENT["x-http"][route]["content"] == "text/csv"
+
+
+def test_every_api_route_of_the_app_is_in_the_schema(tmp_path: Path) -> None:
+    """A route added to the app without its models fails this test."""
+    routes = set()
+    for route in app_for(tmp_path / "games.sqlite3").routes:
+        if isinstance(route, APIRoute) and route.path.startswith("/api/"):
+            routes |= {f"{method} {re.sub(r'[{][a-z_]+[}]', '{id}', route.path)}" for method in route.methods}
+    assert routes == set(DOCUMENT["x-http"]), routes ^ set(DOCUMENT["x-http"])
 
 
 def test_the_summary_model_has_the_cores_fields() -> None:
@@ -219,7 +230,8 @@ def test_every_review_answer_is_in_the_schema(tmp_path: Path) -> None:
         checked("GET /api/games/{id}/review", f"/api/games/{game_id}/review", secret=tokens[0])
         watched = checked("GET /api/games/{id}/review", f"/api/games/{game_id}/review?deal=0")
         assert watched["spectator"] is True
-        record = client.get(f"/api/games/{game_id}/record").json()
+        record = checked("GET /api/games/{id}/record", f"/api/games/{game_id}/record")
+        assert len(record["deals"]) == 1 and len(record["players"]) == 3
         checked("POST /api/review", "/api/review", {"record": record, "seat": 2})
         checked("POST /api/review", "/api/review", {"record": {"format": "nope"}}, status=400)
     assert all(checked.answered[route] for route in schema_review.HTTP), checked.answered

@@ -1,7 +1,8 @@
-"""The deal review's routes (:mod:`binokel.server.review_routes`) as typed models: the
-uploaded record's body and the review's answer (:func:`binokel.server.review.review_record`),
-with its explanation of every number of the deal (:func:`binokel.server.review.explain_deal`).
-The bidding help (``GET /api/games/{id}/advice``) is the game's (:class:`~binokel.server.schema.Advice`).
+"""The deal review's routes (:mod:`binokel.server.review_routes`) as typed models: the game
+record it reads (a table's, ``GET /api/games/{id}/record``, or uploaded), the upload's body
+and the review's answer (:func:`binokel.server.review.review_record`) with its explanation of
+every number of the deal (:func:`binokel.server.review.explain_deal`). The bidding help
+(``GET /api/games/{id}/advice``) is the game's (:class:`~binokel.server.schema.Advice`).
 
 >>> REVIEW.read({"record": {}, "seat": 1}).seat
 1
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from binokel.server.schema import Card, DoneTrick, GameWord, PhaseName, Points, Reader, Refusal, SeatNumber, Sent
 from binokel.server.schema_pad import Explanation
@@ -24,14 +25,47 @@ UPLOAD_BYTES = 512 * 1024
 """The largest uploaded record (a long game of many deals is some 100 KiB)."""
 
 
+class DealRecord(Sent):
+    """A deal of a game record (docs/records.md): the cards dealt and every action taken, in
+    record notation; a deal in progress stops early (every key after its last action absent)."""
+
+    dealer: SeatNumber
+    hands: list[list[Card]] = Field(description="the cards dealt to each seat")
+    tapp: list[Card]
+    auction: list[str] | None = Field(None, description="every call in calling order: a bid or 'pass'")
+    discard: list[Card] | None = None
+    game: GameWord | None = None
+    surrender: bool | None = None
+    tricks: list[list[Card]] | None = Field(None, description="each trick's cards in the order played")
+
+
+class GameRecord(Sent):
+    """``GET /api/games/{id}/record``: the table's game as a ``binokel-game/1`` record
+    (docs/records.md), without the deal in progress; what ``POST /api/review`` reads.
+    Other top-level keys are kept and ignored by a reader."""
+
+    model_config = ConfigDict(extra="allow")
+
+    format: Literal["binokel-game/1"]
+    rules: str
+    players: list[str] | None = None
+    first_dealer: SeatNumber | None = None
+    deals: list[DealRecord]
+    durch_games: list[int] | None = Field(None, description="with durch_game=1: whole games won (+1) or lost (-1)")
+
+
+RECORD_SCHEMA = WithJsonSchema({"allOf": [{"$ref": "#/$defs/GameRecord"}]})
+"""A record in a body: an object the core replays (and refuses, saying where), of the shape of :class:`GameRecord`."""
+
+
 class ReviewUpload(BaseModel):
     """The body of ``POST /api/review``: a finished deal of an uploaded record, reviewed for a seat."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
     not_object: ClassVar[str] = "review_body"  # the refusal of a body that is no object
 
-    record: Annotated[dict[str, Any], Refusal("review_body"),
-                      Field(description="a binokel-game/1 record (docs/records.md)")]
+    record: Annotated[dict[str, Any], Refusal("review_body"), RECORD_SCHEMA,
+                      Field(description="a binokel-game/1 record (docs/records.md), read by the core's replay")]
     seat: Annotated[int, Refusal("review_numbers")] = 0
     deal: Annotated[int | None, Refusal("review_numbers"),
                     Field(description="the deal to review (0 the first; null: the last finished)")] = None
@@ -115,6 +149,7 @@ class Review(Sent):
 
 
 HTTP: dict[str, tuple[str | None, type[BaseModel]]] = {
+    "GET /api/games/{id}/record": (None, GameRecord),  # the record a review reads
     "GET /api/games/{id}/review": (None, Review),
     "POST /api/review": ("ReviewUpload", Review),
 }
