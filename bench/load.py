@@ -53,6 +53,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from binokel.update import apply_update  # this tree's reading of the channel (the page's twin)
@@ -121,8 +122,10 @@ def _unchunk(raw: bytes) -> bytes:
 
 
 async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple[float, float],
-                 stats: Stats, stop: asyncio.Event, rng: random.Random) -> None:
-    """One person at a table: acts on their turn (after thinking), asks for the next deal."""
+                 stats: Stats, rng: random.Random) -> None:
+    """One person at a table: acts on their turn (after thinking), asks for the next deal;
+    until the game ends or the run cancels them. A plain receive loop: the generator's CPU
+    per message stays small (it shares the cores with the server)."""
     host = urllib.parse.urlsplit(ws_url).hostname or "127.0.0.1"
     local = (source_address(table), 0) if host.startswith("127.") else None
     async with connect(f"{ws_url}/ws/games/{game_id}", local_addr=local, open_timeout=60, ping_interval=None,
@@ -131,63 +134,50 @@ async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple
         pending: tuple[int, float] | None = None  # (version acted at, when sent)
         answered = -1
         model: dict[str, Any] = {}  # the last snapshot, brought up to date by each update (as the page does)
-        receiver = asyncio.ensure_future(ws.recv())
-        stopper = asyncio.ensure_future(stop.wait())
-        try:
-            while not stop.is_set():
-                done, _ = await asyncio.wait({receiver, stopper}, return_when=asyncio.FIRST_COMPLETED)
-                if stopper in done:
-                    break
-                message = json.loads(receiver.result())
-                receiver = asyncio.ensure_future(ws.recv())
-                kind = message["type"]
-                version = message.get("version")
-                # The step is told by its ``update`` (or, from a server before the update
-                # channel, by its ``events`` and then a ``state``).
-                if pending is not None and isinstance(version, int) and version > pending[0] \
-                        and kind in ("update", "events"):
-                    if stats.measuring:
-                        stats.latencies.append(time.perf_counter() - pending[1])
-                        stats.actions += 1
-                    pending = None
-                if kind == "error":
-                    if stats.measuring:
-                        stats.errors.append(str(message.get("message"))[:120])
-                    pending, answered = None, -1
-                    continue
-                if kind not in ("state", "update") or (kind == "update" and not model):
-                    continue
-                model = apply_update(model, message)
-                if version == answered:
-                    continue
-                seen = model["view"]
-                if model["game"]["over"]:
-                    break
-                if seen["phase"] == "over":
-                    answered = version
-                    await thinking(think, rng, stop)
-                    await ws.send(json.dumps({"type": "next_deal", "version": version}))
-                    if stats.measuring:
-                        stats.deals += 1
-                elif seen["to_move"] == model["seat"] and seen["legal_actions"]:
-                    answered = version
-                    await thinking(think, rng, stop)
-                    action = rng.choice(seen["legal_actions"])
-                    pending = (version, time.perf_counter())
-                    await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
-        finally:
-            receiver.cancel()
-            stopper.cancel()
+        async for text in ws:
+            message = json.loads(text)
+            kind = message["type"]
+            version = message.get("version")
+            # The step is told by its ``update`` (or, from a server before the update
+            # channel, by its ``events`` and then a ``state``).
+            if pending is not None and isinstance(version, int) and version > pending[0] \
+                    and kind in ("update", "events"):
+                if stats.measuring:
+                    stats.latencies.append(time.perf_counter() - pending[1])
+                    stats.actions += 1
+                pending = None
+            if kind == "error":
+                if stats.measuring:
+                    stats.errors.append(str(message.get("message"))[:120])
+                pending, answered = None, -1
+                continue
+            if kind not in ("state", "update") or (kind == "update" and not model):
+                continue
+            model = apply_update(model, message)
+            if version == answered:
+                continue
+            seen = model["view"]
+            if model["game"]["over"]:
+                break
+            if seen["phase"] == "over":
+                answered = version
+                await thinking(think, rng)
+                await ws.send(json.dumps({"type": "next_deal", "version": version}))
+                if stats.measuring:
+                    stats.deals += 1
+            elif seen["to_move"] == model["seat"] and seen["legal_actions"]:
+                answered = version
+                await thinking(think, rng)
+                action = rng.choice(seen["legal_actions"])
+                pending = (version, time.perf_counter())
+                await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
 
 
-async def thinking(think: tuple[float, float], rng: random.Random, stop: asyncio.Event) -> None:
+async def thinking(think: tuple[float, float], rng: random.Random) -> None:
     if think[0] == math.inf:
-        await stop.wait()
+        await asyncio.get_running_loop().create_future()  # for ever (until the run cancels the person)
     elif think[1] > 0:
-        try:
-            await asyncio.wait_for(stop.wait(), rng.uniform(*think))
-        except TimeoutError:
-            pass
+        await asyncio.sleep(rng.uniform(*think))
 
 
 # ---------------------------------------------------------------------- the server and its processes
@@ -284,7 +274,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(args.seed)
     think = {"realistic": (1.0, 3.0), "capacity": (0.0, 0.0), "idle": (math.inf, math.inf)}[args.mode]
     stats = Stats()
-    stop = asyncio.Event()
     tables: list[tuple[int, str, list[str]]] = []
     setup_failures: list[str] = []
     timed_out = False
@@ -306,7 +295,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 bot = args.mode == "realistic" and args.bot_every > 0 and index % args.bot_every == 0
                 http = https[index % len(https)]
                 game_id, tokens = await make_table(http, index, bot)
-            people.extend(asyncio.ensure_future(person("ws" + http[4:], index, game_id, token, think, stats, stop,
+            people.extend(asyncio.ensure_future(person("ws" + http[4:], index, game_id, token, think, stats,
                                                        random.Random(rng.random()))) for token in tokens)
             return index, game_id, tokens
 
@@ -338,14 +327,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             metrics_after = "\n".join(await metrics_now()) if server else ""
         else:
             own_after = resource.getrusage(resource.RUSAGE_SELF)
-        stop.set()
-        # Every socket's end is collected here (a refused or reset one is counted, never a traceback).
-        ended, hanging = await asyncio.wait(people, timeout=30) if people else (set(), set())
-        for task in hanging:
+        # Every socket's end is collected here (a refused or reset one is counted, never a
+        # traceback): those that ended by themselves, then the rest once cancelled (their
+        # sockets close; a socket that breaks while closing is no failure of the run).
+        early = {task for task in people if task.done()}
+        for task in people:
             task.cancel()
-        crashed = [repr(task.exception())[:120] for task in ended if not task.cancelled() and task.exception()]
+        ended, _ = await asyncio.wait(people, timeout=30) if people else (set(), set())
+        crashed = [repr(task.exception())[:120] for task in ended if not task.cancelled() and task.exception()
+                   and (task in early or not isinstance(task.exception(), (ConnectionClosed, OSError)))]
     finally:
-        stop.set()
+        for task in people:
+            task.cancel()
         for started in servers:
             started.send_signal(2)
         for started in servers:
