@@ -21,14 +21,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about httpx versions
     from fastapi.testclient import TestClient
 
-from test_server import cards_in
-
 from binokel.action import HAND_DURCH, OPEN_DURCH
 from binokel.card import CARDS, Card
-from binokel.game import Game
 from binokel.meld import meld_cards
-from binokel.record import actions_of, replay_deal
-from server_support import ModelSocket, Saved as Store, Snapshot, app_for
+from server_support import ModelSocket, Snapshot, app_for, cards_in, shown_deal, true_games
 from binokel.update import spectator_view
 from binokel.state import Phase, State
 from binokel.view import view
@@ -146,25 +142,6 @@ def play_deals(people: dict[int, Watcher], rng: random.Random, deals: int = 1, *
 
 
 # ---------------------------------------------------------------------- the truth
-
-def true_games(db: Path, game_id: str) -> list[Game]:
-    """The true game at every version: 0 before the first deal, then one per deal and per action."""
-    record = Store(db).load(game_id).record
-    game = Game.new(record["rules"], record["deals"][0]["dealer"])
-    games = [game]
-    for deal in record["deals"]:
-        state = replay_deal(deal, game.rules, dealer=game.current.dealer)
-        game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
-        games.append(game)
-        for action in actions_of(state):
-            game = game.apply(action)
-            games.append(game)
-    return games
-
-
-def shown_deal(game: Game) -> State:
-    return game.deals[-2] if game.needs_deal() and len(game.deals) > 1 else game.current
-
 
 def knowable(deal: State, seat: int | None) -> set[Card]:
     """The cards ``seat`` (None: a spectator) may know in a deal: its hand, cards played, melds

@@ -21,12 +21,16 @@ from typing import Any
 import pytest
 from storage_support import info_of
 
-from binokel.record import game_record
+from binokel.card import CARDS, Card
+from binokel.game import Game
+from binokel.record import actions_of, game_record, replay_deal
 from binokel.server import persist
 from binokel.server.app import create_app
 from binokel.server.limits import Limits
+from binokel.server.protocol import CARD_PATTERN
 from binokel.server.settings import Seat
 from binokel.server.storage import open_store
+from binokel.state import State
 from binokel.update import apply_update
 
 Message = dict[str, Any]
@@ -102,6 +106,46 @@ class Saved:
                 store._write(lambda db: db.execute(  # type: ignore[attr-defined]
                     "UPDATE invites SET expires = '2000-01-01T00:00:00.000+00:00' WHERE seat IS NOT -1"))
 
+
+# ---------------------------------------------------------------------- the truth
+
+def true_games(db: Path, game_id: str) -> list[Game]:
+    """The true game at every version, rebuilt from the full stored record: version 0 is
+    the new table, version 1 the first deal dealt, then one version per action and per later deal."""
+    record = Saved(db).load(game_id).record
+    game = Game.new(record["rules"], record["deals"][0]["dealer"])
+    games: list[Game] = [game]
+    for deal in record["deals"]:
+        state = replay_deal(deal, game.rules, dealer=game.current.dealer)
+        game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
+        games.append(game)
+        for action in actions_of(state):
+            game = game.apply(action)
+            games.append(game)
+    return games
+
+
+def shown_deal(game: Game) -> State:
+    return game.deals[-2] if game.needs_deal() and len(game.deals) > 1 else game.current
+
+
+def cards_in(value: Any) -> set[Card]:
+    """Every card named anywhere in a message (keys and values, at any depth)."""
+    found: set[Card] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found |= cards_in(key) | cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= cards_in(item)
+    elif isinstance(value, str):
+        for word in value.replace(",", " ").replace(":", " ").split():
+            if CARD_PATTERN.match(word.strip("'\"().")):
+                found.add(Card.parse(word.strip("'\"().")))
+    return found
+
+
+# ---------------------------------------------------------------------- what a client holds
 
 class Snapshot(dict[str, Any]):
     """A client's model of the table after one message: a ``state`` snapshot, or the model

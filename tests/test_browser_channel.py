@@ -3,7 +3,7 @@ silently, and a dead line shows within 2 s.
 
 The page's websocket runs through Playwright's ``route_web_socket``, which can hold the
 server's messages back (two tabs clicking at once) or drop everything both ways (the
-network gone without a close: only a heartbeat can tell). Fixtures from test_browser.py.
+network gone without a close: only a heartbeat can tell).
 """
 
 from __future__ import annotations
@@ -11,9 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from test_browser import (  # noqa: F401 - its server and browser fixtures too
-    browser,
-    server,
+from browser_support import (
     CARD_EDGE,
     MY_TURN,
     Browser,
@@ -22,11 +20,10 @@ from test_browser import (  # noqa: F401 - its server and browser fixtures too
     expect,
     goto,
     my_turn,
+    new_game,
     open_page,
     play_until,
-    pytestmark,  # noqa: F401 - the same skips as test_browser.py
 )
-from test_browser_details import new_game
 
 SOCKET = re.compile(r"/ws/games/")
 

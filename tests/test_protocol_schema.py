@@ -22,12 +22,12 @@ from binokel.server.schema import (
     NEW_GAME,
     SCHEMA_FILE,
     SERVER,
-    REVIEW,
     ProtocolError,
     Reader,
     Refusal,
     schema_text,
 )
+from binokel.server.schema_review import REVIEW
 
 
 def refusal_of(reader: Reader[Any], data: Any) -> ProtocolError:
@@ -175,7 +175,7 @@ def test_every_http_answer_of_the_game_routes_is_in_the_schema(tmp_path: Path) -
     validates against the committed schema (the body's and the answer's ``$defs``)."""
     document = json.loads(SCHEMA.read_text("utf-8"))
     routes = document["x-http"]
-    assert set(routes) == set(HTTP)
+    assert set(HTTP) <= set(routes)
     answered: dict[str, int] = {}
 
     def call(route: str, path: str, body: Any = None, **options: Any) -> Any:

@@ -32,10 +32,10 @@ from binokel.error import IllegalActionError, NotationError
 from binokel.game import Game
 from binokel.i18n import render
 from binokel.meld import meld_cards
-from binokel.record import actions_of, replay, replay_deal
+from binokel.record import replay
 from binokel.rules import RULE_SETS, STANDARD, Rules, options
-from binokel.server.protocol import CARD_PATTERN, MAX_MESSAGE
-from server_support import ModelSocket, Saved as Store, app_for, wire_of
+from binokel.server.protocol import MAX_MESSAGE
+from server_support import ModelSocket, Saved as Store, app_for, cards_in, shown_deal, true_games, wire_of
 from binokel.state import Phase, State
 from binokel.view import view
 
@@ -130,26 +130,6 @@ def stored(db: Path, game_id: str) -> tuple[int, str]:
     return row.version, json.dumps(row.record, sort_keys=True)
 
 
-def true_games(db: Path, game_id: str) -> list[Game]:
-    """The true game at every version, rebuilt from the full stored record: version 0 is
-    the new table, version 1 the first deal dealt, then one version per action and per later deal."""
-    record = Store(db).load(game_id).record
-    game = Game.new(record["rules"], record["deals"][0]["dealer"])
-    games: list[Game] = [game]
-    for deal in record["deals"]:
-        state = replay_deal(deal, game.rules, dealer=game.current.dealer)
-        game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
-        games.append(game)
-        for action in actions_of(state):
-            game = game.apply(action)
-            games.append(game)
-    return games
-
-
-def shown_deal(game: Game) -> State:
-    return game.deals[-2] if game.needs_deal() and len(game.deals) > 1 else game.current
-
-
 def knowable(deal: State) -> set[Card]:
     """The card kinds seat 0 may know in this deal: its hand, cards played, cards shown in
     melds, the Tapp once the soloist has turned it up (never after an open Durch from the
@@ -167,22 +147,6 @@ def knowable(deal: State) -> set[Card]:
     if deal.soloist == 0:
         cards.update(CARDS[k] for k in deal.discard)
     return cards
-
-
-def cards_in(value: Any) -> set[Card]:
-    """Every card named anywhere in a message (keys and values, at any depth)."""
-    found: set[Card] = set()
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found |= cards_in(key) | cards_in(item)
-    elif isinstance(value, list):
-        for item in value:
-            found |= cards_in(item)
-    elif isinstance(value, str):
-        for word in value.replace(",", " ").replace(":", " ").split():
-            if CARD_PATTERN.match(word.strip("'\"().")):
-                found.add(Card.parse(word.strip("'\"().")))
-    return found
 
 
 def check_no_leak(db: Path, game_id: str, log: list[Message], sent: set[Card] = frozenset()) -> int:

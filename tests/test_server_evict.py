@@ -92,7 +92,7 @@ class Held:
 
 def test_a_table_whose_bot_is_thinking_stays(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     go, thinking = threading.Event(), threading.Event()
-    monkeypatch.setattr("binokel.server.table.make_bot", lambda level, seed=None: Held(go, thinking)
+    monkeypatch.setattr("binokel.server.runner.make_bot", lambda level, seed=None: Held(go, thinking)
                         if level == "easy" else make_bot(level, seed))
     with client_for(tmp_path, idle_seconds=0.0) as client:
         hall = client.app.state.hall
@@ -104,12 +104,12 @@ def test_a_table_whose_bot_is_thinking_stays(tmp_path: Any, monkeypatch: pytest.
             ws.send_json({"type": "hello", "token": None})
             assert thinking.wait(10)
         table = hall.tables[game["id"]]
-        assert table.moving
+        assert table.runner.moving
         client.portal.call(hall.sweep)
         assert game["id"] in hall.tables  # nobody watches, but its bot's move is in flight
         go.set()
         deadline = time.monotonic() + 10
-        while table.moving and time.monotonic() < deadline:
+        while table.runner.moving and time.monotonic() < deadline:
             time.sleep(0.02)
         time.sleep(0.05)
         client.portal.call(hall.sweep)

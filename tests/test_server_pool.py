@@ -252,7 +252,7 @@ def _my_turn(client: TestClient) -> tuple[str, str]:
 
 def gate_hints(monkeypatch: pytest.MonkeyPatch, shared: dict[str, Any]) -> None:
     """The adviser of every hint is a :class:`Gate` (the tables' own bots stay what they are)."""
-    monkeypatch.setattr("binokel.server.table.make_bot", lambda level, seed=None: Gate("hint", shared)
+    monkeypatch.setattr("binokel.server.hint.make_bot", lambda level, seed=None: Gate("hint", shared)
                         if level == HINT_LEVEL else make_bot(level, seed))
 
 

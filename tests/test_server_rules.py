@@ -134,7 +134,7 @@ class ContractBot:
 
 @pytest.mark.parametrize("text", CONTRACT_TEXTS)
 def test_contracts_without_trump_and_the_open_hand(db: Path, text: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("binokel.server.table.make_bot", lambda level, seed=None: ContractBot())
+    monkeypatch.setattr("binokel.server.runner.make_bot", lambda level, seed=None: ContractBot())
     rules = Rules.parse(text)
     # A bot must win an auction and name open Durch: the first seed (whose first dealer is
     # seat 1) where that happens within 6 deals; the bots' choices depend on the seed.
@@ -170,7 +170,7 @@ def test_everybody_passes_in_the_open_auction(db: Path, monkeypatch: pytest.Monk
         def choose(self, view: SeatView, rng: random.Random, budget: float) -> Action:
             return next(a for a in view.legal_actions if str(a) == "pass")
 
-    monkeypatch.setattr("binokel.server.table.make_bot", lambda level, seed=None: Passer())
+    monkeypatch.setattr("binokel.server.runner.make_bot", lambda level, seed=None: Passer())
     rules = Rules.parse("standard(auction=open)")
     with client_for(db) as client:
         log = play_deals(client, db, rules, 2, lambda seen, rng: "pass", 3)
@@ -193,7 +193,7 @@ def test_a_failing_bot_in_the_tapp_phase_is_survived(db: Path, monkeypatch: pyte
                 raise KeyError("tapp")
             return super().choose(view, rng, budget)
 
-    monkeypatch.setattr("binokel.server.table.make_bot", lambda level, seed=None: TappShy())
+    monkeypatch.setattr("binokel.server.runner.make_bot", lambda level, seed=None: TappShy())
     monkeypatch.setenv("BINOKEL_STRICT_BOTS", "0")  # live play is tested here: logged and survived, not raised
     rules = Rules.parse("standard(hand_durch=2000)")
     with client_for(db) as client:

@@ -51,7 +51,6 @@ from binokel.state import Outcome, State
 from binokel.table import Deal, Over, Seat, Table, Think
 from binokel.view import SeatView
 
-DECISION_KINDS = ("auction", "tapp", "discard", "game", "surrender", "play")
 DEFAULT_BUDGET = 0.1
 Z95 = 1.959964
 

@@ -67,10 +67,6 @@ class SeatView:
         """Who sits where this deal (forehand, seat order, who sits out)."""
         return self.rules.seating(self.dealer)
 
-    @property
-    def my_hand(self) -> Hand:
-        return Hand(self.hand)
-
     def trick_points_of(self, number: int) -> int:
         """The points completed trick ``number`` (0 the first) brought its winner: its cards
         and, when it ended the deal's play (no card left in any hand), the last trick's 10.

@@ -34,7 +34,7 @@ import multiprocessing
 import os
 import random
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -161,15 +161,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- reading
-
-def read_decisions(lines: Iterable[str]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    """Every ``(deal, decision)`` of some JSON lines."""
-    for line in lines:
-        if line.strip():
-            deal = json.loads(line)
-            for decision in deal["decisions"]:
-                yield deal, decision
-
 
 def load_arrays(path: str) -> dict[str, Any]:
     """A self-play file as numpy arrays (needs ``binokel[rl]``): ``x`` (observations,

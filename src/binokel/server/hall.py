@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import secrets
 import time
@@ -49,11 +50,11 @@ from binokel.server.storage import (
     StorageUnavailable,
     Store,
     VersionConflict,
-    chat,
     lease,
     presence,
 )
-from binokel.server.table import LEASE_SECONDS, LEASE_TRUST, Table
+from binokel.server.runner import LEASE_SECONDS
+from binokel.server.table import Table
 from binokel.table import Table as Driver
 
 log = logging.getLogger("binokel.server")
@@ -79,6 +80,18 @@ class Refused(ProtocolError):
     def __init__(self, status: int, code: str, /, **params: Any) -> None:
         super().__init__(code, **params)
         self.status = status
+
+
+async def read_body(request: Any, most: int, not_json: str = "body_not_object") -> Any:
+    """A request's body as JSON, for its model to read: Refused 413 above ``most`` bytes,
+    400 ``not_json`` when it is no JSON at all."""
+    raw = await request.body()
+    if len(raw) > most:
+        raise Refused(413, "body_too_large", max=most)
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise Refused(400, not_json) from None
 
 
 @dataclass(frozen=True)
@@ -164,8 +177,7 @@ class Hall:
                 renewed = time.monotonic()
                 await asyncio.to_thread(lease.renew, self.store, PROCESS, LEASE_SECONDS)
                 for held in list(self.tables.values()):
-                    if held.lease_until > renewed:
-                        held.lease_until = renewed + LEASE_TRUST
+                    held.lease.renewed(renewed)
                 ids = list(self.tables)
                 rows = await asyncio.to_thread(presence.rows, self.store, ids) if ids else []
             except StorageUnavailable:
@@ -201,7 +213,7 @@ class Hall:
         self._forget(table)
         table.stop()
         self.evicted += 1
-        if table.lease_until > 0:  # another process holding it takes its steps now
+        if table.lease.was_ever_held():  # another process holding it takes its steps now
             release = asyncio.ensure_future(asyncio.to_thread(lease.release, self.store, table.id, PROCESS))
             self._releasing.add(release)
             release.add_done_callback(self._released)
@@ -307,8 +319,7 @@ class Hall:
             if table is not None:
                 rows = await asyncio.to_thread(presence.rows, self.store, [game_id])
                 table.set_elsewhere(rows)
-                table.chat.extend(line for _, line in await asyncio.to_thread(chat.recent, self.store, game_id,
-                                                                              self.limits.chat_kept))
+                table.chat.heard(await asyncio.to_thread(table.chat.recent))
                 table.heard(None)  # a step stored while it was loading was announced to nobody here
             future.set_result(table)
             return table
@@ -335,7 +346,7 @@ class Hall:
         except StorageUnavailable as error:
             raise self._unavailable(f"the deletion of game {game_id}", error) from None
         self.outage.ok()
-        table._gone()  # told only once it is gone for good
+        table.close_deleted()  # told only once it is gone for good
         try:
             await asyncio.to_thread(self.store.notify, game_id, 0)  # other processes re-read it and find it gone
         except StorageUnavailable:
@@ -393,7 +404,7 @@ class Hall:
                     await asyncio.to_thread(self.store.append, table.id, table.stored_version, [], seats=seats)
                     break
                 except VersionConflict:
-                    await table._adopt_missed()  # under the table's lock
+                    await table.replication.adopt_missed()  # under the table's lock
                     await table.refresh()
                     if seat in table.people:
                         raise Refused(409, "seat_taken", seat=seat) from None

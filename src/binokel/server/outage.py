@@ -3,7 +3,7 @@ from the server: counted every time, **logged once** when it starts and once whe
 
 A refused write changes nothing (the store's transactions are all or nothing), so the
 server answers 503 (``db_unavailable``) to the request, tells nobody of a change, and
-retries a bot move with a growing pause (:meth:`binokel.server.table.Table._move`) until
+retries a bot move with a growing pause (:meth:`binokel.server.runner.StepRunner._store`) until
 the database takes writes again — then the line saying so is logged.
 
 >>> import logging

@@ -339,6 +339,14 @@ class Pool:
             log.exception("no new bot worker processes; bots think in threads")
 
 
+async def think_in(pool: Pool | None, table: str, bot: Bot, view: SeatView, rng: random.Random, budget: float, *,
+                   seed: object = None, hint: bool = False) -> Action:
+    """The bot's checked answer to ``view``, thought in ``pool`` (a thread of its own without one)."""
+    if pool is None:
+        return await asyncio.to_thread(choose_safely, bot, view, rng, budget, seed=seed)
+    return await pool.think(table, bot, view, rng, budget, seed=seed, hint=hint)
+
+
 # ---------------------------------------------------------------------- in the workers
 
 def _worker_start(server: int) -> None:
