@@ -22,10 +22,11 @@ from fastapi.testclient import TestClient
 from friends_support import client_for, connect, play_deals, seat_everybody
 from pydantic import TypeAdapter
 
+from binokel.club import ClubError, Settings
 from binokel.i18n import LANGUAGES, catalogue
 from binokel.score import SUMMARY_FIELDS
 from binokel.server import schema_club, schema_pad, schema_review
-from binokel.server.schema import SCHEMA_FILE, Refusal, every_route
+from binokel.server.schema import SCHEMA_FILE, ProtocolError, Refusal, every_route
 from club_support import receive, summary_for
 from server_support import app_for
 
@@ -117,6 +118,45 @@ def test_every_refusal_code_of_the_route_models_is_in_every_catalogue() -> None:
     for lang in LANGUAGES:
         strings = catalogue(lang)["strings"]
         assert all(f"error.{code}" in strings for code in codes), (lang, sorted(codes - set(strings)))
+
+
+@pytest.mark.parametrize(("reader", "body", "code", "params"), [
+    (schema_pad.NEW_SHEET, {"rules": "kreuz", "players": ["A", "B", "C", "D"], "first_dealer": "1"},
+     "summary_bad_seat", {"field": "first_dealer", "last": 3, "value": "'1'"}),
+    (schema_pad.NEW_SHEET, {"players": "ABC"}, "pad_names", {"field": "players"}),
+    (schema_pad.NEW_SHEET, {"rules": 3, "players": []}, "rules_not_text", {"value": "3"}),
+    (schema_pad.ENTRY, {"deal": 0, "summary": {}}, "pad_no_such_deal", {"field": "deal", "value": "0"}),
+    (schema_pad.ENTRY, {"summary": [1]}, "summary_not_object", {"field": "summary"}),
+    (schema_pad.ENTRY, {"summary": {}, "deals": 1}, "unknown_field", {"name": "'deals'"}),
+    (schema_club.ENTRY, {"kind": "win"}, "club_entry_kind", {"field": "kind"}),
+    (schema_club.ENTRY, {"kind": "drop", "player": "3"}, "club_no_player", {"field": "player"}),
+    (schema_club.DEAL, {"round": "1", "table": 1, "deal": 1, "summary": {}}, "club_no_round", {"field": "round"}),
+    (schema_club.DEAL, {"round": 1, "table": 1, "summary": {}}, "bad_field", {"field": "deal"}),
+    (schema_club.DEAL, {"round": 1, "table": 1, "deal": 1, "summary": "x"}, "club_summary_object",
+     {"field": "summary"}),
+    (schema_review.REVIEW, {"record": {}, "note": 1}, "unknown_field", {"name": "'note'"}),
+])
+def test_a_refused_body_names_its_field(reader: Any, body: Any, code: str, params: dict[str, Any]) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        reader.read(body, **({"last": 0} if reader is schema_pad.ENTRY else {}))  # the route knows the deals
+    assert (refused.value.code, params.items() <= refused.value.params.items()) == (code, True), refused.value.params
+    assert "Input should" not in str(refused.value)
+
+
+@pytest.mark.parametrize("body", [
+    {"name": ""}, {"name": 7}, {"name": "Cup", "rules": ["club"]}, {"name": "Cup", "rounds": "2"},
+    {"name": "Cup", "deals": 0}, {"name": "Cup", "table_size": 5}, {"name": "Cup", "fees": [[1]]},
+    {"name": "Cup", "entry_fee": -1}, {"name": "Cup", "tie_breaks": ["luck"]}, {"name": "Cup", "fewest_meetings": 1},
+    {"name": "Cup", "colour": 1},
+])
+def test_the_club_settings_model_refuses_as_the_core_does(body: dict[str, Any]) -> None:
+    """The model reads a new event's settings before the core (binokel.club.Settings) does;
+    whichever sees a fault, the organiser gets the same code naming the same field."""
+    with pytest.raises(ProtocolError) as model:
+        schema_club.SETTINGS.read(body)
+    with pytest.raises(ClubError) as core:
+        Settings.from_json(body)
+    assert (model.value.code, model.value.params.get("field")) == (core.value.code, core.value.params.get("field"))
 
 
 # ---------------------------------------------------------------------- a whole pad session

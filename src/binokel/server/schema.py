@@ -316,7 +316,8 @@ CLIENT: Reader[Hello | Action | HintRequest | Sync | Ping | NextDeal | RematchRe
 
 # ---------------------------------------------------------------------- HTTP bodies
 
-def _players(body: Any) -> int:
+def players_of(body: Any) -> int:
+    """The players of a body's rule text, for a refusal's words (3 if it has none that reads)."""
     try:
         return Rules.parse(body.get("rules", "standard")).players if isinstance(body, dict) else 3
     except (BinokelError, AttributeError):
@@ -324,7 +325,7 @@ def _players(body: Any) -> int:
 
 
 def _opponents_example(body: Any) -> dict[str, Any]:
-    count = _players(body) - 1
+    count = players_of(body) - 1
     return {"count": NUMBER_WORDS.get(count, str(count)),
             "example": ", ".join(['"medium"'] * (count - 1) + ['"hard"'])}
 
@@ -341,7 +342,7 @@ class NewGame(BaseModel):
 
     rules: RuleText = Field(DEFAULTS.rules, json_schema_extra={"default": DEFAULTS.rules.text})
     seats: Annotated[list[SeatKind] | None,
-                     Refusal("seats_list", lambda body: {"count": _players(body), **LEVEL_LIST},
+                     Refusal("seats_list", lambda body: {"count": players_of(body), **LEVEL_LIST},
                              item=Refusal("bad_seat_kind", LEVEL_LIST)),
                      Field(description='per seat "me" (the creator, at most one), "open" (a friend) or a bot level')
                      ] = None

@@ -23,9 +23,18 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from binokel.error import BinokelError
 from binokel.rules import Rules
-from binokel.server.schema import GameWord, OutcomeName, Points, Reader, Refusal, RuleText, SeatNumber, Sent
+from binokel.server.schema import (
+    GameWord,
+    OutcomeName,
+    Points,
+    Reader,
+    Refusal,
+    RuleText,
+    SeatNumber,
+    Sent,
+    players_of,
+)
 
 SUMMARY_SCHEMA = WithJsonSchema({"allOf": [{"$ref": "#/$defs/Summary"}]})
 """A summary in a body: an object the core reads (and refuses, naming the field), of the shape of :class:`Summary`."""
@@ -83,14 +92,6 @@ class Explanation(Sent):
 
 # ---------------------------------------------------------------------- bodies
 
-def _players(body: Any) -> int:
-    """The players of a body's rules, for a refusal's words (3 if the rules are no good)."""
-    try:
-        return Rules.parse(body["rules"]).players if isinstance(body.get("rules", ""), str) else 3
-    except (BinokelError, KeyError):
-        return 3
-
-
 class NewSheet(BaseModel):
     """The body of ``POST /api/pad``: a new sheet."""
 
@@ -98,7 +99,7 @@ class NewSheet(BaseModel):
 
     rules: RuleText = Field(Rules.parse("standard"), json_schema_extra={"default": "standard"})
     players: Annotated[list[str], Refusal("pad_names"), Field(description="one name per seat, in seat order")]
-    first_dealer: Annotated[SeatNumber, Refusal("summary_bad_seat", lambda body: {"last": _players(body) - 1})] = 0
+    first_dealer: Annotated[SeatNumber, Refusal("summary_bad_seat", lambda body: {"last": players_of(body) - 1})] = 0
 
 
 class DealEntry(BaseModel):

@@ -25,7 +25,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from binokel.error import BinokelError
@@ -78,8 +77,8 @@ class Table:
         self.channel = Channel()
         # When the deal in the score sheet ended: for a table loaded at its score sheet (a
         # restart, kill -9, eviction, another process) the stored time of its last step,
-        # so ``next_deal_after`` runs from there and not from nothing (issue 27).
-        self.deal_over_at: float | None = _ended_at(updated) if driver.needs_deal() else None
+        # so ``next_deal_after`` runs from there and not from nothing.
+        self.deal_over_at: float | None = persist.monotonic_at(updated) if driver.needs_deal() else None
         self.rematch_id: str | None = None
         self.on_rematch: Callable[[Table], Awaitable[Table]] | None = None  # set by the hall
         self.on_deleted: Callable[[Table], None] | None = None  # set by the hall
@@ -494,28 +493,6 @@ class Table:
         self.replication.stop()
         for task in list(self._tasks):
             task.cancel()
-
-
-def _ended_at(stamp: str | None) -> float | None:
-    """The monotonic clock's reading at a stored time (``persist.now()``'s format); None if
-    there is none or it does not read.
-
-    >>> import time
-    >>> ago = _ended_at(persist.now())
-    >>> ago is not None and abs(ago - time.monotonic()) < 5
-    True
-    >>> _ended_at(None), _ended_at("not a time")
-    (None, None)
-    """
-    if stamp is None:
-        return None
-    try:
-        then = datetime.fromisoformat(stamp)
-    except ValueError:
-        return None
-    if then.tzinfo is None:
-        then = then.replace(tzinfo=UTC)
-    return time.monotonic() - max(0.0, (datetime.now(UTC) - then).total_seconds())
 
 
 def _judged(judge: Callable[[], T]) -> T:
