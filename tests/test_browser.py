@@ -12,23 +12,8 @@ import urllib.request
 from collections.abc import Iterator
 
 import pytest
-from browser_support import (
-    MY_TURN,
-    SCREENSHOTS,
-    Browser,
-    Page,
-    Server,
-    checked_page,
-    deal_over,
-    expect,
-    goto,
-    hand,
-    my_turn,
-    open_page,
-    play_until,
-    reload,
-    screenshots_only,
-)
+from browser_support import (MY_TURN, SCREENSHOTS, Browser, Page, Server, checked_page, deal_over, expect, goto, hand,
+                             my_turn, open_page, play_until, reload, screenshots_only)
 
 
 @pytest.fixture

@@ -10,21 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser_support import (
-    MY_TURN,
-    Browser,
-    Page,
-    Server,
-    act,
-    axe_or_skip,
-    deal_over,
-    expect,
-    goto,
-    my_turn,
-    open_page,
-    play_until,
-    violations,
-)
+from browser_support import (MY_TURN, Browser, Page, Server, act, axe_or_skip, deal_over, expect, goto, my_turn,
+                             open_page, play_until, violations)
 
 
 # ---------------------------------------------------------------------- a spectator's review

@@ -11,19 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from browser_support import (
-    CARD_EDGE,
-    MY_TURN,
-    Browser,
-    Page,
-    Server,
-    expect,
-    goto,
-    my_turn,
-    new_game,
-    open_page,
-    play_until,
-)
+from browser_support import (CARD_EDGE, MY_TURN, Browser, Page, Server, expect, goto, my_turn, new_game, open_page,
+                             play_until)
 
 SOCKET = re.compile(r"/ws/games/")
 

@@ -12,22 +12,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browser_support import (
-    MY_TURN,
-    SCREENSHOTS,
-    Browser,
-    Page,
-    Server,
-    deal_over,
-    expect,
-    goto,
-    my_turn,
-    new_game,
-    open_page,
-    play_until,
-    surrender,
-    screenshots_only,
-)
+from browser_support import (MY_TURN, SCREENSHOTS, Browser, Page, Server, deal_over, expect, goto, my_turn, new_game,
+                             open_page, play_until, surrender, screenshots_only)
 
 # ---------------------------------------------------------------------- the bugs a newcomer hit
 

@@ -7,18 +7,8 @@ from __future__ import annotations
 
 import time
 
-from browser_support import (
-    Browser,
-    Page,
-    Server,
-    act_with_friends,
-    deal_over,
-    expect,
-    goto,
-    keep_screenshot,
-    my_turn,
-    open_page,
-)
+from browser_support import (Browser, Page, Server, act_with_friends, deal_over, expect, goto, keep_screenshot, my_turn,
+                             open_page)
 
 
 def sit_down(page: Page, name: str) -> None:

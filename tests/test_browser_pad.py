@@ -10,21 +10,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from browser_support import (
-    AXE,
-    TIMEOUT,
-    Browser,
-    Page,
-    Server,
-    axe_or_skip,
-    expect,
-    goto,
-    keep_screenshot,
-    open_page,
-    shown,
-    reload,
-    violations,
-)
+from browser_support import (AXE, TIMEOUT, Browser, Page, Server, axe_or_skip, expect, goto, keep_screenshot, open_page,
+                             shown, reload, violations)
 
 from binokel.sheet import Sheet
 

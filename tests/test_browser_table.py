@@ -12,24 +12,8 @@ import re
 import time
 
 import pytest
-from browser_support import (
-    MY_TURN,
-    SCREENSHOTS,
-    Browser,
-    Page,
-    Server,
-    act_with_friends,
-    deal_over,
-    expect,
-    goto,
-    key_like,
-    my_turn,
-    new_game,
-    open_page,
-    play_until,
-    surrender,
-    screenshots_only,
-)
+from browser_support import (MY_TURN, SCREENSHOTS, Browser, Page, Server, act_with_friends, deal_over, expect, goto,
+                             key_like, my_turn, new_game, open_page, play_until, surrender, screenshots_only)
 
 PHONES = [(360, 640), (390, 844), (412, 915), (844, 390)]
 

@@ -12,24 +12,8 @@ import time
 
 import pytest
 
-from browser_support import (
-    MY_TURN,
-    SCREENSHOTS,
-    Browser,
-    Page,
-    Server,
-    axe_or_skip,
-    expect,
-    goto,
-    key_like,
-    my_turn,
-    new_game,
-    open_page,
-    play_until,
-    reload,
-    screenshots_only,
-    violations,
-)
+from browser_support import (MY_TURN, SCREENSHOTS, Browser, Page, Server, axe_or_skip, expect, goto, key_like, my_turn,
+                             new_game, open_page, play_until, reload, screenshots_only, violations)
 
 FAST = "localStorage.setItem('binokel.settings', JSON.stringify({speed: 'off', botPause: 'short'}))"
 

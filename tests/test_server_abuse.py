@@ -23,21 +23,11 @@ pytest.importorskip("uvicorn")
 import httpx
 from fastapi.testclient import TestClient
 
-from binokel.i18n import catalogue
-from binokel.server.app import create_app
 from binokel.server.limits import Limits
 from server_support import ModelSocket, Saved
-from test_server_hostile import FAST, LOCAL, Served, _parse, frame, raw_websocket
+from test_server_hostile import CODES, FAST, LOCAL, Served, _parse, app_for, frame, raw_websocket
 
 Message = dict[str, Any]
-CODES = {key.removeprefix("error.") for key in catalogue("en")["strings"] if key.startswith("error.")}
-
-
-def app_for(db: Path | str, **options: Any) -> Any:
-    options.setdefault("limits", FAST)
-    return create_app(db, think=0, budget=0.01, **options)
-
-
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(app_for(tmp_path / "games.db"), base_url=LOCAL) as test_client:

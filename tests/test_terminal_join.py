@@ -4,12 +4,10 @@ seat may know."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import random
 import re
-import sys
 import threading
 from collections import Counter
 from pathlib import Path
@@ -25,30 +23,23 @@ from binokel.rules import Rules
 from server_support import Saved as Store
 from binokel.terminal.remote import parse_link
 from binokel.update import apply_update
-from terminal_support import CONFIRM, PROMPTS, simple_answer, text_of
+from terminal_support import CARD, CONFIRM, PROMPTS, next_prompt, simple_answer, spawn_binokel, text_of
 
 NEXT = r"Press Enter for the next deal \(s score sheet, q leaves the table\): "
 REMATCH = r"r asks for a rematch, Enter waits for one, q leaves: "
 TABLE_PROMPTS = {**PROMPTS, "next": NEXT, "confirm": CONFIRM, "rematch": REMATCH}
 """The prompts of the terminal at a server table: the local game's, its own next deal and rematch."""
-CARD = re.compile(r"(?<![A-Za-z0-9])([ATKQJ97])([SHDC])(?![A-Za-z0-9])")
 
 
 def spawn_join(tmp_path: Path, *args: str) -> pexpect.spawn:
     """``binokel play --join ARGS --no-color`` in a pseudo-terminal, its seats.json in ``tmp_path``."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "BINOKEL_SEATS": str(tmp_path / "seats.json")}
-    child = pexpect.spawn(sys.executable, ["-m", "binokel", "play", "--join", *args, "--no-color"],
-                          encoding="utf-8", timeout=60, env=env, dimensions=(60, 200))
-    child.transcript = io.StringIO()
-    child.logfile_read = child.transcript
-    return child
+    return spawn_binokel(["play", "--join", *args, "--no-color"], env={"BINOKEL_SEATS": str(tmp_path / "seats.json")},
+                         timeout=60)
 
 
 def next_table_prompt(child: pexpect.spawn) -> str | None:
     """The kind of the next prompt (a key of TABLE_PROMPTS), None when the program ended."""
-    kinds = list(TABLE_PROMPTS)
-    index = child.expect([TABLE_PROMPTS[k] for k in kinds] + [pexpect.EOF])
-    return None if index == len(kinds) else kinds[index]
+    return next_prompt(child, TABLE_PROMPTS)
 
 
 def websocket_player(url: str, token: str, stop: threading.Event, errors: list[str], passing: bool = False,
