@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
@@ -26,28 +25,17 @@ from binokel.club import ClubError, Settings
 from binokel.i18n import LANGUAGES, catalogue
 from binokel.score import SUMMARY_FIELDS
 from binokel.server import schema_club, schema_pad, schema_review
-from binokel.server.schema import SCHEMA_FILE, ProtocolError, Refusal, every_route
+from binokel.server.schema import ProtocolError, Refusal, every_route
 from club_support import receive, summary_for
+from schema_support import DOCUMENT, check_answer, def_name, validator
 from server_support import app_for
 
-SCHEMA = Path(__file__).resolve().parent.parent / SCHEMA_FILE
-DOCUMENT = json.loads(SCHEMA.read_text("utf-8"))
 CODES = {key.removeprefix("error.") for key in catalogue("en")["strings"] if key.startswith("error.")}
 MADE = {"soloist": 0, "bid": 200, "game": "S", "melds": [150, 40, 20], "card_points": [90, 100, 60],
         "tricks": [4, 6, 5]}
 IMPOSSIBLE = {**MADE, "card_points": [300, 0, 0]}
 """A summary the core refuses: the good body of a hostile test, so that no variant of it is stored."""
 ROUTES = {**schema_pad.HTTP, **schema_club.HTTP, **schema_review.HTTP}
-
-
-def validator(name: str) -> Any:
-    """A validator of ``$defs/<name>`` of the committed schema file."""
-    return jsonschema.Draft202012Validator({**DOCUMENT, "anyOf": [{"$ref": f"#/$defs/{name}"}]})
-
-
-def def_name(ref: str) -> str:
-    return ref.rsplit("/", 1)[1]
-
 
 
 def auth(secret: str | None) -> dict[str, str]:
@@ -68,7 +56,7 @@ class Checked:
         response = self.client.request(route.split()[0], path, json=body, headers=auth(secret))
         assert response.status_code == status, response.text
         answer = response.json()
-        validator(def_name(entry["answer" if status == 200 else "refusal"])).validate(answer)
+        assert check_answer(route.split()[0], path, status, answer) == route
         if status == 200:
             if body is not None:
                 validator(def_name(entry["body"])).validate(body)
