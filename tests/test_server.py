@@ -619,20 +619,30 @@ def test_meld_options_only_for_seat_0_naming_the_game(client: TestClient, db: Pa
     pytest.fail("seat 0 never became soloist")
 
 
-def test_the_leak_check_catches_a_leak(client: TestClient, db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Guard the guard: a state message that shows seat 1's hand must fail the check."""
+@pytest.mark.parametrize("built_by", ["state_message", "update_message"])
+def test_the_leak_check_catches_a_leak(client: TestClient, db: Path, monkeypatch: pytest.MonkeyPatch,
+                                       built_by: str) -> None:
+    """Guard the guard: a snapshot that shows seat 1's hand, or an update that shows it in an
+    event (which no model keeps: only the message as sent has it), must fail the check."""
     from binokel.server.table import Table
 
-    honest = Table.state_message
+    honest = getattr(Table, built_by)
 
-    def leaky(self: Table, seat: int | None) -> Message:
-        return {**honest(self, seat), "last_trick": {"cards": [str(c) for c in self.game.current.hand(1)]}}
+    def leaky(self: Table, seat: int | None, *rest: Any) -> Message:
+        sent = honest(self, seat, *rest)
+        cards = [str(c) for c in self.game.current.hand(1)]
+        if built_by == "state_message":
+            return {**sent, "last_trick": {"cards": cards}}
+        return {**sent, "events": [*sent["events"], {"version": sent["version"], "kind": "hand", "cards": cards}]}
 
-    monkeypatch.setattr(Table, "state_message", leaky)
+    monkeypatch.setattr(Table, built_by, leaky)
     game_id = new_game(client, seed=9)
     log: list[Message] = []
     with seat_ws(client, game_id) as ws:
-        until_ready(ws, log)
+        state = until_ready(ws, log)
+        send_action(ws, state, state["view"]["legal_actions"][0])
+        until_ready(ws, log)  # at least seat 0's own step comes as an update
+    assert any(wire_of(m)["type"] == "update" for m in log)
     with pytest.raises(AssertionError, match="hidden cards"):
         check_no_leak(db, game_id, log)
 
