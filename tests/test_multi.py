@@ -134,6 +134,8 @@ class Person:
                             self.acted.append((event["version"], event["action"]))
                         if event["kind"] == "deal_over":
                             self.deals += 1
+                if self.deals >= deals:
+                    return  # played enough: not even the next deal is asked for
                 if kind == "state":
                     self.seat = message["seat"]
                     self.version = max(self.version, message["version"])

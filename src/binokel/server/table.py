@@ -54,7 +54,6 @@ from binokel.server.channel import Channel, Connection
 from binokel.table import Ask, Change, Event, EventKind, Think
 from binokel.table import Table as Driver
 from binokel.update import next_json, score_line, spectator_view, update_for
-from binokel.view import view
 
 log = logging.getLogger("binokel.server")
 T = TypeVar("T")
@@ -238,7 +237,8 @@ class Table:
         driver = self.driver
         if seat is not None:
             return rule_facts(driver.view(seat), driver.rules)
-        return {**rule_facts(view(driver.shown_deal, 0), driver.rules), "refusals": {}, "meld_options": None}
+        # Seat 0's view (made once per version) for the public facts; its own ones are left out.
+        return {**rule_facts(driver.view(0), driver.rules), "refusals": {}, "meld_options": None}
 
     def _game_part(self) -> dict[str, Any]:
         """The ``game`` of a state message (without the seat's own name), cached: it changes
