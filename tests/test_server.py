@@ -1,9 +1,10 @@
 """The browser server end to end: HTTP routes, the websocket protocol, persistence and
 the no-leak guarantee, through Starlette's TestClient on a temporary database.
 
-Every state message is checked against the true game, rebuilt from the stored record:
-its view must equal ``view(true deal, 0)`` and no card hidden from seat 0 may appear
-anywhere in any message.
+Seat 0's model of the table (the snapshot, brought up to date by each update: see
+``server_support.ModelSocket``) is checked against the true game, rebuilt from the stored
+record, at every version: its view must equal ``view(true deal, 0)``; and no card hidden
+from seat 0 may appear anywhere in any message, as sent or as applied.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from binokel.meld import meld_cards
 from binokel.record import replay
 from binokel.rules import RULE_SETS, STANDARD, Rules, options
 from binokel.server.protocol import MAX_MESSAGE
-from server_support import Saved as Store, app_for, cards_in, shown_deal, true_games
+from server_support import ModelSocket, Saved as Store, app_for, cards_in, shown_deal, true_games, wire_of
 from binokel.state import Phase, State
 from binokel.view import view
 
@@ -72,22 +73,20 @@ def new_game(client: TestClient, **body: Any) -> str:
     return response.json()["id"]
 
 
-class SeatSocket:
-    """A websocket that said hello with the creator's token; presence, chat and event
-    messages are skipped (their own tests are in test_server_friends.py), states and the
-    rest are read as they come."""
+class SeatSocket(ModelSocket):
+    """A websocket that said hello with the creator's token, read as the page reads it: a
+    snapshot or an update comes as the model after it (a ``state`` of its version);
+    presence, chat and event messages are skipped (their own tests are in
+    test_server_friends.py)."""
 
     def __init__(self, ws: Any, events: bool = False) -> None:
-        self.ws = ws
+        super().__init__(ws)
         self.skipped = ("presence", "chat_log") if events else ("presence", "chat_log", "events")
 
     def receive_json(self) -> Message:
-        while (message := self.ws.receive_json())["type"] in self.skipped:
+        while (message := super().receive_json())["type"] in self.skipped:
             pass
         return message
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.ws, name)
 
 
 @contextlib.contextmanager
@@ -151,7 +150,8 @@ def knowable(deal: State) -> set[Card]:
 
 
 def check_no_leak(db: Path, game_id: str, log: list[Message], sent: set[Card] = frozenset()) -> int:
-    """Check every message seat 0 got against the true game at that version."""
+    """Check every message seat 0 got against the true game at that version: the model
+    (a snapshot, or the model after an update) and the message as it was sent."""
     games = true_games(db, game_id)
     version = 0
     checked = 0
@@ -162,14 +162,15 @@ def check_no_leak(db: Path, game_id: str, log: list[Message], sent: set[Card] = 
         if message["type"] == "state":
             expected = json.loads(json.dumps(view(deal, 0).to_json()))
             assert message["view"] == expected, f"version {version}: the view is not view(state, 0)"
-            assert set(message) == {"type", "version", "seat", "view", "game", "last_trick", "meld_options", "refusals",
-                                    "contracts", "surrender"}
+            assert set(message) == {"type", "version", "seat", "view", "game", "last_trick", "next", "meld_options",
+                                    "refusals", "contracts", "surrender"}
             check_refusals(deal, message)
             checked += 1
         if message["type"] == "error":
             allowed = allowed | set(sent)
-        leaked = cards_in(message) - allowed
-        assert not leaked, f"version {version}: {message['type']} message shows hidden cards {sorted(map(str, leaked))}"
+        for seen in (message, wire_of(message)):
+            leaked = cards_in(seen) - allowed
+            assert not leaked, f"version {version}: {seen['type']} message shows hidden cards {sorted(map(str, leaked))}"
     return checked
 
 

@@ -24,7 +24,7 @@ import httpx
 from fastapi.testclient import TestClient
 
 from binokel.server.limits import Limits
-from server_support import Saved
+from server_support import ModelSocket, Saved
 from test_server_hostile import CODES, FAST, LOCAL, Served, _parse, app_for, frame, raw_websocket
 
 Message = dict[str, Any]
@@ -321,6 +321,7 @@ class Reader:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.rest = b""
+        self.client = ModelSocket()  # snapshots and updates come as the model after them
 
     def until(self, done: Any, seconds: float = 20.0) -> list[Message]:
         """Messages read until ``done(messages)`` (bounded by ``seconds``)."""
@@ -332,7 +333,7 @@ class Reader:
             if not chunk:
                 break
             frames, self.rest = _parse(self.rest + chunk)
-            messages += [json.loads(p) for op, p in frames if op == 1]
+            messages += [self.client.take(json.loads(p)) for op, p in frames if op == 1]
         return messages
 
 
@@ -438,7 +439,8 @@ def test_reviews_think_in_the_pool_under_quotas(tmp_path: Path) -> None:
     with TestClient(app, base_url=LOCAL) as client:
         created = client.post("/api/games", json={"seats": ["easy", "easy", "easy"], "seed": 4,
                                                   "rules": "standard(deals=1)"}).json()
-        with client.websocket_connect(f"ws://127.0.0.1:8000/ws/games/{created['id']}") as ws:
+        with client.websocket_connect(f"ws://127.0.0.1:8000/ws/games/{created['id']}") as connected:
+            ws = ModelSocket(connected)
             ws.send_json({"type": "hello", "token": None})
             for _ in range(5000):  # bounded: one deal of a few dozen steps
                 message = ws.receive_json()

@@ -76,11 +76,13 @@ def test_people_and_bots_play_complete_deals_without_leaks(db: Path, rules: str,
         # another's; the spectator none.
         dealt = 0
         for seat, watcher in people.items():
-            hands = [e for m in watcher.log if m["type"] == "events" for e in m["events"] if e["kind"] == "hand"]
+            hands = [e for m in watcher.log if m["type"] in ("events", "update") for e in m["events"]
+                     if e["kind"] == "hand"]
             assert {e["seat"] for e in hands} <= {seat}
             dealt += len(hands)
         assert dealt >= len(people) - 1
-        assert not [e for m in spectator.log if m["type"] == "events" for e in m["events"] if e["kind"] == "hand"]
+        assert not [e for m in spectator.log if m["type"] in ("events", "update") for e in m["events"]
+                    if e["kind"] == "hand"]
 
 
 def test_reconnect_gets_the_missed_events_of_its_own_seat_only(db: Path) -> None:

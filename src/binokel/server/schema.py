@@ -36,6 +36,7 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
     WithJsonSchema,
+    create_model,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -562,6 +563,17 @@ class Surrender(Sent):
     credit: int
 
 
+class NextStep(Sent):
+    """What happens next (``binokel.update.next_json``): a seat is asked, a bot thinks (for
+    an absent person: ``stand_in``), the next deal, or the game is over."""
+
+    step: Literal["ask", "think", "deal", "over"]
+    seat: SeatNumber | None = None
+    level: Level | None = None
+    stand_in: bool | None = None
+    winner: int | None = None
+
+
 class StateMessage(Sent):
     """The snapshot of the table for one seat (or a spectator): on hello and on ``sync``."""
 
@@ -571,6 +583,7 @@ class StateMessage(Sent):
     view: View
     game: GameShown
     last_trick: DoneTrick | None
+    next: NextStep
     refusals: dict[str, Reason] = Field(description="each card of the hand the seat may not play now, and why")
     contracts: dict[str, ContractWorth] = Field(description="each game without trump the rules offer, and its worth")
     surrender: Surrender | None
@@ -596,6 +609,69 @@ class EventsMessage(Sent):
     version: Version
     events: list[Event]
     stand_in: SeatNumber | None = Field(description="the person's seat a bot moved for, if one did")
+
+
+def _changes_of(model: type[BaseModel], name: str, doc: str) -> Any:
+    """``model`` with every field optional: the part of it a step changed (absent: unchanged)."""
+    fields: dict[str, Any] = {key: (info.annotation, Field(default=None, description=info.description))
+                              for key, info in model.model_fields.items()}
+    return create_model(name, __base__=Sent, __doc__=doc, **fields)
+
+
+if TYPE_CHECKING:
+    ViewChange: TypeAlias = View
+else:
+    ViewChange = _changes_of(View, "ViewChange", "The fields of the audience's view a step changed "
+                                                 "(a deal: all of them); the others are as they were.")
+
+
+class GameChange(Sent):
+    """The game facts a step may change (the rest of :class:`GameShown` changes with presence,
+    a rematch, or a friend taking a seat, which sends a snapshot)."""
+
+    totals: list[Points]
+    over: bool
+    winner: int | None
+    deal_number: int
+    durch_games: list[int] | None
+    history: list[HistoryLine] | None = Field(default=None, description="the whole score sheet, when the step "
+                                                                        "ended a deal; else absent")
+    ready: list[SeatNumber]
+
+
+class StepFacts(Sent):
+    """What an update sets in the audience's model: merged into its top level, its ``view``
+    and its ``game`` (``binokel.update.apply_update``; the page's ``applyUpdate``)."""
+
+    view: ViewChange
+    game: GameChange
+    next: NextStep
+    refusals: dict[str, Reason]
+    surrender: Surrender | None
+    meld_options: dict[str, Points] | None
+    last_trick: DoneTrick | None = Field(default=None, description="present when the step changed it (a deal, "
+                                                                   "a trick won)")
+
+
+class TricksWon(Sent):
+    tricks: list[DoneTrick] = Field(description="the tricks the step won, added to the view's")
+
+
+class Appended(Sent):
+    view: TricksWon
+
+
+class UpdateMessage(Sent):
+    """One step for this audience (a seat, or the spectators): its events and what it
+    changed; applied to the model of version ``since`` it gives the snapshot of ``version``."""
+
+    type: Literal["update"]
+    version: Version
+    since: Version
+    stand_in: SeatNumber | None = Field(description="the person's seat a bot moved for, if one did")
+    events: list[Event]
+    model: StepFacts
+    append: Appended | None = Field(default=None, description="lists the step lengthened (the tricks won)")
 
 
 class PresenceMessage(Sent):
@@ -651,8 +727,8 @@ class ErrorMessage(Sent):
     version: Version | None
 
 
-ServerMessage = (StateMessage | EventsMessage | PresenceMessage | ChatLine | ChatLogMessage | HintMessage
-                 | RematchMessage | ErrorMessage)
+ServerMessage = (StateMessage | UpdateMessage | EventsMessage | PresenceMessage | ChatLine | ChatLogMessage
+                 | HintMessage | RematchMessage | ErrorMessage)
 SERVER: Reader[ServerMessage] = Reader.union(ServerMessage)
 """Every message the server sends over the websocket."""
 

@@ -14,9 +14,12 @@ taken one at a time — and holds the collaborators that do the rest:
   process), away, stood in for, ready for the next deal;
 - :class:`~binokel.server.chat.ChatRoom` and :class:`~binokel.server.hint.Hints`.
 
-A change is told to each connection once per audience: the events its seat (or a
-spectator) may see, then that seat's state snapshot, built from ``view(deal, seat)``
-(spectators: the public fields of a view only).
+A change is told to each audience (each seat, and the spectators as one) as one
+``update`` (:func:`binokel.update.update_for`): the events that audience may see and the
+facts the step changed, from ``view(deal, seat)`` only (spectators: the public fields of a
+view), built and encoded once per audience however many tabs watch. A full ``state``
+snapshot goes only to a connection that says hello or asks to ``sync`` (and to everybody
+when a friend takes a seat, which changes the names at the table).
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ from binokel.server.storage import (
 from binokel.server.channel import Channel, Connection
 from binokel.table import Ask, Change, Event, EventKind, Think
 from binokel.table import Table as Driver
-from binokel.update import score_line, spectator_view
+from binokel.update import next_json, score_line, spectator_view, update_for
 from binokel.view import view
 
 log = logging.getLogger("binokel.server")
@@ -199,7 +202,7 @@ class Table:
         self.people[seat] = person
         self.away_since[seat] = time.monotonic()
         self._broadcast_presence()
-        self._broadcast_state()
+        self.channel.tell(self.state_message)  # the names at the table change: rare, a snapshot
         self.kick()
 
     # ------------------------------------------------------------------ what clients see
@@ -218,8 +221,17 @@ class Table:
             "game": {**shared, "settings": {**shared["settings"],
                                             "name": self.name(seat) if seat is not None else ""}},
             "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
+            "next": next_json(driver.next_step()),
             **self.facts(seat),
         }
+
+    def update_message(self, audience: int | None, events: Sequence[Event], stand_in: int | None) -> dict[str, Any]:
+        """The ``update`` of the last step for ``audience`` (a seat; None: the spectators):
+        applied to that audience's previous snapshot it gives :meth:`state_message` now."""
+        facts = self.facts(audience)
+        del facts["contracts"]  # the rules' offer: it never changes during a game
+        update = update_for(self.driver, events, audience, stand_in)
+        return update.to_json(extra=facts, game={"ready": sorted(self.all_ready())})
 
     def facts(self, seat: int | None) -> dict[str, Any]:
         """What the page shows that the rules decide, for ``seat`` (None: a spectator)."""
@@ -267,7 +279,7 @@ class Table:
 
     def events_since(self, connection: Connection, since: int) -> None:
         """The events after version ``since`` that the connection's seat may see (a client that
-        asks for what it missed; events after every change come anyway)."""
+        asks for what it missed; each update carries its step's events anyway)."""
         if not connection.events.take():  # every request counts, answered or refused
             raise ProtocolError("too_many_events", max=self.limits.events_per_minute)
         if not 0 <= since <= self.version:
@@ -338,9 +350,6 @@ class Table:
 
     def _broadcast_presence(self) -> None:
         self._broadcast(self.presence())
-
-    def _broadcast_state(self) -> None:
-        self.channel.tell(self.state_message)
 
     # ------------------------------------------------------------------ commands from people
 
@@ -420,16 +429,13 @@ class Table:
 
     def _adopt(self, change: Change, stand_in: int | None = None) -> None:
         """Commit a stored change to the driver and tell every connection here."""
-        since = self.driver.version
         events = self.driver.commit(change)
         if any(e.kind is EventKind.DEAL for e in events):
             self.ready.clear()
             self.deal_over_at = None
         if self.driver.needs_deal():
             self.deal_over_at = time.monotonic()
-        # Each audience's events, then its snapshot, built and encoded once per audience.
-        self.channel.tell(lambda audience: self.events_message(audience, events, since, stand_in))
-        self.channel.tell(self.state_message)
+        self.channel.tell(lambda audience: self.update_message(audience, events, stand_in))
         self.kick()
 
     # ------------------------------------------------------------------ other processes
