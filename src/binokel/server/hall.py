@@ -47,6 +47,7 @@ from binokel.server.storage import (
     HOST_SEAT,
     Change,
     Invite,
+    Presence,
     StorageUnavailable,
     Store,
     VersionConflict,
@@ -187,10 +188,13 @@ class Hall:
                 log.exception("presence heartbeat failed")
                 continue
             self.sweep()
+            by_game: dict[str, list[Presence]] = {game_id: [] for game_id in ids}
+            for row in rows:  # grouped once: a scan of every row per table grew with the square of the tables
+                by_game.setdefault(row.game_id, []).append(row)
             for game_id in ids:
                 table = self.tables.get(game_id)
                 if table is not None:
-                    table.set_elsewhere([row for row in rows if row.game_id == game_id])
+                    table.set_elsewhere(by_game[game_id])
 
     def sweep(self) -> int:
         """Evict the idle tables (:meth:`Table.is_idle` for ``Limits.idle_seconds``) and, beyond
