@@ -53,6 +53,10 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+from binokel.update import apply_update  # this tree's reading of the channel (the page's twin)
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -118,8 +122,10 @@ def _unchunk(raw: bytes) -> bytes:
 
 
 async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple[float, float],
-                 stats: Stats, stop: asyncio.Event, rng: random.Random) -> None:
-    """One person at a table: acts on their turn (after thinking), asks for the next deal."""
+                 stats: Stats, rng: random.Random) -> None:
+    """One person at a table: acts on their turn (after thinking), asks for the next deal;
+    until the game ends or the run cancels them. A plain receive loop: the generator's CPU
+    per message stays small (it shares the cores with the server)."""
     host = urllib.parse.urlsplit(ws_url).hostname or "127.0.0.1"
     local = (source_address(table), 0) if host.startswith("127.") else None
     async with connect(f"{ws_url}/ws/games/{game_id}", local_addr=local, open_timeout=60, ping_interval=None,
@@ -127,57 +133,51 @@ async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple
         await ws.send(json.dumps({"type": "hello", "token": token}))
         pending: tuple[int, float] | None = None  # (version acted at, when sent)
         answered = -1
-        receiver = asyncio.ensure_future(ws.recv())
-        stopper = asyncio.ensure_future(stop.wait())
-        try:
-            while not stop.is_set():
-                done, _ = await asyncio.wait({receiver, stopper}, return_when=asyncio.FIRST_COMPLETED)
-                if stopper in done:
-                    break
-                message = json.loads(receiver.result())
-                receiver = asyncio.ensure_future(ws.recv())
-                kind = message["type"]
-                version = message.get("version")
-                if pending is not None and isinstance(version, int) and version > pending[0] and kind == "events":
-                    if stats.measuring:
-                        stats.latencies.append(time.perf_counter() - pending[1])
-                        stats.actions += 1
-                    pending = None
-                if kind == "error":
-                    if stats.measuring:
-                        stats.errors.append(str(message.get("message"))[:120])
-                    pending, answered = None, -1
-                    continue
-                if kind != "state" or version == answered:
-                    continue
-                seen = message["view"]
-                if message["game"]["over"]:
-                    break
-                if seen["phase"] == "over":
-                    answered = version
-                    await thinking(think, rng, stop)
-                    await ws.send(json.dumps({"type": "next_deal", "version": version}))
-                    if stats.measuring:
-                        stats.deals += 1
-                elif seen["to_move"] == message["seat"] and seen["legal_actions"]:
-                    answered = version
-                    await thinking(think, rng, stop)
-                    action = rng.choice(seen["legal_actions"])
-                    pending = (version, time.perf_counter())
-                    await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
-        finally:
-            receiver.cancel()
-            stopper.cancel()
+        model: dict[str, Any] = {}  # the last snapshot, brought up to date by each update (as the page does)
+        async for text in ws:
+            message = json.loads(text)
+            kind = message["type"]
+            version = message.get("version")
+            # The step is told by its ``update`` (or, from a server before the update
+            # channel, by its ``events`` and then a ``state``).
+            if pending is not None and isinstance(version, int) and version > pending[0] \
+                    and kind in ("update", "events"):
+                if stats.measuring:
+                    stats.latencies.append(time.perf_counter() - pending[1])
+                    stats.actions += 1
+                pending = None
+            if kind == "error":
+                if stats.measuring:
+                    stats.errors.append(str(message.get("message"))[:120])
+                pending, answered = None, -1
+                continue
+            if kind not in ("state", "update") or (kind == "update" and not model):
+                continue
+            model = apply_update(model, message)
+            if version == answered:
+                continue
+            seen = model["view"]
+            if model["game"]["over"]:
+                break
+            if seen["phase"] == "over":
+                answered = version
+                await thinking(think, rng)
+                await ws.send(json.dumps({"type": "next_deal", "version": version}))
+                if stats.measuring:
+                    stats.deals += 1
+            elif seen["to_move"] == model["seat"] and seen["legal_actions"]:
+                answered = version
+                await thinking(think, rng)
+                action = rng.choice(seen["legal_actions"])
+                pending = (version, time.perf_counter())
+                await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
 
 
-async def thinking(think: tuple[float, float], rng: random.Random, stop: asyncio.Event) -> None:
+async def thinking(think: tuple[float, float], rng: random.Random) -> None:
     if think[0] == math.inf:
-        await stop.wait()
+        await asyncio.get_running_loop().create_future()  # for ever (until the run cancels the person)
     elif think[1] > 0:
-        try:
-            await asyncio.wait_for(stop.wait(), rng.uniform(*think))
-        except TimeoutError:
-            pass
+        await asyncio.sleep(rng.uniform(*think))
 
 
 # ---------------------------------------------------------------------- the server and its processes
@@ -248,22 +248,32 @@ def metric(text: str, name: str) -> float:
 # ---------------------------------------------------------------------- one run
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    server = None
-    url = args.url
+    servers: list[subprocess.Popen[str]] = []
+    urls = [args.url] if args.url else []
     tmp = None
-    if url is None:
+    if not urls:
         db = args.db
         if db is None:
             tmp = tempfile.TemporaryDirectory()
             db = str(Path(tmp.name) / "games.sqlite3")
-        server, url = start_server(db, args.workers, args.src)
-    http = url.rstrip("/")
-    ws_url = "ws" + http[4:]
-    pids = process_tree(server.pid) if server else []
+        # --route table: one process per port, each table at one of them (as a proxy that
+        # routes by game id would); else one `serve --workers K` whose kernel spreads sockets.
+        for _ in range(args.workers if args.route == "table" else 1):
+            started, url = start_server(db, 1 if args.route == "table" else args.workers, args.src)
+            servers.append(started)
+            urls.append(url)
+    https = [url.rstrip("/") for url in urls]
+    server = bool(servers)
+    processes = args.workers if args.route == "spread" else 1  # behind each address
+
+    def tree() -> list[int]:
+        return [pid for started in servers for pid in process_tree(started.pid)]
+
+    def metrics_now() -> Any:
+        return asyncio.gather(*(fetch_all(http, processes) for http in https))
     rng = random.Random(args.seed)
     think = {"realistic": (1.0, 3.0), "capacity": (0.0, 0.0), "idle": (math.inf, math.inf)}[args.mode]
     stats = Stats()
-    stop = asyncio.Event()
     tables: list[tuple[int, str, list[str]]] = []
     setup_failures: list[str] = []
     timed_out = False
@@ -276,15 +286,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     people: list[asyncio.Future[None]] = []
     try:
         started = time.monotonic()
-        cpu_start, _ = cpu_and_rss(process_tree(server.pid) if server else [])
+        cpu_start, _ = cpu_and_rss(tree())
         semaphore = asyncio.Semaphore(20)
 
         async def seat(index: int) -> tuple[int, str, list[str]]:
             """Make a table, and its people connect at once (as friends following a link would)."""
             async with semaphore:
                 bot = args.mode == "realistic" and args.bot_every > 0 and index % args.bot_every == 0
+                http = https[index % len(https)]
                 game_id, tokens = await make_table(http, index, bot)
-            people.extend(asyncio.ensure_future(person(ws_url, index, game_id, token, think, stats, stop,
+            people.extend(asyncio.ensure_future(person("ws" + http[4:], index, game_id, token, think, stats,
                                                        random.Random(rng.random()))) for token in tokens)
             return index, game_id, tokens
 
@@ -299,13 +310,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             else:
                 setup_failures.append(repr(task.exception())[:120])
         setup = time.monotonic() - started
-        setup_cpu = cpu_and_rss(process_tree(server.pid) if server else [])[0] - cpu_start
+        setup_cpu = cpu_and_rss(tree())[0] - cpu_start
         if not timed_out and tables:
             await asyncio.sleep(args.warmup)
-            pids = process_tree(server.pid) if server else []
+            pids = tree()
             cpu_before, _ = cpu_and_rss(pids)
             own_before = resource.getrusage(resource.RUSAGE_SELF)
-            metrics_before = (await fetch_all(http, args.workers)) if server else ""
+            metrics_before = "\n".join(await metrics_now()) if server else ""
             stats.measuring = True
             measured_from = time.monotonic()
             await asyncio.sleep(args.seconds)
@@ -313,23 +324,28 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             wall = time.monotonic() - measured_from
             cpu_after, rss = cpu_and_rss(pids)
             own_after = resource.getrusage(resource.RUSAGE_SELF)
-            metrics_after = (await fetch_all(http, args.workers)) if server else ""
+            metrics_after = "\n".join(await metrics_now()) if server else ""
         else:
             own_after = resource.getrusage(resource.RUSAGE_SELF)
-        stop.set()
-        # Every socket's end is collected here (a refused or reset one is counted, never a traceback).
-        ended, hanging = await asyncio.wait(people, timeout=30) if people else (set(), set())
-        for task in hanging:
+        # Every socket's end is collected here (a refused or reset one is counted, never a
+        # traceback): those that ended by themselves, then the rest once cancelled (their
+        # sockets close; a socket that breaks while closing is no failure of the run).
+        early = {task for task in people if task.done()}
+        for task in people:
             task.cancel()
-        crashed = [repr(task.exception())[:120] for task in ended if not task.cancelled() and task.exception()]
+        ended, _ = await asyncio.wait(people, timeout=30) if people else (set(), set())
+        crashed = [repr(task.exception())[:120] for task in ended if not task.cancelled() and task.exception()
+                   and (task in early or not isinstance(task.exception(), (ConnectionClosed, OSError)))]
     finally:
-        stop.set()
-        if server is not None:
-            server.send_signal(2)
+        for task in people:
+            task.cancel()
+        for started in servers:
+            started.send_signal(2)
+        for started in servers:
             try:
-                server.wait(20)
+                started.wait(20)
             except subprocess.TimeoutExpired:
-                server.kill()
+                started.kill()
         if tmp is not None:
             tmp.cleanup()
     steps = metric(metrics_after, "binokel_actions_total") - metric(metrics_before, "binokel_actions_total")
@@ -347,7 +363,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "setup_load_generator_cpu_seconds": round(own_setup_cpu, 1),
         "people": sum(len(t[2]) for t in tables),
         "db": "postgresql" if (args.db or "").startswith("postgres") else ("sqlite" if args.url is None else "?"),
-        "workers": args.workers, "seconds": round(wall, 1), "setup_seconds": round(setup, 1),
+        "workers": args.workers, "route": args.route if args.workers > 1 else None,
+        "seconds": round(wall, 1), "setup_seconds": round(setup, 1),
         "people_actions": stats.actions,
         "people_actions_per_second": round(stats.actions / wall, 1) if wall else None,
         "server_steps_per_second": round(steps / wall, 1) if server and wall else None,
@@ -422,6 +439,9 @@ def main() -> None:
     parser.add_argument("--setup-seconds", type=float, default=120.0, help="bound on seating everybody")
     parser.add_argument("--db", default=None, help="the server's database (default: a temporary SQLite file)")
     parser.add_argument("--workers", type=int, default=1, help="server processes (needs PostgreSQL)")
+    parser.add_argument("--route", choices=["spread", "table"], default="spread",
+                        help="with --workers K: spread (one `serve --workers K`, the kernel spreads the sockets) or"
+                             " table (K processes on K ports, each table's people at one: a proxy routing by game id)")
     parser.add_argument("--url", default=None, help="a running server instead of starting one")
     parser.add_argument("--src", type=Path, default=None,
                         help="start the server from this source folder (a reference: e.g. an older commit's src)")

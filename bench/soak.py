@@ -267,7 +267,7 @@ async def hostile(url: str, clients: int, seconds: float, seed: int, slow: int,
     return seen
 
 
-# ---------------------------------------------------------------------- issue 27's abuse patterns
+# ---------------------------------------------------------------------- a hostile client's abuse patterns
 # Each comes from its own loopback address (any 127.x address is this computer), as an
 # attacker's would, so the load generator's tables (127.0.0.1) keep their own quotas.
 
@@ -391,7 +391,7 @@ async def transport_abuse(url: str, source: str, rng: random.Random, stop: async
 
 async def abuse(url: str, seconds: float, seed: int, stop: asyncio.Event, seen: Seen,
                 probes: collections.Counter[str]) -> list[asyncio.Future[None]]:
-    """Start issue 27's abuse patterns (they run until ``stop``)."""
+    """Start the abuse patterns (they run until ``stop``)."""
     rng = random.Random(seed)
     ws_url = "ws" + url[4:]
     async with httpx.AsyncClient(base_url=url, timeout=10) as http:
@@ -441,7 +441,7 @@ def main() -> None:
                         "(default 20)")
     parser.add_argument("--baseline", type=float, default=0.0, metavar="SECONDS",
                         help="first run the load generator alone this long, for its unloaded latency (default 0: no)")
-    parser.add_argument("--no-abuse", action="store_true", help="leave out issue 27's abuse patterns (events replay "
+    parser.add_argument("--no-abuse", action="store_true", help="leave out the abuse patterns (events replay "
                         "floods, review floods, spectator crowds, slow bodies, huge heads, forged forwarded headers)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")

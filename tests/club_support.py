@@ -1,11 +1,16 @@
 """Random deal summaries for club tests: a trump game, a surrender, all passed or a Durch,
-at a table of three or four (the dealer sitting out), as a scorekeeper would enter them."""
+at a table of three or four (the dealer sitting out), as a scorekeeper would enter them;
+and the next message of the projector's websocket, with a time limit."""
 
 from __future__ import annotations
 
 import itertools
+import queue
 import random
+import threading
 from typing import Any
+
+import pytest
 
 from binokel.rules import AllPass, Auction, Rules
 
@@ -57,3 +62,22 @@ def _durch_points(rules: Rules, tricks: list[int], soloist: int, seats: list[int
     if loser is not None:
         points[soloist], points[loser] = 230, 20
     return points
+
+
+def summary_for(table: dict[str, Any], deal: int, seed: int = 0) -> dict[str, Any]:
+    """A random summary of deal ``deal`` (1-based) of a drawn table (a public answer's)."""
+    rules = Rules.parse(table["rules"])
+    dealer = table["first_dealer"]
+    for _ in range(deal - 1):
+        dealer = rules.next_dealer(dealer)
+    return random_summary(random.Random(seed * 100 + deal), rules, dealer)
+
+
+def receive(ws: Any, seconds: float = 20.0) -> Any:
+    """The next message of a TestClient websocket, or a failure after ``seconds`` (not a hang)."""
+    answers: queue.Queue[Any] = queue.Queue()
+    threading.Thread(target=lambda: answers.put(ws.receive_json()), daemon=True).start()
+    try:
+        return answers.get(timeout=seconds)
+    except queue.Empty:
+        pytest.fail(f"no message within {seconds} s")

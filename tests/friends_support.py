@@ -2,9 +2,10 @@
 through Starlette's TestClient, and the per-seat leak check.
 
 Every message a seat (or a spectator) gets is checked against the true game at the
-version it names, rebuilt from the stored record: a ``state`` must carry exactly
-``view(deal, seat)`` (a spectator: the public fields of a view), and no message may name
-a card that seat could not know at that version.
+version it names, rebuilt from the stored record: its model (the snapshot, brought up to
+date by each update: ``server_support.ModelSocket``) must carry exactly
+``view(deal, seat)`` at every version (a spectator: the public fields of a view), and no
+message, as sent or as applied, may name a card that seat could not know at that version.
 """
 
 from __future__ import annotations
@@ -20,14 +21,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about httpx versions
     from fastapi.testclient import TestClient
 
-from test_server import cards_in
-
 from binokel.action import HAND_DURCH, OPEN_DURCH
 from binokel.card import CARDS, Card
-from binokel.game import Game
 from binokel.meld import meld_cards
-from binokel.record import actions_of, replay_deal
-from server_support import Saved as Store, app_for
+from server_support import ModelSocket, Snapshot, app_for, cards_in, shown_deal, true_games
 from binokel.update import spectator_view
 from binokel.state import Phase, State
 from binokel.view import view
@@ -64,19 +61,26 @@ def seat_everybody(client: TestClient, rules: str, seats: list[str], seed: int, 
 
 @dataclass
 class Watcher:
-    """One websocket at a table: a seat (None: a spectator), every message it got, its latest state."""
+    """One websocket at a table: a seat (None: a spectator), every message it got as sent
+    (``log``), its model after each snapshot or update (``models``) and the latest (``state``)."""
 
     ws: Any
     seat: int | None
     log: list[Message] = field(default_factory=list)
+    models: list[Snapshot] = field(default_factory=list)
     state: Message | None = None
 
+    def __post_init__(self) -> None:
+        self.reader = ModelSocket(self.ws)
+
     def receive(self) -> Message:
-        message = self.ws.receive_json()
-        self.log.append(message)
-        if message["type"] == "state":
-            self.state = message
-        return message
+        """The next message as sent (the model, ``state``, follows it)."""
+        message = self.reader.receive_json()
+        self.log.append(self.reader.raw[-1])
+        if isinstance(message, Snapshot):
+            self.models.append(message)
+        self.state = self.reader.model
+        return self.reader.raw[-1]
 
     def until(self, version: int) -> Message:
         """Read until the state of ``version`` (every connection gets one per version); an
@@ -139,25 +143,6 @@ def play_deals(people: dict[int, Watcher], rng: random.Random, deals: int = 1, *
 
 # ---------------------------------------------------------------------- the truth
 
-def true_games(db: Path, game_id: str) -> list[Game]:
-    """The true game at every version: 0 before the first deal, then one per deal and per action."""
-    record = Store(db).load(game_id).record
-    game = Game.new(record["rules"], record["deals"][0]["dealer"])
-    games = [game]
-    for deal in record["deals"]:
-        state = replay_deal(deal, game.rules, dealer=game.current.dealer)
-        game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
-        games.append(game)
-        for action in actions_of(state):
-            game = game.apply(action)
-            games.append(game)
-    return games
-
-
-def shown_deal(game: Game) -> State:
-    return game.deals[-2] if game.needs_deal() and len(game.deals) > 1 else game.current
-
-
 def knowable(deal: State, seat: int | None) -> set[Card]:
     """The cards ``seat`` (None: a spectator) may know in a deal: its hand, cards played, melds
     shown, the Tapp once turned up (never after an open Durch from the hand), its own discard
@@ -181,29 +166,32 @@ def knowable(deal: State, seat: int | None) -> set[Card]:
 
 
 def check_no_leak(db: Path, game_id: str, watcher: Watcher, sent: frozenset[Card] = frozenset()) -> int:
-    """Check every message ``watcher`` got against the true game; the number of states checked."""
+    """Check every message ``watcher`` got, as sent, against the true game at its version
+    (each event at its own), and its model after every snapshot and update: exactly the
+    seat's view, nothing hidden. The number of models checked."""
     games = true_games(db, game_id)
     seat = watcher.seat
-    checked = 0
     version = 0
     for message in watcher.log:
+        for event in message.get("events") or () if message["type"] in ("events", "update") else ():
+            allowed = knowable(shown_deal(games[event["version"]]), seat)
+            leaked = cards_in(event) - allowed
+            assert not leaked, f"seat {seat}, version {event['version']}: {event['kind']} shows {sorted(map(str, leaked))}"
         if message["type"] == "events":
-            for event in message["events"]:
-                allowed = knowable(shown_deal(games[event["version"]]), seat)
-                leaked = cards_in(event) - allowed
-                assert not leaked, f"seat {seat}, version {event['version']}: {event['kind']} shows {sorted(map(str, leaked))}"
             assert set(message) == {"type", "since", "version", "events", "stand_in"}
             continue
         version = message.get("version", version) if isinstance(message.get("version"), int) else version
-        deal = shown_deal(games[version])
-        allowed = knowable(deal, seat)
-        if message["type"] == "state":
-            assert message["seat"] == seat
-            expected = view(deal, seat).to_json() if seat is not None else spectator_view(deal)
-            assert message["view"] == json.loads(json.dumps(expected)), f"seat {seat} version {version}: not its view"
-            checked += 1
+        allowed = knowable(shown_deal(games[version]), seat)
         if message["type"] == "error":
             allowed = allowed | set(sent)
         leaked = cards_in(message) - allowed
         assert not leaked, f"seat {seat}, version {version}: {message['type']} shows {sorted(map(str, leaked))}"
-    return checked
+    for model in watcher.models:
+        version = model["version"]
+        deal = shown_deal(games[version])
+        assert model["seat"] == seat
+        expected = view(deal, seat).to_json() if seat is not None else spectator_view(deal)
+        assert model["view"] == json.loads(json.dumps(expected)), f"seat {seat} version {version}: not its view"
+        leaked = cards_in(model) - knowable(deal, seat)
+        assert not leaked, f"seat {seat}, version {version}: its model shows {sorted(map(str, leaked))}"
+    return len(watcher.models)

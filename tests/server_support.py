@@ -2,6 +2,10 @@
 PostgreSQL URL): what a game looks like once stored, rebuilt from its log as a restarted
 server would, so a test can check that a refused command changed nothing.
 
+:class:`ModelSocket` reads a websocket as the page reads it: it keeps the table's model (the
+``state`` snapshot, brought up to date by each ``update``), so a test reads "the state now"
+whatever the wire carried, and keeps every message as sent for the leak checks.
+
 The ``server_db`` fixture gives the database a server under test opens: a SQLite file, or
 the test run's PostgreSQL database (emptied for the test; skipped with one line where there
 is none, a failure under CI=true)."""
@@ -9,6 +13,7 @@ is none, a failure under CI=true)."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,12 +21,19 @@ from typing import Any
 import pytest
 from storage_support import info_of
 
-from binokel.record import game_record
+from binokel.card import CARDS, Card
+from binokel.game import Game
+from binokel.record import actions_of, game_record, replay_deal
 from binokel.server import persist
 from binokel.server.app import create_app
 from binokel.server.limits import Limits
+from binokel.server.protocol import CARD_PATTERN
 from binokel.server.settings import Seat
 from binokel.server.storage import open_store
+from binokel.state import State
+from binokel.update import apply_update
+
+Message = dict[str, Any]
 
 FAST_LIMITS = Limits(messages_per_second=1000.0, message_burst=1000, address_messages_per_second=1000.0,
                      address_message_burst=1000, reviews_per_minute=1000, table_reviews_per_minute=1000)
@@ -93,3 +105,91 @@ class Saved:
             else:
                 store._write(lambda db: db.execute(  # type: ignore[attr-defined]
                     "UPDATE invites SET expires = '2000-01-01T00:00:00.000+00:00' WHERE seat IS NOT -1"))
+
+
+# ---------------------------------------------------------------------- the truth
+
+def true_games(db: Path, game_id: str) -> list[Game]:
+    """The true game at every version, rebuilt from the full stored record: version 0 is
+    the new table, version 1 the first deal dealt, then one version per action and per later deal."""
+    record = Saved(db).load(game_id).record
+    game = Game.new(record["rules"], record["deals"][0]["dealer"])
+    games: list[Game] = [game]
+    for deal in record["deals"]:
+        state = replay_deal(deal, game.rules, dealer=game.current.dealer)
+        game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
+        games.append(game)
+        for action in actions_of(state):
+            game = game.apply(action)
+            games.append(game)
+    return games
+
+
+def shown_deal(game: Game) -> State:
+    return game.deals[-2] if game.needs_deal() and len(game.deals) > 1 else game.current
+
+
+def cards_in(value: Any) -> set[Card]:
+    """Every card named anywhere in a message (keys and values, at any depth)."""
+    found: set[Card] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found |= cards_in(key) | cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= cards_in(item)
+    elif isinstance(value, str):
+        for word in value.replace(",", " ").replace(":", " ").split():
+            if CARD_PATTERN.match(word.strip("'\"().")):
+                found.add(Card.parse(word.strip("'\"().")))
+    return found
+
+
+# ---------------------------------------------------------------------- what a client holds
+
+class Snapshot(dict[str, Any]):
+    """A client's model of the table after one message: a ``state`` snapshot, or the model
+    after an ``update``; ``wire`` is the message as the server sent it (for the leak checks,
+    which look at both)."""
+
+    wire: Message
+
+
+class ModelSocket:
+    """A websocket read as a client reads it (``binokel.update.apply_update``, the twin of
+    the page's reducer). :meth:`receive_json` answers a ``state`` or an ``update`` with the
+    model after it (a :class:`Snapshot`: a ``state`` of that version, however it came), and
+    any other message as it came; ``presence`` and ``rematch`` update the model too. An
+    update that does not follow the model fails the test (the page would resync).
+    ``raw``: every message as sent; ``receive``: how a message is read (default: the
+    TestClient socket's ``receive_json``); :meth:`take` applies a message read elsewhere."""
+
+    def __init__(self, ws: Any = None, receive: Callable[[], Message] | None = None) -> None:
+        self.ws = ws
+        self.receive = receive or (lambda: ws.receive_json())
+        self.model: Snapshot | None = None
+        self.raw: list[Message] = []
+
+    def receive_json(self) -> Message:
+        return self.take(self.receive())
+
+    def take(self, message: Message) -> Message:
+        """Apply one message as sent; what :meth:`receive_json` answers for it."""
+        self.raw.append(message)
+        kind = message["type"]
+        if kind == "update":
+            assert self.model is not None and message["since"] == self.model["version"], (self.model, message)
+        if kind in ("state", "update") or (self.model is not None and kind in ("presence", "rematch")):
+            self.model = Snapshot(apply_update(self.model or {}, message))
+            self.model.wire = message
+            if kind in ("state", "update"):
+                return self.model
+        return message
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.ws, name)
+
+
+def wire_of(message: Message) -> Message:
+    """The message as the server sent it (a :class:`Snapshot`'s ``wire``), else ``message``."""
+    return message.wire if isinstance(message, Snapshot) else message

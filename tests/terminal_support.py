@@ -39,25 +39,30 @@ def spawn(*args: str, seed: int = 5, opponents: str = "easy", rules: str | None 
     """Start ``python -m binokel play --rules RULES`` in a pseudo-terminal (``rules=None``: the rules menu;
     no ``--rules`` with ``--resume`` either); the transcript is kept in ``child.transcript``."""
     chosen = ("--rules", rules) if rules is not None and not {"--rules", "--resume"} & set(args) else ()
-    argv = ["-m", "binokel", "play", "--seed", str(seed), "--opponents", opponents, "--think", "0.02", *flags,
-            *chosen, *args]
+    return spawn_binokel(["play", "--seed", str(seed), "--opponents", opponents, "--think", "0.02", *flags,
+                          *chosen, *args], env=env, cwd=cwd)
+
+
+def spawn_binokel(argv: list[str], env: dict | None = None, cwd: str | None = None, timeout: float = 30) -> pexpect.spawn:
+    """``python -m binokel ARGV`` in a pseudo-terminal of 60 x 200 (``env`` added to this process's
+    environment); the transcript is kept in ``child.transcript``."""
     environment = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     environment.pop("NO_COLOR", None)
     environment.update(env or {})
     # PYTHONPATH=src is relative: keep it pointing at this tree from another working directory.
     paths = environment.get("PYTHONPATH", "").split(os.pathsep)
     environment["PYTHONPATH"] = os.pathsep.join(os.path.abspath(path) for path in paths if path)
-    child = pexpect.spawn(sys.executable, argv, encoding="utf-8", timeout=30, env=environment,
-                          dimensions=(60, 200), cwd=cwd)
+    child = pexpect.spawn(sys.executable, ["-m", "binokel", *argv], encoding="utf-8", timeout=timeout,
+                          env=environment, dimensions=(60, 200), cwd=cwd)
     child.transcript = io.StringIO()
     child.logfile_read = child.transcript
     return child
 
 
-def next_prompt(child: pexpect.spawn) -> str | None:
-    """Wait for the next prompt; its kind (a key of PROMPTS), or None at the end of the program."""
-    kinds = list(PROMPTS)
-    index = child.expect([PROMPTS[k] for k in kinds] + [pexpect.EOF])
+def next_prompt(child: pexpect.spawn, prompts: dict[str, str] = PROMPTS) -> str | None:
+    """Wait for the next prompt; its kind (a key of ``prompts``), or None at the end of the program."""
+    kinds = list(prompts)
+    index = child.expect([prompts[k] for k in kinds] + [pexpect.EOF])
     return None if index == len(kinds) else kinds[index]
 
 

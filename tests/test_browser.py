@@ -1,227 +1,25 @@
-"""Browser tests: the real page of ``binokel serve`` driven in headless Chromium.
-
-They need the Playwright Python package and a Chromium binary (Debian's ``chromium``
-package; ``BINOKEL_CHROMIUM`` may point elsewhere). Without them every test here is
-skipped with the reason. Set ``BINOKEL_SCREENSHOTS=1`` to refresh ``docs/screenshots/``.
+"""Browser tests: the real page of ``binokel serve`` driven in headless Chromium
+(browser_support.py: the server, the browser and the moves of one seat; without Playwright
+or Chromium every test here is skipped with the reason). Set ``BINOKEL_SCREENSHOTS=1`` to
+refresh ``docs/screenshots/``.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-CHROMIUM = os.environ.get("BINOKEL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-try:
-    from playwright.sync_api import Browser, Page, expect, sync_playwright
-except ImportError:  # pragma: no cover - depends on the environment
-    sync_playwright = None
-
-pytestmark = [
-    pytest.mark.skipif(sync_playwright is None, reason="the playwright Python package is not installed (pip install playwright)"),
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium browser at {CHROMIUM} (apt-get install chromium)"),
-]
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-ROOT = Path(__file__).resolve().parents[1]
-SCREENSHOTS = ROOT / "docs" / "screenshots"
-TIMEOUT = 20_000  # ms for one step of the page
-
-
-# ---------------------------------------------------------------------- fixtures
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Server:
-    """``binokel serve`` in a subprocess, on a fixed port so that it can be restarted."""
-
-    def __init__(self, db: Path) -> None:
-        self.db = db
-        self.port = free_port()
-        self.process: subprocess.Popen | None = None
-        self.tokens: dict[str, str] = {}
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "binokel", "serve", "--port", str(self.port), "--db", str(self.db), "--think", "0"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        deadline = time.monotonic() + 60  # a bound, not a measure: a loaded machine starts it slowly
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url + "api/meta", timeout=1) as response:
-                    if response.status == 200:
-                        return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"binokel serve exited: {self.process.stdout.read()}")
-                time.sleep(0.1)
-        self.process.kill()  # no server left running after a failed start
-        self.process.wait()
-        raise RuntimeError("binokel serve did not start within 60 s")
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        if self.process and self.process.stdout:
-            self.process.stdout.close()
-        self.process = None
-
-    def post(self, path: str, body: dict) -> dict:
-        request = urllib.request.Request(self.url + path, data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"}, method="POST")
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.load(response)
-
-    def new_game(self, **body) -> str:
-        """A new game (the creator's token is kept for :meth:`seat_url`); its id."""
-        created = self.post("api/games", body)
-        self.tokens[created["id"]] = created["token"]
-        return created["id"]
-
-    def seat_url(self, game: str, token: str | None = None) -> str:
-        """The page of a game for the holder of a seat: the token travels in the fragment only."""
-        return f"{self.url}#/seat/{game}/{token or self.tokens[game]}"
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    server = Server(tmp_path / "games.db")
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield browser
-        browser.close()
-
-
-def goto(page: Page, url: str) -> None:
-    """Open ``url`` and wait until the page's script is live (it marks <html data-ready>)."""
-    page.goto(url)
-    page.wait_for_selector("html[data-ready=true]", state="attached")
-
-
-def reload(page: Page) -> None:
-    page.reload()
-    page.wait_for_selector("html[data-ready=true]", state="attached")
-
-
-def open_page(browser: Browser, width: int = 1280, height: int = 800, locale: str = "en-US", **options) -> Page:
-    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale, **options)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.errors = errors  # type: ignore[attr-defined]
-    return page
+from browser_support import (MY_TURN, SCREENSHOTS, Browser, Page, Server, checked_page, deal_over, expect, goto, hand,
+                             my_turn, open_page, play_until, reload, screenshots_only)
 
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    page = open_page(browser)
-    yield page
-    errors = page.errors  # type: ignore[attr-defined]
-    page.context.close()
-    assert not errors, f"errors on the page: {errors}"
-
-
-# ---------------------------------------------------------------------- driving the page
-
-def hand(page: Page) -> list[str]:
-    return sorted(page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.dataset.card)"))
-
-
-MY_TURN = "[data-testid=table][data-turn=me]"
-CARD_EDGE = {"x": 6, "y": 24}  # the left strip of a card in the hand: the next card never covers it
-
-
-def my_turn(page: Page, phase: str | None = None) -> bool:
-    return page.locator(MY_TURN + (f"[data-phase={phase}]" if phase else "")).count() > 0
-
-
-def play_until(page: Page, done, limit: float = 150) -> dict[str, int]:
-    """Play the human's turns until ``done(page, seen)`` holds on the human's turn or the deal is over."""
-    seen: dict[str, int] = {}
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        try:
-            page.wait_for_selector(f"{MY_TURN}, #result-dialog[open]", timeout=TIMEOUT)
-        except Exception:
-            continue
-        if done(page, seen) or deal_over(page, seen):
-            return seen
-        try:
-            act(page, seen)
-        except Exception as error:  # the page moved on between looking and clicking
-            if "Timeout" not in type(error).__name__:
-                raise
-    raise AssertionError(f"the deal did not finish in time; seen {seen}")
-
-
-def act(page: Page, seen: dict[str, int]) -> None:
-    short = {"timeout": 3000}
-    if page.get_by_test_id("action-bid").count():
-        seen["auction"] = seen.get("auction", 0) + 1
-        page.get_by_test_id("action-bid").click(**short)
-    elif page.get_by_test_id("confirm-discard").count():
-        seen["discard"] = 1
-        assert page.locator("#tapp .card:not(.back)").count() >= 3  # the Tapp is face up
-        need = int(re.search(r"\d+", page.get_by_test_id("discard-info").inner_text()).group())
-        cards = page.locator("#hand .card")
-        for i in range(need):
-            cards.nth(cards.count() - 1 - i).click(position=CARD_EDGE, **short)
-        expect(page.get_by_test_id("discard-info")).to_contain_text("banked")
-        page.get_by_test_id("confirm-discard").click(**short)
-        expect(page.get_by_test_id("confirm-discard")).to_have_count(0)
-    elif page.get_by_test_id("trump-H").count():
-        seen["trump"] = 1
-        expect(page.get_by_test_id("trump-S")).to_contain_text("melds")
-        expect(page.get_by_test_id("trump-durch")).to_be_visible()
-        page.get_by_test_id("trump-H").click(**short)
-    elif page.get_by_test_id("action-play").count():
-        seen["surrender"] = 1
-        expect(page.get_by_test_id("action-surrender")).to_contain_text("−")
-        page.get_by_test_id("action-play").click(**short)
-    elif page.locator("#hand.active .card.legal").count():
-        seen["cards"] = seen.get("cards", 0) + 1
-        why = page.locator("#hand.active .card.illegal").evaluate_all("cards => cards.map(c => c.dataset.why)")
-        for reason in why:  # the server's reason (the engine's own), rendered by the page
-            assert re.search(r"does not follow suit|does not beat|is not a trump", reason), reason
-        seen["reasons"] = seen.get("reasons", 0) + len(why)
-        page.locator("#hand.active .card.legal").first.click(position=CARD_EDGE, **short)
-
-
-def deal_over(page: Page, seen: dict[str, int]) -> bool:
-    return page.locator("#result-dialog[open]").count() > 0
+    """The page with its animations on, as most players see it."""
+    yield from checked_page(browser)
 
 
 def start_from_form(page: Page, url: str, name: str = "Anna", deck: str = "french") -> None:
@@ -465,7 +263,7 @@ def test_why_a_card_is_refused_comes_from_the_server_in_german(server: Server, p
     assert missing.value.code == 404
 
 
-@pytest.mark.skipif(not os.environ.get("BINOKEL_SCREENSHOTS"), reason="set BINOKEL_SCREENSHOTS=1 to refresh docs/screenshots")
+@screenshots_only
 def test_screenshots(server: Server, browser: Browser) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # The phone's screenshots come from test_browser_table.py (a touch screen).

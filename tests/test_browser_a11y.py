@@ -1,63 +1,23 @@
-"""Browser tests of accessibility and delivery parts: a spectator reviews a
-finished deal once (bug 1), the live region speaks a whole trick, axe-core finds nothing,
-plurals and dates follow the language, and the page arrives compressed and small.
+"""Browser tests of accessibility and delivery parts: a spectator reviews a finished deal
+once, the live region speaks a whole trick, axe-core finds nothing, plurals and dates follow
+the language, and the page arrives compressed and small.
 
-They reuse the fixtures of ``test_browser.py`` (the same skips: no Playwright or no
-Chromium → skipped with the reason). Games are seeded; the computer thinks for 0 s.
+Games are seeded; the computer thinks for 0 s.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from test_browser import (  # noqa: F401 - the same skips, and its server and browser fixtures
-    browser,
-    server,
-    ARGS,
-    CHROMIUM,
-    MY_TURN,
-    ROOT,
-    act,
-    Browser,
-    Page,
-    Server,
-    deal_over,
-    expect,
-    goto,
-    my_turn,
-    open_page,
-    play_until,
-    pytestmark,
-    sync_playwright,
-)
+from browser_support import (MY_TURN, Browser, Page, Server, act, axe_or_skip, deal_over, expect, goto, my_turn,
+                             open_page, play_until, violations)
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    page = open_page(browser, reduced_motion="reduce")
-    yield page
-    errors = page.errors  # type: ignore[attr-defined]
-    page.context.close()
-    assert not errors, f"errors on the page: {errors}"
+# ---------------------------------------------------------------------- a spectator's review
 
-
-def post(server: Server, path: str, body: dict) -> dict:
-    request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
-
-
-# ---------------------------------------------------------------------- bug 1: a spectator's review
-
-def test_bug1_a_spectator_reviews_a_finished_deal_once(server: Server, page: Page) -> None:
-    made = post(server, "api/games", {"seats": ["hard", "hard", "hard"], "seed": 4})
+def test_a_spectator_reviews_a_finished_deal_once(server: Server, page: Page) -> None:
+    made = server.post("api/games", {"seats": ["hard", "hard", "hard"], "seed": 4})
     reviews: list[tuple[str, int]] = []
     page.on("response", lambda r: reviews.append((r.url, r.status)) if "/review" in r.url else None)
     goto(page, f"{server.url}#/watch/{made['id']}")
@@ -78,7 +38,7 @@ def test_bug1_a_spectator_reviews_a_finished_deal_once(server: Server, page: Pag
     decisions = page.get_by_test_id("review-decision")
     assert decisions.count() >= 1
     expect(decisions.first).to_contain_text(re.compile(r"^Bidding: \w+ chose (Bid \d+|Pass); the strong computer"))
-    # The review (section 5): a clickable timeline, arrow keys, a dialog that keeps its height,
+    # The review: a clickable timeline, arrow keys, a dialog that keeps its height,
     # and the estimated cost said in words.
     dialog = page.get_by_test_id("review-dialog")
     height = dialog.bounding_box()["height"]
@@ -96,12 +56,12 @@ def test_bug1_a_spectator_reviews_a_finished_deal_once(server: Server, page: Pag
         expect(page.get_by_test_id("review-cost-about")).to_contain_text("can be larger than the deal's score")
 
 
-# ---------------------------------------------------------------------- bug 14: plurals and locales
+# ---------------------------------------------------------------------- plurals and locales
 
-def test_bug14_dates_in_the_browsers_locale_and_meld_names_of_the_deck(server: Server, browser: Browser) -> None:
+def test_dates_in_the_browsers_locale_and_meld_names_of_the_deck(server: Server, browser: Browser) -> None:
     page = open_page(browser, locale="en-GB", reduced_motion="reduce")
     try:
-        made = post(server, "api/games", {"seats": ["me", "easy", "easy"], "name": "Anna", "seed": 3})
+        made = server.post("api/games", {"seats": ["me", "easy", "easy"], "name": "Anna", "seed": 3})
         goto(page, server.url)
         page.evaluate("([id, token]) => localStorage.setItem('binokel.seats', "
                       "JSON.stringify({[id]: {token, seat: 0}}))", [made["id"], made["token"]])
@@ -133,7 +93,7 @@ def lines(page: Page) -> list[str]:
 
 
 def test_the_live_region_speaks_a_whole_trick_once(server: Server, page: Page) -> None:
-    made = post(server, "api/games", {"seats": ["me", "medium", "medium"], "name": "Anna", "seed": 5})
+    made = server.post("api/games", {"seats": ["me", "medium", "medium"], "name": "Anna", "seed": 5})
     goto(page, server.url)
     page.evaluate("([id, token]) => localStorage.setItem('binokel.seats', "
                   "JSON.stringify({[id]: {token, seat: 0}}))", [made["id"], made["token"]])
@@ -168,33 +128,6 @@ def test_the_live_region_speaks_a_whole_trick_once(server: Server, page: Page) -
 
 # ---------------------------------------------------------------------- axe-core: 0 violations
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-
-
-def axe_or_skip() -> Path:
-    """axe-core as ``scripts/test`` installs it (npm ci); without it the test skips, on CI fails."""
-    if AXE.exists():
-        return AXE
-    reason = (f"axe-core is not installed at {AXE}: run npm ci (scripts/test does)" if os.environ.get("PATH") and
-              any((Path(p) / "node").exists() for p in os.environ["PATH"].split(os.pathsep))
-              else "node is not installed (axe-core comes from npm; scripts/test installs both)")
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason} (CI=true: the accessibility test must run)", pytrace=False)
-    pytest.skip(reason)
-
-
-def violations(page: Page, where: str) -> list[str]:
-    """axe-core's violations on the page as it is now (WCAG 2.x A and AA and best practices)."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-    found = page.evaluate("""async () => {
-        const result = await axe.run(document, { resultTypes: ["violations"] });
-        return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ` +
-            v.nodes.slice(0, 4).map((n) => n.target.join(" ") + (n.failureSummary ?
-                " [" + n.failureSummary.split("\\n").slice(1).join("; ").slice(0, 160) + "]" : "")).join(" | ")); }""")
-    return [f"{where}: {line}" for line in found]
-
-
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
 def test_axe_finds_no_violation_anywhere(server: Server, browser: Browser, size: tuple[int, int]) -> None:
     axe_or_skip()
@@ -211,7 +144,7 @@ def test_axe_finds_no_violation_anywhere(server: Server, browser: Browser, size:
         expect(page.get_by_test_id("stats-dialog")).to_be_visible()
         found += violations(page, "statistics")
         page.keyboard.press("Escape")
-        made = post(server, "api/games", {"seats": ["me", "hard", "hard"], "name": "Anna", "seed": 5})
+        made = server.post("api/games", {"seats": ["me", "hard", "hard"], "name": "Anna", "seed": 5})
         page.evaluate("([id, token]) => localStorage.setItem('binokel.seats', "
                       "JSON.stringify({[id]: {token, seat: 0}}))", [made["id"], made["token"]])
         goto(page, f"{server.url}#/game/{made['id']}")
@@ -230,7 +163,7 @@ def test_axe_finds_no_violation_anywhere(server: Server, browser: Browser, size:
     assert not found, "axe-core violations:\n" + "\n".join(found)
 
 
-# ---------------------------------------------------------------------- delivery (section 5)
+# ---------------------------------------------------------------------- delivery
 
 COLD_LOAD_BYTES = 120_000
 

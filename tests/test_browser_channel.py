@@ -3,7 +3,7 @@ silently, and a dead line shows within 2 s.
 
 The page's websocket runs through Playwright's ``route_web_socket``, which can hold the
 server's messages back (two tabs clicking at once) or drop everything both ways (the
-network gone without a close: only a heartbeat can tell). Fixtures from test_browser.py.
+network gone without a close: only a heartbeat can tell).
 """
 
 from __future__ import annotations
@@ -11,22 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from test_browser import (  # noqa: F401 - its server and browser fixtures too
-    browser,
-    server,
-    CARD_EDGE,
-    MY_TURN,
-    Browser,
-    Page,
-    Server,
-    expect,
-    goto,
-    my_turn,
-    open_page,
-    play_until,
-    pytestmark,  # noqa: F401 - the same skips as test_browser.py
-)
-from test_browser_details import new_game
+from browser_support import (CARD_EDGE, MY_TURN, Browser, Page, Server, expect, goto, my_turn, new_game, open_page,
+                             play_until)
 
 SOCKET = re.compile(r"/ws/games/")
 
@@ -69,8 +55,8 @@ class Line:
 
 
 def test_two_tabs_of_one_seat_clicking_at_once_resync_without_a_word(server: Server, browser: Browser) -> None:
-    """Bug 9: the tab that clicked second heard "stale version 278: the game is at version 279
-    (send sync)"; now it catches up silently and no internal text reaches the player."""
+    """The tab that clicked second catches up silently: never "stale version 278: the game is at
+    version 279 (send sync)" nor any other internal text before the player."""
     first = open_page(browser)
     line = Line(first)
     new_game(server, first, seats=["me", "easy", "easy"], seed=2)
@@ -95,9 +81,9 @@ def test_two_tabs_of_one_seat_clicking_at_once_resync_without_a_word(server: Ser
 
 
 def test_a_dead_line_shows_within_two_seconds_and_takes_nothing_with_it(server: Server, browser: Browser) -> None:
-    """Bug 10: ten seconds offline showed nothing (the seat "online", the clicked card half
-    faded). Now within 2 s: "reconnecting", no seat online, no card on its way; and when the
-    line is back, the table is back."""
+    """Within 2 s of a dead line the page says "reconnecting", shows no seat online and no card
+    on its way (not the seat "online" and the clicked card half faded); when the line is back,
+    the table is back."""
     page = open_page(browser)
     line = Line(page)
     new_game(server, page, seats=["me", "easy", "easy"], seed=2)

@@ -5,47 +5,17 @@ in another context shows the standings as they change."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-from test_browser import (  # noqa: F401
-    CHROMIUM,
-    SCREENSHOTS,
-    TIMEOUT,
-    Server,
-    browser,
-    goto,
-    open_page,
-    sync_playwright,
-)
-
-pytestmark = [
-    pytest.mark.skipif(sync_playwright is None, reason="the playwright Python package is not installed"),
-    pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium browser at {CHROMIUM}"),
-]
-
-if sync_playwright is not None:
-    from playwright.sync_api import Browser, expect
+from browser_support import TIMEOUT, Browser, Server, expect, goto, keep_screenshot, open_page
 
 
 def shot(page: Any, name: str) -> None:
     """``BINOKEL_SCREENSHOTS=1``: keep a screenshot for docs/club.md."""
-    if os.environ.get("BINOKEL_SCREENSHOTS"):
-        page.screenshot(path=str(SCREENSHOTS / f"club-{name}.png"), full_page=True)
+    keep_screenshot(page, f"club-{name}", full_page=True)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    server = Server(tmp_path / "games.sqlite3")
-    server.start()
-    yield server
-    server.stop()
-
-
-def test_an_event_from_the_phone(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_an_event_from_the_phone(server: Server, browser: Browser) -> None:
     organiser = open_page(browser, 360, 640, has_touch=True)
     goto(organiser, server.url + "club#/")
     organiser.get_by_test_id("club-name").fill("Feuerwehr-Binokel")

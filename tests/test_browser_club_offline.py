@@ -12,24 +12,9 @@ import json
 import urllib.request
 from typing import Any
 
-from test_browser import (  # noqa: F401 - the same skips, and its server and browser fixtures
-    TIMEOUT,
-    Server,
-    browser,
-    goto,
-    open_page,
-    pytestmark,
-    reload,
-    server,
-    sync_playwright,
-)
-from test_browser_club import shot
-from test_browser_pad import shown
+from browser_support import AXE, TIMEOUT, Browser, Page, Server, expect, goto, keep_screenshot, open_page, reload, shown, violations
 
 from binokel.club import Settings, Table, score_deal
-
-if sync_playwright is not None:
-    from playwright.sync_api import Browser, Page, expect
 
 SETTINGS = {"name": "Feuerwehr-Binokel", "rules": "club", "rounds": 1, "deals": 12, "table_size": 3,
             "entry_fee": 0, "fees": [[1, 50]]}
@@ -96,7 +81,7 @@ def expect_totals(page: Page, totals: list[int]) -> None:
                                                                               timeout=TIMEOUT)
 
 
-def test_a_scorekeeper_offline_reloads_and_the_projector_gets_every_deal(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_a_scorekeeper_offline_reloads_and_the_projector_gets_every_deal(server: Server, browser: Browser) -> None:
     event_id, link = drawn_table(server)
     phone = open_page(browser, 360, 640, has_touch=True)
     goto(phone, link)
@@ -135,7 +120,7 @@ def test_a_scorekeeper_offline_reloads_and_the_projector_gets_every_deal(server:
     correct = phone.get_by_test_id("club-correct-3").bounding_box()
     assert correct and correct["width"] >= 44 and correct["height"] >= 44
     phone.evaluate("document.getElementById('status').textContent = ''")  # no passing toast
-    shot(phone, "scorekeeper-offline")
+    keep_screenshot(phone, "club-scorekeeper-offline", full_page=True)
 
     projector = open_page(browser, 1280, 720)
     goto(projector, server.url + f"club#/s/{event_id}")
@@ -156,9 +141,7 @@ def test_a_scorekeeper_offline_reloads_and_the_projector_gets_every_deal(server:
         page.context.close()
 
 
-def test_a_deal_refused_after_the_phone_was_offline_is_corrected(server: Server, browser: Browser) -> None:  # noqa: F811
-    from test_browser_a11y import AXE, violations
-
+def test_a_deal_refused_after_the_phone_was_offline_is_corrected(server: Server, browser: Browser) -> None:
     event_id, link = drawn_table(server)
     phone = open_page(browser, 360, 640, has_touch=True)
     goto(phone, link)

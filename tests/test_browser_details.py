@@ -1,81 +1,23 @@
 """Browser tests of the table's details: marks, tooltips, hints, the bidding help, the result explained,
 settings, statistics, the keyboard, the phone, and the bugs a newcomer hit.
 
-They reuse the server, browser and page fixtures of ``test_browser.py`` (the same skips:
-no Playwright or no Chromium → skipped with the reason). Games are seeded and the
-computer opponents think for 0 s; animations are shortened with ``reduced_motion``.
+Games are seeded and the computer opponents think for 0 s; animations are shortened with
+``reduced_motion``.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_browser import (  # noqa: F401 - its server and browser fixtures too
-    browser,
-    server,
-    ARGS,
-    CHROMIUM,
-    MY_TURN,
-    Browser,
-    Page,
-    Server,
-    deal_over,
-    expect,
-    goto,
-    my_turn,
-    open_page,
-    play_until,
-    pytestmark,  # noqa: F401 - the same skips as test_browser.py
-    sync_playwright,
-)
-
-SHORT = {"timeout": 3000}
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    """Shorter pauses than test_browser's page (reduced motion)."""
-    page = open_page(browser, reduced_motion="reduce")
-    yield page
-    errors = page.errors  # type: ignore[attr-defined]
-    page.context.close()
-    assert not errors, f"errors on the page: {errors}"
-
-
-def new_game(server: Server, page: Page, **body: object) -> str:
-    """A seeded game made over HTTP, its seat token kept in the page's browser, the page on it."""
-    request = urllib.request.Request(server.url + "api/games", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        made = json.load(response)
-    goto(page, server.url)
-    page.evaluate("([id, token]) => localStorage.setItem('binokel.seats', JSON.stringify({...JSON.parse(localStorage.getItem('binokel.seats') || '{}'), [id]: {token, seat: 0}}))",
-                  [made["id"], made["token"]])
-    goto(page, f"{server.url}#/game/{made['id']}")
-    expect(page.locator("#hand .card").first).to_be_visible()
-    return str(made["id"])
-
-
-def surrender(page: Page, seen: dict[str, int]) -> bool:
-    """A ``done`` for play_until: surrender when asked (the deal then ends)."""
-    if page.get_by_test_id("action-surrender").count():
-        page.get_by_test_id("action-surrender").click(**SHORT)
-        page.get_by_test_id("confirm-ok").click(**SHORT)
-        seen["surrendered"] = 1
-        page.wait_for_selector("#result-dialog[open]")
-        return True
-    return False
-
+from browser_support import (MY_TURN, SCREENSHOTS, Browser, Page, Server, deal_over, expect, goto, my_turn, new_game,
+                             open_page, play_until, surrender, screenshots_only)
 
 # ---------------------------------------------------------------------- the bugs a newcomer hit
 
-def test_bug01_tapp_marker_visible_and_trump_marked(server: Server, page: Page) -> None:
+def test_tapp_marker_visible_and_trump_marked(server: Server, page: Page) -> None:
     new_game(server, page, name="Anna", seed=5)
     play_until(page, lambda p, seen: my_turn(p, "discard"))
     assert my_turn(page, "discard"), "we never pass, so we get the Tapp"
@@ -96,7 +38,7 @@ def test_bug01_tapp_marker_visible_and_trump_marked(server: Server, page: Page) 
     assert trumps.count() == page.locator("#hand .card.trump").count() > 0
 
 
-def test_bug02_no_hover_style_after_a_click_or_on_touch(server: Server, page: Page) -> None:
+def test_no_hover_style_after_a_click_or_on_touch(server: Server, page: Page) -> None:
     goto(page, server.url)
     page.get_by_test_id("rules-button").click()
     page.get_by_test_id("tab-rules").click()
@@ -116,7 +58,7 @@ def test_bug02_no_hover_style_after_a_click_or_on_touch(server: Server, page: Pa
     assert not loose, f"hover rules outside @media (hover: hover): {loose}"
 
 
-def test_bug03_why_not_tooltip_stays_on_screen(server: Server, browser: Browser) -> None:
+def test_why_not_tooltip_stays_on_screen(server: Server, browser: Browser) -> None:
     page = open_page(browser, 360, 640, reduced_motion="reduce")
     new_game(server, page, name="Anna", seed=5)
     play_until(page, lambda p, seen: my_turn(p, "play") and p.locator("#hand .card.illegal").count() > 0)
@@ -131,7 +73,7 @@ def test_bug03_why_not_tooltip_stays_on_screen(server: Server, browser: Browser)
     page.context.close()
 
 
-def test_bug04_one_minus_sign(server: Server, page: Page) -> None:
+def test_one_minus_sign(server: Server, page: Page) -> None:
     new_game(server, page, name="Anna", seed=5)
     seen = play_until(page, surrender)
     assert seen.get("surrendered"), seen
@@ -145,7 +87,7 @@ def test_bug04_one_minus_sign(server: Server, page: Page) -> None:
         assert not re.search(r"-\d", text), text
 
 
-def test_bug05_a_card_clicked_out_of_turn_says_why(server: Server, page: Page) -> None:
+def test_a_card_clicked_out_of_turn_says_why(server: Server, page: Page) -> None:
     new_game(server, page, name="Anna", seed=5)
     page.wait_for_selector(MY_TURN + "[data-phase=auction]")
     page.locator("#hand .card").first.click(position={"x": 8, "y": 30}, force=True)  # aria-disabled, yet clickable
@@ -153,7 +95,7 @@ def test_bug05_a_card_clicked_out_of_turn_says_why(server: Server, page: Page) -
     expect(page.get_by_test_id("toast")).to_contain_text("auction")
 
 
-def test_bug06_hint_toast_goes_with_its_phase(server: Server, page: Page) -> None:
+def test_hint_toast_goes_with_its_phase(server: Server, page: Page) -> None:
     new_game(server, page, name="Anna", seed=5)
     page.wait_for_selector(MY_TURN + "[data-phase=auction]")
     page.get_by_test_id("hint-button").click()
@@ -166,7 +108,7 @@ def test_bug06_hint_toast_goes_with_its_phase(server: Server, page: Page) -> Non
     expect(toast).not_to_have_class(re.compile(r"\bshow\b"), timeout=1200)
 
 
-def test_bug07_meld_panel_stays_through_the_first_trick(server: Server, page: Page) -> None:
+def test_meld_panel_stays_through_the_first_trick(server: Server, page: Page) -> None:
     new_game(server, page, name="Anna", seed=5)
     play_until(page, lambda p, seen: my_turn(p, "play"))
     assert my_turn(page, "play")
@@ -179,7 +121,7 @@ def test_bug07_meld_panel_stays_through_the_first_trick(server: Server, page: Pa
     expect(reveal).to_be_hidden()
 
 
-def test_bug08_open_auction_status(server: Server, page: Page) -> None:
+def test_open_auction_status(server: Server, page: Page) -> None:
     new_game(server, page, rules="club", name="Anna", seed=12)
     checked = 0
     for _ in range(6):
@@ -199,7 +141,7 @@ def test_bug08_open_auction_status(server: Server, page: Page) -> None:
     assert checked
 
 
-def test_bug09_resume_list_shows_options_opponents_and_turn(server: Server, page: Page) -> None:
+def test_resume_list_shows_options_opponents_and_turn(server: Server, page: Page) -> None:
     goto(page, server.url)
     page.locator("#more-options-box summary").click()
     page.get_by_test_id("option-target").fill("1000")
@@ -216,7 +158,7 @@ def test_bug09_resume_list_shows_options_opponents_and_turn(server: Server, page
     expect(item).to_contain_text(re.compile(r"turn|to move", re.IGNORECASE))  # "Your turn" or "Karle to move"
 
 
-def test_bug10_kreuz_team_score_counted_once(server: Server, page: Page) -> None:
+def test_kreuz_team_score_counted_once(server: Server, page: Page) -> None:
     new_game(server, page, rules="kreuz", name="Anna", seed=4)
     play_until(page, deal_over)
     rows = page.locator("#result .result-table tbody tr")
@@ -227,7 +169,7 @@ def test_bug10_kreuz_team_score_counted_once(server: Server, page: Page) -> None
     assert len(scores) == 2 and all(re.fullmatch(r"[+−]?[\d,]+", s) for s in scores), scores
 
 
-def test_bug11_numbers_have_units(server: Server, page: Page) -> None:
+def test_numbers_have_units(server: Server, page: Page) -> None:
     new_game(server, page, name="Anna", seed=5)
     play_until(page, deal_over)
     line = page.locator("#log li.important").first.inner_text()
@@ -238,7 +180,7 @@ def test_bug11_numbers_have_units(server: Server, page: Page) -> None:
     expect(page.locator("#result .result-table thead")).to_contain_text("points")
 
 
-def test_bug12_no_console_errors_in_normal_play(server: Server, page: Page) -> None:
+def test_no_console_errors_in_normal_play(server: Server, page: Page) -> None:
     messages: list[str] = []
     page.on("console", lambda m: messages.append(m.text) if m.type == "error" else None)
     goto(page, server.url)
@@ -254,7 +196,7 @@ def test_bug12_no_console_errors_in_normal_play(server: Server, page: Page) -> N
 
 
 @pytest.mark.parametrize("width", [768, 1024, 1280])
-def test_bug13_start_page_without_gaps(server: Server, browser: Browser, width: int) -> None:
+def test_start_page_without_gaps(server: Server, browser: Browser, width: int) -> None:
     page = open_page(browser, width, 900)
     goto(page, server.url)
     gaps = page.evaluate("""() => {
@@ -555,26 +497,25 @@ def test_deal_animation_marks_and_celebration(server: Server, page: Page) -> Non
 
 # ---------------------------------------------------------------------- screenshots (only when asked)
 
-@pytest.mark.skipif(not os.environ.get("BINOKEL_SCREENSHOTS"), reason="set BINOKEL_SCREENSHOTS=1 to refresh docs/screenshots")
+@screenshots_only
 def test_screenshots_details(server: Server, browser: Browser) -> None:
-    shots = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
     page.add_init_script("localStorage.setItem('binokel.tutorial', JSON.stringify({state: 'skipped'}))")  # no offer in the pictures
     new_game(server, page, name="Anna", seed=5)
     page.wait_for_selector("[data-testid=advice-certain]")
-    page.screenshot(path=str(shots / "bidding-help.png"))
+    page.screenshot(path=str(SCREENSHOTS / "bidding-help.png"))
     play_until(page, deal_over)
     page.wait_for_selector("[data-testid=explain]")
-    page.get_by_test_id("result-dialog").screenshot(path=str(shots / "result-explained.png"))
+    page.get_by_test_id("result-dialog").screenshot(path=str(SCREENSHOTS / "result-explained.png"))
     page.get_by_test_id("review-button").click()
     for _ in range(3):
         page.get_by_test_id("review-next").click()
-    page.screenshot(path=str(shots / "deal-review.png"))
+    page.screenshot(path=str(SCREENSHOTS / "deal-review.png"))
     page.keyboard.press("Escape")
     page.keyboard.press("Escape")
     goto(page, server.url)
     page.get_by_test_id("stats-button").click()
-    page.screenshot(path=str(shots / "statistics.png"))
+    page.screenshot(path=str(SCREENSHOTS / "statistics.png"))
     page.context.close()  # the phone's screenshots come from test_browser_table.py
 
 

@@ -5,53 +5,10 @@ invite dialog, the table of friends and the spectator view in ``docs/screenshots
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-from test_browser import (  # noqa: F401
-    SCREENSHOTS,
-    Server,
-    act,
-    deal_over,
-    free_port,
-    goto,
-    my_turn,
-    open_page,
-    pytestmark,
-)
-
-try:
-    from playwright.sync_api import Browser, Page, expect
-except ImportError:  # pragma: no cover - skipped by pytestmark
-    pass
-
-from test_browser import browser  # noqa: F401  (the module's browser fixture)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    server = Server(tmp_path / "games.db")
-    server.start()
-    yield server
-    server.stop()
-
-
-def shoot(page: Page, name: str) -> None:
-    if os.environ.get("BINOKEL_SCREENSHOTS"):
-        page.screenshot(path=str(SCREENSHOTS / name))
-
-
-def act_with_friends(page: Page, seen: dict[str, int]) -> None:
-    """The page's own move (``act`` of test_browser), but people pass after one bid: the
-    page's ``act`` always bids and relies on bots to pass."""
-    if seen.get("auction", 0) >= 1 and page.get_by_test_id("action-pass").count():
-        seen["passed"] = 1
-        page.get_by_test_id("action-pass").click(timeout=3000)
-    else:
-        act(page, seen)
+from browser_support import (Browser, Page, Server, act_with_friends, deal_over, expect, goto, keep_screenshot, my_turn,
+                             open_page)
 
 
 def sit_down(page: Page, name: str) -> None:
@@ -63,7 +20,7 @@ def sit_down(page: Page, name: str) -> None:
     expect(page.locator("#hand .card").first).to_be_visible()
 
 
-def test_three_friends_and_a_spectator_play_a_deal(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_three_friends_and_a_spectator_play_a_deal(server: Server, browser: Browser) -> None:
     anna, ben, cleo, watcher = (open_page(browser, 1280, 800) for _ in range(4))
     try:
         # Anna makes a table for three people: herself and two friends.
@@ -80,7 +37,7 @@ def test_three_friends_and_a_spectator_play_a_deal(server: Server, browser: Brow
         ben_link = anna.get_by_test_id("invite-link-1").input_value()
         watch_link = anna.get_by_test_id("watch-link").input_value()
         assert "#/join/" in ben_link and "#/watch/" in watch_link
-        shoot(anna, "invite-dialog.png")
+        keep_screenshot(anna, "invite-dialog")
         dialog.locator("button.close").click()
         expect(anna.get_by_test_id("table-note")).to_contain_text("Waiting for friends")
 
@@ -141,8 +98,8 @@ def test_three_friends_and_a_spectator_play_a_deal(server: Server, browser: Brow
                 reloaded = True
             if actions >= 20 and not spectated and watcher.locator("[data-testid=trick-card]").count():
                 assert watcher.locator("#hand .card").count() == 0
-                shoot(watcher, "spectator-view.png")
-                shoot(anna, "friends-table.png")
+                keep_screenshot(watcher, "spectator-view")
+                keep_screenshot(anna, "friends-table")
                 spectated = True
             if not moved:
                 time.sleep(0.05)

@@ -10,23 +10,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from test_browser import (  # noqa: F401 - the same skips, and its server and browser fixtures
-    SCREENSHOTS,
-    TIMEOUT,
-    Server,
-    browser,
-    goto,
-    open_page,
-    pytestmark,
-    reload,
-    server,
-    sync_playwright,
-)
+from browser_support import (AXE, TIMEOUT, Browser, Page, Server, axe_or_skip, expect, goto, keep_screenshot, open_page,
+                             shown, reload, violations)
 
 from binokel.sheet import Sheet
-
-if sync_playwright is not None:
-    from playwright.sync_api import Browser, Page, expect
 
 RULES = "standard(target=2000)"
 PLAYERS = ["Anna", "Ben", "Cleo"]
@@ -43,12 +30,7 @@ def shot(page: Any, name: str) -> None:
     """``BINOKEL_SCREENSHOTS=1``: keep a screenshot for docs/pad.md."""
     if os.environ.get("BINOKEL_SCREENSHOTS"):
         page.evaluate("document.getElementById('status').textContent = ''")  # no passing toast
-        page.screenshot(path=str(SCREENSHOTS / f"pad-{name}.png"), full_page=True)
-
-
-def shown(n: int) -> str:
-    """A number as the page writes it in English (the minus sign U+2212)."""
-    return f"{n:,}".replace("-", "\u2212")
+    keep_screenshot(page, f"pad-{name}", full_page=True)
 
 
 def enter(page: Page, deal: dict[str, Any], *, meld_from_list: bool = False) -> None:
@@ -76,7 +58,7 @@ def enter(page: Page, deal: dict[str, Any], *, meld_from_list: bool = False) -> 
     page.get_by_test_id("pad-save").tap()
 
 
-def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, browser: Browser) -> None:  # noqa: F811
+def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, browser: Browser) -> None:
     phone = open_page(browser, 360, 640, has_touch=True)
     goto(phone, server.url)
     phone.get_by_test_id("score-pad-link").tap()  # the start page's entry
@@ -180,9 +162,7 @@ def test_a_sheet_by_touch_corrected_offline_and_followed_live(server: Server, br
         page.context.close()
 
 
-def test_axe_finds_no_violation_on_the_pad(server: Server, browser: Browser) -> None:  # noqa: F811
-    from test_browser_a11y import axe_or_skip, violations
-
+def test_axe_finds_no_violation_on_the_pad(server: Server, browser: Browser) -> None:
     axe_or_skip()
     phone = open_page(browser, 360, 640, has_touch=True, reduced_motion="reduce")
     found: list[str] = []
@@ -223,9 +203,7 @@ WINNING = {"soloist": 1, "bid": 160, "game": "S", "surrendered": False, "melds":
 
 
 def test_a_deal_refused_after_the_phone_was_offline_is_corrected_and_the_team_wins(
-        server: Server, browser: Browser) -> None:  # noqa: F811
-    from test_browser_a11y import AXE, violations
-
+        server: Server, browser: Browser) -> None:
     phone = open_page(browser, 360, 640, has_touch=True)
     goto(phone, server.url + "pad#/")
     phone.get_by_test_id("pad-rule-set").select_option("kreuz")
@@ -272,7 +250,7 @@ def test_a_deal_refused_after_the_phone_was_offline_is_corrected_and_the_team_wi
 
 
 def test_the_scorekeeper_s_link_on_another_phone_at_a_table_of_four_with_one_sitting_out(
-        server: Server, browser: Browser) -> None:  # noqa: F811
+        server: Server, browser: Browser) -> None:
     made = server.post("api/pad", {"rules": "four-sitout", "players": FOUR, "first_dealer": 1})
     phone = open_page(browser, 360, 640, has_touch=True)
     goto(phone, f"{server.url}pad#/k/{made['id']}/{made['token']}")

@@ -1,39 +1,19 @@
 """Browser tests of the phone-first table: the table fits phones
 held either way at every card size, cards keep a tap target of 36 x 48 px, controls are
-44 x 44 px, touch play is safe, nothing covers the trick, and the bugs of section 3.
+44 x 44 px, touch play is safe, nothing covers the trick, and what players ran into.
 
-They reuse the fixtures of ``test_browser.py`` (the same skips). Phone contexts are touch
+Phone contexts are touch
 contexts (``has_touch``, ``is_mobile``); ``page.tap`` is a finger, ``click`` a mouse.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from test_browser import (  # noqa: F401 - its server and browser fixtures too
-    browser,
-    server,
-    ARGS,
-    CHROMIUM,
-    MY_TURN,
-    Browser,
-    Page,
-    Server,
-    deal_over,
-    expect,
-    goto,
-    my_turn,
-    open_page,
-    play_until,
-    pytestmark,  # noqa: F401 - the same skips as test_browser.py
-    sync_playwright,
-)
-from test_browser_details import new_game
+from browser_support import (MY_TURN, SCREENSHOTS, Browser, Page, Server, act_with_friends, deal_over, expect, goto,
+                             key_like, my_turn, new_game, open_page, play_until, surrender, screenshots_only)
 
 PHONES = [(360, 640), (390, 844), (412, 915), (844, 390)]
 
@@ -90,7 +70,7 @@ def empty_band(page: Page) -> int:
     return int(page.evaluate("() => innerHeight - document.querySelector('.me').getBoundingClientRect().bottom"))
 
 
-# ---------------------------------------------------------------------- section 1: it fits
+# ---------------------------------------------------------------------- it fits
 
 @pytest.mark.parametrize("card_size", ["normal", "large"])
 @pytest.mark.parametrize("size", PHONES, ids=[f"{w}x{h}" for w, h in PHONES])
@@ -142,7 +122,7 @@ def test_the_menu_holds_the_rest_of_the_bar(server: Server, browser: Browser) ->
     page.context.close()
 
 
-# ---------------------------------------------------------------------- section 1: touch play
+# ---------------------------------------------------------------------- touch play
 
 def legal_card(page: Page) -> str:
     return str(page.locator("#hand.active .card.legal").first.get_attribute("data-card"))
@@ -180,7 +160,7 @@ def test_one_tap_play_when_chosen(server: Server, browser: Browser) -> None:
     page.context.close()
 
 
-# ---------------------------------------------------------------------- section 2: nothing covers the game
+# ---------------------------------------------------------------------- nothing covers the game
 
 def overlap(page: Page, a: str, b: str) -> list[str]:
     """The visible elements matching ``b`` that intersect a visible element matching ``a``."""
@@ -251,26 +231,10 @@ def test_the_result_buttons_stay_where_they_are(server: Server, browser: Browser
     page.context.close()
 
 
-# ---------------------------------------------------------------------- section 3: the bugs
-
-def key_like(page: Page) -> list[str]:
-    """Keys shown as they are (a word like ``level_about.expert`` whose first part is a prefix of
-    the catalogue's keys, whether or not the key exists): text, options, labels, titles."""
-    return page.evaluate("""async () => {
-        const keys = Object.keys((await (await fetch('/i18n/en.json')).json()).strings);
-        const prefixes = new Set(keys.filter(k => k.includes('.')).map(k => k.split('.')[0]));
-        const out = new Set();
-        const look = (text) => { for (const word of String(text || '').split(/[\\s:,;()"“”]+/))
-            if (/^[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+$/.test(word) && prefixes.has(word.split('.')[0])) out.add(word); };
-        const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-        for (let n = walk.nextNode(); n; n = walk.nextNode()) if (!n.parentElement.closest('script, style')) look(n.textContent);
-        for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]'))
-            ['aria-label', 'title', 'placeholder'].forEach(a => look(el.getAttribute(a)));
-        return [...out]; }""")
-
+# ---------------------------------------------------------------------- what players ran into
 
 @pytest.mark.parametrize("lang", ["de", "en", "fr", "it", "pt"])
-def test_bug03_no_catalogue_key_reaches_the_page(server: Server, browser: Browser, lang: str) -> None:
+def test_no_catalogue_key_reaches_the_page(server: Server, browser: Browser, lang: str) -> None:
     """Start page (every option open) and a table, in every language: words, never keys."""
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
     goto(page, server.url)
@@ -290,7 +254,7 @@ def test_bug03_no_catalogue_key_reaches_the_page(server: Server, browser: Browse
     page.context.close()
 
 
-def test_bug02_quick_chat_phrases_are_words_on_a_fresh_page(server: Server, browser: Browser) -> None:
+def test_quick_chat_phrases_are_words_on_a_fresh_page(server: Server, browser: Browser) -> None:
     page = open_page(browser, 1280, 800)
     goto(page, server.url)
     texts = page.locator("#chat-phrases button").evaluate_all("bs => bs.map(b => b.textContent)")
@@ -308,7 +272,7 @@ def hosted_game(server: Server, page: Page, seats: list[str], **body: object) ->
     return made
 
 
-def test_bug04_your_games_calls_friends_by_name_only(server: Server, browser: Browser) -> None:
+def test_your_games_calls_friends_by_name_only(server: Server, browser: Browser) -> None:
     page = open_page(browser, 1280, 800)
     made = hosted_game(server, page, ["me", "open", "easy"], seed=5)
     server.post("api/join", {"code": made["invites"]["code"], "name": "Ben"})
@@ -321,7 +285,7 @@ def test_bug04_your_games_calls_friends_by_name_only(server: Server, browser: Br
     page.context.close()
 
 
-def test_bug05_07_waiting_for_friends(server: Server, browser: Browser) -> None:
+def test_waiting_for_friends(server: Server, browser: Browser) -> None:
     """Open seats: the creator sees whom the table waits for and no action; nobody is nameless;
     a guest is not told to send an invite they do not hold, nor to restart the server."""
     anna = open_page(browser, 1280, 800, reduced_motion="reduce")
@@ -346,10 +310,9 @@ def test_bug05_07_waiting_for_friends(server: Server, browser: Browser) -> None:
     ben.context.close()
 
 
-def test_bug06_08_spectators_and_the_next_deal(server: Server, browser: Browser) -> None:
+def test_spectators_and_the_next_deal(server: Server, browser: Browser) -> None:
     """Two friends and a bot, watched: the players see one watcher; the watcher is offered no
     chat input, phrases, tutorial, next deal; "Next deal" says "you are ready" and goes."""
-    from test_browser_friends import act_with_friends
     anna = open_page(browser, 1280, 800, reduced_motion="reduce")
     made = hosted_game(server, anna, ["me", "open", "easy"], seed=5)
     ben = open_page(browser, 1280, 800, reduced_motion="reduce")
@@ -391,7 +354,7 @@ def test_bug06_08_spectators_and_the_next_deal(server: Server, browser: Browser)
         page.context.close()
 
 
-def test_bug15_game_over_shows_the_ranking_first(server: Server, browser: Browser) -> None:
+def test_game_over_shows_the_ranking_first(server: Server, browser: Browser) -> None:
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
     new_game(server, page, rules="standard(target=100)", name="Anna", seed=5)
     play_until(page, lambda p, seen: False)
@@ -410,7 +373,7 @@ def test_bug15_game_over_shows_the_ranking_first(server: Server, browser: Browse
     page.context.close()
 
 
-def test_bug17_k_goes_to_the_first_playable_card(server: Server, browser: Browser) -> None:
+def test_k_goes_to_the_first_playable_card(server: Server, browser: Browser) -> None:
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
     new_game(server, page, name="Anna", seed=5)
     play_until(page, lambda p, seen: my_turn(p, "play") and p.locator("#hand .card.legal").count() >= 2)
@@ -424,8 +387,7 @@ def test_bug17_k_goes_to_the_first_playable_card(server: Server, browser: Browse
     page.context.close()
 
 
-def test_bug11_a_surrender_result_does_not_contradict_itself(server: Server, browser: Browser) -> None:
-    from test_browser_details import surrender
+def test_a_surrender_result_does_not_contradict_itself(server: Server, browser: Browser) -> None:
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
     new_game(server, page, name="Anna", seed=5)
     seen = play_until(page, surrender)
@@ -437,7 +399,7 @@ def test_bug11_a_surrender_result_does_not_contradict_itself(server: Server, bro
     page.context.close()
 
 
-def test_bug12_the_bidding_help_follows_a_language_switch(server: Server, browser: Browser) -> None:
+def test_the_bidding_help_follows_a_language_switch(server: Server, browser: Browser) -> None:
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
     new_game(server, page, name="Anna", seed=5)
     page.wait_for_selector("[data-testid=advice-certain]")
@@ -447,7 +409,7 @@ def test_bug12_the_bidding_help_follows_a_language_switch(server: Server, browse
     page.context.close()
 
 
-def test_bug16_the_start_page_in_players_words(server: Server, browser: Browser) -> None:
+def test_the_start_page_in_players_words(server: Server, browser: Browser) -> None:
     page = phone(browser, 360, 640)
     made = server.post("api/games", {"name": "Annabelle", "seats": ["me", "open", "easy"], "seed": 5})
     goto(page, server.url)
@@ -484,7 +446,7 @@ def test_bug16_the_start_page_in_players_words(server: Server, browser: Browser)
     page.context.close()
 
 
-def test_bug13_the_hint_counts_the_cards_picked_to_lay_away(server: Server, browser: Browser) -> None:
+def test_the_hint_counts_the_cards_picked_to_lay_away(server: Server, browser: Browser) -> None:
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
     new_game(server, page, name="Anna", seed=5)
     play_until(page, lambda p, seen: my_turn(p, "discard"))
@@ -519,10 +481,9 @@ def test_a_forced_card_plays_itself_when_chosen(server: Server, browser: Browser
     page.context.close()
 
 
-@pytest.mark.skipif(not os.environ.get("BINOKEL_SCREENSHOTS"), reason="set BINOKEL_SCREENSHOTS=1 to refresh docs/screenshots")
+@screenshots_only
 def test_screenshots_phone(server: Server, browser: Browser) -> None:
     """The README's phone table: 390 x 844 (German cards, from the start page) and 360 x 640."""
-    shots = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
     for name, (width, height), deck in (("table-phone", (390, 844), "german"), ("table-phone-360", (360, 640), "french")):
         page = phone(browser, width, height)
         goto(page, server.url)
@@ -533,5 +494,5 @@ def test_screenshots_phone(server: Server, browser: Browser) -> None:
         page.mouse.move(width // 2, 150)  # the test clicks with a mouse: no hover tip in the picture
         page.evaluate("() => document.activeElement?.blur()")
         page.wait_for_timeout(400)
-        page.screenshot(path=str(shots / f"{name}.png"))
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
         page.context.close()

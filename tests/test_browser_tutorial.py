@@ -2,37 +2,18 @@
 real controls and waits) and of playing a card by dragging it to the table.
 
 The tutorial is gone through on a 360 x 640 touch screen with taps and on a desktop with
-the keyboard only; it is left and resumed where it was. They reuse the fixtures of
-``test_browser.py`` (the same skips).
+the keyboard only; it is left and resumed where it was.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from pathlib import Path
 
 import pytest
 
-from test_browser import (  # noqa: F401 - its server and browser fixtures too
-    browser,
-    server,
-    MY_TURN,
-    Browser,
-    Page,
-    Server,
-    expect,
-    goto,
-    my_turn,
-    open_page,
-    play_until,
-    pytestmark,  # noqa: F401 - the same skips as test_browser.py
-    reload,
-)
-from test_browser_a11y import axe_or_skip, violations
-from test_browser_details import new_game
-from test_browser_table import key_like
+from browser_support import (MY_TURN, SCREENSHOTS, Browser, Page, Server, axe_or_skip, expect, goto, key_like, my_turn,
+                             new_game, open_page, play_until, reload, screenshots_only, violations)
 
 FAST = "localStorage.setItem('binokel.settings', JSON.stringify({speed: 'off', botPause: 'short'}))"
 
@@ -444,10 +425,9 @@ def test_left_handed_puts_the_controls_and_the_bar_under_the_left_thumb(server: 
 
 # ---------------------------------------------------------------------- screenshots (only when asked)
 
-@pytest.mark.skipif(not os.environ.get("BINOKEL_SCREENSHOTS"), reason="set BINOKEL_SCREENSHOTS=1 to refresh docs/screenshots")
+@screenshots_only
 def test_screenshots_tutorial(server: Server, browser: Browser) -> None:
     """The README's tutorial: the coach at the discard, on a 390 x 844 phone."""
-    shots = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
     page = open_page(browser, 390, 844, has_touch=True, is_mobile=True, reduced_motion="reduce")
     page.add_init_script(FAST)
     goto(page, server.url)
@@ -459,5 +439,5 @@ def test_screenshots_tutorial(server: Server, browser: Browser) -> None:
     coach_step(page, "discard")
     tap_last_free_card(page)
     page.wait_for_timeout(300)
-    page.screenshot(path=str(shots / "tutorial-phone.png"))
+    page.screenshot(path=str(SCREENSHOTS / "tutorial-phone.png"))
     page.context.close()

@@ -3,7 +3,8 @@ real ``binokel serve`` on a loopback port — 42 players, 3 rounds of 12 deals a
 14 scorekeepers entering their deals at once (threads with HTTP clients; some entries
 invalid and refused, some deals corrected), one kill -9 of the server in the middle of
 the second round (restarted on the same database, everybody carries on) — and the final
-standings equal an independent computation from the entries the server accepted.
+standings equal an independent computation from the entries the server accepted. Every
+answer, accepted or refused, is one the published schema allows (docs/protocol.schema.json).
 
 One test, not parametrized: CI runs it once (some tens of seconds)."""
 
@@ -28,6 +29,7 @@ from binokel.i18n import catalogue
 from binokel.rules import Rules
 from binokel.score import DealSummary, explain
 from club_support import random_summary
+from schema_support import check_answer
 from test_server_cli import SERVE
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
@@ -79,16 +81,19 @@ def call(server: Server, method: str, path: str, body: Any = None, secret: str |
         request = urllib.request.Request(server.url + path.lstrip("/"), data=data, method=method, headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=20) as answer:
-                return answer.status, json.loads(answer.read())
+                status, read = answer.status, json.loads(answer.read())
         except urllib.error.HTTPError as error:
             if error.code == 503:  # the store was briefly unavailable: nothing stored, try again
                 time.sleep(0.05)
                 continue
-            return error.code, json.loads(error.read())
+            status, read = error.code, json.loads(error.read())
         except OSError:
             if time.monotonic() > end:
                 raise
             time.sleep(0.05)
+            continue
+        check_answer(method, path, status, read)  # every answer is one the published schema allows
+        return status, read
 
 
 def invalid(rng: random.Random, summary: dict[str, Any], rules: Rules) -> dict[str, Any]:

@@ -28,6 +28,7 @@ websockets_sync = pytest.importorskip("websockets.sync.client")
 from websockets.exceptions import ConnectionClosed
 
 from binokel.server import persist
+from server_support import ModelSocket
 from binokel.server.storage import open_store
 from binokel.table import Acted, Dealt, step_from_json
 
@@ -119,19 +120,23 @@ class Person:
         with websockets_sync.connect(f"{self.server.ws}/ws/games/{self.game_id}", open_timeout=5) as ws:
             ws.send(json.dumps({"type": "hello", "token": self.token, "version": self.version}))
             answered_at = -1
+            reader = ModelSocket(ws, receive=lambda: json.loads(ws.recv(timeout=10)))
             while not stop.is_set() and self.deals < deals:
-                message: Message = json.loads(ws.recv(timeout=10))
+                message = reader.receive_json()  # a snapshot or an update: the model after it
+                sent = reader.raw[-1]
                 kind = message["type"]
-                if kind == "events":
-                    # Told up to this version: a reconnect asks from here (the state may never come).
-                    self.version = max(self.version, message["version"])
-                    for event in message["events"]:
+                if sent["type"] in ("events", "update"):
+                    # Told up to this version: a reconnect asks from here.
+                    self.version = max(self.version, sent["version"])
+                    for event in sent["events"]:
                         self.told.setdefault(event["version"], []).append(event)
                         if event["kind"] == "action" and event["seat"] == self.seat and event["action"]:
                             self.acted.append((event["version"], event["action"]))
                         if event["kind"] == "deal_over":
                             self.deals += 1
-                elif kind == "state":
+                if self.deals >= deals:
+                    return  # played enough: not even the next deal is asked for
+                if kind == "state":
                     self.seat = message["seat"]
                     self.version = max(self.version, message["version"])
                     seen = message["view"]
@@ -262,9 +267,11 @@ def test_postgresql_going_away_and_coming_back(postgres_url: str) -> None:
         with websockets_sync.connect(f"{server.ws}/ws/games/{game_id}", open_timeout=5) as ws:
             ws.send(json.dumps({"type": "hello", "token": token}))
 
+            reader = ModelSocket(ws, receive=lambda: json.loads(ws.recv(timeout=30)))
+
             def until_my_turn() -> Message:
                 while True:
-                    message: Message = json.loads(ws.recv(timeout=30))
+                    message = reader.receive_json()
                     seen = message.get("view") or {}
                     if message["type"] == "state" and seen.get("to_move") == 0 and seen.get("legal_actions"):
                         return message
@@ -273,19 +280,20 @@ def test_postgresql_going_away_and_coming_back(postgres_url: str) -> None:
             proxy.cut()
             action = state["view"]["legal_actions"][0]
             ws.send(json.dumps({"type": "action", "action": action, "version": state["version"]}))
-            while (answer := json.loads(ws.recv(timeout=30)))["type"] != "error":
+            while (answer := reader.receive_json())["type"] != "error":
                 pass
             assert "unavailable" in answer["message"] and "nothing changed" in answer["message"]
             proxy.restore()
             for _ in range(50):  # the first calls after the restore may still meet a cut connection
                 ws.send(json.dumps({"type": "action", "action": action, "version": state["version"]}))
-                reply: Message = json.loads(ws.recv(timeout=30))
-                while reply["type"] not in ("events", "error"):
-                    reply = json.loads(ws.recv(timeout=30))
-                if reply["type"] == "events":
+                reply = reader.receive_json()
+                while reply["type"] not in ("state", "error"):
+                    reply = reader.receive_json()
+                if reply["type"] == "state":
                     break
                 time.sleep(0.2)
-            assert reply["type"] == "events" and reply["version"] == state["version"] + 1
+            assert reply["type"] == "state" and reply["version"] == state["version"] + 1
+            assert reader.raw[-1]["type"] == "update"  # the step came as an update, not a snapshot
         steps = stored_steps(postgres_url, game_id)
         assert len(steps) >= state["version"] + 1 and str(steps[state["version"]].action) == action
     finally:
@@ -333,13 +341,15 @@ def test_a_person_connected_to_another_process_is_not_away(servers: list[Server]
         anna.send(json.dumps({"type": "hello", "token": created["token"]}))
         ben.send(json.dumps({"type": "hello", "token": ben_token}))
 
+        anna_model = ModelSocket(anna)
+
         def latest(ws: Any, seconds: float) -> Message:
             """The last state within ``seconds`` (Anna plays whenever it is her turn)."""
             state: Message = {}
             end = time.monotonic() + seconds
             while (left := end - time.monotonic()) > 0:
                 try:
-                    message: Message = json.loads(ws.recv(timeout=left))
+                    message = anna_model.take(json.loads(ws.recv(timeout=left)))
                 except TimeoutError:
                     break
                 if message["type"] == "state":

@@ -1,9 +1,10 @@
 """The browser server end to end: HTTP routes, the websocket protocol, persistence and
 the no-leak guarantee, through Starlette's TestClient on a temporary database.
 
-Every state message is checked against the true game, rebuilt from the stored record:
-its view must equal ``view(true deal, 0)`` and no card hidden from seat 0 may appear
-anywhere in any message.
+Seat 0's model of the table (the snapshot, brought up to date by each update: see
+``server_support.ModelSocket``) is checked against the true game, rebuilt from the stored
+record, at every version: its view must equal ``view(true deal, 0)``; and no card hidden
+from seat 0 may appear anywhere in any message, as sent or as applied.
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ from binokel.error import IllegalActionError, NotationError
 from binokel.game import Game
 from binokel.i18n import render
 from binokel.meld import meld_cards
-from binokel.record import actions_of, replay, replay_deal
+from binokel.record import replay
 from binokel.rules import RULE_SETS, STANDARD, Rules, options
-from binokel.server.protocol import CARD_PATTERN, MAX_MESSAGE
-from server_support import Saved as Store, app_for
+from binokel.server.protocol import MAX_MESSAGE
+from server_support import ModelSocket, Saved as Store, app_for, cards_in, shown_deal, true_games, wire_of
 from binokel.state import Phase, State
 from binokel.view import view
 
@@ -72,22 +73,20 @@ def new_game(client: TestClient, **body: Any) -> str:
     return response.json()["id"]
 
 
-class SeatSocket:
-    """A websocket that said hello with the creator's token; presence, chat and event
-    messages are skipped (their own tests are in test_server_friends.py), states and the
-    rest are read as before."""
+class SeatSocket(ModelSocket):
+    """A websocket that said hello with the creator's token, read as the page reads it: a
+    snapshot or an update comes as the model after it (a ``state`` of its version);
+    presence, chat and event messages are skipped (their own tests are in
+    test_server_friends.py)."""
 
     def __init__(self, ws: Any, events: bool = False) -> None:
-        self.ws = ws
+        super().__init__(ws)
         self.skipped = ("presence", "chat_log") if events else ("presence", "chat_log", "events")
 
     def receive_json(self) -> Message:
-        while (message := self.ws.receive_json())["type"] in self.skipped:
+        while (message := super().receive_json())["type"] in self.skipped:
             pass
         return message
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.ws, name)
 
 
 @contextlib.contextmanager
@@ -131,26 +130,6 @@ def stored(db: Path, game_id: str) -> tuple[int, str]:
     return row.version, json.dumps(row.record, sort_keys=True)
 
 
-def true_games(db: Path, game_id: str) -> list[Game]:
-    """The true game at every version, rebuilt from the full stored record: version 0 is
-    the new table, version 1 the first deal dealt, then one version per action and per later deal."""
-    record = Store(db).load(game_id).record
-    game = Game.new(record["rules"], record["deals"][0]["dealer"])
-    games: list[Game] = [game]
-    for deal in record["deals"]:
-        state = replay_deal(deal, game.rules, dealer=game.current.dealer)
-        game = game.deal([[CARDS[k] for k in h] for h in state.dealt], [CARDS[k] for k in state.tapp])
-        games.append(game)
-        for action in actions_of(state):
-            game = game.apply(action)
-            games.append(game)
-    return games
-
-
-def shown_deal(game: Game) -> State:
-    return game.deals[-2] if game.needs_deal() and len(game.deals) > 1 else game.current
-
-
 def knowable(deal: State) -> set[Card]:
     """The card kinds seat 0 may know in this deal: its hand, cards played, cards shown in
     melds, the Tapp once the soloist has turned it up (never after an open Durch from the
@@ -170,24 +149,9 @@ def knowable(deal: State) -> set[Card]:
     return cards
 
 
-def cards_in(value: Any) -> set[Card]:
-    """Every card named anywhere in a message (keys and values, at any depth)."""
-    found: set[Card] = set()
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found |= cards_in(key) | cards_in(item)
-    elif isinstance(value, list):
-        for item in value:
-            found |= cards_in(item)
-    elif isinstance(value, str):
-        for word in value.replace(",", " ").replace(":", " ").split():
-            if CARD_PATTERN.match(word.strip("'\"().")):
-                found.add(Card.parse(word.strip("'\"().")))
-    return found
-
-
 def check_no_leak(db: Path, game_id: str, log: list[Message], sent: set[Card] = frozenset()) -> int:
-    """Check every message seat 0 got against the true game at that version."""
+    """Check every message seat 0 got against the true game at that version: the model
+    (a snapshot, or the model after an update) and the message as it was sent."""
     games = true_games(db, game_id)
     version = 0
     checked = 0
@@ -198,14 +162,15 @@ def check_no_leak(db: Path, game_id: str, log: list[Message], sent: set[Card] = 
         if message["type"] == "state":
             expected = json.loads(json.dumps(view(deal, 0).to_json()))
             assert message["view"] == expected, f"version {version}: the view is not view(state, 0)"
-            assert set(message) == {"type", "version", "seat", "view", "game", "last_trick", "meld_options", "refusals",
-                                    "contracts", "surrender"}
+            assert set(message) == {"type", "version", "seat", "view", "game", "last_trick", "next", "meld_options",
+                                    "refusals", "contracts", "surrender"}
             check_refusals(deal, message)
             checked += 1
         if message["type"] == "error":
             allowed = allowed | set(sent)
-        leaked = cards_in(message) - allowed
-        assert not leaked, f"version {version}: {message['type']} message shows hidden cards {sorted(map(str, leaked))}"
+        for seen in (message, wire_of(message)):
+            leaked = cards_in(seen) - allowed
+            assert not leaked, f"version {version}: {seen['type']} message shows hidden cards {sorted(map(str, leaked))}"
     return checked
 
 
@@ -654,20 +619,30 @@ def test_meld_options_only_for_seat_0_naming_the_game(client: TestClient, db: Pa
     pytest.fail("seat 0 never became soloist")
 
 
-def test_the_leak_check_catches_a_leak(client: TestClient, db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Guard the guard: a state message that shows seat 1's hand must fail the check."""
+@pytest.mark.parametrize("built_by", ["state_message", "update_message"])
+def test_the_leak_check_catches_a_leak(client: TestClient, db: Path, monkeypatch: pytest.MonkeyPatch,
+                                       built_by: str) -> None:
+    """Guard the guard: a snapshot that shows seat 1's hand, or an update that shows it in an
+    event (which no model keeps: only the message as sent has it), must fail the check."""
     from binokel.server.table import Table
 
-    honest = Table.state_message
+    honest = getattr(Table, built_by)
 
-    def leaky(self: Table, seat: int | None) -> Message:
-        return {**honest(self, seat), "last_trick": {"cards": [str(c) for c in self.game.current.hand(1)]}}
+    def leaky(self: Table, seat: int | None, *rest: Any) -> Message:
+        sent = honest(self, seat, *rest)
+        cards = [str(c) for c in self.game.current.hand(1)]
+        if built_by == "state_message":
+            return {**sent, "last_trick": {"cards": cards}}
+        return {**sent, "events": [*sent["events"], {"version": sent["version"], "kind": "hand", "cards": cards}]}
 
-    monkeypatch.setattr(Table, "state_message", leaky)
+    monkeypatch.setattr(Table, built_by, leaky)
     game_id = new_game(client, seed=9)
     log: list[Message] = []
     with seat_ws(client, game_id) as ws:
-        until_ready(ws, log)
+        state = until_ready(ws, log)
+        send_action(ws, state, state["view"]["legal_actions"][0])
+        until_ready(ws, log)  # at least seat 0's own step comes as an update
+    assert any(wire_of(m)["type"] == "update" for m in log)
     with pytest.raises(AssertionError, match="hidden cards"):
         check_no_leak(db, game_id, log)
 

@@ -23,21 +23,11 @@ pytest.importorskip("uvicorn")
 import httpx
 from fastapi.testclient import TestClient
 
-from binokel.i18n import catalogue
-from binokel.server.app import create_app
 from binokel.server.limits import Limits
-from server_support import Saved
-from test_server_hostile import FAST, LOCAL, Served, _parse, frame, raw_websocket
+from server_support import ModelSocket, Saved
+from test_server_hostile import CODES, FAST, LOCAL, Served, _parse, app_for, frame, raw_websocket
 
 Message = dict[str, Any]
-CODES = {key.removeprefix("error.") for key in catalogue("en")["strings"] if key.startswith("error.")}
-
-
-def app_for(db: Path | str, **options: Any) -> Any:
-    options.setdefault("limits", FAST)
-    return create_app(db, think=0, budget=0.01, **options)
-
-
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(app_for(tmp_path / "games.db"), base_url=LOCAL) as test_client:
@@ -331,6 +321,7 @@ class Reader:
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self.rest = b""
+        self.client = ModelSocket()  # snapshots and updates come as the model after them
 
     def until(self, done: Any, seconds: float = 20.0) -> list[Message]:
         """Messages read until ``done(messages)`` (bounded by ``seconds``)."""
@@ -342,7 +333,7 @@ class Reader:
             if not chunk:
                 break
             frames, self.rest = _parse(self.rest + chunk)
-            messages += [json.loads(p) for op, p in frames if op == 1]
+            messages += [self.client.take(json.loads(p)) for op, p in frames if op == 1]
         return messages
 
 
@@ -448,7 +439,8 @@ def test_reviews_think_in_the_pool_under_quotas(tmp_path: Path) -> None:
     with TestClient(app, base_url=LOCAL) as client:
         created = client.post("/api/games", json={"seats": ["easy", "easy", "easy"], "seed": 4,
                                                   "rules": "standard(deals=1)"}).json()
-        with client.websocket_connect(f"ws://127.0.0.1:8000/ws/games/{created['id']}") as ws:
+        with client.websocket_connect(f"ws://127.0.0.1:8000/ws/games/{created['id']}") as connected:
+            ws = ModelSocket(connected)
             ws.send_json({"type": "hello", "token": None})
             for _ in range(5000):  # bounded: one deal of a few dozen steps
                 message = ws.receive_json()

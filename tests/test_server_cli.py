@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from binokel.server import add_arguments, default_db_path
+from server_support import ModelSocket
 
 SERVE = "import sys; from binokel.cli import Parser; from binokel import server; " \
         "p = Parser(); server.add_arguments(p); sys.exit(server.run(p.parse_args(sys.argv[1:])))"
@@ -64,6 +65,11 @@ def test_bad_port_is_one_line(tmp_path: Path) -> None:
     assert result.stderr.strip() == "binokel serve: --port must be from 0 to 65535, not 70000"
 
 
+def model_of(line: Any) -> ModelSocket:
+    """A real websocket (``websockets``) read as the page reads it (``server_support.ModelSocket``)."""
+    return ModelSocket(line, receive=lambda: json.loads(line.recv(timeout=20)))
+
+
 def _start(db: Path) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen([sys.executable, "-c", SERVE, "--port", "0", "--db", str(db), "--think", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -89,11 +95,13 @@ def test_kill_9_loses_nothing(tmp_path: Path) -> None:
         rng = random.Random(12)
 
         def receive_state(ws: Any) -> dict[str, Any]:
-            while (message := json.loads(ws.recv(timeout=20)))["type"] != "state":
+            """The page's model after the next snapshot or update."""
+            while (message := ws.receive_json())["type"] != "state":
                 pass
             return message
 
-        with connect(url.replace("http", "ws") + f"ws/games/{game_id}", open_timeout=10) as ws:
+        with connect(url.replace("http", "ws") + f"ws/games/{game_id}", open_timeout=10) as line:
+            ws = model_of(line)
             ws.send(hello)
             acted = 0
             while acted < 8:
@@ -111,7 +119,8 @@ def test_kill_9_loses_nothing(tmp_path: Path) -> None:
             process.kill()
     process, url = _start(db)
     try:
-        with connect(url.replace("http", "ws") + f"ws/games/{game_id}", open_timeout=10) as ws:
+        with connect(url.replace("http", "ws") + f"ws/games/{game_id}", open_timeout=10) as line:
+            ws = model_of(line)
             ws.send(hello)  # the same seat after the restart: its token is in the database (hashed)
             again = receive_state(ws)
             assert again["seat"] == 0

@@ -4,9 +4,6 @@ acknowledged, refusals coded, the public link read-only, live standings by webso
 from __future__ import annotations
 
 import json
-import queue
-import random
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -14,19 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from binokel.club import Event
-from binokel.rules import Rules
-from club_support import random_summary
+from club_support import receive, summary_for
 from server_support import app_for, server_db  # noqa: F401 (the fixture: SQLite and PostgreSQL)
 
-
-def receive(ws: Any, seconds: float = 20.0) -> Any:
-    """The next message of a TestClient websocket, or a failure after ``seconds`` (not a hang)."""
-    answers: queue.Queue[Any] = queue.Queue()
-    threading.Thread(target=lambda: answers.put(ws.receive_json()), daemon=True).start()
-    try:
-        return answers.get(timeout=seconds)
-    except queue.Empty:
-        pytest.fail(f"no message within {seconds} s")
 
 
 def auth(secret: str) -> dict[str, str]:
@@ -50,13 +37,6 @@ def new_event(client: TestClient, players: int = 6, **settings: Any) -> tuple[st
         assert answer.status_code == 200, answer.text
     return event_id, organiser
 
-
-def summary_for(table: dict[str, Any], deal: int, seed: int = 0) -> dict[str, Any]:
-    rules = Rules.parse(table["rules"])
-    dealer = table["first_dealer"]
-    for _ in range(deal - 1):
-        dealer = rules.next_dealer(dealer)
-    return random_summary(random.Random(seed * 100 + deal), rules, dealer)
 
 
 def test_a_round_by_the_scorekeepers_with_their_table_secrets(client: TestClient) -> None:

@@ -1,5 +1,6 @@
-"""The server's event stream: the table driver's events, filtered for seat 0, missed ones after
-a reconnect, and never a card hidden from seat 0 (the same leak check as every state message)."""
+"""The server's event stream: the table driver's events, filtered for seat 0 (each step's in
+its update), missed ones after a reconnect, and never a card hidden from seat 0 (the same
+leak check as seat 0's model at every version)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_server import Message, check_no_leak, client_for, new_game, play_deal, seat_ws, until_ready
 
-from server_support import Saved as Store
+from server_support import Saved as Store, wire_of
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -45,7 +46,7 @@ def test_events_since_a_version_then_after_every_change(client, db: Path) -> Non
         over = play_deal(ws, log, random.Random(3))
         assert over["view"]["phase"] == "over"
     answer = next(i for i, m in enumerate(log) if m is missed)  # (events streamed before it repeat in it)
-    streamed = [m for m in log[answer:] if m["type"] == "events"]
+    streamed = [wire_of(m) for m in log[answer:] if wire_of(m)["type"] in ("events", "update")]
     versions = [e["version"] for m in streamed for e in m["events"]]
     assert versions == sorted(versions) and versions[-1] == over["version"]
     assert any(e["kind"] == "deal_over" for m in streamed for e in m["events"])

@@ -20,7 +20,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from binokel.ai import make_bot
-from server_support import app_for, fast_limits
+from server_support import ModelSocket, app_for, fast_limits
 from binokel.view import SeatView
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -48,7 +48,8 @@ def my_turn(ws: Any) -> Message:
 
 @contextlib.contextmanager
 def hello(client: TestClient, game: Message) -> Iterator[Any]:
-    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+    with client.websocket_connect(f"/ws/games/{game['id']}") as connected:
+        ws = ModelSocket(connected)  # snapshots and updates come as the model after them
         ws.send_json({"type": "hello", "token": game["token"]})
         yield ws
 

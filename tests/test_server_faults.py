@@ -25,7 +25,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from binokel.server.storage import SQLiteStore, open_store
-from server_support import Saved, app_for, fast_limits
+from server_support import ModelSocket, Saved, app_for, fast_limits
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -66,7 +66,8 @@ def create(client: TestClient, **body: Any) -> Message:
 
 @contextlib.contextmanager
 def tab(client: TestClient, game: Message) -> Iterator[Any]:
-    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+    with client.websocket_connect(f"/ws/games/{game['id']}") as connected:
+        ws = ModelSocket(connected)  # snapshots and updates come as the model after them
         ws.send_json({"type": "hello", "token": game["token"]})
         yield ws
 

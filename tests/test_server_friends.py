@@ -76,11 +76,13 @@ def test_people_and_bots_play_complete_deals_without_leaks(db: Path, rules: str,
         # another's; the spectator none.
         dealt = 0
         for seat, watcher in people.items():
-            hands = [e for m in watcher.log if m["type"] == "events" for e in m["events"] if e["kind"] == "hand"]
+            hands = [e for m in watcher.log if m["type"] in ("events", "update") for e in m["events"]
+                     if e["kind"] == "hand"]
             assert {e["seat"] for e in hands} <= {seat}
             dealt += len(hands)
         assert dealt >= len(people) - 1
-        assert not [e for m in spectator.log if m["type"] == "events" for e in m["events"] if e["kind"] == "hand"]
+        assert not [e for m in spectator.log if m["type"] in ("events", "update") for e in m["events"]
+                    if e["kind"] == "hand"]
 
 
 def test_reconnect_gets_the_missed_events_of_its_own_seat_only(db: Path) -> None:
@@ -396,21 +398,38 @@ def test_errors_name_only_the_card_sent(db: Path) -> None:
             check_no_leak(db, game_id, watcher, sent=frozenset({Card.parse("AS")}))
 
 
-def test_the_per_seat_leak_check_catches_a_leak(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Guard the guard: a state that shows the next seat's hand to a person (or any hand to a
-    spectator) must fail the check."""
+@pytest.mark.parametrize("built_by", ["state_message", "update_message"])
+def test_the_per_seat_leak_check_catches_a_leak(db: Path, monkeypatch: pytest.MonkeyPatch, built_by: str) -> None:
+    """Guard the guard: a snapshot that shows the next seat's hand to a person (or any hand to
+    a spectator), or an update that shows it in an event (only the message as sent has it),
+    must fail the check."""
     from binokel.server.table import Table
 
-    honest = Table.state_message
+    honest = getattr(Table, built_by)
 
-    def leaky(self: Table, seat: int | None) -> dict[str, Any]:
+    def leaky(self: Table, seat: int | None, *rest: Any) -> dict[str, Any]:
+        sent = honest(self, seat, *rest)
         other = 0 if seat is None else (seat + 1) % self.driver.players
-        return {**honest(self, seat), "last_trick": {"cards": [str(c) for c in self.game.current.hand(other)]}}
+        cards = [str(c) for c in self.game.current.hand(other)]
+        if built_by == "state_message":
+            return {**sent, "last_trick": {"cards": cards}}
+        return {**sent, "events": [*sent["events"], {"version": sent["version"], "kind": "hand", "cards": cards}]}
 
-    monkeypatch.setattr(Table, "state_message", leaky)
+    monkeypatch.setattr(Table, built_by, leaky)
     with client_for(db) as client, contextlib.ExitStack() as stack:
         game_id, tokens = seat_everybody(client, "standard", ["me", "open", "easy"], 7)
-        watchers = [connect(client, game_id, tokens[1], stack), connect(client, game_id, None, stack)]
+        people = {seat: connect(client, game_id, token, stack) for seat, token in tokens.items()}
+        watchers = [people[1], connect(client, game_id, None, stack)]
+        version = max(w.state["version"] for w in (*people.values(), *watchers))
+        for watcher in (*people.values(), *watchers):
+            watcher.until(version)
+        seen = people[0].state["view"]
+        if seen["to_move"] in people:  # else the bot moves by itself
+            mover = people[seen["to_move"]]
+            mover.send({"type": "action", "action": mover.state["view"]["legal_actions"][0], "version": version})
+        for watcher in watchers:
+            watcher.until(version + 1)
+            assert watcher.log[-1]["type"] == "update"
     for watcher in watchers:
         with pytest.raises(AssertionError, match="shows"):
             check_no_leak(db, game_id, watcher)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_server_cli import _start
+from test_server_cli import _start, model_of
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses SIGKILL")
 
@@ -23,7 +23,8 @@ def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 def receive_state(ws: Any) -> dict[str, Any]:
-    while (message := json.loads(ws.recv(timeout=20)))["type"] != "state":
+    """The page's model after the next snapshot or update (``ws``: :func:`model_of` a line)."""
+    while (message := ws.receive_json())["type"] != "state":
         pass
     return message
 
@@ -41,7 +42,7 @@ def test_kill_9_with_two_people(tmp_path: Path) -> None:
         rng = random.Random(23)
         last: dict[int, dict[str, Any]] = {}
         with connect(socket, open_timeout=10) as anna, connect(socket, open_timeout=10) as ben:
-            people = {0: anna, 1: ben}
+            people = {0: model_of(anna), 1: model_of(ben)}
             for seat, ws in people.items():
                 ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
                 last[seat] = receive_state(ws)
@@ -68,7 +69,8 @@ def test_kill_9_with_two_people(tmp_path: Path) -> None:
     try:
         socket = url.replace("http", "ws") + f"ws/games/{created['id']}"
         for seat, token in tokens.items():
-            with connect(socket, open_timeout=10) as ws:
+            with connect(socket, open_timeout=10) as line:
+                ws = model_of(line)
                 ws.send(json.dumps({"type": "hello", "token": token, "version": last[seat]["version"]}))
                 again = receive_state(ws)
             assert again["seat"] == seat  # the same seat, by the same token

@@ -160,8 +160,8 @@ def test_http_review_advice_and_rules_check(client) -> None:  # noqa: F811
 
 @pytest.mark.parametrize("seed", range(8))
 def test_bidding_help_never_contradicts_itself(seed: int) -> None:
-    """Issue #23 bug 12: "Safe bid: 180-220" beside "would bid up to 210", or "140-160"
-    (below the opening 150) beside "would pass". The safe range lies within [lowest, limit]."""
+    """Never "Safe bid: 180-220" beside "would bid up to 210", nor "140-160" (below the opening
+    150) beside "would pass": the safe range lies within [lowest, limit]."""
     state = State.new("standard", dealer=2).deal_random(random.Random(seed))
     help_ = bidding_help(view(state, 0), seed=3, worlds=12)
     if help_["limit"] is None:
@@ -172,8 +172,8 @@ def test_bidding_help_never_contradicts_itself(seed: int) -> None:
 
 
 def test_a_surrender_is_explained_without_contradiction() -> None:
-    """Issue #23 bug 11: the defenders' melds were "not counted: no trick" beside "credit plus
-    own melds", and the surrendering soloist had the laid-away cards' points."""
+    """Never the defenders' melds "not counted: no trick" beside "credit plus own melds", nor the
+    laid-away cards' points for the surrendering soloist."""
     state = State.new("standard", dealer=2).deal_random(random.Random(5))
     for text in ["150", "pass", "pass"]:
         state = state.apply_text(text)

@@ -47,7 +47,7 @@ def test_first_install_says_so_before_it_starts(tmp_path: Path) -> None:
     said = first.stdout + first.stderr
     assert "nstall" in said and "minute" in said, f"nothing said before a long install: {said!r}"
     assert "pip install" in (tmp_path / "log").read_text()
-    # Everything in place: the second run is silent, as before.
+    # Everything in place: the second run is silent.
     again = subprocess.run(["bash", str(root / "scripts" / "venv"), "serve"], check=False, env=env,
                            capture_output=True, text=True, timeout=60)
     assert again.returncode == 0 and again.stdout + again.stderr == ""

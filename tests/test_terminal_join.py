@@ -4,20 +4,17 @@ seat may know."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import random
 import re
-import sys
 import threading
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
 import pytest
-from test_browser import Server
+from browser_support import Server
 
 from binokel.card import CARDS, Card
 from binokel.meld import meld_cards, meld_values
@@ -26,38 +23,23 @@ from binokel.rules import Rules
 from server_support import Saved as Store
 from binokel.terminal.remote import parse_link
 from binokel.update import apply_update
-from terminal_support import CONFIRM, PROMPTS, simple_answer, text_of
+from terminal_support import CARD, CONFIRM, PROMPTS, next_prompt, simple_answer, spawn_binokel, text_of
 
 NEXT = r"Press Enter for the next deal \(s score sheet, q leaves the table\): "
 REMATCH = r"r asks for a rematch, Enter waits for one, q leaves: "
 TABLE_PROMPTS = {**PROMPTS, "next": NEXT, "confirm": CONFIRM, "rematch": REMATCH}
 """The prompts of the terminal at a server table: the local game's, its own next deal and rematch."""
-CARD = re.compile(r"(?<![A-Za-z0-9])([ATKQJ97])([SHDC])(?![A-Za-z0-9])")
 
 
 def spawn_join(tmp_path: Path, *args: str) -> pexpect.spawn:
     """``binokel play --join ARGS --no-color`` in a pseudo-terminal, its seats.json in ``tmp_path``."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "BINOKEL_SEATS": str(tmp_path / "seats.json")}
-    child = pexpect.spawn(sys.executable, ["-m", "binokel", "play", "--join", *args, "--no-color"],
-                          encoding="utf-8", timeout=60, env=env, dimensions=(60, 200))
-    child.transcript = io.StringIO()
-    child.logfile_read = child.transcript
-    return child
+    return spawn_binokel(["play", "--join", *args, "--no-color"], env={"BINOKEL_SEATS": str(tmp_path / "seats.json")},
+                         timeout=60)
 
 
 def next_table_prompt(child: pexpect.spawn) -> str | None:
     """The kind of the next prompt (a key of TABLE_PROMPTS), None when the program ended."""
-    kinds = list(TABLE_PROMPTS)
-    index = child.expect([TABLE_PROMPTS[k] for k in kinds] + [pexpect.EOF])
-    return None if index == len(kinds) else kinds[index]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    server = Server(tmp_path / "games.db")
-    server.start()
-    yield server
-    server.stop()
+    return next_prompt(child, TABLE_PROMPTS)
 
 
 def websocket_player(url: str, token: str, stop: threading.Event, errors: list[str], passing: bool = False,
@@ -162,7 +144,7 @@ def run_player(server: Server, game_id: str, token: str, **options: object) -> t
 
 
 def test_on_sitting_down_the_terminal_shows_the_table_the_hand_and_the_auction(server: Server, tmp_path: Path) -> None:
-    """Issue 23.6: it printed nothing after joining until it was the person's turn."""
+    """Right after joining the terminal shows the table, the hand and the auction, before it is the person's turn."""
     created = server.post("api/games", {"rules": "standard", "seats": ["me", "open", "easy"], "name": "Anna",
                                         "seed": 7})  # seed 7: Ben (seat 2) deals, Frieda opens, Anna, then Ben
     child = spawn_join(tmp_path, f"{server.url}#/join/{created['invites']['code']}", "--name", "Ben")
@@ -204,9 +186,9 @@ def printed_meld_values(text: str) -> dict[str, int]:
 
 
 def test_the_soloist_is_asked_as_at_home_and_follows_the_rematch(server: Server, tmp_path: Path) -> None:
-    """Issue 23.6: "lay away 3" instead of "Your move [AS … JC (14 choices)]", meld values at the trump
-    prompt, playing on as the safe default with surrender confirmed, and a rematch in the same seat
-    that ``--join`` without a link lists."""
+    """The soloist is asked as at home ("lay away 3", not "Your move [AS … JC (14 choices)]"), sees the
+    meld values at the trump prompt, plays on by default (a surrender is confirmed), and a rematch in
+    the same seat is listed by ``--join`` without a link."""
     created = server.post("api/games", {"rules": "standard(deals=1)", "seats": ["me", "open", "easy"],
                                         "name": "Anna", "seed": 7})
     player, stop, errors = run_player(server, created["id"], created["token"], passing=True)
@@ -278,7 +260,7 @@ def test_the_soloist_is_asked_as_at_home_and_follows_the_rematch(server: Server,
 
 
 def test_the_terminal_speaks_the_players_language(server: Server, tmp_path: Path) -> None:
-    """Issue 23.6: the terminal at a server table spoke English only, whatever --lang said."""
+    """The terminal at a server table speaks the language --lang asks for."""
     created = server.post("api/games", {"rules": "standard", "seats": ["me", "open", "easy"], "name": "Anna",
                                         "seed": 7})
     child = spawn_join(tmp_path, f"{server.url}#/join/{created['invites']['code']}", "--name", "Ben", "--lang", "de")
@@ -296,8 +278,8 @@ def test_the_terminal_speaks_the_players_language(server: Server, tmp_path: Path
 
 
 def test_a_rematch_asked_by_another_player_is_followed_in_the_same_seat(server: Server, tmp_path: Path) -> None:
-    """Issue 23.6: the terminal ended at game over and could not follow a rematch; ``--join …#/game/NEWID``
-    then said "this terminal holds no seat"."""
+    """At game over the terminal follows a rematch another player asked for, in the same seat; and
+    ``--join …#/game/NEWID`` finds that seat (never "this terminal holds no seat")."""
     created = server.post("api/games", {"rules": "standard(deals=1)", "seats": ["me", "open", "easy"],
                                         "name": "Anna", "seed": 7})
     ben = server.post("api/join", {"code": created["invites"]["code"], "name": "Ben"})

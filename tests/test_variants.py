@@ -1,4 +1,4 @@
-"""Issue 5, the engine part: seats (4 and 6 players, the dealer sitting out), teams,
+"""Seats (4 and 6 players, the dealer sitting out), teams,
 the open auction (Zwangsspiel, redeal), the end rule, and their records.
 
 The golden records in ``tests/golden/variants/`` are hand-designed deals whose results
@@ -35,7 +35,7 @@ def load(name: str) -> dict:
 # Expected results, worked out by hand (RULES.md plus docs/decisions.md for the variants).
 GOLDEN_RESULTS = {
     # The standard golden deal (tests/golden/made.json) at a table of four: seat 3 deals and
-    # sits out (no cards, never to move), seats 0 1 2 play exactly as before: seat 0 takes all
+    # sits out (no cards, never to move), seats 0 1 2 play exactly as in made.json: seat 0 takes all
     # 15 tricks, 250 + 1520 = 1770; the others have no trick; the sitting-out dealer scores 0.
     "sitout_made.json": ("made", 0, 150, "H", [seat(1520, 250, 15, 1770), seat(40, 0, 0, 0),
                                                seat(120, 0, 0, 0), seat(0, 0, 0, 0)]),

@@ -32,7 +32,7 @@ def test_contract_words_and_trumps() -> None:
 
 def test_option_words_keep_their_text() -> None:
     """Rule options with a fixed set of words are enums, but the canonical text and every
-    record read exactly as before."""
+    record write them as the same plain words."""
     club = Rules.parse("club(surrender_credit=half)")
     assert club.auction is Auction.OPEN and club.deck is Deck.SEVENS and club.teams is Teams.NONE
     assert club.text == "club(surrender_credit=half)" and Rules.parse(club.text) == club

@@ -120,10 +120,6 @@ class Seating:
     orders: tuple[tuple[int, ...], ...]
     """For each seat, the seats playing in order of play starting from it (empty for the seat sitting out)."""
 
-    def seats_of_trick(self, leader: int, count: int) -> tuple[int, ...]:
-        """The seats of the first ``count`` cards of a trick led by ``leader``."""
-        return self.orders[leader][:count]
-
     def next_to(self, seat: int) -> int:
         """The playing seat after ``seat`` in order of play."""
         order = self.orders[seat]

@@ -282,6 +282,7 @@ class Table:
         self._events: list[Event] = []
         self._results: list[Event] = []
         self._public: dict[str, Any] | None = None  # the public fields after the last step (saves a view per step)
+        self._views: dict[int, SeatView] = {}  # this version's views by seat (a server asks for each several times)
 
     @classmethod
     def replay(cls, rules: Rules | str, seats: Sequence[Seat], seed: int, first_dealer: int,
@@ -392,8 +393,11 @@ class Table:
         return sum(1 for d in self._game.deals if d.phase is not Phase.DEAL)
 
     def view(self, seat: int) -> SeatView:
-        """What ``seat`` may know of the shown deal now."""
-        return view(self.shown_deal, seat)
+        """What ``seat`` may know of the shown deal now (made once per version: a view is immutable)."""
+        seen = self._views.get(seat)
+        if seen is None:
+            seen = self._views[seat] = view(self.shown_deal, seat)
+        return seen
 
     def view_at(self, version: int, seat: int) -> SeatView:
         """What ``seat`` could know at ``version``: the history replayed up to it."""
@@ -485,6 +489,7 @@ class Table:
         self._events.extend(change.events)
         self._results.extend(e for e in change.events if e.kind is EventKind.DEAL_OVER)
         self._public = change.public
+        self._views.clear()
         return list(change.events)
 
     def deal(self, rng: random.Random | None = None) -> list[Event]:

@@ -51,7 +51,6 @@ from binokel.state import Outcome, State
 from binokel.table import Deal, Over, Seat, Table, Think
 from binokel.view import SeatView
 
-DECISION_KINDS = ("auction", "tapp", "discard", "game", "surrender", "play")
 DEFAULT_BUDGET = 0.1
 Z95 = 1.959964
 
@@ -257,11 +256,26 @@ class Bots:
         return choose
 
 
+def seed_of(seed: int, index: int) -> int:
+    """The seed of deal (or game) number ``index`` in a run seeded ``seed`` (self-play's too).
+
+    >>> seed_of(1, 2)
+    100005
+    """
+    return seed * 100003 + index
+
+
+def cards_of(seed: int, index: int) -> random.Random:
+    """The generator that deals deal number ``index`` in a run seeded ``seed``: the same cards
+    in every seating, and in self-play with the same seed."""
+    return random.Random(f"{seed}:{index}")
+
+
 def play_deal(settings: Settings, index: int, seating: tuple[int, ...]) -> Played:
     """Deal number ``index`` (cards and dealer the same in every seating), played by the bots."""
-    bots = Bots(settings, seating, settings.seed * 100003 + index)
+    bots = Bots(settings, seating, seed_of(settings.seed, index))
     table = bots.table(settings, first_dealer=index % settings.rules.players)
-    table.deal(random.Random(f"{settings.seed}:{index}"))
+    table.deal(cards_of(settings.seed, index))
     table.play_bots(bots.chooser(table))
     state = table.game.deals[0]
     seats = [_seat_stats(state, seat) for seat in range(state.players)]
@@ -285,7 +299,7 @@ def _seat_stats(state: State, seat: int) -> SeatStats:
 
 def play_game(settings: Settings, index: int, seating: tuple[int, ...]) -> Played:
     """Game number ``index``, played by the bots to its end."""
-    bots = Bots(settings, seating, settings.seed * 100003 + index)
+    bots = Bots(settings, seating, seed_of(settings.seed, index))
     table = bots.table(settings, first_dealer=index % settings.rules.players)
     rng = random.Random(f"{settings.seed}:game:{index}")
     choose = bots.chooser(table)

@@ -27,7 +27,7 @@ seat and a spectator, through the page's own reducer).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,7 +49,7 @@ PRIVATE_FIELDS: Mapping[str, Any] = {"hand": [], "discard": None, "legal_actions
 """What a spectator's view leaves out of a seat's view (everything else in a view is public)."""
 
 
-def spectator_view(deal: State) -> dict[str, Any]:
+def spectator_view(deal: State, omit: Collection[str] = ()) -> dict[str, Any]:
     """What a spectator sees of a deal: a seat's view without its private fields (hand,
     discard, legal actions); every other field of a view is the same for every seat.
 
@@ -61,12 +61,14 @@ def spectator_view(deal: State) -> dict[str, Any]:
     """
     # Seen from a seat that is not the soloist: nothing derived from the discard comes with it.
     seat = deal.sitting_out if deal.sitting_out is not None else 1 if deal.soloist == 0 else 0
-    return {**view(deal, seat).to_json(), **PRIVATE_FIELDS, "seat": None}
+    seen = {**view(deal, seat).to_json(omit), **PRIVATE_FIELDS, "seat": None}
+    return {name: value for name, value in seen.items() if name not in omit} if omit else seen
 
 
-def view_json(table: Table, audience: int | None) -> dict[str, Any]:
-    """The audience's view of the shown deal as JSON (a spectator's without private fields)."""
-    return table.view(audience).to_json() if audience is not None else spectator_view(table.shown_deal)
+def view_json(table: Table, audience: int | None, omit: Collection[str] = ()) -> dict[str, Any]:
+    """The audience's view of the shown deal as JSON (a spectator's without private fields),
+    without the fields ``omit``."""
+    return table.view(audience).to_json(omit) if audience is not None else spectator_view(table.shown_deal, omit)
 
 
 def next_json(step: Next) -> dict[str, Any]:
@@ -159,9 +161,8 @@ def _takes_tapp(table: Table, events: Sequence[Event], seat: int) -> bool:
 def update_for(table: Table, events: Sequence[Event], audience: int | None,
                stand_in: int | None = None) -> Update:
     """What ``audience`` receives for the table's last step, whose ``events`` are given."""
-    seen = view_json(table, audience)
     kept = changed_fields(table, events, audience)
-    shown = seen if kept is None else {name: value for name, value in seen.items() if name not in kept}
+    shown = view_json(table, audience, kept or ())  # the unchanged fields are not even built
     appended: dict[str, list[Any]] = {}
     won = sum(1 for e in events if e.kind is EventKind.TRICK)
     if kept is not None and won:  # the tricks won are added to the list the audience holds

@@ -15,6 +15,7 @@ history (calls, the Tapp once shown, melds shown, tricks), the soloist's own dis
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Collection
 from typing import Any
 
 from binokel.action import Action, Contract
@@ -67,10 +68,6 @@ class SeatView:
         """Who sits where this deal (forehand, seat order, who sits out)."""
         return self.rules.seating(self.dealer)
 
-    @property
-    def my_hand(self) -> Hand:
-        return Hand(self.hand)
-
     def trick_points_of(self, number: int) -> int:
         """The points completed trick ``number`` (0 the first) brought its winner: its cards
         and, when it ended the deal's play (no card left in any hand), the last trick's 10.
@@ -95,16 +92,20 @@ class SeatView:
         discard = sum(c.points for c in self.discard) if self.discard else 0
         return tuple(p + (discard if seat == self.soloist else 0) for seat, p in enumerate(self.trick_points))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, omit: Collection[str] = ()) -> dict[str, Any]:
         """Plain JSON for the browser or the terminal; cards and actions in record notation.
+        ``omit``: fields to leave out (the dear ones, the finished tricks and the melds, are
+        then not built at all: an update leaves out the fields its step did not change).
 
         >>> import random
         >>> seen = view(State.new("standard", dealer=2).deal_random(random.Random(1)), 0)
         >>> SeatView.from_json(seen.to_json()) == seen
         True
+        >>> sorted(set(seen.to_json()) - set(seen.to_json(omit={"tricks", "melds"})))
+        ['melds', 'tricks']
         """
         cards = _card_texts
-        return {
+        data = {
             "rules": self.rules.text, "seat": self.seat, "players": self.players, "dealer": self.dealer,
             "phase": self.phase.value, "to_move": self.to_move, "tapp_size": self.tapp_size, "hand": cards(self.hand),
             "hand_sizes": list(self.hand_sizes), "auction": [str(a) for a in self.auction],
@@ -112,8 +113,10 @@ class SeatView:
             "tapp": cards(self.tapp) if self.tapp is not None else None,
             "discard": cards(self.discard) if self.discard is not None else None,
             "game": self.game.word if self.game is not None else None, "surrendered": self.surrendered,
-            "melds": [[m.to_json() for m in seat] for seat in self.melds] if self.melds is not None else None,
-            "tricks": [{**_trick_json(t), "points": self.trick_points_of(k)} for k, t in enumerate(self.tricks)],
+            "melds": None if self.melds is None or "melds" in omit
+            else [[m.to_json() for m in seat] for seat in self.melds],
+            "tricks": None if "tricks" in omit
+            else [{**_trick_json(t), "points": self.trick_points_of(k)} for k, t in enumerate(self.tricks)],
             "trick": _trick_json(self.trick),
             "tricks_won": list(self.tricks_won), "trick_points": list(self.trick_points),
             "outcome": self.outcome.value if self.outcome is not None else None,
@@ -129,6 +132,7 @@ class SeatView:
             "discard_points": sum(c.points for c in self.discard) if self.discard is not None else None,
             "rank_points": RANK_POINTS_BY_LETTER,
         }
+        return {name: value for name, value in data.items() if name not in omit} if omit else data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatView:

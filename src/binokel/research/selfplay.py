@@ -32,9 +32,8 @@ import argparse
 import json
 import multiprocessing
 import os
-import random
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -44,6 +43,7 @@ from binokel.error import BinokelError
 from binokel.record import deal_record
 from binokel.rules import Rules
 from binokel.table import Deal, Over, Seat, Table, Think
+from binokel.tournament import cards_of, seed_of
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def play_deal(plan: Plan, index: int) -> dict[str, Any]:
     says who moves; the bots and their generators are the table's (seeded by its seed)."""
     rules = Rules.parse(plan.rules)
     names = [plan.bots[seat % len(plan.bots)] for seat in range(rules.players)]
-    table = Table(rules, [Seat(name) for name in names], seed=plan.seed * 100003 + index,
+    table = Table(rules, [Seat(name) for name in names], seed=seed_of(plan.seed, index),
                   first_dealer=index % rules.players)
     bots = [make_bot(name, seed=int(table.rng(f"bot{seat}").getrandbits(63))) for seat, name in enumerate(names)]
     decisions: list[dict[str, Any]] = []
@@ -101,7 +101,7 @@ def play_deal(plan: Plan, index: int) -> dict[str, Any]:
         if isinstance(step, Deal):
             if table.deal_number:  # one deal per record
                 break
-            table.deal(random.Random(f"{plan.seed}:{index}"))
+            table.deal(cards_of(plan.seed, index))
             continue
         assert isinstance(step, Think), f"self-play has no people: {step}"
         seen = table.view(step.seat)
@@ -161,15 +161,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------------- reading
-
-def read_decisions(lines: Iterable[str]) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    """Every ``(deal, decision)`` of some JSON lines."""
-    for line in lines:
-        if line.strip():
-            deal = json.loads(line)
-            for decision in deal["decisions"]:
-                yield deal, decision
-
 
 def load_arrays(path: str) -> dict[str, Any]:
     """A self-play file as numpy arrays (needs ``binokel[rl]``): ``x`` (observations,

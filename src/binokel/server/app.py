@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import socket
@@ -36,7 +35,7 @@ from binokel.i18n import LANGUAGES
 from binokel.record import game_record
 from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS, Rules
 from binokel.ai import LEVELS
-from binokel.server.hall import Hall, Invites, Refused
+from binokel.server.hall import Hall, Invites, Refused, read_body
 from binokel.server.guard import Guard, Names, Policy, origin_of
 from binokel.server.limits import Limits, Quotas, address_key
 from binokel.server.logs import quiet_client_errors
@@ -228,13 +227,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         return request.client.host if request.client else "?"
 
     async def json_body(request: Request) -> Any:
-        raw = await request.body()
-        if len(raw) > limits.message_bytes:
-            raise Refused(413, "body_too_large", max=limits.message_bytes)
-        try:
-            return json.loads(raw)
-        except (ValueError, RecursionError):
-            raise Refused(400, "body_not_object") from None
+        return await read_body(request, limits.message_bytes)
 
     @app.exception_handler(ProtocolError)
     async def refused(request: Request, problem: ProtocolError) -> JSONResponse:

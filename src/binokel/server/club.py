@@ -12,7 +12,8 @@ being played), and the **public link** — the event's id — which reads the st
 the sheets and nothing else. The store keeps only the secrets' SHA-256 digests. Secrets
 travel in ``Authorization: Bearer``, never in a URL.
 
-Routes (bodies and answers JSON; refusals in the protocol's format, their codes in the
+Routes (bodies and answers JSON, the models of :mod:`binokel.server.schema_club`, in
+docs/protocol.schema.json; refusals in the protocol's format, their codes in the
 catalogue):
 
 - ``POST /api/club/events`` — the event's settings (docs/club.md); the event's ``id``,
@@ -68,8 +69,9 @@ from binokel.club import (
     standings,
     standings_csv,
 )
-from binokel.server.hall import Hall, Refused
+from binokel.server.hall import Hall, Refused, read_body
 from binokel.server.limits import KeyedBuckets
+from binokel.server.schema_club import DEAL, ENTRY, SETTINGS
 from binokel.server.seat import digest, is_well_formed, new_token
 from binokel.server.storage import Change, GameExists, Seat, StorageUnavailable, VersionConflict
 
@@ -365,19 +367,6 @@ def _organiser(held: Held, request: Request) -> None:
         raise Refused(403, "club_organiser_only")
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > BODY_BYTES:
-        raise Refused(413, "body_too_large", max=BODY_BYTES)
-    try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise Refused(400, "body_not_object") from None
-    if not isinstance(body, dict):
-        raise Refused(400, "body_not_object")
-    return body
-
-
 def _client(request: Request) -> str:
     return request.client.host if request.client else "?"
 
@@ -407,10 +396,10 @@ def add_club_routes(app: FastAPI, hall: Hall) -> None:
 
     @app.post("/api/club/events")
     async def create_event(request: Request) -> JSONResponse:
-        body = await _body(request)
+        body = SETTINGS.read(await read_body(request, BODY_BYTES))
         if not creating.take(_client(request)):
             raise Refused(429, "club_too_many_events", max=EVENTS_PER_MINUTE)
-        held, secret = await clubs.create(body)
+        held, secret = await clubs.create(body.model_dump())
         return JSONResponse({"id": held.id, "organiser": secret, "event": public_event(held)})
 
     @app.get("/api/club/events/{event_id}")
@@ -421,11 +410,8 @@ def add_club_routes(app: FastAPI, hall: Hall) -> None:
     async def add_entry(event_id: str, request: Request) -> JSONResponse:
         held = await clubs.get(event_id)
         _organiser(held, request)
-        body = await _body(request)
-        if body.get("kind") not in ("register", "rename", "drop", "return"):
-            raise Refused(400, "club_entry_kind", field="kind", kinds="register, rename, drop, return")
-        entry = {**{k: v for k, v in body.items() if k in ("kind", "name", "player")}, "by": "organiser",
-                 "at": now()}
+        body = ENTRY.read(await read_body(request, BODY_BYTES))
+        entry = {**body.model_dump(exclude_none=True), "by": "organiser", "at": now()}
         async with held.lock:
             await clubs.store_entry(held, entry)
         return JSONResponse(public_event(held))
@@ -459,25 +445,21 @@ def add_club_routes(app: FastAPI, hall: Hall) -> None:
     @app.post("/api/club/events/{event_id}/deals")
     async def enter_deal(event_id: str, request: Request) -> JSONResponse:
         held = await clubs.get(event_id)
-        body = await _body(request)
-        unknown = sorted(set(body) - {"round", "table", "deal", "summary"})
-        if unknown:
-            raise Refused(400, "club_unknown_field", field=unknown[0])
-        round_number, table_number = body.get("round"), body.get("table")
+        body = DEAL.read(await read_body(request, BODY_BYTES))
+        round_number, table_number = body.round, body.table
         async with held.lock:
             if _is_organiser(held, request):
                 by = "organiser"
             else:
                 token = _bearer(request)
-                key = held.keys.get((round_number, table_number)) if isinstance(round_number, int) and \
-                    isinstance(table_number, int) else None
+                key = held.keys.get((round_number, table_number))
                 if token is None or key is None or not hmac.compare_digest(digest(token), key):
                     raise Refused(403, "club_table_secret")
                 if round_number != held.event.round_number:
                     raise Refused(403, "club_round_closed", round=round_number)
                 by = f"table {table_number}"
-            entry = {"kind": "deal", "round": round_number, "table": table_number, "deal": body.get("deal"),
-                     "summary": body.get("summary"), "by": by, "at": now()}
+            entry = {"kind": "deal", "round": round_number, "table": table_number, "deal": body.deal,
+                     "summary": body.summary, "by": by, "at": now()}
             stored = not _is_stored(held.event, entry)
             if stored:
                 await clubs.store_entry(held, entry)
@@ -562,9 +544,7 @@ def add_club_routes(app: FastAPI, hall: Hall) -> None:
 def _is_stored(event: Event, entry: dict[str, Any]) -> bool:
     """Is this deal stored exactly so already (a retry after a lost answer)?"""
     round_number, table_number, deal, summary = entry["round"], entry["table"], entry["deal"], entry["summary"]
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (round_number, table_number, deal)):
-        return False
-    if not 1 <= round_number <= event.round_number or not isinstance(summary, dict):
+    if not 1 <= round_number <= event.round_number:
         return False
     round_ = event.rounds[round_number - 1]
     if not 1 <= table_number <= len(round_.tables):

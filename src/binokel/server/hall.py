@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import secrets
 import time
@@ -46,10 +47,10 @@ from binokel.server.storage import (
     HOST_SEAT,
     Change,
     Invite,
+    Presence,
     StorageUnavailable,
     Store,
     VersionConflict,
-    chat,
     lease,
     presence,
 )
@@ -80,6 +81,18 @@ class Refused(ProtocolError):
     def __init__(self, status: int, code: str, /, **params: Any) -> None:
         super().__init__(code, **params)
         self.status = status
+
+
+async def read_body(request: Any, most: int, not_json: str = "body_not_object") -> Any:
+    """A request's body as JSON, for its model to read: Refused 413 above ``most`` bytes,
+    400 ``not_json`` when it is no JSON at all."""
+    raw = await request.body()
+    if len(raw) > most:
+        raise Refused(413, "body_too_large", max=most)
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise Refused(400, not_json) from None
 
 
 @dataclass(frozen=True)
@@ -175,10 +188,13 @@ class Hall:
                 log.exception("presence heartbeat failed")
                 continue
             self.sweep()
+            by_game: dict[str, list[Presence]] = {game_id: [] for game_id in ids}
+            for row in rows:  # grouped once: a scan of every row per table grew with the square of the tables
+                by_game.setdefault(row.game_id, []).append(row)
             for game_id in ids:
                 table = self.tables.get(game_id)
                 if table is not None:
-                    table.set_elsewhere([row for row in rows if row.game_id == game_id])
+                    table.set_elsewhere(by_game[game_id])
 
     def sweep(self) -> int:
         """Evict the idle tables (:meth:`Table.is_idle` for ``Limits.idle_seconds``) and, beyond
@@ -307,8 +323,7 @@ class Hall:
             if table is not None:
                 rows = await asyncio.to_thread(presence.rows, self.store, [game_id])
                 table.set_elsewhere(rows)
-                table.chat.extend(line for _, line in await asyncio.to_thread(chat.recent, self.store, game_id,
-                                                                              self.limits.chat_kept))
+                table.chat.heard(await asyncio.to_thread(table.chat.recent))
                 table.heard(None)  # a step stored while it was loading was announced to nobody here
             future.set_result(table)
             return table
@@ -335,7 +350,7 @@ class Hall:
         except StorageUnavailable as error:
             raise self._unavailable(f"the deletion of game {game_id}", error) from None
         self.outage.ok()
-        table._gone()  # told only once it is gone for good
+        table.close_deleted()  # told only once it is gone for good
         try:
             await asyncio.to_thread(self.store.notify, game_id, 0)  # other processes re-read it and find it gone
         except StorageUnavailable:
@@ -393,7 +408,7 @@ class Hall:
                     await asyncio.to_thread(self.store.append, table.id, table.stored_version, [], seats=seats)
                     break
                 except VersionConflict:
-                    await table._adopt_missed()  # under the table's lock
+                    await table.replication.adopt_missed()  # under the table's lock
                     await table.refresh()
                     if seat in table.people:
                         raise Refused(409, "seat_taken", seat=seat) from None

@@ -27,6 +27,9 @@ link. The store keeps only the secret's SHA-256 digest.
   ``n`` (1-based; the next one, or a correction of an earlier one). The same deal sent
   again as stored is acknowledged without storing it twice (a retry after a lost answer).
   An impossible summary: 400 with the summary's reason code and its ``field``.
+
+The bodies and answers are the models of :mod:`binokel.server.schema_pad` (in
+docs/protocol.schema.json); a body is read by its model before anything else is done.
 """
 
 from __future__ import annotations
@@ -34,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-import json
 from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import resources
@@ -51,8 +53,9 @@ from binokel.error import BinokelError
 from binokel.meld import find_melds
 from binokel.rules import AllPass, Auction, Rules
 from binokel.score import contract_value, deal_points
-from binokel.server.hall import Hall, Refused
+from binokel.server.hall import Hall, Refused, read_body
 from binokel.server.limits import KeyedBuckets
+from binokel.server.schema_pad import ENTRY, NEW_SHEET
 from binokel.server.seat import digest, is_well_formed, new_token
 from binokel.server.storage import GameExists, Seat, StorageUnavailable, VersionConflict
 from binokel.sheet import Sheet
@@ -148,19 +151,6 @@ def _bearer(request: Request) -> str | None:
     return token.strip() if kind.lower() == "bearer" and is_well_formed(token.strip()) else None
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > BODY_BYTES:
-        raise Refused(413, "body_too_large", max=BODY_BYTES)
-    try:
-        body = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise Refused(400, "body_not_object") from None
-    if not isinstance(body, dict):
-        raise Refused(400, "body_not_object")
-    return body
-
-
 def add_pad_routes(app: FastAPI, hall: Hall) -> None:
     """The score pad's routes of the module docstring, on ``hall``'s store."""
     store = hall.store
@@ -186,17 +176,14 @@ def add_pad_routes(app: FastAPI, hall: Hall) -> None:
 
     @app.post("/api/pad")
     async def create_sheet(request: Request) -> JSONResponse:
-        body = await _body(request)
+        body = NEW_SHEET.read(await read_body(request, BODY_BYTES))
         client = request.client.host if request.client else "?"
         if not creating.take(client):
             raise Refused(429, "pad_too_many", max=SHEETS_PER_MINUTE)
         try:
-            sheet = Sheet.new(str(body.get("rules", "standard")), list(body.get("players") or []),
-                              int(body.get("first_dealer", 0)))
+            sheet = Sheet.new(body.rules, body.players, body.first_dealer)
         except BinokelError as problem:
             raise Refused(400, problem.code, **problem.params) from None
-        except (TypeError, ValueError):
-            raise Refused(400, "body_not_object") from None
         token = new_token()
         entry = {"kind": "create", "rules": sheet.rules.text, "players": list(sheet.players),
                  "first_dealer": sheet.first_dealer, "scorekeeper": digest(token), "at": now()}
@@ -239,17 +226,15 @@ def add_pad_routes(app: FastAPI, hall: Hall) -> None:
 
     @app.post("/api/pad/{sheet_id}/deals")
     async def enter_deal(sheet_id: str, request: Request) -> JSONResponse:
-        body = await _body(request)
+        data = await read_body(request, BODY_BYTES)
         for _ in range(3):
             sheet, keeper, summaries, version = await load(sheet_id)
             token = _bearer(request)
             if token is None or digest(token) != keeper:
                 raise Refused(403, "pad_scorekeeper_only")
-            number = body.get("deal", len(sheet.deals) + 1)
-            if isinstance(number, bool) or not isinstance(number, int):
-                raise Refused(400, "pad_no_such_deal", field="deal", last=len(sheet.deals), value=repr(number))
-            summary: Any = body.get("summary")
-            if 1 <= number <= len(summaries) and summaries[number - 1] == summary:
+            body = ENTRY.read(data, last=len(sheet.deals))
+            number, summary = body.deal or len(sheet.deals) + 1, body.summary
+            if number <= len(summaries) and summaries[number - 1] == summary:
                 return JSONResponse(public(sheet_id, sheet, version))  # a retry of what is stored
             if version > DEALS_MOST:
                 raise Refused(400, "pad_too_many_entries", max=DEALS_MOST)

@@ -40,6 +40,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -68,6 +69,28 @@ def now() -> str:
 def later(seconds: float) -> str:
     """The time ``seconds`` from now, in the store's format (for invite expiry)."""
     return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat(timespec="milliseconds")
+
+
+def monotonic_at(stamp: str | None) -> float | None:
+    """The monotonic clock's reading at a stored time (:func:`now`'s format); None if
+    there is none or it does not read.
+
+    >>> import time
+    >>> ago = monotonic_at(now())
+    >>> ago is not None and abs(ago - time.monotonic()) < 5
+    True
+    >>> monotonic_at(None), monotonic_at("not a time")
+    (None, None)
+    """
+    if stamp is None:
+        return None
+    try:
+        then = datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    return time.monotonic() - max(0.0, (datetime.now(UTC) - then).total_seconds())
 
 
 def status(game: Game) -> Status:

@@ -5,10 +5,13 @@ The messages and bodies themselves are typed models in :mod:`binokel.server.sche
 their JSON Schema is ``docs/protocol.schema.json`` (``binokel schema`` writes it) and
 docs/server.md ("Protocol") explains when each message is sent. In short: a websocket
 ``/ws/games/{id}`` per game; the first client message is ``hello`` (a seat token, or null
-to watch); every accepted change increments ``version`` and is stored before any client
-hears of it; a refused message gets an ``error`` (English text, a catalogue ``code`` and
-its ``params``) to the sender only, and changes nothing. Every HTTP refusal is
-``{"error", "code", "params"}``.
+to watch), answered by a ``state`` snapshot of that seat's view; every accepted change
+increments ``version``, is stored before any client hears of it, and reaches each
+audience (a seat, or the spectators) as one ``update`` (:mod:`binokel.update`: the step's
+events and the facts it changed, which the client merges into its snapshot); a client
+that missed one asks to ``sync`` and gets a fresh ``state``. A refused message gets an
+``error`` (English text, a catalogue ``code`` and its ``params``) to the sender only, and
+changes nothing. Every HTTP refusal is ``{"error", "code", "params"}``.
 """
 
 from __future__ import annotations
@@ -64,7 +67,8 @@ def rule_changes(rules: Rules) -> list[dict[str, Any]]:
 def rule_facts(seen: SeatView, rules: Rules) -> dict[str, Any]:
     """What the page shows that the rules decide, for the seat of ``seen`` (the keys
     ``refusals``, ``contracts``, ``surrender`` and ``meld_options`` of the ``state``
-    message): the page holds no rules.
+    message; an ``update`` carries all but ``contracts``, which never change in a game):
+    the page holds no rules.
 
     - ``refusals``: while the seat is to move in the play phase, each card of its hand it
       may not play, with why (``{"code", "params"}``, as :class:`BinokelError` has them);

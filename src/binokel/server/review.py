@@ -241,7 +241,9 @@ def review_record(record: Any, seat: int | None, deal: int | None = None, *, see
     if not 0 <= reviewed < game.rules.players:
         raise BinokelError("bad_seat", last=game.rules.players - 1, value=repr(seat))
     names = record.get("players") if isinstance(record, dict) else None
+    if not isinstance(names, list):
+        names = [f"{s + 1}" for s in range(game.rules.players)]
     return {**review_deal(finished[index], reviewed, seed=seed, worlds=worlds), "deal": index, "deals": len(finished),
             "spectator": spectator,
-            "players": names if isinstance(names, list) else [f"{s + 1}" for s in range(game.rules.players)],
+            "players": [str(name) for name in names],
             "rules": game.rules.text}

@@ -2,7 +2,8 @@
 from the seat's own view, and the review of finished deals (a table's, or an uploaded
 ``binokel-game/1`` record). Added to the app by ``add_review_routes``.
 
-Every refusal is a :class:`~binokel.server.hall.Refused` (a status, a reason code and
+The upload's body and the answers are the models of :mod:`binokel.server.schema_review`
+(in docs/protocol.schema.json). Every refusal is a :class:`~binokel.server.hall.Refused` (a status, a reason code and
 its params), answered by the app's one error path in the protocol's format.
 
 A deal in progress is never reviewed: a table's review reads its public record, which
@@ -12,7 +13,6 @@ leaves the deal in progress out (its cards are hidden until it is over).
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -20,13 +20,11 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from binokel.error import BinokelError, RecordError
-from binokel.server.hall import Refused
+from binokel.server.hall import Refused, read_body
 from binokel.server.review import bidding_help, review_record
-from binokel.server.schema import REVIEW
+from binokel.server.schema_review import REVIEW, UPLOAD_BYTES
 from binokel.server.table import Table
 
-UPLOAD_BYTES = 512 * 1024
-"""The largest uploaded record (a long game of many deals is some 100 KiB)."""
 WORLDS = 16
 """Simulated deals per decision of a review (the hard bot's own estimate)."""
 
@@ -87,13 +85,6 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
 
     @app.post("/api/review")
     async def review_upload(request: Request) -> JSONResponse:
-        raw = await request.body()
-        if len(raw) > UPLOAD_BYTES:
-            raise Refused(413, "body_too_large", max=UPLOAD_BYTES)
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
-            raise Refused(400, "review_body") from None
-        body = REVIEW.read(data)
+        body = REVIEW.read(await read_body(request, UPLOAD_BYTES, "review_body"))
         client = request.client.host if request.client else "?"
         return await review(request, f"upload:{client}", body.record, body.seat, body.deal)

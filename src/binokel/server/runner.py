@@ -124,7 +124,7 @@ class StepRunner:
         table = self.table
         if table.waiting:
             return None, -1
-        step = table.driver.next_step(away=table.away())
+        step = table.driver.next_step(away=table.attendance.away())
         if isinstance(step, Think):
             return step, 0
         if isinstance(step, Deal):
@@ -136,7 +136,7 @@ class StepRunner:
                 return (step, 0) if left <= 0 else (None, left)
             return None, -1
         if isinstance(step, Ask):
-            return None, table.until_away(step.seat)
+            return None, table.attendance.until_away(step.seat)
         return None, -1  # over
 
     async def _run(self) -> None:
@@ -228,7 +228,7 @@ class StepRunner:
                     return  # the table moved on, or the person came back: their move now
                 try:
                     # False: another process moved first (the same move: it is made once)
-                    await table.commit(table.driver.propose(seat, action, at=version),
+                    await table.replication.commit(table.driver.propose(seat, action, at=version),
                                        stand_in=seat if step.stand_in else None)
                     return
                 except ProtocolError as problem:

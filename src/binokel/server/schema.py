@@ -1,6 +1,8 @@
 """The protocol of ``binokel serve`` as typed models: every websocket message of a game
 table (a union per direction, told apart by ``type``) and the JSON bodies and answers of
-the game's HTTP routes (:data:`HTTP`; the club's and the score pad's check their own).
+the game's HTTP routes (:data:`HTTP`); the score pad's, the club's and the deal review's are
+in :mod:`binokel.server.schema_pad`, ``schema_club`` and ``schema_review``, built on the parts
+here (:func:`every_route` gathers them all).
 
 The models are the reference: ``binokel schema`` writes their JSON Schema to
 ``docs/protocol.schema.json`` (checked by a test against what a whole game sends). What a
@@ -34,6 +36,7 @@ from pydantic import (
     TypeAdapter,
     ValidationError,
     WithJsonSchema,
+    create_model,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -120,8 +123,9 @@ def coded(problem: ValidationError, models: Mapping[str | None, type[BaseModel]]
         return ProtocolError("bad_field", field=".".join(map(str, loc)) or "message")
     if kind == "extra_forbidden":
         code = getattr(model, "unknown_key", "unknown_field")
-        return ProtocolError(code, **({} if code != "unknown_field" else
-                                      {"name": repr(path[0]), "known": ", ".join(model.model_fields)}))
+        named = {"name": repr(path[0]), "field": str(path[0]), "known": ", ".join(model.model_fields)}
+        return ProtocolError(code, **{key: value for key, value in named.items()
+                                      if key in placeholders(CODES[f"error.{code}"])})
     info = model.model_fields.get(str(path[0]))
     refusal = next((m for m in info.metadata if isinstance(m, Refusal)), None) if info else None
     if refusal is not None and refusal.item is not None and len(path) > 1:
@@ -129,7 +133,7 @@ def coded(problem: ValidationError, models: Mapping[str | None, type[BaseModel]]
     if refusal is None:
         return ProtocolError("bad_field", field=".".join(map(str, path)))
     given = refusal.params(data) if callable(refusal.params) else refusal.params
-    params = {"name": str(path[0]), **given, "value": repr(first.get("input")), **known}
+    params = {"name": str(path[0]), "field": str(path[0]), **given, "value": repr(first.get("input")), **known}
     wanted = placeholders(CODES[f"error.{refusal.code}"])
     return ProtocolError(refusal.code, **{key: value for key, value in params.items() if key in wanted})
 
@@ -313,7 +317,8 @@ CLIENT: Reader[Hello | Action | HintRequest | Sync | Ping | NextDeal | RematchRe
 
 # ---------------------------------------------------------------------- HTTP bodies
 
-def _players(body: Any) -> int:
+def players_of(body: Any) -> int:
+    """The players of a body's rule text, for a refusal's words (3 if it has none that reads)."""
     try:
         return Rules.parse(body.get("rules", "standard")).players if isinstance(body, dict) else 3
     except (BinokelError, AttributeError):
@@ -321,7 +326,7 @@ def _players(body: Any) -> int:
 
 
 def _opponents_example(body: Any) -> dict[str, Any]:
-    count = _players(body) - 1
+    count = players_of(body) - 1
     return {"count": NUMBER_WORDS.get(count, str(count)),
             "example": ", ".join(['"medium"'] * (count - 1) + ['"hard"'])}
 
@@ -338,7 +343,7 @@ class NewGame(BaseModel):
 
     rules: RuleText = Field(DEFAULTS.rules, json_schema_extra={"default": DEFAULTS.rules.text})
     seats: Annotated[list[SeatKind] | None,
-                     Refusal("seats_list", lambda body: {"count": _players(body), **LEVEL_LIST},
+                     Refusal("seats_list", lambda body: {"count": players_of(body), **LEVEL_LIST},
                              item=Refusal("bad_seat_kind", LEVEL_LIST)),
                      Field(description='per seat "me" (the creator, at most one), "open" (a friend) or a bot level')
                      ] = None
@@ -409,20 +414,6 @@ JOIN: Reader[Join] = Reader(Join, {None: Join})
 MY_GAMES: Reader[MyGames] = Reader(MyGames, {None: MyGames})
 
 
-class ReviewUpload(BaseModel):
-    """The body of ``POST /api/review``: a finished deal of an uploaded record, reviewed for a seat."""
-
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
-    not_object: ClassVar[str] = "review_body"  # the refusal of a body that is no object
-
-    record: Annotated[dict[str, Any], Refusal("review_body"),
-                      Field(description="a binokel-game/1 record (docs/records.md)")]
-    seat: Annotated[int, Refusal("review_numbers")] = 0
-    deal: Annotated[int | None, Refusal("review_numbers"),
-                    Field(description="the deal to review (0 the first; null: the last finished)")] = None
-
-
-REVIEW: Reader[ReviewUpload] = Reader(ReviewUpload, {None: ReviewUpload})
 
 
 # ---------------------------------------------------------------------- server -> client
@@ -572,6 +563,17 @@ class Surrender(Sent):
     credit: int
 
 
+class NextStep(Sent):
+    """What happens next (``binokel.update.next_json``): a seat is asked, a bot thinks (for
+    an absent person: ``stand_in``), the next deal, or the game is over."""
+
+    step: Literal["ask", "think", "deal", "over"]
+    seat: SeatNumber | None = None
+    level: Level | None = None
+    stand_in: bool | None = None
+    winner: int | None = None
+
+
 class StateMessage(Sent):
     """The snapshot of the table for one seat (or a spectator): on hello and on ``sync``."""
 
@@ -581,6 +583,7 @@ class StateMessage(Sent):
     view: View
     game: GameShown
     last_trick: DoneTrick | None
+    next: NextStep
     refusals: dict[str, Reason] = Field(description="each card of the hand the seat may not play now, and why")
     contracts: dict[str, ContractWorth] = Field(description="each game without trump the rules offer, and its worth")
     surrender: Surrender | None
@@ -606,6 +609,69 @@ class EventsMessage(Sent):
     version: Version
     events: list[Event]
     stand_in: SeatNumber | None = Field(description="the person's seat a bot moved for, if one did")
+
+
+def _changes_of(model: type[BaseModel], name: str, doc: str) -> Any:
+    """``model`` with every field optional: the part of it a step changed (absent: unchanged)."""
+    fields: dict[str, Any] = {key: (info.annotation, Field(default=None, description=info.description))
+                              for key, info in model.model_fields.items()}
+    return create_model(name, __base__=Sent, __doc__=doc, **fields)
+
+
+if TYPE_CHECKING:
+    ViewChange: TypeAlias = View
+else:
+    ViewChange = _changes_of(View, "ViewChange", "The fields of the audience's view a step changed "
+                                                 "(a deal: all of them); the others are as they were.")
+
+
+class GameChange(Sent):
+    """The game facts a step may change (the rest of :class:`GameShown` changes with presence,
+    a rematch, or a friend taking a seat, which sends a snapshot)."""
+
+    totals: list[Points]
+    over: bool
+    winner: int | None
+    deal_number: int
+    durch_games: list[int] | None
+    history: list[HistoryLine] | None = Field(default=None, description="the whole score sheet, when the step "
+                                                                        "ended a deal; else absent")
+    ready: list[SeatNumber]
+
+
+class StepFacts(Sent):
+    """What an update sets in the audience's model: merged into its top level, its ``view``
+    and its ``game`` (``binokel.update.apply_update``; the page's ``applyUpdate``)."""
+
+    view: ViewChange
+    game: GameChange
+    next: NextStep
+    refusals: dict[str, Reason]
+    surrender: Surrender | None
+    meld_options: dict[str, Points] | None
+    last_trick: DoneTrick | None = Field(default=None, description="present when the step changed it (a deal, "
+                                                                   "a trick won)")
+
+
+class TricksWon(Sent):
+    tricks: list[DoneTrick] = Field(description="the tricks the step won, added to the view's")
+
+
+class Appended(Sent):
+    view: TricksWon
+
+
+class UpdateMessage(Sent):
+    """One step for this audience (a seat, or the spectators): its events and what it
+    changed; applied to the model of version ``since`` it gives the snapshot of ``version``."""
+
+    type: Literal["update"]
+    version: Version
+    since: Version
+    stand_in: SeatNumber | None = Field(description="the person's seat a bot moved for, if one did")
+    events: list[Event]
+    model: StepFacts
+    append: Appended | None = Field(default=None, description="lists the step lengthened (the tricks won)")
 
 
 class PresenceMessage(Sent):
@@ -661,8 +727,8 @@ class ErrorMessage(Sent):
     version: Version | None
 
 
-ServerMessage = (StateMessage | EventsMessage | PresenceMessage | ChatLine | ChatLogMessage | HintMessage
-                 | RematchMessage | ErrorMessage)
+ServerMessage = (StateMessage | UpdateMessage | EventsMessage | PresenceMessage | ChatLine | ChatLogMessage
+                 | HintMessage | RematchMessage | ErrorMessage)
 SERVER: Reader[ServerMessage] = Reader.union(ServerMessage)
 """Every message the server sends over the websocket."""
 
@@ -863,16 +929,41 @@ Any refusal is an :class:`ErrorAnswer`; ``/api/rules/check`` may answer :class:`
 
 SCHEMA_FILE = "docs/protocol.schema.json"
 WEBSOCKET: dict[str, Reader[Any]] = {"ClientMessage": CLIENT, "ServerMessage": SERVER}
-BODIES: dict[str, Reader[Any]] = {"NewGame": NEW_GAME, "InviteLookup": INVITE, "Join": JOIN, "MyGames": MY_GAMES,
-                                  "ReviewUpload": REVIEW}
+BODIES: dict[str, Reader[Any]] = {"NewGame": NEW_GAME, "InviteLookup": INVITE, "Join": JOIN, "MyGames": MY_GAMES}
+
+
+@dataclass(frozen=True)
+class Routes:
+    """Every route of the protocol: the websocket messages (a union per name), the HTTP
+    bodies, each JSON route's body name and answer model, and the routes that answer CSV."""
+
+    websocket: dict[str, Reader[Any]]
+    bodies: dict[str, Reader[Any]]
+    http: dict[str, tuple[str | None, type[BaseModel]]]
+    csv: tuple[str, ...]
+
+
+def every_route() -> Routes:
+    """The game's routes and those of the score pad, the club and the review."""
+    # Their models build on this module's parts, so they are read here and not at import.
+    from binokel.server import schema_club, schema_pad, schema_review
+
+    parts = (schema_pad, schema_club, schema_review)
+    return Routes({**WEBSOCKET, **schema_club.WEBSOCKET},
+                  {**BODIES, **{name: reader for part in parts for name, reader in part.BODIES.items()}},
+                  {**HTTP, **{route: both for part in parts for route, both in part.HTTP.items()}},
+                  tuple(route for part in parts for route in part.CSV))
 
 
 def protocol_schema() -> dict[str, Any]:
     """The JSON Schema of the protocol, both directions: ``ClientMessage`` and
-    ``ServerMessage`` (the websocket's), the HTTP bodies, and every part they are made of,
-    under ``$defs``; the document itself is any websocket message."""
-    answers: list[type[BaseModel]] = [ErrorAnswer, RulesRefused, *(answer for _, answer in HTTP.values())]
-    adapters: dict[str, TypeAdapter[Any]] = {name: reader.adapter for name, reader in {**WEBSOCKET, **BODIES}.items()}
+    ``ServerMessage`` (a game table's websocket), ``ClubMessage`` (a club event's), the HTTP
+    bodies and answers, and every part they are made of, under ``$defs``; the document
+    itself is any websocket message."""
+    routes = every_route()
+    answers: list[type[BaseModel]] = [ErrorAnswer, RulesRefused, *(answer for _, answer in routes.http.values())]
+    adapters: dict[str, TypeAdapter[Any]] = {name: reader.adapter
+                                             for name, reader in {**routes.websocket, **routes.bodies}.items()}
     adapters.update((model.__name__, TypeAdapter(model)) for model in answers)
     mode: Literal["validation"] = "validation"
     tops, schema = TypeAdapter.json_schemas([(name, mode, adapter) for name, adapter in adapters.items()],
@@ -881,17 +972,21 @@ def protocol_schema() -> dict[str, Any]:
     for (name, _), top in tops.items():
         if top.get("$ref") != f"#/$defs/{name}":
             defs[name] = top
+    refusal = {"refusal": "#/$defs/ErrorAnswer"}
+    http: dict[str, Any] = {route: {"body": f"#/$defs/{body}" if body else None,
+                                    "answer": f"#/$defs/{answer.__name__}", **refusal}
+                            for route, (body, answer) in routes.http.items()}
+    http.update((route, {"body": None, "answer": None, "content": "text/csv", **refusal}) for route in routes.csv)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": schema["title"],
         "description": ("Every websocket message of /ws/games/{id} (ClientMessage: what a client sends; "
-                        "ServerMessage: what the server sends) and the JSON bodies and answers of the HTTP API "
-                        "(x-http: per route). "
-                        "Generated by `binokel schema` from binokel.server.schema; docs/server.md "
-                        "explains when each message is sent."),
-        "anyOf": [{"$ref": f"#/$defs/{name}"} for name in WEBSOCKET],
-        "x-http": {route: {"body": f"#/$defs/{body}" if body else None, "answer": f"#/$defs/{answer.__name__}",
-                           "refusal": "#/$defs/ErrorAnswer"} for route, (body, answer) in HTTP.items()},
+                        "ServerMessage: what the server sends) and of /ws/club/{id} (ClubMessage), and the "
+                        "JSON bodies and answers of the HTTP API (x-http: per route; a CSV route has no answer "
+                        "model). Generated by `binokel schema` from binokel.server.schema and its schema_pad, "
+                        "schema_club and schema_review; docs/server.md explains when each message is sent."),
+        "anyOf": [{"$ref": f"#/$defs/{name}"} for name in routes.websocket],
+        "x-http": http,
         "$defs": dict(sorted(defs.items())),
     }
 

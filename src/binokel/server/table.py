@@ -1,42 +1,39 @@
-"""One table per game on the server: people, bots, spectators, presence, chat.
+"""One table per game on the server: the command queue and mailbox around the driver.
 
 The rules of play live in the driver (:class:`binokel.table.Table`): it knows whose turn
-it is, checks every step, and emits versioned events tagged with who may see them. This
-module adds what only a server has: who holds each person's seat (by the digest of its
-token), the connections watching (each with a seat or none), presence, the bots (the
-table's bot seats, and a stand-in of the table's level for a person away longer than the
-grace period), the next deal once the people are ready, chat, and persistence.
+it is, checks every step, and emits versioned events tagged with who may see them. A
+:class:`Table` adds what only a server has — who holds each person's seat (by the digest
+of its token), the connections watching (each with a seat or none), the people's commands
+taken one at a time — and holds the collaborators that do the rest:
 
-Every accepted step is **stored first**, then adopted by the driver and told to each
-connection: the events its seat (or a spectator) may see, then that seat's state
-snapshot, built from ``view(deal, seat)`` (spectators: the public fields of a view only).
-Each message is built once per seat (not per watcher).
+- :class:`~binokel.server.replication.Replication`: every step is stored first, then
+  adopted and told; steps other processes stored are adopted as they are heard;
+- :class:`~binokel.server.runner.StepRunner`: the bots' moves, the stand-ins' and the next
+  deal, taken while this process holds the table's :class:`~binokel.server.runner.Lease`;
+- :class:`~binokel.server.attendance.Attendance`: who is connected (here or at another
+  process), away, stood in for, ready for the next deal;
+- :class:`~binokel.server.chat.ChatRoom` and :class:`~binokel.server.hint.Hints`.
 
-**Several processes** may hold the same table (issue 13; docs/server.md, "Several
-processes"). A step is stored with the optimistic version check (``Store.append`` at the
-version it was decided on): if another process wrote first, the append is refused
-(VersionConflict), this table reads the steps it missed, tells them, and the command is
-judged again on the new state — a person's stale command is refused, a bot's move or a
-deal is simply not made twice. So a bot moves **exactly once** however many processes
-watch its table: each of them may think, only one append at that version lands. Every
-process hears every stored step (``store.notifier.subscribe``) and forwards it to its own
-connections (:meth:`Table.heard`). Presence and "next deal" clicks are shared through the
-store's presence rows, so a person connected to another process is not "away".
+A change is told to each audience (each seat, and the spectators as one) as one
+``update`` (:func:`binokel.update.update_for`): the events that audience may see and the
+facts the step changed, from ``view(deal, seat)`` only (spectators: the public fields of a
+view), built and encoded once per audience however many tabs watch. A full ``state``
+snapshot goes only to a connection that says hello or asks to ``sync`` (and to everybody
+when a friend takes a seat, which changes the names at the table).
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from binokel.error import BinokelError
 import binokel.server.persist as persist
+from binokel.server.attendance import Attendance
+from binokel.server.chat import ChatRoom
 from binokel.server.hint import Hints, after_discards
 from binokel.server.limits import Limits
 from binokel.server.metrics import Metrics
@@ -44,32 +41,22 @@ from binokel.server.outage import Outage
 from binokel.server.pool import Pool
 from binokel.server.persist import PROCESS
 from binokel.server.protocol import error_message, rule_changes, rule_facts
+from binokel.server.replication import Notices, Replication
 from binokel.server.runner import Lease, StepRunner
 from binokel.server.schema import Chat, ProtocolError
 from binokel.server.settings import Seat, SeatPresence, Settings, bot_name
 from binokel.server.storage import (
     HOST_SEAT,
-    Entry,
-    GameNotFound,
     Presence,
-    StorageUnavailable,
     Store,
-    VersionConflict,
-    chat,
-    presence,
 )
 from binokel.server.channel import Channel, Connection
-from binokel.table import Ask, Change, Event, EventKind, Step, Think
+from binokel.table import Ask, Change, Event, EventKind, Think
 from binokel.table import Table as Driver
-from binokel.update import score_line, spectator_view
-from binokel.view import view
+from binokel.update import next_json, score_line, spectator_view, update_for
 
 log = logging.getLogger("binokel.server")
 T = TypeVar("T")
-
-PRESENCE_TTL = 15.0
-"""A presence row of another process counts this many seconds after its last heartbeat
-(so a process killed with -9 stops counting its seats as connected after this long)."""
 
 
 class Table:
@@ -90,33 +77,25 @@ class Table:
         self.host_only = people.get(HOST_SEAT)
         self.lock = asyncio.Lock()
         self.channel = Channel()
-        self.away_since: dict[int, float] = {seat: time.monotonic() for seat in self.person_seats}
-        self.standing_in: set[int] = set()  # person seats a bot plays for at the moment
-        self.ready: set[int] = set()  # people who asked for the next deal
         # When the deal in the score sheet ended: for a table loaded at its score sheet (a
         # restart, kill -9, eviction, another process) the stored time of its last step,
-        # so ``next_deal_after`` runs from there and not from nothing (issue 27).
-        self.deal_over_at: float | None = _ended_at(updated) if driver.needs_deal() else None
-        self.chat: collections.deque[dict[str, Any]] = collections.deque(maxlen=limits.chat_kept)
+        # so ``next_deal_after`` runs from there and not from nothing.
+        self.deal_over_at: float | None = persist.monotonic_at(updated) if driver.needs_deal() else None
         self.rematch_id: str | None = None
         self.on_rematch: Callable[[Table], Awaitable[Table]] | None = None  # set by the hall
         self.on_deleted: Callable[[Table], None] | None = None  # set by the hall
         # Several processes: the store's version is base + the driver's (base is 0 but for a
         # game of the previous server); the versions this process announced itself (so
-        # their notifications are not mistaken for another process's change); the presence
-        # rows of other processes, and when they were read.
+        # their notifications are not mistaken for another process's change).
         self.base = base
         self.metrics = metrics or Metrics(PROCESS)
         self.updated = updated or persist.now()
-        self._own: collections.Counter[int] = collections.Counter()
-        self.elsewhere: list[Presence] = []
-        self._elsewhere_at = time.monotonic()
-        self._catching_up = False
-        self._carried: dict[int, Sequence[Entry]] = {}  # first version -> entries a notification carried
-        self._heard_up_to = 0  # the highest version another process announced
-        self._lost = False  # notifications may have been lost: read the log back
-        self._refreshing = False
-        self._presence_lock = asyncio.Lock()
+        self.notices = Notices(store, game_id)
+        self.attendance = Attendance(game_id, store, self.channel, self.notices, self.metrics,
+                                     person_seats=self.person_seats, grace=settings.grace,
+                                     version=lambda: self.stored_version)
+        self.chat = ChatRoom(game_id, store, self.channel, self.notices, self.metrics, limits,
+                             version=lambda: self.stored_version)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.deleted = False
         self.watched_at = time.monotonic()  # when this process last had a connection to the table
@@ -130,6 +109,7 @@ class Table:
         self.lease = Lease(store, game_id, self.metrics)
         self.runner = StepRunner(self, self.lease, pause=think, budget=budget)
         self.hints = Hints(game_id, limits, pool, budget=budget, seed=driver.seed)
+        self.replication = Replication(self)
 
     # ------------------------------------------------------------------ seats
 
@@ -182,26 +162,24 @@ class Table:
         """The version of the table in the store (the driver's, but for old games)."""
         return self.driver.version + self.base
 
+    # The attendance's sets, as the connection and message code reads them.
+    @property
+    def away_since(self) -> dict[int, float]:
+        return self.attendance.away_since
+
+    @property
+    def standing_in(self) -> set[int]:
+        return self.attendance.standing_in
+
+    @property
+    def ready(self) -> set[int]:
+        return self.attendance.ready
+
     def here(self, seat: int) -> bool:
-        """Has this process a connection of the seat?"""
-        return any(c.seat == seat for c in self.connections)  # a handful of connections per table
+        return self.attendance.here(seat)
 
     def connected(self, seat: int) -> bool:
-        """Is the seat connected to this process or (by a fresh presence row) to another?"""
-        return self.here(seat) or seat in self._remote_seats()
-
-    def _remote_seats(self, ready: bool = False) -> set[int]:
-        """Seats connected to other processes (``ready``: those that asked for the next deal
-        at this version)."""
-        gone = time.monotonic() - self._elsewhere_at
-        return {p.seat for p in self.elsewhere if p.age + gone < PRESENCE_TTL
-                and (not ready or p.ready == self.stored_version)}
-
-    def _remote_expiry(self) -> float | None:
-        """Seconds until the next presence row of another process goes stale (None: none left)."""
-        gone = time.monotonic() - self._elsewhere_at
-        left = [PRESENCE_TTL - p.age - gone for p in self.elsewhere if p.age + gone < PRESENCE_TTL]
-        return min(left) if left else None
+        return self.attendance.connected(seat)
 
     def seats(self) -> list[SeatPresence]:
         """Every seat as everybody may see it (presence)."""
@@ -216,14 +194,14 @@ class Table:
 
     def all_ready(self) -> set[int]:
         """The people who asked for the next deal, here and at other processes."""
-        return self.ready | self._remote_seats(ready=True)
+        return self.attendance.all_ready()
 
     def seat_person(self, seat: int, person: Seat) -> None:
         """A friend has taken a seat (already stored by the hall)."""
         self.people[seat] = person
         self.away_since[seat] = time.monotonic()
         self._broadcast_presence()
-        self._broadcast_state()
+        self.channel.tell(self.state_message)  # the names at the table change: rare, a snapshot
         self.kick()
 
     # ------------------------------------------------------------------ what clients see
@@ -242,15 +220,25 @@ class Table:
             "game": {**shared, "settings": {**shared["settings"],
                                             "name": self.name(seat) if seat is not None else ""}},
             "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
+            "next": next_json(driver.next_step()),
             **self.facts(seat),
         }
+
+    def update_message(self, audience: int | None, events: Sequence[Event], stand_in: int | None) -> dict[str, Any]:
+        """The ``update`` of the last step for ``audience`` (a seat; None: the spectators):
+        applied to that audience's previous snapshot it gives :meth:`state_message` now."""
+        facts = self.facts(audience)
+        del facts["contracts"]  # the rules' offer: it never changes during a game
+        update = update_for(self.driver, events, audience, stand_in)
+        return update.to_json(extra=facts, game={"ready": sorted(self.all_ready())})
 
     def facts(self, seat: int | None) -> dict[str, Any]:
         """What the page shows that the rules decide, for ``seat`` (None: a spectator)."""
         driver = self.driver
         if seat is not None:
             return rule_facts(driver.view(seat), driver.rules)
-        return {**rule_facts(view(driver.shown_deal, 0), driver.rules), "refusals": {}, "meld_options": None}
+        # Seat 0's view (made once per version) for the public facts; its own ones are left out.
+        return {**rule_facts(driver.view(0), driver.rules), "refusals": {}, "meld_options": None}
 
     def _game_part(self) -> dict[str, Any]:
         """The ``game`` of a state message (without the seat's own name), cached: it changes
@@ -291,7 +279,7 @@ class Table:
 
     def events_since(self, connection: Connection, since: int) -> None:
         """The events after version ``since`` that the connection's seat may see (a client that
-        asks for what it missed; events after every change come anyway)."""
+        asks for what it missed; each update carries its step's events anyway)."""
         if not connection.events.take():  # every request counts, answered or refused
             raise ProtocolError("too_many_events", max=self.limits.events_per_minute)
         if not 0 <= since <= self.version:
@@ -363,9 +351,6 @@ class Table:
     def _broadcast_presence(self) -> None:
         self._broadcast(self.presence())
 
-    def _broadcast_state(self) -> None:
-        self.channel.tell(self.state_message)
-
     # ------------------------------------------------------------------ commands from people
 
     async def act(self, connection: Connection, text: str, version: int) -> None:
@@ -380,7 +365,7 @@ class Table:
             # The driver judges (turn, legality, version); a second try follows another
             # process's step, which the driver then refuses as stale.
             for _attempt in range(2):
-                if await self.commit(_judged(lambda: self.driver.propose(seat, text, at=version))):
+                if await self.replication.commit(_judged(lambda: self.driver.propose(seat, text, at=version))):
                     self.metrics.latency.observe(time.perf_counter() - started)
                     return
             raise ProtocolError("db_unavailable")
@@ -390,8 +375,8 @@ class Table:
         async with self.lock:
             seat = self._player(connection)
             _judged(lambda: self.driver.check_deal(at=version))
-            self.ready.add(seat)
-            self._spawn(self._share_presence(seat))
+            self.attendance.ready.add(seat)
+            self._spawn(self.attendance.share(seat))
             if self.everybody_ready():
                 await self.deal()
             else:
@@ -399,12 +384,10 @@ class Table:
 
     def everybody_ready(self) -> bool:
         """Has somebody asked for the next deal, and every connected person (at any process)?"""
-        ready = self.all_ready()
-        present = {seat for seat in self.people if self.connected(seat)}
-        return bool(ready) and present <= ready
+        return self.attendance.everybody_ready(self.people)
 
     async def deal(self) -> bool:
-        return await self.commit(self.driver.propose_deal())
+        return await self.replication.commit(self.driver.propose_deal())
 
     async def hint(self, connection: Connection, chosen: list[str] | None = None) -> str:
         """What the strongest measured level would do for the asking seat, from its view only
@@ -433,41 +416,9 @@ class Table:
             return self.rematch_id
 
     def say(self, connection: Connection, message: Chat) -> None:
-        """A chat line from a person at the table (rate-limited; the text is never HTML)."""
+        """A chat line from a person at the table (:class:`binokel.server.chat.ChatRoom`)."""
         seat = self._player(connection)
-        if not connection.chat.take():
-            raise ProtocolError("too_much_chat", max=self.limits.chat_per_10_seconds)
-        line = {"type": "chat", "seat": seat, "name": self.name(seat), "at": time.time(), "id": secrets.token_hex(8)}
-        said = {"phrase": message.phrase} if message.phrase else {"text": " ".join((message.text or "").split())}
-        line.update(said)
-        self.chat.append(line)
-        self._tell_seats(line)
-        self._spawn(self._share_chat(line))
-
-    async def _share_chat(self, line: dict[str, Any]) -> None:
-        """Keep the line in the store and tell the other processes (their people read it too)."""
-        try:
-            await asyncio.to_thread(chat.add, self.store, self.id, line["id"], line)
-            version = self.stored_version
-            self._own[version] += 1
-            await asyncio.to_thread(self.store.notify, self.id, version)
-        except StorageUnavailable:
-            self.metrics.db_errors.inc()
-        except Exception:  # e.g. the game was deleted meanwhile
-            log.debug("chat line of game %s not stored", self.id, exc_info=True)
-
-    def heard_chat(self, lines: list[tuple[str, Any]]) -> None:
-        """Chat lines read from the store: the ones said at other processes are told here."""
-        known = {line.get("id") for line in self.chat}
-        for line_id, line in lines:
-            if line_id not in known and isinstance(line, dict):
-                self.chat.append(line)
-                self._tell_seats(line)
-
-    def _tell_seats(self, line: dict[str, Any]) -> None:
-        """A chat line goes to the people at the table, not to spectators (anybody with the
-        game id may watch; the people talk among themselves)."""
-        self.channel.broadcast(line, to=[c for c in self.connections if c.seat is not None])
+        self._spawn(self.chat.share(self.chat.say(connection, seat, self.name(seat), message)))
 
     def _player(self, connection: Connection) -> int:
         if connection.seat is None:
@@ -476,179 +427,42 @@ class Table:
 
     # ------------------------------------------------------------------ storing and telling
 
-    async def commit(self, change: Change, stand_in: int | None = None) -> bool:
-        """Store the change, then adopt and tell it (the caller holds the lock). False if
-        another process wrote first (its steps are adopted and told instead: judge again);
-        ProtocolError if the store is unavailable (nothing changed)."""
-        expected = self.stored_version
-        self._own[expected + 1] += 1  # our own notification of it is no news
-        try:
-            await asyncio.to_thread(persist.append, self.store, self.id, expected, [change],
-                                    persist.status(change.game), stand_in=stand_in is not None)
-        except VersionConflict:
-            self._forget(expected + 1)
-            self.metrics.conflicts.inc()
-            await self._adopt_missed()
-            return False
-        except GameNotFound:
-            self._forget(expected + 1)
-            self._gone()
-            raise ProtocolError("game_deleted") from None
-        except StorageUnavailable as error:
-            self._forget(expected + 1)
-            self.metrics.db_errors.inc()
-            self.outage.failed(f"a step of game {self.id}", error)  # logged once per outage
-            await self._adopt_missed(quiet=True)  # the write may have landed before the line broke
-            raise ProtocolError("db_unavailable") from None
-        self.outage.ok()
-        self.metrics.actions.inc()
-        self.updated = persist.now()
-        self._adopt(change, stand_in)
-        return True
-
-    def _forget(self, version: int) -> None:
-        self._own[version] -= 1
-        if self._own[version] <= 0:
-            del self._own[version]
-
     def _adopt(self, change: Change, stand_in: int | None = None) -> None:
         """Commit a stored change to the driver and tell every connection here."""
-        since = self.driver.version
         events = self.driver.commit(change)
         if any(e.kind is EventKind.DEAL for e in events):
             self.ready.clear()
             self.deal_over_at = None
         if self.driver.needs_deal():
             self.deal_over_at = time.monotonic()
-        # Each audience's events, then its snapshot, built and encoded once per audience.
-        self.channel.tell(lambda audience: self.events_message(audience, events, since, stand_in))
-        self.channel.tell(self.state_message)
+        self.channel.tell(lambda audience: self.update_message(audience, events, stand_in))
         self.kick()
-
-    def _adopt_carried(self) -> None:
-        """Adopt the steps other processes' notifications carried, as far as they follow on
-        without a gap (the caller holds the lock): nothing is read back."""
-        while (entries := self._carried.pop(self.stored_version + 1, None)) is not None:
-            self._adopt_steps(persist.steps_of(self.stored_version, entries))
-        for first in [first for first in self._carried if first <= self.stored_version]:
-            del self._carried[first]
-
-    async def _adopt_missed(self, quiet: bool = False) -> None:
-        """Read the steps other processes stored after ours and adopt them (the caller holds the lock)."""
-        try:
-            steps = await asyncio.to_thread(persist.missed, self.store, self.id, self.stored_version)
-        except StorageUnavailable:
-            self.metrics.db_errors.inc()
-            if not quiet:
-                log.error("could not read the missed steps of game %s", self.id)
-            return
-        self._adopt_steps(steps)
-
-    def _adopt_steps(self, steps: list[tuple[Step, int | None]]) -> None:
-        if steps:
-            self.lease.holder_moved()
-        for step, stand_in in steps:
-            try:
-                change = self.driver.propose_step(step)
-            except BinokelError:
-                log.exception("stored step of game %s does not fit the table", self.id)
-                return
-            self.metrics.heard.inc()
-            self._adopt(change, stand_in)
 
     # ------------------------------------------------------------------ other processes
 
     def heard(self, version: int | None, entries: Sequence[Any] | None = None) -> None:
-        """The store says the game is at ``version`` (None: perhaps missed notifications): catch
-        up if another process stored steps (from ``entries``, the steps that made ``version``,
-        when the notification carried them; else read back); re-read seats and presence if
-        it changed those."""
-        if version is not None and self._own.get(version):
-            self._forget(version)
-            return
-        self._lost = self._lost or version is None
-        if version is not None and version > self.stored_version:
-            self._heard_up_to = max(self._heard_up_to, version)
-            if entries:
-                first = version - len(entries) + 1
-                self._carried[first] = [Entry(first + i, payload) for i, payload in enumerate(entries)]
-        if (version is None or version > self.stored_version) and not self._catching_up:
-            self._catching_up = True
-            self._spawn(self.catch_up())
-        if (version is None or version <= self.stored_version) and not self._refreshing:
-            self._refreshing = True
-            self._spawn(self.refresh())
+        """The store says the game is at ``version`` (:meth:`Replication.heard`)."""
+        self.replication.heard(version, entries)
 
     async def catch_up(self, seen: int = 0) -> None:
-        """Adopt and tell the steps other processes stored: those their notifications carried,
-        and only if that leaves a gap (or a notification was lost, or a client has ``seen``
-        a later version) read the log back."""
-        self._catching_up = False
-        async with self.lock:
-            self._adopt_carried()
-            heard_gap = self._lost or self._heard_up_to > self.stored_version
-            if heard_gap or seen + self.base > self.stored_version:
-                if heard_gap:
-                    self.metrics.read_backs.inc()
-                self._lost = False
-                await self._adopt_missed()
+        """Adopt the steps other processes stored (:meth:`Replication.catch_up`)."""
+        await self.replication.catch_up(seen)
 
     async def refresh(self) -> None:
-        """Re-read the seats (a friend joined at another process) and the presence rows."""
-        self._refreshing = False
-        try:
-            infos = await asyncio.to_thread(self.store.games, [self.id])
-            rows = await asyncio.to_thread(presence.rows, self.store, [self.id])
-            lines = await asyncio.to_thread(chat.recent, self.store, self.id, self.limits.chat_kept)
-        except StorageUnavailable:
-            self.metrics.db_errors.inc()
-            return
-        if not infos:
-            self._gone()
-            return
-        people, host = persist.people_of(infos[0])
-        for seat, person in people.items():
-            if seat >= 0 and seat not in self.people:
-                self.seat_person(seat, person)
-        self.host = host if host is not None else self.host
-        self.set_elsewhere(rows)
-        self.heard_chat(lines)
+        """Re-read the seats, presence rows and chat (:meth:`Replication.refresh`)."""
+        await self.replication.refresh()
 
     def set_elsewhere(self, rows: list[Presence]) -> None:
-        """The presence rows of this table (ours are left out: we know our connections)."""
-        before = (self._remote_seats(), self._remote_seats(ready=True))
-        self.elsewhere = [p for p in rows if p.process != PROCESS and p.game_id == self.id]
-        self._elsewhere_at = time.monotonic()
-        if (self._remote_seats(), self._remote_seats(ready=True)) != before:
-            for seat in self.person_seats:
-                if self.connected(seat):
-                    self.away_since.pop(seat, None)
-                    self.standing_in.discard(seat)
-                elif seat not in self.away_since:
-                    self.away_since[seat] = time.monotonic()
+        """The presence rows of this table, read from the store (:class:`Attendance`)."""
+        if self.attendance.set_elsewhere(rows):
             self._broadcast_presence()
             self.kick()
 
     async def _share_presence(self, seat: int) -> None:
-        """Write whether this process holds a connection of ``seat`` (and its next-deal click),
-        then tell the other processes. Written from the state at the time of writing, so the
-        order of these tasks does not matter."""
-        async with self._presence_lock:
-            present = self.here(seat)
-            ready = self.stored_version if seat in self.ready else None
-            try:
-                await asyncio.to_thread(presence.mark, self.store, self.id, seat, PROCESS, present=present,
-                                        ready=ready)
-                version = self.stored_version
-                self._own[version] += 1
-                await asyncio.to_thread(self.store.notify, self.id, version)
-            except StorageUnavailable:
-                self.metrics.db_errors.inc()
-            except Exception:  # e.g. the game was deleted meanwhile (PostgreSQL's foreign key)
-                log.debug("presence of game %s not written", self.id, exc_info=True)
+        await self.attendance.share(seat)
 
-    def _gone(self) -> None:
-        """The game was deleted (by another process): say so and close every connection."""
+    def close_deleted(self) -> None:
+        """The game was deleted (here or by another process): say so and close every connection."""
         if self.deleted:
             return
         self.deleted = True
@@ -674,52 +488,17 @@ class Table:
         """Wake the step runner (or start it): something changed that may let a bot move."""
         self.runner.kick()
 
-    def away(self) -> set[int]:
-        """The person seats whose person has been gone longer than the grace period."""
-        now = time.monotonic()
-        return {seat for seat in self.person_seats if not self.connected(seat)
-                and self.away_since.get(seat, now) + self.settings.grace <= now}
-
-    def until_away(self, seat: int) -> float:
-        """Seconds until ``seat``'s person counts as away (-1: not while connected here)."""
-        if self.connected(seat):
-            expiry = None if self.here(seat) else self._remote_expiry()
-            return -1 if expiry is None else expiry  # look again when a presence row goes stale
-        return max(0.0, self.away_since.get(seat, time.monotonic()) + self.settings.grace - time.monotonic())
-
     def stand_in(self, seat: int) -> None:
         """A bot plays for ``seat``'s person, away too long (told to everybody once)."""
-        if seat not in self.standing_in:
-            self.standing_in.add(seat)
+        if self.attendance.stand_in(seat):
             self._broadcast_presence()
 
     def stop(self) -> None:
         """Cancel the runner and background work (shutdown, deletion)."""
         self.runner.stop()
+        self.replication.stop()
         for task in list(self._tasks):
             task.cancel()
-
-
-def _ended_at(stamp: str | None) -> float | None:
-    """The monotonic clock's reading at a stored time (``persist.now()``'s format); None if
-    there is none or it does not read.
-
-    >>> import time
-    >>> ago = _ended_at(persist.now())
-    >>> ago is not None and abs(ago - time.monotonic()) < 5
-    True
-    >>> _ended_at(None), _ended_at("not a time")
-    (None, None)
-    """
-    if stamp is None:
-        return None
-    try:
-        then = datetime.fromisoformat(stamp)
-    except ValueError:
-        return None
-    if then.tzinfo is None:
-        then = then.replace(tzinfo=UTC)
-    return time.monotonic() - max(0.0, (datetime.now(UTC) - then).total_seconds())
 
 
 def _judged(judge: Callable[[], T]) -> T:

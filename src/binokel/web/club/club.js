@@ -199,7 +199,6 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
     kept: local, online, save: keep,
     post: async (item) => (await api("POST", `events/${id}/deals`, { round: roundNumber, table: tableNumber, deal: item.deal, summary: item.summary }, secret)).table,
     fetch: async () => tableOf(await api("GET", `events/${id}`)),
-    count: (sheet) => sheet.deals.length,
     refusedAtOnce: (item, problem) => { startEntry(item.deal, item.summary); showError(problem, error); },  // nothing lost
     changed: () => {
       editing = Math.min(editing, outbox.next());  // a correction or a half-made entry stays

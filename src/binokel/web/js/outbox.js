@@ -51,13 +51,13 @@ export function withWaiting(rows, queue) {
 export class Outbox {
   /** ``kept``: the phone's copy ({sheet, queue, draft}); ``save()`` stores it;
    *  ``post(item)`` sends one deal ({deal, summary}) and resolves to the new sheet;
-   *  ``fetch()`` resolves to the server's sheet; ``count(sheet)``: the deals on it;
+   *  ``fetch()`` resolves to the server's sheet (its ``deals`` are the deals it holds);
    *  ``refusedAtOnce(item, problem)``: a deal just entered was refused while the page was
    *  online (it goes back into the form, nothing lost); ``changed()``: paint again;
    *  ``online``: did the server answer when the page opened? */
-  constructor({ kept, save, post, fetch, count, refusedAtOnce, changed, online = true }) {
+  constructor({ kept, save, post, fetch, refusedAtOnce, changed, online = true }) {
     kept.queue ||= [];
-    Object.assign(this, { kept, save, post, fetch, count, refusedAtOnce, changed, online });
+    Object.assign(this, { kept, save, post, fetch, refusedAtOnce, changed, online });
     this.sending = Promise.resolve();
     this.timer = null;
     this.retry = () => this.flush();
@@ -66,7 +66,7 @@ export class Outbox {
   get queue() { return this.kept.queue; }
 
   /** The number of the next deal to enter: after the server's and the waiting ones. */
-  next() { return Math.max(this.count(this.kept.sheet), ...this.queue.map((item) => item.deal)) + 1; }
+  next() { return Math.max(this.kept.sheet.deals.length, ...this.queue.map((item) => item.deal)) + 1; }
 
   /** Keep a deal on the phone at once (replacing one waiting for the same deal), then send it. */
   enter(item) {
@@ -104,7 +104,7 @@ export class Outbox {
     }
     while (this.queue.length) {
       const item = this.queue[0];
-      if (item.problem || item.deal > this.count(this.kept.sheet) + 1) break;  // an earlier deal must go first
+      if (item.problem || item.deal > this.kept.sheet.deals.length + 1) break;  // an earlier deal must go first
       try {
         this.kept.sheet = await this.post(item);
         this.kept.queue = this.queue.filter((queued) => queued !== item);

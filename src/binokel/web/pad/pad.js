@@ -174,7 +174,6 @@ async function keeperView(id, tokenFromLink) {
     kept: local, online, save: () => saveLocal(id, local),
     post: (item) => api("POST", `/${id}/deals`, { deal: item.deal, summary: item.summary }, local.token),
     fetch: () => api("GET", `/${id}`),
-    count: (sheet) => sheet.deals.length,
     refusedAtOnce: (item, problem) => { startEntry(item.deal, { summary: item.summary }); showProblem(problem); },  // nothing lost
     changed: () => {
       editing = Math.min(editing, outbox.next());  // a correction or a half-made entry stays

@@ -1,0 +1,130 @@
+"""Where one step's server CPU goes: the driver's proposal, the store's write, telling it, the rest.
+
+One table of three people and a spectator (one connection each) is played to its end by
+random legal actions through the server's own table (``server/table.py``), in this process:
+no network, no client. Each part is timed with the CPU clock of the thread that runs it
+(the store's write runs in a worker thread); "rest" is the step's CPU (every thread of the
+process) less the parts: the table's own work, the hops to the worker thread, the event
+loop. ``bench/load.py`` measures the whole server under load; this says where a step's
+CPU goes.
+
+    python bench/step.py [--games 2] [--db postgresql://…] [--json out.json]
+
+Numbers only (no test asserts on time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+
+import binokel.server.persist as persist
+from binokel.server.channel import Connection
+from binokel.server.hall import Hall
+from binokel.server.limits import Limits
+from binokel.server.protocol import parse_settings
+from binokel.server.storage import open_store
+from binokel.server.table import Table
+from binokel.table import Table as Driver
+
+PARTS = ("propose", "store", "tell")
+spent = dict.fromkeys(PARTS, 0.0)
+
+
+def timed(owner: Any, name: str, part: str) -> None:
+    """Count the CPU time of ``owner.name`` (in the thread that calls it) to ``part``."""
+    original: Callable[..., Any] = getattr(owner, name)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        started = time.thread_time()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent[part] += time.thread_time() - started
+
+    setattr(owner, name, wrapper)
+
+
+async def play(seed: int, db: str) -> tuple[int, float, dict[str, float]]:
+    """One game to its end: the steps, their CPU seconds, and each part's."""
+    limits = Limits()
+    hall = Hall(open_store(db), think=0, budget=0.01, limits=limits)
+    await hall.start()
+    try:
+        settings = parse_settings({"rules": "standard(target=1000)", "seats": ["me", "open", "open"], "seed": seed,
+                                   "name": "Anna"})
+        table = (await hall.create(settings)).table
+        for seat in table.open_seats:
+            await hall.join(table, seat, f"Friend {seat}")
+        people = {seat: Connection(seat, limits) for seat in range(3)}
+        connections = [*people.values(), Connection(None, limits)]
+        for connection in connections:
+            table.join(connection)
+        rng = random.Random(seed)
+        for part in PARTS:
+            spent[part] = 0.0
+        steps, cpu = 0, 0.0
+        while not table.driver.is_over():
+            started = time.process_time()
+            if table.driver.needs_deal():
+                for connection in people.values():
+                    await table.next_deal(connection, table.version)
+            else:
+                seat = table.driver.to_move
+                assert seat is not None
+                action = rng.choice(table.driver.view(seat).legal_actions)
+                await table.act(people[seat], str(action), table.version)
+            cpu += time.process_time() - started
+            steps += 1
+            for connection in connections:  # what a sender task would take off the queues
+                while not connection.queue.empty():
+                    connection.queue.get_nowait()
+                connection.queue_bytes = 0
+        table.stop()
+        return steps, cpu, dict(spent)
+    finally:
+        await hall.shutdown()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db", default=None, help="a database URL (default: a temporary SQLite file per game)")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    timed(Driver, "propose", "propose")
+    timed(Driver, "propose_deal", "propose")
+    timed(persist, "append", "store")
+    timed(Table, "_adopt", "tell")
+    steps, cpu = 0, 0.0
+    parts = dict.fromkeys(PARTS, 0.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        for game in range(args.games):
+            db = args.db or str(Path(tmp) / f"game{game}.sqlite3")
+            played, used, found = asyncio.run(play(args.seed + game, db))
+            steps, cpu = steps + played, cpu + used
+            for part in PARTS:
+                parts[part] += found[part]
+    report = {"steps": steps, "cpu_ms_per_step": round(1000 * cpu / steps, 3),
+              **{f"{part}_ms_per_step": round(1000 * parts[part] / steps, 3) for part in PARTS},
+              "rest_ms_per_step": round(1000 * (cpu - sum(parts.values())) / steps, 3),
+              "db": "postgresql" if (args.db or "").startswith("postgres") else "sqlite"}
+    print(json.dumps(report, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":  # the bot pool's worker processes import this module again
+    raise SystemExit(main())
