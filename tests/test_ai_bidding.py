@@ -325,3 +325,47 @@ def test_hard_simulates_a_raise_against_a_raiser_whose_hand_is_worth_it(monkeypa
     chosen = list(raise_worthy(iter(plain), 1, 1000, 5, state.rules))
     estimates = sorted((hand_estimate(w.hands[1], state.rules) for w in plain), reverse=True)
     assert [hand_estimate(w.hands[1], state.rules) for w in chosen] == estimates[:5]
+
+
+# ---------------------------------------------------------------- partner games (round eight, docs/ai.md)
+
+KREUZ_HANDS = [  # kreuz, dealer 3: seat 0 forehand; partners 0 + 2 and 1 + 3
+    "KC 7D AD 7C 7S KS 7D TC AS QD".split(),
+    "QC TH TS JD 7C JS TD QC JC 7H".split(),
+    "AH QS JH JC TH TC 7H QH 7S KH".split(),
+    "AC KS TS TD AC JH AH KD KD KH".split(),
+]
+KREUZ_TAPP = "AD JS QD KC AS QS JD QH".split()
+
+
+def test_in_partner_games_expert_needs_a_smaller_share_against_the_other_team() -> None:
+    """The soloist's team takes the whole Tapp and the team that passes does badly: against a
+    raiser of the other team expert's bid needs TEAM_FACING_SHARE of the deals reached, hard's
+    FACING_SHARE; with no raiser the made share of before decides for both."""
+    state = deal("kreuz", 3, {}, 1).apply_text("150").apply_text("160")
+    assert state.to_move == 0
+    seen = view(state, 0)
+    knowledge = Knowledge.from_view(seen)
+    worlds = HardBot(seed=1).worlds(knowledge, random.Random(1), 24, math.inf, skip_failures=True)
+    simulation = simulate_soloist(seen, knowledge, worlds)
+    simulation.value = lambda bid: 100.0  # type: ignore[method-assign]
+    between = (ExpertBot.TEAM_FACING_SHARE + HardBot.FACING_SHARE) / 2
+    simulation.made_share = lambda bid: between  # type: ignore[method-assign]
+    assert simulation.facing == 160 and simulation.reach >= 170  # seat 1, of the other team, raised
+    team_bidder = ExpertBot(seed=1).partner_game_bot()
+    assert team_bidder.accepts(simulation, 170)
+    assert not HardBot(seed=1).accepts(simulation, 170)
+    simulation.made_share = lambda bid: ExpertBot.TEAM_FACING_SHARE - 0.01  # type: ignore[method-assign]
+    assert not team_bidder.accepts(simulation, 170)
+
+
+def test_in_a_kreuz_bidding_war_expert_bids_on_where_hard_passes(no_clock: None) -> None:
+    """A constructed war: seat 1 (weak in melds, the Tapp of eight cards to come) faces seat 0's
+    raise to 210; hard refuses 220 by its facing share, expert bids it (by effort, seeded)."""
+    state = State.new("kreuz", dealer=3).deal(KREUZ_HANDS, KREUZ_TAPP)
+    for bid in range(150, 220, 10):
+        state = state.apply_text(str(bid))
+    seen = view(state, 1)
+    assert state.to_move == 1 and facing_bid(seen) == 210
+    assert HardBot(seed=1).choose(seen, random.Random(0), 0.01) == PASS
+    assert str(ExpertBot(seed=1).choose(seen, random.Random(0), 0.01)) == "220"

@@ -82,7 +82,8 @@ def test_side_utility_of_the_exact_gain_matches_the_played_out_result(rules: str
 def test_in_partner_games_expert_bids_and_names_trump_as_hard(monkeypatch: pytest.MonkeyPatch,
                                                               team_play: int) -> None:
     """Kreuz measured expert's bidding and trump choice weaker than hard's (docs/ai.md): there
-    it answers as hard, and in the card play too unless TEAM_PLAY."""
+    it answers as hard (but for the share a bid against the other team needs,
+    TEAM_FACING_SHARE, here set to hard's), and in the card play too unless TEAM_PLAY."""
     from binokel.ai import make_bot
     from binokel.ai.bots import HardBot
 
@@ -98,6 +99,7 @@ def test_in_partner_games_expert_bids_and_names_trump_as_hard(monkeypatch: pytes
             continue
         expert = make_bot("expert")
         expert.TEAM_PLAY = team_play
+        expert.TEAM_FACING_SHARE = HardBot.FACING_SHARE
         hard = make_bot("hard")
         assert expert.choose(seen, random.Random(checked), budget=0.01) == hard.choose(
             seen, random.Random(checked), budget=0.01), seen.phase
