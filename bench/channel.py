@@ -54,7 +54,7 @@ def adopt_snapshots(self: Table, change: Change, stand_in: int | None = None) ->
         self.deal_over_at = None
     if self.driver.needs_deal():
         self.deal_over_at = time.monotonic()
-    self.channel.tell(lambda audience: self.events_message(audience, events, since, stand_in))
+    self.channel.tell(lambda audience: {**self.events_message(audience, events, since), "stand_in": stand_in})
     self.channel.tell(self.state_message)
     self.kick()
 

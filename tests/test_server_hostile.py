@@ -47,7 +47,7 @@ from binokel.server.guard import Guard, Names, Policy
 from binokel.server.limits import Limits
 from binokel.server.transport import uvicorn_config
 from binokel.server.schema import CLIENT
-from server_support import Saved, fast_limits
+from server_support import ModelSocket, Saved, fast_limits
 
 Message = dict[str, Any]
 FAST = Limits(messages_per_second=10_000.0, message_burst=10_000, address_messages_per_second=10_000.0,
@@ -317,7 +317,7 @@ FRAMES = st.one_of(
     st.sampled_from(["x" * 20_000, "[" * 50_000, '{"type": "sync"' + "}" * 10, "NaN", '{"type": NaN}',
                      '{"type": "action", "action": "160", "version": 1e400}', "\ud800", '"\\ud800"']),
 )
-REPLIES = {"error", "state", "events", "presence", "chat", "chat_log", "hint", "rematch", "pong"}
+REPLIES = {"error", "state", "update", "events", "presence", "chat", "chat_log", "hint", "rematch", "pong"}
 
 
 def settle(ws: Any) -> list[Message]:
@@ -785,7 +785,8 @@ def test_a_rematch_counts_as_a_new_table_of_its_address(tmp_path: Path, per_minu
     limits = Limits(**{**FAST.__dict__, "tables_per_minute": per_minute})
     with TestClient(app_for(tmp_path / "games.db", limits=limits), base_url=LOCAL) as client:
         game = create(client, seats=["me", "easy", "easy"], rules="standard(deals=1)", grace=0)
-        with client.websocket_connect(ws_url(f"/ws/games/{game['id']}")) as spectator:
+        with client.websocket_connect(ws_url(f"/ws/games/{game['id']}")) as line:
+            spectator = ModelSocket(line)  # snapshots and updates come as the model after them
             spectator.send_json({"type": "hello", "token": None})  # wakes the table: a stand-in plays for seat 0
             for _ in range(5000):  # bounded: one deal of a few dozen steps
                 message = spectator.receive_json()

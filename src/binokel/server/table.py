@@ -289,11 +289,11 @@ class Table:
             raise ProtocolError("events_too_far", max=most, last=self.version)
         connection.post(self.events_message(connection.seat, self.driver.events_for(connection.seat, since), since))
 
-    def events_message(self, seat: int | None, events: list[Event], since: int,
-                       stand_in: int | None = None) -> dict[str, Any]:
-        """The events ``seat`` may see (already filtered), after version ``since``."""
+    def events_message(self, seat: int | None, events: list[Event], since: int) -> dict[str, Any]:
+        """The events ``seat`` may see (already filtered), after version ``since``: what a
+        client missed (several steps: no one stand-in to name)."""
         return {"type": "events", "since": since, "version": self.driver.version,
-                "events": [e.to_json() for e in events if e.visibility.allows(seat)], "stand_in": stand_in}
+                "events": [e.to_json() for e in events if e.visibility.allows(seat)], "stand_in": None}
 
     # ------------------------------------------------------------------ connections
 
