@@ -21,12 +21,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's notice about httpx versions
     from fastapi.testclient import TestClient
 
-from binokel.action import HAND_DURCH, OPEN_DURCH
 from binokel.card import CARDS, Card
-from binokel.meld import meld_cards
-from server_support import ModelSocket, Snapshot, app_for, cards_in, shown_deal, true_games
+from server_support import ModelSocket, Snapshot, app_for, cards_in, knowable_while_played, shown_deal, true_games
 from binokel.update import spectator_view
-from binokel.state import Phase, State
+from binokel.state import State
 from binokel.view import view
 
 Message = dict[str, Any]
@@ -144,25 +142,11 @@ def play_deals(people: dict[int, Watcher], rng: random.Random, deals: int = 1, *
 # ---------------------------------------------------------------------- the truth
 
 def knowable(deal: State, seat: int | None) -> set[Card]:
-    """The cards ``seat`` (None: a spectator) may know in a deal: its hand, cards played, melds
-    shown, the Tapp once turned up (never after an open Durch from the hand), its own discard
-    as soloist, an open Durch hand once named — and, once the deal is over, all of it."""
+    """What ``seat`` (None: a spectator) may know in a deal
+    (:func:`server_support.knowable_while_played`), and once the deal is over all of it."""
     if deal.is_over():
-        cards = {CARDS[k] for hand in deal.dealt for k in hand} | {CARDS[k] for k in deal.tapp}
-        return cards
-    cards = set(deal.hand(seat)) if seat is not None else set()
-    cards.update(c for trick in deal.tricks for c in trick.cards)
-    cards.update(deal.current_trick.cards)
-    if deal.melds is not None:
-        for melds in deal.melds:
-            cards.update(meld_cards(melds))
-    if deal.soloist is not None and deal.phase is not Phase.TAPP and deal.game != HAND_DURCH:
-        cards.update(CARDS[k] for k in deal.tapp)
-    if deal.game in (OPEN_DURCH, HAND_DURCH):
-        cards.update(deal.hand(deal.soloist))
-    if seat is not None and deal.soloist == seat:
-        cards.update(CARDS[k] for k in deal.discard)
-    return cards
+        return {CARDS[k] for hand in deal.dealt for k in hand} | {CARDS[k] for k in deal.tapp}
+    return knowable_while_played(deal, seat)
 
 
 def check_no_leak(db: Path, game_id: str, watcher: Watcher, sent: frozenset[Card] = frozenset()) -> int:

@@ -21,8 +21,10 @@ from typing import Any
 import pytest
 from storage_support import info_of
 
+from binokel.action import HAND_DURCH, OPEN_DURCH
 from binokel.card import CARDS, Card
 from binokel.game import Game
+from binokel.meld import meld_cards
 from binokel.record import actions_of, game_record, replay_deal
 from binokel.server import persist
 from binokel.server.app import create_app
@@ -30,7 +32,7 @@ from binokel.server.limits import Limits
 from binokel.server.protocol import CARD_PATTERN
 from binokel.server.settings import Seat
 from binokel.server.storage import open_store
-from binokel.state import State
+from binokel.state import Phase, State
 from binokel.update import apply_update
 
 Message = dict[str, Any]
@@ -127,6 +129,26 @@ def true_games(db: Path, game_id: str) -> list[Game]:
 
 def shown_deal(game: Game) -> State:
     return game.deals[-2] if game.needs_deal() and len(game.deals) > 1 else game.current
+
+
+def knowable_while_played(deal: State, seat: int | None) -> set[Card]:
+    """The cards ``seat`` (None: a spectator) may know while the deal is played: its hand, cards
+    played, cards shown in melds, the Tapp once the soloist has turned it up (never after an
+    open Durch from the hand), its own discard as soloist, and an open Durch soloist's hand
+    once announced."""
+    cards = set(deal.hand(seat)) if seat is not None else set()
+    cards.update(c for trick in deal.tricks for c in trick.cards)
+    cards.update(deal.current_trick.cards)
+    if deal.melds is not None:
+        for melds in deal.melds:
+            cards.update(meld_cards(melds))
+    if deal.soloist is not None and deal.phase is not Phase.TAPP and deal.game != HAND_DURCH:
+        cards.update(CARDS[k] for k in deal.tapp)
+    if deal.game in (OPEN_DURCH, HAND_DURCH):
+        cards.update(deal.hand(deal.soloist))
+    if seat is not None and deal.soloist == seat:
+        cards.update(CARDS[k] for k in deal.discard)
+    return cards
 
 
 def cards_in(value: Any) -> set[Card]:

@@ -26,16 +26,15 @@ with warnings.catch_warnings():
     from starlette.websockets import WebSocketDisconnect
 
 from binokel.ai import LEVELS
-from binokel.action import HAND_DURCH, OPEN_DURCH
-from binokel.card import CARDS, Card
+from binokel.card import Card
 from binokel.error import IllegalActionError, NotationError
 from binokel.game import Game
 from binokel.i18n import render
-from binokel.meld import meld_cards
 from binokel.record import replay
 from binokel.rules import RULE_SETS, STANDARD, Rules, options
 from binokel.server.protocol import MAX_MESSAGE
-from server_support import ModelSocket, Saved as Store, app_for, cards_in, shown_deal, true_games, wire_of
+from server_support import (ModelSocket, Saved as Store, app_for, cards_in, knowable_while_played, shown_deal,
+                            true_games, wire_of)
 from binokel.state import Phase, State
 from binokel.view import view
 
@@ -131,22 +130,8 @@ def stored(db: Path, game_id: str) -> tuple[int, str]:
 
 
 def knowable(deal: State) -> set[Card]:
-    """The card kinds seat 0 may know in this deal: its hand, cards played, cards shown in
-    melds, the Tapp once the soloist has turned it up (never after an open Durch from the
-    hand), its own discard as soloist, and an open Durch soloist's hand once announced."""
-    cards = set(deal.hand(0))
-    cards.update(c for trick in deal.tricks for c in trick.cards)
-    cards.update(deal.current_trick.cards)
-    if deal.melds is not None:
-        for melds in deal.melds:
-            cards.update(meld_cards(melds))
-    if deal.soloist is not None and deal.phase is not Phase.TAPP and deal.game != HAND_DURCH:
-        cards.update(CARDS[k] for k in deal.tapp)
-    if deal.game in (OPEN_DURCH, HAND_DURCH):
-        cards.update(deal.hand(deal.soloist))
-    if deal.soloist == 0:
-        cards.update(CARDS[k] for k in deal.discard)
-    return cards
+    """The cards seat 0 may know in this deal (:func:`server_support.knowable_while_played`)."""
+    return knowable_while_played(deal, 0)
 
 
 def check_no_leak(db: Path, game_id: str, log: list[Message], sent: set[Card] = frozenset()) -> int:
