@@ -266,7 +266,7 @@ def test_a_bot_stands_in_for_an_absent_person_and_they_play_on(db: Path) -> None
             message = anna.receive()
             if message["type"] == "presence" and message["seats"][1]["stand_in"]:
                 assert not message["seats"][1]["connected"]
-            if message["type"] == "events" and message["stand_in"] == 1:
+            if message["type"] == "update" and message["stand_in"] == 1:
                 marked = message
         assert marked["events"][0]["seat"] == 1 and marked["version"] == version + 1
         time.sleep(0.05)

@@ -200,8 +200,10 @@ class Table:
         """A friend has taken a seat (already stored by the hall)."""
         self.people[seat] = person
         self.away_since[seat] = time.monotonic()
+        # The names at the table change (rare): a snapshot first, so that nobody's model says
+        # "no longer waiting" without the friend's name; then the presence (the spectators' count).
+        self.channel.tell(self.state_message)
         self._broadcast_presence()
-        self.channel.tell(self.state_message)  # the names at the table change: rare, a snapshot
         self.kick()
 
     # ------------------------------------------------------------------ what clients see
