@@ -1,7 +1,9 @@
 """Load benchmark: simulated people over real websockets against a ``binokel serve``.
 
 The benchmark starts the server itself (``nice``-d, on 127.0.0.1, a temporary SQLite file
-unless ``--db`` names a database; ``--workers N`` for N processes) or uses a running one
+unless ``--db`` names a database; ``--workers N`` for N processes: one ``serve --workers N``
+whose kernel spreads the sockets, or with ``--route table`` N servers on N ports, each
+table's people at one of them, as a proxy routing by game id would) or uses a running one
 (``--url``). It makes ``--tables`` tables of people (``POST /api/games`` and two joins),
 connects each person's websocket and plays for ``--seconds``, then stops by itself and
 prints (and with ``--json FILE`` writes) what it measured. Each table's requests come from
@@ -22,7 +24,7 @@ Modes:
   a person's action to the update that tells it (bots' thinking is not in it: only people's
   actions are timed), errors, the server's RSS and CPU.
 
-    python bench/load.py capacity --tables 50 --seconds 30 [--db postgresql://…] [--workers 2]
+    python bench/load.py capacity --tables 50 --seconds 30 [--db postgresql://…] [--workers 2 [--route table]]
     python bench/load.py realistic --tables 1000 --seconds 60 --json out.json
 
 Bounded: ``--seconds`` of play after everybody is seated (plus the time to seat them, itself
