@@ -8,10 +8,10 @@ bytes queued to the four connections and the CPU time (``time.process_time``, ev
 thread: the store's writes included) of the whole step, and of telling it alone.
 
 - ``snapshots`` (the reference): each audience gets the step's ``events`` and a full
-  ``state`` snapshot (``Table.state_message``), each built and encoded once per audience,
+  ``state`` snapshot (``Messages.state``), each built and encoded once per audience,
   as the server told a step before the update channel.
-- ``updates``: what the server does (``Table._adopt``): one ``update`` per audience
-  (``Table.update_message``), built and encoded once per audience.
+- ``updates``: what the server does (``Table.adopt``): one ``update`` per audience
+  (``Messages.update``), built and encoded once per audience.
 
     python bench/channel.py [--games 3] [--seed 1] [--json out.json]
 
@@ -46,20 +46,20 @@ RULES = "standard(target=1000)"
 
 
 def adopt_snapshots(self: Table, change: Change, stand_in: int | None = None) -> None:
-    """The reference: ``Table._adopt`` telling each audience the events and a full snapshot."""
+    """The reference: ``Table.adopt`` telling each audience the events and a full snapshot."""
     since = self.driver.version
     events = self.driver.commit(change)
     if any(e.kind is EventKind.DEAL for e in events):
-        self.ready.clear()
+        self.attendance.ready.clear()
         self.deal_over_at = None
     if self.driver.needs_deal():
         self.deal_over_at = time.monotonic()
-    self.channel.tell(lambda audience: {**self.events_message(audience, events, since), "stand_in": stand_in})
-    self.channel.tell(self.state_message)
+    self.channel.tell(lambda audience: {**self.messages.events(audience, events, since), "stand_in": stand_in})
+    self.channel.tell(self.messages.state)
     self.kick()
 
 
-MODES = {"snapshots": adopt_snapshots, "updates": Table._adopt}
+MODES = {"snapshots": adopt_snapshots, "updates": Table.adopt}
 
 
 def drain(connections: list[Connection]) -> int:
@@ -79,7 +79,7 @@ async def play(mode: str, seed: int, db: Path) -> dict[str, list[float]]:
     hall = Hall(open_store(str(db)), think=0, budget=0.01, limits=limits)
     await hall.start()
     tell_cpu: list[float] = []
-    original = Table._adopt
+    original = Table.adopt
     adopt = MODES[mode]
 
     def timed(self: Table, change: Change, stand_in: int | None = None) -> None:
@@ -87,7 +87,7 @@ async def play(mode: str, seed: int, db: Path) -> dict[str, list[float]]:
         adopt(self, change, stand_in)
         tell_cpu.append(time.process_time() - started)
 
-    Table._adopt = timed  # type: ignore[method-assign]
+    Table.adopt = timed  # type: ignore[method-assign]
     try:
         settings = parse_settings({"rules": RULES, "seats": ["me", "open", "open"], "seed": seed, "name": "Anna"})
         created = await hall.create(settings)
@@ -118,7 +118,7 @@ async def play(mode: str, seed: int, db: Path) -> dict[str, list[float]]:
         table.stop()
         return steps
     finally:
-        Table._adopt = original  # type: ignore[method-assign]
+        Table.adopt = original  # type: ignore[method-assign]
         await hall.shutdown()
 
 

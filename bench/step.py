@@ -106,7 +106,7 @@ def main() -> int:
     timed(Driver, "propose", "propose")
     timed(Driver, "propose_deal", "propose")
     timed(persist, "append", "store")
-    timed(Table, "_adopt", "tell")
+    timed(Table, "adopt", "tell")
     steps, cpu = 0, 0.0
     parts = dict.fromkeys(PARTS, 0.0)
     with tempfile.TemporaryDirectory() as tmp:

@@ -604,23 +604,23 @@ def test_meld_options_only_for_seat_0_naming_the_game(client: TestClient, db: Pa
     pytest.fail("seat 0 never became soloist")
 
 
-@pytest.mark.parametrize("built_by", ["state_message", "update_message"])
+@pytest.mark.parametrize("built_by", ["state", "update"])
 def test_the_leak_check_catches_a_leak(client: TestClient, db: Path, monkeypatch: pytest.MonkeyPatch,
                                        built_by: str) -> None:
     """Guard the guard: a snapshot that shows seat 1's hand, or an update that shows it in an
     event (which no model keeps: only the message as sent has it), must fail the check."""
-    from binokel.server.table import Table
+    from binokel.server.message import Messages
 
-    honest = getattr(Table, built_by)
+    honest = getattr(Messages, built_by)
 
-    def leaky(self: Table, seat: int | None, *rest: Any) -> Message:
+    def leaky(self: Messages, seat: int | None, *rest: Any) -> Message:
         sent = honest(self, seat, *rest)
-        cards = [str(c) for c in self.game.current.hand(1)]
-        if built_by == "state_message":
+        cards = [str(c) for c in self.table.game.current.hand(1)]
+        if built_by == "state":
             return {**sent, "last_trick": {"cards": cards}}
         return {**sent, "events": [*sent["events"], {"version": sent["version"], "kind": "hand", "cards": cards}]}
 
-    monkeypatch.setattr(Table, built_by, leaky)
+    monkeypatch.setattr(Messages, built_by, leaky)
     game_id = new_game(client, seed=9)
     log: list[Message] = []
     with seat_ws(client, game_id) as ws:

@@ -598,7 +598,7 @@ async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | b
         elif isinstance(message, Ping):
             connection.post(PONG)
         elif isinstance(message, Sync):
-            connection.post(table.state_message(connection.seat))
+            connection.post(table.messages.state(connection.seat))
             table.kick()
         elif isinstance(message, NextDeal):
             await table.next_deal(connection, message.version)

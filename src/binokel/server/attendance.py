@@ -91,6 +91,25 @@ class Attendance:
             return -1 if expiry is None else expiry  # look again when a presence row goes stale
         return max(0.0, self.away_since.get(seat, time.monotonic()) + self.grace - time.monotonic())
 
+    def seated(self, seat: int) -> None:
+        """A friend took ``seat`` (not connected yet): away from now on until they come."""
+        self.away_since[seat] = time.monotonic()
+
+    def arrived(self, seat: int) -> None:
+        """A connection of ``seat`` came to this process: its person is back, nobody stands in."""
+        self.away_since.pop(seat, None)
+        self.standing_in.discard(seat)
+
+    def departed(self, seat: int) -> bool:
+        """A connection of ``seat`` left this process; True if it was the seat's last one here
+        (its presence row is to go, and its next-deal click with it)."""
+        last = not self.here(seat)
+        if last:
+            self.ready.discard(seat)
+        if not self.connected(seat):
+            self.away_since[seat] = time.monotonic()
+        return last
+
     def stand_in(self, seat: int) -> bool:
         """A bot plays for ``seat``'s person, away too long; True if it did not already."""
         if seat in self.standing_in:

@@ -107,7 +107,7 @@ class Replication:
         table.outage.ok()
         table.metrics.actions.inc()
         table.updated = persist.now()
-        table._adopt(change, stand_in)
+        table.adopt(change, stand_in)
         return True
 
     def heard(self, version: int | None, entries: Sequence[Any] | None = None) -> None:
@@ -205,7 +205,7 @@ class Replication:
                 log.exception("stored step of game %s does not fit the table", table.id)
                 return
             table.metrics.heard.inc()
-            table._adopt(change, stand_in)
+            table.adopt(change, stand_in)
 
     def _spawn(self, work: Awaitable[Any]) -> None:
         """Run ``work`` in the background, keeping a reference until it is done."""

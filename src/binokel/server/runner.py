@@ -224,7 +224,7 @@ class StepRunner:
         told = False
         while True:
             async with table.lock:
-                if table.version != version or (step.stand_in and table.connected(seat)):
+                if table.version != version or (step.stand_in and table.attendance.connected(seat)):
                     return  # the table moved on, or the person came back: their move now
                 try:
                     # False: another process moved first (the same move: it is made once)

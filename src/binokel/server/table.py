@@ -12,6 +12,8 @@ taken one at a time — and holds the collaborators that do the rest:
   deal, taken while this process holds the table's :class:`~binokel.server.runner.Lease`;
 - :class:`~binokel.server.attendance.Attendance`: who is connected (here or at another
   process), away, stood in for, ready for the next deal;
+- :class:`~binokel.server.message.Messages`: what each audience is sent (snapshot,
+  update, events, presence), from its own view only;
 - :class:`~binokel.server.chat.ChatRoom` and :class:`~binokel.server.hint.Hints`.
 
 A change is told to each audience (each seat, and the spectators as one) as one
@@ -25,7 +27,6 @@ when a friend takes a seat, which changes the names at the table).
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -36,26 +37,21 @@ from binokel.server.attendance import Attendance
 from binokel.server.chat import ChatRoom
 from binokel.server.hint import Hints, after_discards
 from binokel.server.limits import Limits
+from binokel.server.message import Messages
 from binokel.server.metrics import Metrics
 from binokel.server.outage import Outage
 from binokel.server.pool import Pool
 from binokel.server.persist import PROCESS
-from binokel.server.protocol import error_message, rule_changes, rule_facts
+from binokel.server.protocol import error_message
 from binokel.server.replication import Notices, Replication
 from binokel.server.runner import Lease, StepRunner
 from binokel.server.schema import Chat, ProtocolError
 from binokel.server.settings import Seat, SeatPresence, Settings, bot_name
-from binokel.server.storage import (
-    HOST_SEAT,
-    Presence,
-    Store,
-)
+from binokel.server.storage import HOST_SEAT, Presence, Store
 from binokel.server.channel import Channel, Connection
-from binokel.table import Ask, Change, Event, EventKind, Think
+from binokel.table import Ask, Change, EventKind, Think
 from binokel.table import Table as Driver
-from binokel.update import next_json, score_line, spectator_view, update_for
 
-log = logging.getLogger("binokel.server")
 T = TypeVar("T")
 
 
@@ -99,9 +95,6 @@ class Table:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.deleted = False
         self.watched_at = time.monotonic()  # when this process last had a connection to the table
-        self._game_cache: tuple[Any, dict[str, Any]] | None = None
-        self._history_cache: list[dict[str, Any]] = []
-        self._changes = rule_changes(driver.rules)
         # The pool the bots and hints think in (None: a thread each), the database outage
         # shared by the hall's tables, and what takes the steps nobody is asked for.
         self.pool = pool
@@ -110,6 +103,7 @@ class Table:
         self.runner = StepRunner(self, self.lease, pause=think, budget=budget)
         self.hints = Hints(game_id, limits, pool, budget=budget, seed=driver.seed)
         self.replication = Replication(self)
+        self.messages = Messages(self)
 
     # ------------------------------------------------------------------ seats
 
@@ -162,122 +156,24 @@ class Table:
         """The version of the table in the store (the driver's, but for old games)."""
         return self.driver.version + self.base
 
-    # The attendance's sets, as the connection and message code reads them.
-    @property
-    def away_since(self) -> dict[int, float]:
-        return self.attendance.away_since
-
-    @property
-    def standing_in(self) -> set[int]:
-        return self.attendance.standing_in
-
-    @property
-    def ready(self) -> set[int]:
-        return self.attendance.ready
-
-    def here(self, seat: int) -> bool:
-        return self.attendance.here(seat)
-
-    def connected(self, seat: int) -> bool:
-        return self.attendance.connected(seat)
-
     def seats(self) -> list[SeatPresence]:
         """Every seat as everybody may see it (presence)."""
-        return [seat.presence(connected=self.connected(number), stand_in=number in self.standing_in,
+        attendance = self.attendance
+        return [seat.presence(connected=attendance.connected(number), stand_in=number in attendance.standing_in,
                               stand_in_level=self.settings.stand_in)
                 for number, seat in enumerate(self.settings.seat_plan(self.people))]
-
-    def presence(self) -> dict[str, Any]:
-        return {"type": "presence", "seats": [s.to_json() for s in self.seats()], "waiting": self.waiting,
-                "spectators": sum(1 for c in self.connections if c.seat is None),
-                "ready": sorted(self.all_ready())}
-
-    def all_ready(self) -> set[int]:
-        """The people who asked for the next deal, here and at other processes."""
-        return self.attendance.all_ready()
 
     def seat_person(self, seat: int, person: Seat) -> None:
         """A friend has taken a seat (already stored by the hall)."""
         self.people[seat] = person
-        self.away_since[seat] = time.monotonic()
+        self.attendance.seated(seat)
         # The names at the table change (rare): a snapshot first, so that nobody's model says
         # "no longer waiting" without the friend's name; then the presence (the spectators' count).
-        self.channel.tell(self.state_message)
+        self.channel.tell(self.messages.state)
         self._broadcast_presence()
         self.kick()
 
     # ------------------------------------------------------------------ what clients see
-
-    def state_message(self, seat: int | None) -> dict[str, Any]:
-        """The ``state`` snapshot for ``seat`` (None: a spectator), from that seat's view only.
-        The part every seat shares (the ``game``) is built once per version and presence."""
-        driver = self.driver
-        shown = driver.view(seat).to_json() if seat is not None else spectator_view(driver.shown_deal)
-        shared = self._game_part()
-        return {
-            "type": "state",
-            "version": driver.version,
-            "seat": seat,
-            "view": shown,
-            "game": {**shared, "settings": {**shared["settings"],
-                                            "name": self.name(seat) if seat is not None else ""}},
-            "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
-            "next": next_json(driver.next_step()),
-            **self.facts(seat),
-        }
-
-    def update_message(self, audience: int | None, events: Sequence[Event], stand_in: int | None) -> dict[str, Any]:
-        """The ``update`` of the last step for ``audience`` (a seat; None: the spectators):
-        applied to that audience's previous snapshot it gives :meth:`state_message` now."""
-        facts = self.facts(audience)
-        del facts["contracts"]  # the rules' offer: it never changes during a game
-        update = update_for(self.driver, events, audience, stand_in)
-        return update.to_json(extra=facts, game={"ready": sorted(self.all_ready())})
-
-    def facts(self, seat: int | None) -> dict[str, Any]:
-        """What the page shows that the rules decide, for ``seat`` (None: a spectator)."""
-        driver = self.driver
-        if seat is not None:
-            return rule_facts(driver.view(seat), driver.rules)
-        # Seat 0's view (made once per version) for the public facts; its own ones are left out.
-        return {**rule_facts(driver.view(0), driver.rules), "refusals": {}, "meld_options": None}
-
-    def _game_part(self) -> dict[str, Any]:
-        """The ``game`` of a state message (without the seat's own name), cached: it changes
-        with the version, the seats' presence, the next-deal clicks and a rematch."""
-        seats = [s.to_json() for s in self.seats()]
-        ready = sorted(self.all_ready())
-        key = (self.driver.version, repr(seats), tuple(ready), self.rematch_id)
-        if self._game_cache is not None and self._game_cache[0] == key:
-            return self._game_cache[1]
-        driver = self.driver
-        game = driver.game
-        rules = game.rules
-        results = driver.results
-        while len(self._history_cache) < len(results):  # a finished deal's line never changes
-            self._history_cache.append(score_line(results[len(self._history_cache)]))
-        part = {
-            "players": self.names,
-            "levels": [self.settings.level(s) for s in range(driver.players)],
-            "seats": seats,
-            "waiting": self.waiting,
-            "totals": list(game.totals),
-            "deal_number": driver.deal_number,
-            "rules": rules.text,
-            "changes": self._changes,
-            "teams": [rules.team_of(s) for s in range(rules.players)] if rules.has_teams else None,
-            "durch_games": list(game.durch_games) if rules.durch_game else None,
-            "target": rules.target,
-            "over": game.is_over(),
-            "winner": game.winner,
-            "history": list(self._history_cache[:len(results)]),
-            "settings": {"language": self.settings.language, "deck": self.settings.deck, "name": "",
-                         "grace": self.settings.grace, "lobby": self.settings.lobby},
-            "ready": ready,
-            "rematch": self.rematch_id,
-        }
-        self._game_cache = (key, part)
-        return part
 
     def events_since(self, connection: Connection, since: int) -> None:
         """The events after version ``since`` that the connection's seat may see (a client that
@@ -289,13 +185,7 @@ class Table:
         most = self.limits.events_versions
         if self.version - since > most:  # a whole history per 40-byte request: sync gives the state
             raise ProtocolError("events_too_far", max=most, last=self.version)
-        connection.post(self.events_message(connection.seat, self.driver.events_for(connection.seat, since), since))
-
-    def events_message(self, seat: int | None, events: list[Event], since: int) -> dict[str, Any]:
-        """The events ``seat`` may see (already filtered), after version ``since``: what a
-        client missed (several steps: no one stand-in to name)."""
-        return {"type": "events", "since": since, "version": self.driver.version,
-                "events": [e.to_json() for e in events if e.visibility.allows(seat)], "stand_in": None}
+        connection.post(self.messages.events(connection.seat, self.driver.events_for(connection.seat, since), since))
 
     # ------------------------------------------------------------------ connections
 
@@ -311,12 +201,11 @@ class Table:
         self.connections.add(connection)
         self.metrics.connections.inc()
         if seat is not None:
-            self.away_since.pop(seat, None)
-            self.standing_in.discard(seat)
-            self._spawn(self._share_presence(seat))
+            self.attendance.arrived(seat)
+            self._spawn(self.attendance.share(seat))
         if since is not None and 0 <= since <= self.version and self.version - since <= self.limits.events_versions:
-            connection.post(self.events_message(seat, self.driver.events_for(seat, since), since))
-        connection.post(self.state_message(seat))
+            connection.post(self.messages.events(seat, self.driver.events_for(seat, since), since))
+        connection.post(self.messages.state(seat))
         if seat is not None:  # chat is for the seats: a spectator reads none of it
             connection.post({"type": "chat_log", "lines": list(self.chat)})
         self._broadcast_presence()
@@ -339,19 +228,13 @@ class Table:
             self.metrics.connections.dec()
         self.connections.discard(connection)
         seat = connection.seat
-        if seat is not None and not self.here(seat):
-            self.ready.discard(seat)
-            self._spawn(self._share_presence(seat))
-        if seat is not None and not self.connected(seat):
-            self.away_since[seat] = time.monotonic()
+        if seat is not None and self.attendance.departed(seat):  # its last connection here
+            self._spawn(self.attendance.share(seat))
         self._broadcast_presence()
         self.kick()
 
-    def _broadcast(self, message: dict[str, Any]) -> None:
-        self.channel.broadcast(message)
-
     def _broadcast_presence(self) -> None:
-        self._broadcast(self.presence())
+        self.channel.broadcast(self.messages.presence())
 
     # ------------------------------------------------------------------ commands from people
 
@@ -414,7 +297,7 @@ class Table:
             if self.rematch_id is None:
                 assert self.on_rematch is not None
                 self.rematch_id = (await self.on_rematch(self)).id
-                self._broadcast({"type": "rematch", "id": self.rematch_id})
+                self.channel.broadcast({"type": "rematch", "id": self.rematch_id})
             return self.rematch_id
 
     def say(self, connection: Connection, message: Chat) -> None:
@@ -429,15 +312,15 @@ class Table:
 
     # ------------------------------------------------------------------ storing and telling
 
-    def _adopt(self, change: Change, stand_in: int | None = None) -> None:
+    def adopt(self, change: Change, stand_in: int | None = None) -> None:
         """Commit a stored change to the driver and tell every connection here."""
         events = self.driver.commit(change)
         if any(e.kind is EventKind.DEAL for e in events):
-            self.ready.clear()
+            self.attendance.ready.clear()
             self.deal_over_at = None
         if self.driver.needs_deal():
             self.deal_over_at = time.monotonic()
-        self.channel.tell(lambda audience: self.update_message(audience, events, stand_in))
+        self.channel.tell(lambda audience: self.messages.update(audience, events, stand_in))
         self.kick()
 
     # ------------------------------------------------------------------ other processes
@@ -459,9 +342,6 @@ class Table:
         if self.attendance.set_elsewhere(rows):
             self._broadcast_presence()
             self.kick()
-
-    async def _share_presence(self, seat: int) -> None:
-        await self.attendance.share(seat)
 
     def close_deleted(self) -> None:
         """The game was deleted (here or by another process): say so and close every connection."""

@@ -1,0 +1,114 @@
+"""What a table's audiences are sent (each seat, and the spectators as one): the ``state``
+snapshot for a connection that says hello or asks to ``sync``, the ``update`` after a step,
+the ``events`` a client missed and the ``presence`` of the seats — each from that seat's
+view only (spectators: the public fields of a view), the part every seat shares built
+once per version and presence."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from binokel.server.protocol import rule_changes, rule_facts
+from binokel.table import Event
+from binokel.update import next_json, score_line, spectator_view, update_for
+
+if TYPE_CHECKING:
+    from binokel.server.table import Table
+
+
+class Messages:
+    """Builds one table's messages for each audience (a seat; None: the spectators)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._changes = rule_changes(table.driver.rules)  # the rule set's changes from the standard: fixed
+        self._game_cache: tuple[Any, dict[str, Any]] | None = None
+        self._history_cache: list[dict[str, Any]] = []
+
+    def state(self, seat: int | None) -> dict[str, Any]:
+        """The ``state`` snapshot for ``seat`` (None: a spectator), from that seat's view only.
+        The part every seat shares (the ``game``) is built once per version and presence."""
+        table = self.table
+        driver = table.driver
+        shown = driver.view(seat).to_json() if seat is not None else spectator_view(driver.shown_deal)
+        shared = self._game_part()
+        return {
+            "type": "state",
+            "version": driver.version,
+            "seat": seat,
+            "view": shown,
+            "game": {**shared, "settings": {**shared["settings"],
+                                            "name": table.name(seat) if seat is not None else ""}},
+            "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
+            "next": next_json(driver.next_step()),
+            **self.facts(seat),
+        }
+
+    def update(self, audience: int | None, events: Sequence[Event], stand_in: int | None) -> dict[str, Any]:
+        """The ``update`` of the last step for ``audience`` (a seat; None: the spectators):
+        applied to that audience's previous snapshot it gives :meth:`state` now."""
+        facts = self.facts(audience)
+        del facts["contracts"]  # the rules' offer: it never changes during a game
+        update = update_for(self.table.driver, events, audience, stand_in)
+        return update.to_json(extra=facts, game={"ready": sorted(self.table.attendance.all_ready())})
+
+    def facts(self, seat: int | None) -> dict[str, Any]:
+        """What the page shows that the rules decide, for ``seat`` (None: a spectator)."""
+        driver = self.table.driver
+        if seat is not None:
+            return rule_facts(driver.view(seat), driver.rules)
+        # Seat 0's view (made once per version) for the public facts; its own ones are left out.
+        return {**rule_facts(driver.view(0), driver.rules), "refusals": {}, "meld_options": None}
+
+    def events(self, seat: int | None, events: Sequence[Event], since: int) -> dict[str, Any]:
+        """The events ``seat`` may see (already filtered), after version ``since``: what a
+        client missed (several steps: no one stand-in to name)."""
+        return {"type": "events", "since": since, "version": self.table.driver.version,
+                "events": [e.to_json() for e in events if e.visibility.allows(seat)], "stand_in": None}
+
+    def presence(self) -> dict[str, Any]:
+        """Who sits where and is connected, who is still to come, the spectators here, the next-deal clicks."""
+        table = self.table
+        return {"type": "presence", "seats": [s.to_json() for s in table.seats()], "waiting": table.waiting,
+                "spectators": sum(1 for c in table.connections if c.seat is None),
+                "ready": sorted(table.attendance.all_ready())}
+
+    def _game_part(self) -> dict[str, Any]:
+        """The ``game`` of a state message (without the seat's own name), cached: it changes
+        with the version, the seats' presence, the next-deal clicks and a rematch."""
+        table = self.table
+        seats = [s.to_json() for s in table.seats()]
+        ready = sorted(table.attendance.all_ready())
+        key = (table.driver.version, repr(seats), tuple(ready), table.rematch_id)
+        if self._game_cache is not None and self._game_cache[0] == key:
+            return self._game_cache[1]
+        driver = table.driver
+        game = driver.game
+        rules = game.rules
+        results = driver.results
+        while len(self._history_cache) < len(results):  # a finished deal's line never changes
+            self._history_cache.append(score_line(results[len(self._history_cache)]))
+        settings = table.settings
+        part = {
+            "players": table.names,
+            "levels": [settings.level(s) for s in range(driver.players)],
+            "seats": seats,
+            "waiting": table.waiting,
+            "totals": list(game.totals),
+            "deal_number": driver.deal_number,
+            "rules": rules.text,
+            "changes": self._changes,
+            "teams": [rules.team_of(s) for s in range(rules.players)] if rules.has_teams else None,
+            "durch_games": list(game.durch_games) if rules.durch_game else None,
+            "target": rules.target,
+            "over": game.is_over(),
+            "winner": game.winner,
+            "history": list(self._history_cache[:len(results)]),
+            "settings": {"language": settings.language, "deck": settings.deck, "name": "",
+                         "grace": settings.grace, "lobby": settings.lobby},
+            "ready": ready,
+            "rematch": table.rematch_id,
+        }
+        self._game_cache = (key, part)
+        return part
