@@ -14,6 +14,7 @@ import sys
 import threading
 import webbrowser
 
+from binokel.server.logs import FORMATS as LOG_FORMATS
 from binokel.server.storage import default_db_path
 
 __all__ = ["add_arguments", "default_db_path", "run"]
@@ -39,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--public-metrics", action="store_true",
                         help="serve /metrics and the process's name in /healthz to every client (default: to"
                              " this computer only)")
-    parser.add_argument("--log-format", choices=("text", "json"), default="text",
+    parser.add_argument("--log-format", choices=LOG_FORMATS, default="text",
                         help="one line per event as text (default) or as JSON")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on; 0 picks a free one (default: 8000)")
     parser.add_argument("--db", default=None, metavar="PATH|URL",

@@ -64,11 +64,6 @@ INVITE_SECONDS = 7 * 24 * 3600.0
 """How long an invite code is good for (a table for friends may wait a few days)."""
 IO_THREADS = 32
 """Threads for the store's blocking calls (PostgreSQL: at most 8 connections of them at once)."""
-UNWATCHED = 20.0
-"""Seconds a table stays in a process's memory with no connection there (the default of
-``Limits.idle_seconds``). Several processes: another process may be serving it, and holding
-it here would only repeat that work (and its bots' thinking); it is loaded again from the
-store when somebody connects here."""
 LOBBY_SIZE = 100
 """The most tables the lobby lists."""
 HEARTBEAT = 5.0

@@ -65,7 +65,10 @@ class Limits:
     review_slots: int = 1  # pool slots reviews may hold at once (bot moves and hints keep the others)
     save_retry_seconds: float = 5.0  # the longest pause between tries to save a bot move
     outage_calm_seconds: float = 5.0  # a write outage ends with a write this long after the last refused one
-    idle_seconds: float = 20.0  # a table nobody watches here, with no search in flight, leaves memory
+    # A table nobody watches here, with no search in flight, leaves this process's memory: with
+    # several processes another may be serving it, and holding it here would only repeat that
+    # work (and its bots' thinking); it is loaded from the store when somebody connects here.
+    idle_seconds: float = 20.0
     tables_in_memory: int = 2000  # beyond this, the tables watched least recently leave first
 
 
