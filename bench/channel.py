@@ -35,12 +35,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 from binokel.server.channel import Connection
-from binokel.server.hall import Hall
 from binokel.server.limits import Limits
-from binokel.server.protocol import parse_settings
-from binokel.server.storage import open_store
 from binokel.server.table import Table
 from binokel.table import Change, EventKind
+from table_game import seated_game
 
 RULES = "standard(target=1000)"
 
@@ -76,8 +74,6 @@ def drain(connections: list[Connection]) -> int:
 async def play(mode: str, seed: int, db: Path) -> dict[str, list[float]]:
     """One game to its end; per step: bytes, CPU of the step, CPU of telling it."""
     limits = Limits(pool="thread", queue_messages=10_000, queue_bytes=1 << 30)
-    hall = Hall(open_store(str(db)), think=0, budget=0.01, limits=limits)
-    await hall.start()
     tell_cpu: list[float] = []
     original = Table.adopt
     adopt = MODES[mode]
@@ -89,37 +85,20 @@ async def play(mode: str, seed: int, db: Path) -> dict[str, list[float]]:
 
     Table.adopt = timed  # type: ignore[method-assign]
     try:
-        settings = parse_settings({"rules": RULES, "seats": ["me", "open", "open"], "seed": seed, "name": "Anna"})
-        created = await hall.create(settings)
-        table = created.table
-        for seat in table.open_seats:
-            await hall.join(table, seat, f"Friend {seat}")
-        people = {seat: Connection(seat, limits) for seat in range(3)}
-        connections = [*people.values(), Connection(None, limits)]
-        for connection in connections:
-            table.join(connection)
-        drain(connections)
-        rng = random.Random(seed)
-        steps: dict[str, list[float]] = {"bytes": [], "cpu": [], "tell_cpu": []}
-        while not table.driver.is_over():
-            tell_cpu.clear()
-            started = time.process_time()
-            if table.driver.needs_deal():
-                for connection in people.values():
-                    await table.next_deal(connection, table.version)
-            else:
-                seat = table.driver.to_move
-                assert seat is not None
-                action = rng.choice(table.driver.view(seat).legal_actions)
-                await table.act(people[seat], str(action), table.version)
-            steps["cpu"].append(time.process_time() - started)
-            steps["tell_cpu"].append(sum(tell_cpu))
-            steps["bytes"].append(drain(connections))
-        table.stop()
-        return steps
+        async with seated_game(str(db), seed, limits, RULES) as game:
+            drain(game.connections)
+            rng = random.Random(seed)
+            steps: dict[str, list[float]] = {"bytes": [], "cpu": [], "tell_cpu": []}
+            while not game.table.driver.is_over():
+                tell_cpu.clear()
+                started = time.process_time()
+                await game.step(rng)
+                steps["cpu"].append(time.process_time() - started)
+                steps["tell_cpu"].append(sum(tell_cpu))
+                steps["bytes"].append(drain(game.connections))
+            return steps
     finally:
         Table.adopt = original  # type: ignore[method-assign]
-        await hall.shutdown()
 
 
 def summary(steps: dict[str, list[float]]) -> dict[str, float]:

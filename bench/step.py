@@ -29,13 +29,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import binokel.server.persist as persist
-from binokel.server.channel import Connection
-from binokel.server.hall import Hall
 from binokel.server.limits import Limits
-from binokel.server.protocol import parse_settings
-from binokel.server.storage import open_store
 from binokel.server.table import Table
 from binokel.table import Table as Driver
+from table_game import seated_game
 
 PARTS = ("propose", "store", "tell")
 spent = dict.fromkeys(PARTS, 0.0)
@@ -57,43 +54,21 @@ def timed(owner: Any, name: str, part: str) -> None:
 
 async def play(seed: int, db: str) -> tuple[int, float, dict[str, float]]:
     """One game to its end: the steps, their CPU seconds, and each part's."""
-    limits = Limits()
-    hall = Hall(open_store(db), think=0, budget=0.01, limits=limits)
-    await hall.start()
-    try:
-        settings = parse_settings({"rules": "standard(target=1000)", "seats": ["me", "open", "open"], "seed": seed,
-                                   "name": "Anna"})
-        table = (await hall.create(settings)).table
-        for seat in table.open_seats:
-            await hall.join(table, seat, f"Friend {seat}")
-        people = {seat: Connection(seat, limits) for seat in range(3)}
-        connections = [*people.values(), Connection(None, limits)]
-        for connection in connections:
-            table.join(connection)
+    async with seated_game(db, seed, Limits()) as game:
         rng = random.Random(seed)
         for part in PARTS:
             spent[part] = 0.0
         steps, cpu = 0, 0.0
-        while not table.driver.is_over():
+        while not game.table.driver.is_over():
             started = time.process_time()
-            if table.driver.needs_deal():
-                for connection in people.values():
-                    await table.next_deal(connection, table.version)
-            else:
-                seat = table.driver.to_move
-                assert seat is not None
-                action = rng.choice(table.driver.view(seat).legal_actions)
-                await table.act(people[seat], str(action), table.version)
+            await game.step(rng)
             cpu += time.process_time() - started
             steps += 1
-            for connection in connections:  # what a sender task would take off the queues
+            for connection in game.connections:  # what a sender task would take off the queues
                 while not connection.queue.empty():
                     connection.queue.get_nowait()
                 connection.queue_bytes = 0
-        table.stop()
         return steps, cpu, dict(spent)
-    finally:
-        await hall.shutdown()
 
 
 def main() -> int:
