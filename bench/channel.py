@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from binokel.server.channel import Connection
 from binokel.server.limits import Limits
 from binokel.server.table import Table
-from binokel.table import Change, EventKind
+from binokel.table import Change
 from table_game import seated_game
 
 RULES = "standard(target=1000)"
@@ -46,12 +46,7 @@ RULES = "standard(target=1000)"
 def adopt_snapshots(self: Table, change: Change, stand_in: int | None = None) -> None:
     """The reference: ``Table.adopt`` telling each audience the events and a full snapshot."""
     since = self.driver.version
-    events = self.driver.commit(change)
-    if any(e.kind is EventKind.DEAL for e in events):
-        self.attendance.ready.clear()
-        self.deal_over_at = None
-    if self.driver.needs_deal():
-        self.deal_over_at = time.monotonic()
+    events = self.commit_to_driver(change)
     self.channel.tell(lambda audience: {**self.messages.events(audience, events, since), "stand_in": stand_in})
     self.channel.tell(self.messages.state)
     self.kick()

@@ -49,7 +49,7 @@ from binokel.server.schema import Chat, ProtocolError
 from binokel.server.settings import Seat, SeatPresence, Settings, bot_name
 from binokel.server.storage import HOST_SEAT, Presence, Store
 from binokel.server.channel import Channel, Connection
-from binokel.table import Ask, Change, EventKind, Think
+from binokel.table import Ask, Change, Event, EventKind, Think
 from binokel.table import Table as Driver
 
 T = TypeVar("T")
@@ -314,14 +314,20 @@ class Table:
 
     def adopt(self, change: Change, stand_in: int | None = None) -> None:
         """Commit a stored change to the driver and tell every connection here."""
+        events = self.commit_to_driver(change)
+        self.channel.tell(lambda audience: self.messages.update(audience, events, stand_in))
+        self.kick()
+
+    def commit_to_driver(self, change: Change) -> list[Event]:
+        """Commit a stored change to the driver (a new deal clears the next-deal clicks; the end
+        of a deal starts its clock): the change's events."""
         events = self.driver.commit(change)
         if any(e.kind is EventKind.DEAL for e in events):
             self.attendance.ready.clear()
             self.deal_over_at = None
         if self.driver.needs_deal():
             self.deal_over_at = time.monotonic()
-        self.channel.tell(lambda audience: self.messages.update(audience, events, stand_in))
-        self.kick()
+        return events
 
     # ------------------------------------------------------------------ other processes
 
