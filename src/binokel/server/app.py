@@ -15,6 +15,7 @@ import logging
 import os
 import socket
 from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -164,6 +165,80 @@ def lan_address() -> str:
             return socket.gethostname()
 
 
+@dataclass(frozen=True)
+class Site:
+    """What every route group shares: the hall, its limits and quotas, and where the server
+    is reached (``host``, ``public_url``) and by whom its inner numbers (``public_metrics``)."""
+
+    hall: Hall
+    limits: Limits
+    quotas: Quotas
+    host: str
+    public_url: str | None
+    public_metrics: bool
+
+    @property
+    def is_local_only(self) -> bool:
+        return self.host in LOCAL_HOSTS and self.public_url is None
+
+    def base_url(self, request: Request) -> str:
+        """Where friends reach the server: --public-url, else the address the page was opened
+        at (on a server open to the network, with this machine's address for "localhost")."""
+        if self.public_url:
+            return self.public_url.rstrip("/") + "/"
+        url = request.base_url
+        if self.host in WILDCARD_HOSTS and url.hostname in LOCAL_HOSTS:
+            url = url.replace(hostname=lan_address())
+        return str(url).rstrip("/") + "/"
+
+    def links(self, request: Request, invites: Invites, game_id: str) -> dict[str, Any]:
+        base = self.base_url(request)
+        return {"next_seat": f"{base}#/join/{invites.short}" if invites.short else None,
+                "seats": [{"seat": seat, "url": f"{base}#/join/{code}"} for seat, code in invites.seats.items()],
+                "watch": f"{base}#/watch/{game_id}"}
+
+    def is_from_here(self, request: Request) -> bool:
+        """Is the request from this computer itself (not forwarded by a proxy here)? Or are
+        the process's inner numbers public anyway (``public_metrics``)?"""
+        if self.public_metrics:
+            return True
+        forwarded = "x-forwarded-for" in request.headers or "forwarded" in request.headers
+        return client_of(request) in ("127.0.0.1", "::1") and not forwarded
+
+    async def json_body(self, request: Request) -> Any:
+        return await read_body(request, self.limits.message_bytes)
+
+    async def invite(self, code: Any) -> tuple[Table, int | None]:
+        """An invite code's table and seat. Wrong codes from everybody together spend one
+        budget (``Limits.failed_codes_per_minute``): past it a short code is not looked up
+        (``too_many_guesses``), so rotating addresses do not speed up guessing; long link
+        codes (144 bits, unguessable) are looked up regardless."""
+        short = isinstance(code, str) and len("".join(code.split()).replace("-", "")) == SHORT_LENGTH
+        if short and not self.quotas.failed_codes.ready():
+            raise Refused(429, "too_many_guesses", max=self.limits.failed_codes_per_minute)
+        try:
+            return await self.hall.invite(code)
+        except Refused as problem:
+            if problem.code == "bad_code":
+                self.quotas.failed_codes.take()
+            raise
+
+    async def helped(self, request: Request, key: str, work: Any) -> Any:
+        """A review or advice: under the per-address and per-table quotas, in the bounded,
+        fair pool (after bot moves and hints, ``Limits.review_slots`` at once), answered
+        within ``Limits.review_seconds`` or refused."""
+        if not self.quotas.reviews.take(client_of(request)) or not self.quotas.table_reviews.take(key):
+            raise Refused(429, "too_many_reviews", max=self.limits.reviews_per_minute)
+        try:
+            return await asyncio.wait_for(self.hall.pool.run(key, work), self.limits.review_seconds)
+        except (TimeoutError, PoolClosed):
+            raise Refused(503, "reviews_busy") from None
+
+
+def client_of(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
 def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float = 0.6, budget: float = 0.5,
                host: str = "127.0.0.1", public_url: str | None = None, limits: Limits | None = None,
                redis: str | None = None, allow_origins: Sequence[str] = (), allow_hosts: Sequence[str] = (),
@@ -182,15 +257,13 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     limits = limits or Limits()
     quiet_client_errors()  # a frame that is not UTF-8 is the client's mistake: no traceback in the log
     store = db_path if isinstance(db_path, Store) else open_store(db_path, redis=redis)
-    metrics = Metrics(PROCESS)
-    hall = Hall(store, think=think, budget=budget, limits=limits, metrics=metrics)
-    quotas = Quotas(limits)
+    hall = Hall(store, think=think, budget=budget, limits=limits, metrics=Metrics(PROCESS))
+    site = Site(hall, limits, Quotas(limits), host, public_url, public_metrics)
     origins = [origin for origin in (origin_of(url) for url in (*allow_origins, *([public_url] if public_url else [])))
                if origin is not None]
     # Open to the network, the invite links may name this machine (lan_address's fallback).
     own_names = [*allow_hosts, *([socket.gethostname()] if host in WILDCARD_HOSTS else [])]
     policy = Policy(Names.for_server(host, public_url, origins, own_names), frozenset(origins), limits.body_bytes)
-    local_only = host in LOCAL_HOSTS and public_url is None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -206,28 +279,24 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
     app.add_middleware(Guard, policy=policy)  # Host, Origin, JSON and body size, before any route
     app.mount("/static", StaticFiles(directory=web_dir(), check_dir=False), name="static")
     add_delivery(app)  # gzip, ETags and revalidation (server/delivery.py)
+    add_problem_handlers(app, site)
+    add_page_routes(app)
+    add_health_routes(app, site)
+    add_rules_routes(app, site)
+    add_game_routes(app, site)
+    add_join_routes(app, site)
+    # bidding help, deal review (server/review_routes.py)
+    add_review_routes(app, hall.get, public_record, site.helped)
+    add_club_routes(app, hall)  # club tournaments (server/club.py)
+    add_pad_routes(app, hall)  # the score pad's sheets (server/pad.py)
+    add_record_route(app, site)
+    add_play_route(app, site)
+    return app
 
-    def base_url(request: Request) -> str:
-        """Where friends reach the server: --public-url, else the address the page was opened
-        at (on a server open to the network, with this machine's address for "localhost")."""
-        if public_url:
-            return public_url.rstrip("/") + "/"
-        url = request.base_url
-        if host in WILDCARD_HOSTS and url.hostname in LOCAL_HOSTS:
-            url = url.replace(hostname=lan_address())
-        return str(url).rstrip("/") + "/"
 
-    def links(request: Request, invites: Invites, game_id: str) -> dict[str, Any]:
-        base = base_url(request)
-        return {"next_seat": f"{base}#/join/{invites.short}" if invites.short else None,
-                "seats": [{"seat": seat, "url": f"{base}#/join/{code}"} for seat, code in invites.seats.items()],
-                "watch": f"{base}#/watch/{game_id}"}
-
-    def client_of(request: Request) -> str:
-        return request.client.host if request.client else "?"
-
-    async def json_body(request: Request) -> Any:
-        return await read_body(request, limits.message_bytes)
+def add_problem_handlers(app: FastAPI, site: Site) -> None:
+    """Every refusal in the protocol's format (``{"error": ...}`` with a catalogue code),
+    whether a route, FastAPI's parameter check, the router or the store raised it."""
 
     @app.exception_handler(ProtocolError)
     async def refused(request: Request, problem: ProtocolError) -> JSONResponse:
@@ -254,20 +323,16 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         return error(problem.status_code, ProtocolError("bad_request", field="request",
                                                         reason=str(problem.detail)[:100]))
 
-    def from_here(request: Request) -> bool:
-        """Is the request from this computer itself (not forwarded by a proxy here)? Or are
-        the process's inner numbers public anyway (``public_metrics``)?"""
-        if public_metrics:
-            return True
-        forwarded = "x-forwarded-for" in request.headers or "forwarded" in request.headers
-        return client_of(request) in ("127.0.0.1", "::1") and not forwarded
-
     @app.exception_handler(StorageUnavailable)
     async def unavailable(request: Request, problem: StorageUnavailable) -> JSONResponse:
         # A store call of a route that does not catch it (a read, say): 503 and a clear code, not 500.
-        hall.metrics.db_errors.inc()
-        hall.outage.failed(request.url.path, problem)
+        site.hall.metrics.db_errors.inc()
+        site.hall.outage.failed(request.url.path, problem)
         return error(503, ProtocolError("db_unavailable"))
+
+
+def add_page_routes(app: FastAPI) -> None:
+    """The page itself, its service worker and its translation catalogues."""
 
     @app.get("/", response_model=None)
     async def index() -> Response:
@@ -277,24 +342,6 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
                                 status_code=503)
         return FileResponse(page, media_type="text/html")
 
-    @app.get("/healthz")
-    async def healthz(request: Request) -> JSONResponse:
-        """200 while this process can reach its games database, else 503 (for a load balancer).
-        Only this computer (or every client with ``public_metrics``) is told more than ok:
-        the process's name (host, PID), its tables, the database's error."""
-        inside = from_here(request)
-        try:
-            await asyncio.to_thread(store.games, [""])
-        except StorageUnavailable as problem:
-            more = {"process": PROCESS, "database": str(problem)} if inside else {}
-            return JSONResponse({"ok": False, **more}, status_code=503)
-        return JSONResponse({"ok": True, **({"process": PROCESS, "tables": len(hall.tables)} if inside else {})})
-
-    @app.get("/metrics")
-    async def get_metrics(request: Request) -> Response:
-        if not from_here(request):  # not there for strangers (binokel serve --public-metrics opens it)
-            return error(404, ProtocolError("not_found", path=request.url.path))
-        return PlainTextResponse(metrics.exposition(), media_type=CONTENT_TYPE)
     @app.get("/sw.js", response_model=None)
     async def service_worker() -> Response:
         # Served from the root so that it may keep the page itself ("/") for when the server is away.
@@ -308,10 +355,37 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         except KeyError:
             return error(404, ProtocolError("bad_language", languages=", ".join(LANGUAGES), value=repr(lang)))
 
+
+def add_health_routes(app: FastAPI, site: Site) -> None:
+    """``/healthz`` for a load balancer and ``/metrics`` for Prometheus."""
+
+    @app.get("/healthz")
+    async def healthz(request: Request) -> JSONResponse:
+        """200 while this process can reach its games database, else 503 (for a load balancer).
+        Only this computer (or every client with ``public_metrics``) is told more than ok:
+        the process's name (host, PID), its tables, the database's error."""
+        inside = site.is_from_here(request)
+        try:
+            await asyncio.to_thread(site.hall.store.games, [""])
+        except StorageUnavailable as problem:
+            more = {"process": PROCESS, "database": str(problem)} if inside else {}
+            return JSONResponse({"ok": False, **more}, status_code=503)
+        return JSONResponse({"ok": True, **({"process": PROCESS, "tables": len(site.hall.tables)} if inside else {})})
+
+    @app.get("/metrics")
+    async def get_metrics(request: Request) -> Response:
+        if not site.is_from_here(request):  # not there for strangers (binokel serve --public-metrics opens it)
+            return error(404, ProtocolError("not_found", path=request.url.path))
+        return PlainTextResponse(site.hall.metrics.exposition(), media_type=CONTENT_TYPE)
+
+
+def add_rules_routes(app: FastAPI, site: Site) -> None:
+    """What the new-game form offers and the check of a rule text."""
+
     @app.get("/api/meta")
     async def get_meta(request: Request) -> JSONResponse:
-        return JSONResponse({**meta(), "listen": {"local_only": local_only, "host": host,
-                                                  "url": base_url(request)}})
+        return JSONResponse({**meta(), "listen": {"local_only": site.is_local_only, "host": site.host,
+                                                  "url": site.base_url(request)}})
 
     @app.get("/api/rules")
     async def get_rules(text: str = "standard") -> JSONResponse:
@@ -328,9 +402,14 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         except ProtocolError as problem:
             return JSONResponse({"ok": False, "error": str(problem)})
 
+
+def add_game_routes(app: FastAPI, site: Site) -> None:
+    """Creating, listing and deleting games."""
+    hall, limits, quotas = site.hall, site.limits, site.quotas
+
     @app.post("/api/games", openapi_extra=JSON_BODY)
     async def create_game(request: Request) -> JSONResponse:
-        settings = parse_settings(await json_body(request))
+        settings = parse_settings(await site.json_body(request))
         if settings.seed is not None and OPEN in settings.seats and not limits.seeds_with_friends:
             # The deals are a function of the seed: its chooser would know every friend's hand.
             return error(400, ProtocolError("seed_with_friends"))
@@ -339,54 +418,11 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         created = await hall.create(settings)
         return JSONResponse({"id": created.table.id, "seat": created.seat, "token": created.token,
                              "invites": created.invites.to_json(),
-                             "links": links(request, created.invites, created.table.id)})
-
-    async def invite(code: Any) -> tuple[Table, int | None]:
-        """An invite code's table and seat. Wrong codes from everybody together spend one
-        budget (``Limits.failed_codes_per_minute``): past it a short code is not looked up
-        (``too_many_guesses``), so rotating addresses do not speed up guessing; long link
-        codes (144 bits, unguessable) are looked up regardless."""
-        short = isinstance(code, str) and len("".join(code.split()).replace("-", "")) == SHORT_LENGTH
-        if short and not quotas.failed_codes.ready():
-            raise Refused(429, "too_many_guesses", max=limits.failed_codes_per_minute)
-        try:
-            return await hall.invite(code)
-        except Refused as problem:
-            if problem.code == "bad_code":
-                quotas.failed_codes.take()
-            raise
-
-    @app.post("/api/invite", openapi_extra=JSON_BODY)
-    async def look_up_invite(request: Request) -> JSONResponse:
-        body = await json_body(request)
-        if not quotas.joins.take(client_of(request)):
-            return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
-        table, seat = await invite(INVITE.read(body).code)
-        return JSONResponse({**hall.summary(table), "seat": seat, "open_seats": table.open_seats})
-
-    @app.post("/api/join", openapi_extra=JSON_BODY)
-    async def join(request: Request) -> JSONResponse:
-        body = JOIN.read(await json_body(request))
-        if not quotas.joins.take(client_of(request)):
-            return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
-        if body.code is not None:
-            table, seat = await invite(body.code)
-        else:
-            table, seat = await hall.lobby_table(body.id), None
-        seat, token = await hall.join(table, seat, body.name)
-        return JSONResponse({"id": table.id, "seat": seat, "token": token})
-
-    @app.post("/api/games/{game_id}/invites")
-    async def renew_invites(game_id: str, request: Request) -> JSONResponse:
-        table = await hall.get(game_id)
-        if table is None:
-            return error(404, ProtocolError("no_game", id=repr(game_id)))
-        invites = await hall.new_invites(table, bearer(request))
-        return JSONResponse({"id": game_id, "invites": invites.to_json(), "links": links(request, invites, game_id)})
+                             "links": site.links(request, created.invites, created.table.id)})
 
     @app.post("/api/my-games", openapi_extra=JSON_BODY)
     async def my_games(request: Request) -> JSONResponse:
-        body = await json_body(request)
+        body = await site.json_body(request)
         return JSONResponse({"games": await hall.games_of(MY_GAMES.read(body).tokens)})
 
     @app.get("/api/lobby")
@@ -398,25 +434,47 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         await hall.delete(game_id, bearer(request))
         return JSONResponse({"deleted": game_id})
 
-    async def helped(request: Request, key: str, work: Any) -> Any:
-        """A review or advice: under the per-address and per-table quotas, in the bounded,
-        fair pool (after bot moves and hints, ``Limits.review_slots`` at once), answered
-        within ``Limits.review_seconds`` or refused."""
-        if not quotas.reviews.take(client_of(request)) or not quotas.table_reviews.take(key):
-            raise Refused(429, "too_many_reviews", max=limits.reviews_per_minute)
-        try:
-            return await asyncio.wait_for(hall.pool.run(key, work), limits.review_seconds)
-        except (TimeoutError, PoolClosed):
-            raise Refused(503, "reviews_busy") from None
 
-    # bidding help, deal review (server/review_routes.py)
-    add_review_routes(app, hall.get, public_record, helped)
-    add_club_routes(app, hall)  # club tournaments (server/club.py)
-    add_pad_routes(app, hall)  # the score pad's sheets (server/pad.py)
+def add_join_routes(app: FastAPI, site: Site) -> None:
+    """Looking up an invite, taking a seat, and new invites for a table."""
+    hall, limits, quotas = site.hall, site.limits, site.quotas
+
+    @app.post("/api/invite", openapi_extra=JSON_BODY)
+    async def look_up_invite(request: Request) -> JSONResponse:
+        body = await site.json_body(request)
+        if not quotas.joins.take(client_of(request)):
+            return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
+        table, seat = await site.invite(INVITE.read(body).code)
+        return JSONResponse({**hall.summary(table), "seat": seat, "open_seats": table.open_seats})
+
+    @app.post("/api/join", openapi_extra=JSON_BODY)
+    async def join(request: Request) -> JSONResponse:
+        body = JOIN.read(await site.json_body(request))
+        if not quotas.joins.take(client_of(request)):
+            return error(429, ProtocolError("too_many_joins", max=limits.joins_per_minute))
+        if body.code is not None:
+            table, seat = await site.invite(body.code)
+        else:
+            table, seat = await hall.lobby_table(body.id), None
+        seat, token = await hall.join(table, seat, body.name)
+        return JSONResponse({"id": table.id, "seat": seat, "token": token})
+
+    @app.post("/api/games/{game_id}/invites")
+    async def renew_invites(game_id: str, request: Request) -> JSONResponse:
+        table = await hall.get(game_id)
+        if table is None:
+            return error(404, ProtocolError("no_game", id=repr(game_id)))
+        invites = await hall.new_invites(table, bearer(request))
+        return JSONResponse({"id": game_id, "invites": invites.to_json(),
+                             "links": site.links(request, invites, game_id)})
+
+
+def add_record_route(app: FastAPI, site: Site) -> None:
+    """A game's public record, as a file to download."""
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str) -> JSONResponse:
-        table = await hall.get(game_id)
+        table = await site.hall.get(game_id)
         if table is None:
             return error(404, ProtocolError("no_game", id=repr(game_id)))
         async with table.lock:
@@ -424,75 +482,79 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         return JSONResponse(record, headers={
             "Content-Disposition": f'attachment; filename="binokel-{game_id}.json"'})
 
+
+def add_play_route(app: FastAPI, site: Site) -> None:
+    """The websocket a seat plays (or a spectator watches) a game through."""
+
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:
         address = websocket.client.host if websocket.client else "?"
         await websocket.accept()
-        if not quotas.connect(address):
-            await _refuse(websocket, ProtocolError("too_many_connections_address", max=limits.connections_per_address),
-                          TOO_MANY_CLOSE)
+        if not site.quotas.connect(address):
+            await _refuse(websocket, ProtocolError("too_many_connections_address",
+                                                   max=site.limits.connections_per_address), TOO_MANY_CLOSE)
             return
         try:
-            await _serve(websocket, game_id, address)
+            await _serve(site, websocket, game_id, address)
         finally:
-            quotas.disconnect(address)
+            site.quotas.disconnect(address)
 
-    async def _serve(websocket: WebSocket, game_id: str, address: str) -> None:
-        try:
-            table = await hall.get(game_id)
-        except Refused as problem:  # the store is unavailable: the client tries again
-            await _refuse(websocket, problem, UNAVAILABLE_CLOSE)
-            return
-        if table is None:
-            await _refuse(websocket, ProtocolError("no_game", id=repr(game_id[:100])), UNKNOWN_GAME_CLOSE)
-            return
-        connection = await _hello(websocket, table, limits, address)
-        if connection is None:
-            return
-        watcher = address_key(address) if connection.seat is None else None
-        if watcher is not None and not quotas.spectators.add(watcher):
-            await _refuse(websocket, ProtocolError("too_many_spectators_address", max=limits.spectators_per_address),
-                          TOO_MANY_CLOSE)
-            return
-        try:
-            await _watch(websocket, table, connection, address)
-        finally:
-            if watcher is not None:
-                quotas.spectators.remove(watcher)
 
-    async def _watch(websocket: WebSocket, table: Table, connection: Connection, address: str) -> None:
-        sender = asyncio.create_task(_send(websocket, connection))
-        connection.on_overflow = sender.cancel  # a client too slow to read: stop writing to it; closed below
-        if isinstance(connection.since, int) and connection.since > table.version:
-            await table.catch_up(connection.since)  # the client has seen steps stored by another process
-        try:
-            table.join(connection, connection.since)
-        except ProtocolError as problem:  # over the table's caps (spectators, a seat's tabs): 4429, like the address's
-            sender.cancel()
+async def _serve(site: Site, websocket: WebSocket, game_id: str, address: str) -> None:
+    try:
+        table = await site.hall.get(game_id)
+    except Refused as problem:  # the store is unavailable: the client tries again
+        await _refuse(websocket, problem, UNAVAILABLE_CLOSE)
+        return
+    if table is None:
+        await _refuse(websocket, ProtocolError("no_game", id=repr(game_id[:100])), UNKNOWN_GAME_CLOSE)
+        return
+    connection = await _hello(websocket, table, site.limits, address)
+    if connection is None:
+        return
+    watcher = address_key(address) if connection.seat is None else None
+    if watcher is not None and not site.quotas.spectators.add(watcher):
+        await _refuse(websocket, ProtocolError("too_many_spectators_address",
+                                               max=site.limits.spectators_per_address), TOO_MANY_CLOSE)
+        return
+    try:
+        await _watch(site, websocket, table, connection, address)
+    finally:
+        if watcher is not None:
+            site.quotas.spectators.remove(watcher)
+
+
+async def _watch(site: Site, websocket: WebSocket, table: Table, connection: Connection, address: str) -> None:
+    sender = asyncio.create_task(_send(websocket, connection))
+    connection.on_overflow = sender.cancel  # a client too slow to read: stop writing to it; closed below
+    if isinstance(connection.since, int) and connection.since > table.version:
+        await table.catch_up(connection.since)  # the client has seen steps stored by another process
+    try:
+        table.join(connection, connection.since)
+    except ProtocolError as problem:  # over the table's caps (spectators, a seat's tabs): 4429, like the address's
+        sender.cancel()
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await sender
+        await _refuse(websocket, problem, TOO_MANY_CLOSE)
+        return
+    reader = asyncio.create_task(_read(websocket, site.hall, table, connection, site.quotas))
+    try:
+        await asyncio.wait({reader, sender}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        reader.cancel()  # a command being carried out finishes anyway (shielded in _read)
+        for task in (reader, sender):
+            task.add_done_callback(_settled)
+        table.leave(connection)
+        if connection.dropped:
+            site.hall.metrics.refused.labels("too_slow").inc()
+            log.info("dropped a client too slow to read, game %s", table.id,
+                     extra={"event": "dropped", "game": table.id, "client": address})
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(websocket.close(code=TOO_SLOW_CLOSE), CLOSE_SECONDS)
+        else:
+            connection.post(None)
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await sender
-            await _refuse(websocket, problem, TOO_MANY_CLOSE)
-            return
-        reader = asyncio.create_task(_read(websocket, hall, table, connection, quotas))
-        try:
-            await asyncio.wait({reader, sender}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            reader.cancel()  # a command being carried out finishes anyway (shielded in _read)
-            for task in (reader, sender):
-                task.add_done_callback(_settled)
-            table.leave(connection)
-            if connection.dropped:
-                metrics.refused.labels("too_slow").inc()
-                log.info("dropped a client too slow to read, game %s", table.id,
-                         extra={"event": "dropped", "game": table.id, "client": address})
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(websocket.close(code=TOO_SLOW_CLOSE), CLOSE_SECONDS)
-            else:
-                connection.post(None)
-                with contextlib.suppress(Exception, asyncio.CancelledError):
-                    await sender
-
-    return app
 
 
 def _settled(task: asyncio.Task[None]) -> None:
