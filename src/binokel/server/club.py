@@ -385,8 +385,15 @@ def add_club_routes(app: FastAPI, hall: Hall) -> None:
     """The club routes of the module docstring, on ``hall``'s store."""
     clubs = Clubs(hall)
     app.state.clubs = clubs
+    _add_event_routes(app, clubs)
+    _add_round_routes(app, clubs)
+    _add_result_routes(app, clubs)
+    _add_watch_route(app, clubs)
+
+
+def _add_event_routes(app: FastAPI, clubs: Clubs) -> None:
+    """The club page, creating an event, reading it and the organiser's entries."""
     creating = KeyedBuckets(EVENTS_PER_MINUTE / 60, EVENTS_PER_MINUTE)
-    watching: dict[str, int] = {}
 
     @app.get("/club", response_model=None)
     async def page() -> Response:
@@ -415,6 +422,10 @@ def add_club_routes(app: FastAPI, hall: Hall) -> None:
         async with held.lock:
             await clubs.store_entry(held, entry)
         return JSONResponse(public_event(held))
+
+
+def _add_round_routes(app: FastAPI, clubs: Clubs) -> None:
+    """Drawing a round, new table secrets, and the deals the tables enter."""
 
     @app.post("/api/club/events/{event_id}/draw")
     async def draw_round(event_id: str, request: Request) -> JSONResponse:
@@ -466,6 +477,10 @@ def add_club_routes(app: FastAPI, hall: Hall) -> None:
             version = held.version
         return JSONResponse({"stored": stored, "version": version, "table": _sheet(held, entry)})
 
+
+def _add_result_routes(app: FastAPI, clubs: Clubs) -> None:
+    """The audit, the standings and deals as files, and a series' standings."""
+
     @app.get("/api/club/events/{event_id}/audit")
     async def audit(event_id: str, request: Request) -> JSONResponse:
         held = await clubs.get(event_id)
@@ -492,6 +507,11 @@ def add_club_routes(app: FastAPI, hall: Hall) -> None:
         events = [(await clubs.get(i)).event for i in wanted]
         return JSONResponse({"events": [e.settings.name for e in events], "standings": _rows(series(events))})
 
+
+def _add_watch_route(app: FastAPI, clubs: Clubs) -> None:
+    """The projector's and scorekeepers' websocket: the event, then each change of it."""
+    watching: dict[str, int] = {}
+
     @app.websocket("/ws/club/{event_id}")
     async def watch(websocket: WebSocket, event_id: str) -> None:
         await websocket.accept()
@@ -509,36 +529,43 @@ def add_club_routes(app: FastAPI, hall: Hall) -> None:
                 await websocket.close(code=4429)
             return
         watching[event_id] = watching.get(event_id, 0) + 1
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(WATCHER_QUEUE)
-        held.watchers.add(queue)
-        queue.put_nowait({"type": "event", "version": held.version, "event": public_event(held)})
-
-        async def drain() -> None:  # a watcher sends nothing; its messages are read and dropped
-            while (await websocket.receive())["type"] != "websocket.disconnect":
-                pass
-
-        reader = asyncio.create_task(drain())
         try:
-            while True:
-                getter = asyncio.create_task(queue.get())
-                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if reader in done:
-                    getter.cancel()
-                    break
-                message = getter.result()
-                if message is None:
-                    with contextlib.suppress(Exception):
-                        await websocket.close(code=4408)
-                    break
-                await websocket.send_text(json.dumps(message))
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            pass
+            await _relay(websocket, held)
         finally:
-            reader.cancel()
-            held.watchers.discard(queue)
             watching[event_id] -= 1
             if watching[event_id] <= 0:
                 del watching[event_id]
+
+
+async def _relay(websocket: WebSocket, held: Held) -> None:
+    """Send the event, then each change of it, until the watcher goes (or reads too slowly: 4408)."""
+    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(WATCHER_QUEUE)
+    held.watchers.add(queue)
+    queue.put_nowait({"type": "event", "version": held.version, "event": public_event(held)})
+
+    async def drain() -> None:  # a watcher sends nothing; its messages are read and dropped
+        while (await websocket.receive())["type"] != "websocket.disconnect":
+            pass
+
+    reader = asyncio.create_task(drain())
+    try:
+        while True:
+            getter = asyncio.create_task(queue.get())
+            done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
+            if reader in done:
+                getter.cancel()
+                break
+            message = getter.result()
+            if message is None:
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=4408)
+                break
+            await websocket.send_text(json.dumps(message))
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        pass
+    finally:
+        reader.cancel()
+        held.watchers.discard(queue)
 
 
 def _is_stored(event: Event, entry: dict[str, Any]) -> bool:

@@ -151,28 +151,43 @@ def _bearer(request: Request) -> str | None:
     return token.strip() if kind.lower() == "bearer" and is_well_formed(token.strip()) else None
 
 
-def add_pad_routes(app: FastAPI, hall: Hall) -> None:
-    """The score pad's routes of the module docstring, on ``hall``'s store."""
-    store = hall.store
-    creating = KeyedBuckets(SHEETS_PER_MINUTE / 60, SHEETS_PER_MINUTE)
+class _Sheets:
+    """The score pad's sheets in ``hall``'s store: each call in a thread, an unavailable store a 503."""
 
-    async def call(work: Any, *args: Any, **kwargs: Any) -> Any:
+    def __init__(self, hall: Hall) -> None:
+        self.hall = hall
+        self.store = hall.store
+
+    async def call(self, work: Any, *args: Any, **kwargs: Any) -> Any:
         try:
             return await asyncio.to_thread(work, *args, **kwargs)
         except StorageUnavailable as error:
-            hall.metrics.db_errors.inc()
-            hall.outage.failed("a score pad", error)
+            self.hall.metrics.db_errors.inc()
+            self.hall.outage.failed("a score pad", error)
             raise Refused(503, "db_unavailable") from None
 
-    async def load(sheet_id: str) -> tuple[Sheet, str, list[dict[str, Any]], int]:
+    async def load(self, sheet_id: str) -> tuple[Sheet, str, list[dict[str, Any]], int]:
         if not isinstance(sheet_id, str) or not sheet_id.startswith(PREFIX) or len(sheet_id) > 64:
             raise Refused(404, "pad_no_sheet")
-        stored = await call(store.load, sheet_id, from_snapshot=False)
+        stored = await self.call(self.store.load, sheet_id, from_snapshot=False)
         if stored is None or not stored.entries or stored.info.settings.get("pad") != 1:
             raise Refused(404, "pad_no_sheet")
         entries = [entry.payload for entry in stored.entries]
         sheet, keeper, summaries = await asyncio.to_thread(replay, entries)
         return sheet, keeper, summaries, len(entries)
+
+
+def add_pad_routes(app: FastAPI, hall: Hall) -> None:
+    """The score pad's routes of the module docstring, on ``hall``'s store."""
+    sheets = _Sheets(hall)
+    _add_create_route(app, sheets)
+    _add_read_routes(app, sheets)
+    _add_deal_route(app, sheets)
+
+
+def _add_create_route(app: FastAPI, sheets: _Sheets) -> None:
+    """A new sheet, its scorekeeper's token in the answer."""
+    creating = KeyedBuckets(SHEETS_PER_MINUTE / 60, SHEETS_PER_MINUTE)
 
     @app.post("/api/pad")
     async def create_sheet(request: Request) -> JSONResponse:
@@ -190,7 +205,7 @@ def add_pad_routes(app: FastAPI, hall: Hall) -> None:
         for _ in range(3):
             sheet_id = PREFIX + new_token()[:16]
             try:
-                await call(store.create, sheet_id, rules=sheet.rules.text, settings={"pad": 1}, seed=0,
+                await sheets.call(sheets.store.create, sheet_id, rules=sheet.rules.text, settings={"pad": 1}, seed=0,
                            first_dealer=sheet.first_dealer, seats=STORED_SEATS, entries=[entry])
                 break
             except GameExists:
@@ -198,6 +213,10 @@ def add_pad_routes(app: FastAPI, hall: Hall) -> None:
         else:
             raise Refused(503, "db_unavailable")
         return JSONResponse({"id": sheet_id, "token": token, "sheet": public(sheet_id, sheet, 1)})
+
+
+def _add_read_routes(app: FastAPI, sheets: _Sheets) -> None:
+    """The pad's page, the facts of a rule text, and a sheet (as JSON or a file)."""
 
     @app.get("/pad", response_model=None)
     async def page() -> Response:
@@ -215,20 +234,24 @@ def add_pad_routes(app: FastAPI, hall: Hall) -> None:
 
     @app.get("/api/pad/{sheet_id}")
     async def get_sheet(sheet_id: str) -> JSONResponse:
-        sheet, _, _, version = await load(sheet_id)
+        sheet, _, _, version = await sheets.load(sheet_id)
         return JSONResponse(public(sheet_id, sheet, version))
 
     @app.get("/api/pad/{sheet_id}/sheet.csv")
     async def sheet_file(sheet_id: str) -> Response:
-        sheet, _, _, _ = await load(sheet_id)
+        sheet, _, _, _ = await sheets.load(sheet_id)
         return Response(sheet_csv(sheet), media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{sheet_id}.csv"'})
+
+
+def _add_deal_route(app: FastAPI, sheets: _Sheets) -> None:
+    """The scorekeeper enters (or corrects) a deal."""
 
     @app.post("/api/pad/{sheet_id}/deals")
     async def enter_deal(sheet_id: str, request: Request) -> JSONResponse:
         data = await read_body(request, BODY_BYTES)
         for _ in range(3):
-            sheet, keeper, summaries, version = await load(sheet_id)
+            sheet, keeper, summaries, version = await sheets.load(sheet_id)
             token = _bearer(request)
             if token is None or digest(token) != keeper:
                 raise Refused(403, "pad_scorekeeper_only")
@@ -247,9 +270,9 @@ def add_pad_routes(app: FastAPI, hall: Hall) -> None:
                 raise Refused(400, problem.code, **problem.params) from None
             entry = {"kind": "deal", "deal": number, "summary": summary, "at": now()}
             try:
-                version = await call(store.append, sheet_id, version, [entry])
+                version = await sheets.call(sheets.store.append, sheet_id, version, [entry])
             except VersionConflict:  # another request stored first: read again, check again
                 continue
-            hall.outage.ok()
+            sheets.hall.outage.ok()
             return JSONResponse(public(sheet_id, sheet, version))
         raise Refused(503, "db_unavailable")
