@@ -7,6 +7,7 @@ line stays quick. The protocol is documented in :mod:`binokel.server.protocol`.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import os
 import socket
@@ -62,42 +63,59 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C; print the address first."""
-    try:
-        import uvicorn
-
-        from binokel.server.app import create_app, lan_address
-        from binokel.server.transport import uvicorn_config
+    try:  # the web framework is there (_serve imports it)
+        for module in ("uvicorn", "binokel.server.app", "binokel.server.transport"):
+            importlib.import_module(module)
     except ImportError as error:
         return _fail(f"needs FastAPI and uvicorn ({error.name} is missing): pip install 'binokel[serve]'")
+    problem = _bad_argument(args)
+    if problem is not None:
+        return _fail(problem)
+    db = args.db or os.environ.get("BINOKEL_DB") or default_db_path()
+    if getattr(args, "workers", 1) > 1:
+        return _supervise(args, db)
+    return _serve(args, db)
 
+
+def _bad_argument(args: argparse.Namespace) -> str | None:
+    """What is wrong with the command line's numbers and URLs, if anything."""
     if not 0 <= args.port <= 65535:
-        return _fail(f"--port must be from 0 to 65535, not {args.port}")
+        return f"--port must be from 0 to 65535, not {args.port}"
     if not math.isfinite(args.think) or args.think < 0:
-        return _fail(f"--think must be a number of seconds >= 0, not {args.think}")
+        return f"--think must be a number of seconds >= 0, not {args.think}"
     public_url = getattr(args, "public_url", None)
     if public_url is not None and not public_url.startswith(("http://", "https://")):
-        return _fail(f"--public-url must start with http:// or https://, not {public_url!r}")
-    from binokel.server.storage import is_postgres_url
-
-    db = args.db or os.environ.get("BINOKEL_DB") or default_db_path()
-    shown = _safe_db(db)
+        return f"--public-url must start with http:// or https://, not {public_url!r}"
     workers = getattr(args, "workers", 1)
     if workers < 1:
-        return _fail(f"--workers must be 1 or more, not {workers}")
-    if workers > 1:
-        import binokel.server.workers as supervisor
+        return f"--workers must be 1 or more, not {workers}"
+    return None
 
-        if not (is_postgres_url(db) or args.redis or os.environ.get("BINOKEL_REDIS")):
-            return _fail("--workers needs a database all of them share and hear: --db postgresql://… (or --redis)")
-        if not supervisor.environment_ok():
-            return _fail("--workers needs SO_REUSEPORT (Linux, BSD, macOS); start the processes yourself")
-        port = args.port or supervisor.free_port(args.host)
-        args.db = str(db)
-        url = f"http://{f'[{args.host}]' if ':' in args.host else args.host}:{port}/"
-        return supervisor.supervise(supervisor.worker_command(args, port), workers, url=url)
+
+def _supervise(args: argparse.Namespace, db: str | os.PathLike[str]) -> int:
+    """``--workers N``: start N server processes on one port and watch over them."""
+    import binokel.server.workers as supervisor
+    from binokel.server.storage import is_postgres_url
+
+    if not (is_postgres_url(db) or args.redis or os.environ.get("BINOKEL_REDIS")):
+        return _fail("--workers needs a database all of them share and hear: --db postgresql://… (or --redis)")
+    if not supervisor.environment_ok():
+        return _fail("--workers needs SO_REUSEPORT (Linux, BSD, macOS); start the processes yourself")
+    port = args.port or supervisor.free_port(args.host)
+    args.db = str(db)
+    url = f"http://{f'[{args.host}]' if ':' in args.host else args.host}:{port}/"
+    return supervisor.supervise(supervisor.worker_command(args, port), args.workers, url=url)
+
+
+def _serve(args: argparse.Namespace, db: str | os.PathLike[str]) -> int:
+    """One server process: open the database, listen, say where, serve until Ctrl-C."""
+    import uvicorn
+
+    from binokel.server.app import create_app
     from binokel.server.guard import origin_of
     from binokel.server.limits import Limits
     from binokel.server.logs import configure
+    from binokel.server.transport import uvicorn_config
 
     configure(getattr(args, "log_format", "text"))
     allow_origins = getattr(args, "allow_origin", None) or []
@@ -105,19 +123,39 @@ def run(args: argparse.Namespace) -> int:
         if origin_of(origin) is None:
             return _fail(f"--allow-origin must be an origin such as https://cards.example.org, not {origin!r}")
     limits = Limits()
+    public_url = getattr(args, "public_url", None)
     try:
         app = create_app(db, think=args.think, host=args.host, public_url=public_url, redis=args.redis,
                          limits=limits, allow_origins=allow_origins,
                          allow_hosts=getattr(args, "allow_host", None) or [],
                          public_metrics=getattr(args, "public_metrics", False))
     except Exception as error:  # noqa: BLE001 - sqlite3, PostgreSQL or OS errors: one line, no traceback
-        return _fail(f"cannot open the database {shown}: {error}")
+        return _fail(f"cannot open the database {_safe_db(db)}: {error}")
     try:
         sock = _listen(args.host, args.port, reuse_port=args.reuse_port)
     except OSError as error:
         return _fail(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
+    _announce(args, sock, _safe_db(db))
+    forwarded = getattr(args, "forwarded_allow_ips", None) or os.environ.get("FORWARDED_ALLOW_IPS") or None
+    _raise_file_limit()
+    server = uvicorn.Server(uvicorn_config(app, limits, forwarded_allow_ips=forwarded))
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass  # uvicorn re-raises the Ctrl-C it handled; the shutdown is complete
+    finally:
+        sock.close()
+    print("Binokel server stopped.", flush=True)
+    return 0
+
+
+def _announce(args: argparse.Namespace, sock: socket.socket, shown: str) -> None:
+    """Say where the server is (and who can reach it); open it in a browser if asked."""
+    from binokel.server.app import lan_address
+
     host, port = sock.getsockname()[:2]
     url = f"http://{f'[{host}]' if ':' in host else host}:{port}/"
+    public_url = getattr(args, "public_url", None)
     if args.quiet:
         print(f"Binokel worker {os.getpid()} is serving {url}", flush=True)
     else:
@@ -131,17 +169,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"Games are saved in {shown}. Press Ctrl-C to stop.", flush=True)
     if args.open:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
-    forwarded = getattr(args, "forwarded_allow_ips", None) or os.environ.get("FORWARDED_ALLOW_IPS") or None
-    _raise_file_limit()
-    server = uvicorn.Server(uvicorn_config(app, limits, forwarded_allow_ips=forwarded))
-    try:
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass  # uvicorn re-raises the Ctrl-C it handled; the shutdown is complete
-    finally:
-        sock.close()
-    print("Binokel server stopped.", flush=True)
-    return 0
 
 
 FILES_WANTED = 65536
