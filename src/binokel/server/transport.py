@@ -98,10 +98,19 @@ def guarded_protocol(limits: Limits, trusted: Trusted | None = None) -> type[asy
     httptools is not installed). Each call makes a class with its own connection counts."""
     if _HttpTools is None:
         return None
-    counts = Counted(limits.http_connections_per_address)
-    proxies = trusted or Trusted(None)
+    return type("Guarded", (_Guarded,), {"guard_limits": limits,
+                                         "guard_counts": Counted(limits.http_connections_per_address),
+                                         "guard_proxies": trusted or Trusted(None)})
 
-    class Guarded(_HttpTools):
+
+if _HttpTools is not None:
+    class _Guarded(_HttpTools):
+        """uvicorn's httptools protocol under ``guard_limits``: connections per address
+        (``guard_counts``, not for ``guard_proxies``), the head's size and time, the body's rate."""
+
+        guard_limits: Limits
+        guard_counts: Counted
+        guard_proxies: Trusted
         _deadline: asyncio.TimerHandle | None = None
         _body_check: asyncio.TimerHandle | None = None
         _counted: str | None = None
@@ -113,12 +122,12 @@ def guarded_protocol(limits: Limits, trusted: Trusted | None = None) -> type[asy
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             peer = self.client[0] if self.client else None
-            if peer is not None and not proxies.allows(peer):
+            if peer is not None and not self.guard_proxies.allows(peer):
                 key = address_key(peer)
-                if not counts.add(key):
-                    log.info("refused a connection: %s holds %d already", key, counts.most,
+                if not self.guard_counts.add(key):
+                    log.info("refused a connection: %s holds %d already", key, self.guard_counts.most,
                              extra={"event": "refused", "code": "too_many_connections_address", "client": peer})
-                    self._refuse(429, ProtocolError("too_many_connections_address", max=counts.most))
+                    self._refuse(429, ProtocolError("too_many_connections_address", max=self.guard_counts.most))
                     return
                 self._counted = key
             self._start_deadline()
@@ -129,8 +138,9 @@ def guarded_protocol(limits: Limits, trusted: Trusted | None = None) -> type[asy
             if self._in_head:
                 self._head_bytes += len(data)
             super().data_received(data)
-            if self._in_head and self._head_bytes > limits.head_bytes and not self.transport.is_closing():
-                self._refuse(431, ProtocolError("head_too_large", max=limits.head_bytes))
+            most = self.guard_limits.head_bytes
+            if self._in_head and self._head_bytes > most and not self.transport.is_closing():
+                self._refuse(431, ProtocolError("head_too_large", max=most))
 
         def on_message_begin(self) -> None:
             super().on_message_begin()
@@ -165,7 +175,7 @@ def guarded_protocol(limits: Limits, trusted: Trusted | None = None) -> type[asy
                 lost = socket_protocol.connection_lost
 
                 def released(exc: Exception | None) -> None:
-                    counts.remove(key)
+                    self.guard_counts.remove(key)
                     lost(exc)
 
                 socket_protocol.connection_lost = released
@@ -174,7 +184,7 @@ def guarded_protocol(limits: Limits, trusted: Trusted | None = None) -> type[asy
             self._stop_deadline()
             self._stop_body_check()
             if self._counted is not None:
-                counts.remove(self._counted)
+                self.guard_counts.remove(self._counted)
                 self._counted = None
             super().connection_lost(exc)
 
@@ -187,7 +197,7 @@ def guarded_protocol(limits: Limits, trusted: Trusted | None = None) -> type[asy
             self.transport.close()
 
         def _start_deadline(self) -> None:
-            self._deadline = self.loop.call_later(limits.head_seconds, self._too_slow)
+            self._deadline = self.loop.call_later(self.guard_limits.head_seconds, self._too_slow)
 
         def _stop_deadline(self) -> None:
             if self._deadline is not None:
@@ -203,15 +213,15 @@ def guarded_protocol(limits: Limits, trusted: Trusted | None = None) -> type[asy
             self._deadline = None
             if not self.transport.is_closing():
                 client = f"{self.client[0]}:{self.client[1]}" if self.client else None
-                log.info("a client took over %g s to send a request's head: closed", limits.head_seconds,
-                         extra={"event": "slow_head", "client": client})
+                log.info("a client took over %g s to send a request's head: closed",
+                         self.guard_limits.head_seconds, extra={"event": "slow_head", "client": client})
                 self.transport.close()
 
         def _check_body(self) -> None:
             """While the body streams in: past ``body_seconds`` it must have come at the
             least rate (not counted while the server itself stopped reading)."""
             self._body_check = None
-            cycle = self.cycle
+            limits, cycle = self.guard_limits, self.cycle
             if cycle is None or cycle.response_complete or not cycle.more_body or self.transport.is_closing():
                 return
             elapsed = self.loop.time() - self._body_started
@@ -225,8 +235,6 @@ def guarded_protocol(limits: Limits, trusted: Trusted | None = None) -> type[asy
                                                 rate=limits.body_bytes_per_second))
                 return
             self._body_check = self.loop.call_later(BODY_CHECK, self._check_body)
-
-    return Guarded
 
 
 def uvicorn_config(app: Any, limits: Limits, *, forwarded_allow_ips: str | None = None,
