@@ -78,16 +78,16 @@ class Refused(ProtocolError):
         self.status = status
 
 
-async def read_body(request: Any, most: int, not_json: str = "body_not_object") -> Any:
+async def read_body(request: Any, most: int, *, upload: bool = False) -> Any:
     """A request's body as JSON, for its model to read: Refused 413 above ``most`` bytes,
-    400 ``not_json`` when it is no JSON at all."""
+    400 when it is no JSON at all (an uploaded record: ``review_body``)."""
     raw = await request.body()
     if len(raw) > most:
         raise Refused(413, "body_too_large", max=most)
     try:
         return json.loads(raw)
     except (ValueError, RecursionError):
-        raise Refused(400, not_json) from None
+        raise Refused(400, "review_body" if upload else "body_not_object") from None
 
 
 @dataclass(frozen=True)

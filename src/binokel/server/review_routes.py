@@ -85,6 +85,6 @@ def add_review_routes(app: FastAPI, get_table: Callable[[str], Awaitable[Table |
 
     @app.post("/api/review")
     async def review_upload(request: Request) -> JSONResponse:
-        body = REVIEW.read(await read_body(request, UPLOAD_BYTES, "review_body"))
+        body = REVIEW.read(await read_body(request, UPLOAD_BYTES, upload=True))
         client = request.client.host if request.client else "?"
         return await review(request, f"upload:{client}", body.record, body.seat, body.deal)
