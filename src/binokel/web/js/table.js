@@ -534,7 +534,8 @@ export class Table {
   render() {
     const board = $("table-view");
     board.dataset.phase = this.view.phase;
-    board.dataset.turn = this.view.to_move === this.view.seat ? "me" : "other";
+    // A discard card already sent (the next goes when its update comes) is not the player's turn.
+    board.dataset.turn = this.busy ? "sent" : this.view.to_move === this.view.seat ? "me" : "other";
     board.dataset.version = this.msg.version;
     this.renderScoreboard();
     this.placeSeats();
