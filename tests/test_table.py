@@ -151,6 +151,11 @@ def test_public_fields_are_the_same_in_every_seats_view(rules: Rules) -> None:
         shown = [table.view(seat).to_json() for seat in range(rules.players)]
         for name in PUBLIC_FIELDS:
             assert len({json.dumps(s[name]) for s in shown}) == 1, name
+        # Every field but a seat's own is the same for every seat: the server builds them once.
+        public = table.public_json()
+        assert all(table.view(seat).public_json() == public for seat in range(rules.players))
+        assert all(json.dumps(table.view(seat).to_json(public=public)) == json.dumps(shown[seat])
+                   for seat in range(rules.players))
         table.act(table.to_move, choose(table.to_move, table.view(table.to_move)))
 
 

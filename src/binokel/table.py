@@ -399,6 +399,14 @@ class Table:
             seen = self._views[seat] = view(self.shown_deal, seat)
         return seen
 
+    def public_json(self) -> dict[str, Any]:
+        """The fields of the shown deal's view that are the same for every seat, as JSON
+        (:meth:`SeatView.public_json`; made once per version, with the step's events). Shared:
+        not to be changed."""
+        if self._public is None:
+            self._public = _public(view(self.shown_deal, 0))
+        return self._public
+
     def view_at(self, version: int, seat: int) -> SeatView:
         """What ``seat`` could know at ``version``: the history replayed up to it."""
         if not 0 <= version <= self.version:
@@ -576,8 +584,8 @@ PUBLIC_FIELDS = ("auction", "soloist", "bid", "tapp", "melds", "open_hand", "tri
 
 
 def _public(seen: SeatView) -> dict[str, Any]:
-    data = seen.to_json()
-    return {name: data[name] for name in PUBLIC_FIELDS}
+    """The fields of a view that are the same for every seat (:meth:`SeatView.public_json`)."""
+    return seen.public_json()
 
 
 def _result(deal: State, game: Game) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from typing import Any
 
 from binokel.state import State
 from binokel.table import Acted, Ask, Deal, Event, EventKind, Next, Table, Think
-from binokel.view import view
+from binokel.view import merge_json, view
 
 DEAL_FIELDS = frozenset({"rules", "seat", "players", "dealer", "tapp_size", "sitting_out", "order", "rank_points"})
 """View fields that stay the same through a deal: sent with the deal only."""
@@ -45,6 +45,7 @@ EVENT_FIELDS: Mapping[EventKind, frozenset[str]] = {
     EventKind.TRICK: frozenset({"tricks"}),
 }
 """View fields that change only with an event of their kind."""
+ALL_EVENT_FIELDS = frozenset().union(*EVENT_FIELDS.values())
 PRIVATE_FIELDS: Mapping[str, Any] = {"hand": [], "discard": None, "legal_actions": []}
 """What a spectator's view leaves out of a seat's view (everything else in a view is public)."""
 
@@ -59,16 +60,22 @@ def spectator_view(deal: State, omit: Collection[str] = ()) -> dict[str, Any]:
     >>> seen["seat"], seen["hand"], seen["hand_sizes"]
     (None, [], [15, 15, 15])
     """
-    # Seen from a seat that is not the soloist: nothing derived from the discard comes with it.
-    seat = deal.sitting_out if deal.sitting_out is not None else 1 if deal.soloist == 0 else 0
-    seen = {**view(deal, seat).to_json(omit), **PRIVATE_FIELDS, "seat": None}
-    return {name: value for name, value in seen.items() if name not in omit} if omit else seen
+    return spectator_json(view(deal, 0).public_json(), omit)
+
+
+def spectator_json(public: Mapping[str, Any], omit: Collection[str] = ()) -> dict[str, Any]:
+    """:func:`spectator_view` from the public fields of any seat's view of the deal
+    (:meth:`SeatView.public_json`): the own fields are those of a seat that is not the
+    soloist, nothing derived from the discard."""
+    own = {**PRIVATE_FIELDS, "seat": None, "card_points": list(public["trick_points"]), "discard_points": None}
+    return merge_json(public, own, omit)
 
 
 def view_json(table: Table, audience: int | None, omit: Collection[str] = ()) -> dict[str, Any]:
     """The audience's view of the shown deal as JSON (a spectator's without private fields),
-    without the fields ``omit``."""
-    return table.view(audience).to_json(omit) if audience is not None else spectator_view(table.shown_deal, omit)
+    without the fields ``omit``; the public fields are the driver's, made once per version."""
+    public = table.public_json()
+    return table.view(audience).to_json(omit, public) if audience is not None else spectator_json(public, omit)
 
 
 def next_json(step: Next) -> dict[str, Any]:
@@ -138,40 +145,63 @@ class Update:
         return message
 
 
-def changed_fields(table: Table, events: Sequence[Event], audience: int | None) -> frozenset[str] | None:
-    """The view fields the table's last step changed for ``audience`` (None: all of them, a deal)."""
+@dataclass(frozen=True)
+class News:
+    """What the table's last step tells every audience alike, made once for all of them (:func:`news_of`)."""
+
+    version: int
+    events: tuple[Event, ...]  # all of them; each audience is told those it may see
+    kept: frozenset[str] | None  # the view fields the step did not change (None: a deal, it changed all)
+    concerned: frozenset[int]  # the seats whose own fields it changed too (the mover; the soloist taking the Tapp)
+    won: int  # the tricks it completed
+    game: Mapping[str, Any]  # the game facts, and the score sheet when a deal ended
+    next: Next
+
+    def kept_for(self, audience: int | None) -> frozenset[str] | None:
+        """The view fields the step did not change for ``audience`` (None: it changed all)."""
+        if self.kept is None or audience not in self.concerned:
+            return self.kept
+        return self.kept - OWN_FIELDS
+
+
+def news_of(table: Table, events: Sequence[Event]) -> News:
+    """What the table's last step, whose ``events`` are given, tells every audience alike."""
     step = table.history[-1]
-    if not isinstance(step, Acted) or any(e.kind is EventKind.DEAL for e in events):
-        return None
-    kept = set(DEAL_FIELDS | OWN_FIELDS)
-    for fields in EVENT_FIELDS.values():
-        kept |= fields
-    if audience is not None and (step.seat == audience or _takes_tapp(table, events, audience)):
-        kept -= OWN_FIELDS
-    for event in events:
-        kept -= EVENT_FIELDS.get(event.kind, frozenset())
-    return frozenset(kept)
-
-
-def _takes_tapp(table: Table, events: Sequence[Event], seat: int) -> bool:
-    """Did the auction end with ``seat`` the soloist (its hand gains the Tapp, its discard starts)?"""
-    return table.shown_deal.soloist == seat and any(e.kind in (EventKind.SOLOIST, EventKind.TAPP) for e in events)
-
-
-def update_for(table: Table, events: Sequence[Event], audience: int | None,
-               stand_in: int | None = None) -> Update:
-    """What ``audience`` receives for the table's last step, whose ``events`` are given."""
-    kept = changed_fields(table, events, audience)
-    shown = view_json(table, audience, kept or ())  # the unchanged fields are not even built
-    appended: dict[str, list[Any]] = {}
-    won = sum(1 for e in events if e.kind is EventKind.TRICK)
-    if kept is not None and won:  # the tricks won are added to the list the audience holds
-        appended["tricks"] = shown.pop("tricks")[-won:]
+    kept: frozenset[str] | None = None
+    concerned: set[int] = set()
+    if isinstance(step, Acted) and not any(e.kind is EventKind.DEAL for e in events):
+        unchanged = set(DEAL_FIELDS | OWN_FIELDS | ALL_EVENT_FIELDS)
+        for event in events:
+            unchanged -= EVENT_FIELDS.get(event.kind, frozenset())
+        kept = frozenset(unchanged)
+        concerned.add(step.seat)
+        soloist = table.shown_deal.soloist
+        if soloist is not None and any(e.kind in (EventKind.SOLOIST, EventKind.TAPP) for e in events):
+            concerned.add(soloist)  # the auction ended: its hand gains the Tapp, its discard starts
     game = game_facts(table)
     if any(e.kind is EventKind.DEAL_OVER for e in events):
         game["history"] = [score_line(result) for result in table.results]
-    told = tuple(e for e in events if e.visibility.allows(audience))
-    return Update(table.version, audience, told, shown, appended, game, table.next_step(), stand_in)
+    return News(table.version, tuple(events), kept, frozenset(concerned),
+                sum(1 for e in events if e.kind is EventKind.TRICK), game, table.next_step())
+
+
+def changed_fields(table: Table, events: Sequence[Event], audience: int | None) -> frozenset[str] | None:
+    """The view fields the table's last step changed for ``audience`` (None: all of them, a deal)."""
+    return news_of(table, events).kept_for(audience)
+
+
+def update_for(table: Table, events: Sequence[Event], audience: int | None,
+               stand_in: int | None = None, news: News | None = None) -> Update:
+    """What ``audience`` receives for the table's last step, whose ``events`` are given
+    (``news``: :func:`news_of` them, made once for every audience)."""
+    news = news if news is not None else news_of(table, events)
+    kept = news.kept_for(audience)
+    shown = view_json(table, audience, kept or ())  # the unchanged fields are not even built
+    appended: dict[str, list[Any]] = {}
+    if kept is not None and news.won:  # the tricks won are added to the list the audience holds
+        appended["tricks"] = shown.pop("tricks")[-news.won:]
+    told = tuple(e for e in news.events if e.visibility.allows(audience))
+    return Update(news.version, audience, told, shown, appended, news.game, news.next, stand_in)
 
 
 def apply_update(model: Mapping[str, Any], message: Mapping[str, Any]) -> dict[str, Any]:
@@ -205,4 +235,5 @@ def apply_update(model: Mapping[str, Any], message: Mapping[str, Any]) -> dict[s
 
 
 __all__ = ["DEAL_FIELDS", "EVENT_FIELDS", "OWN_FIELDS", "PRIVATE_FIELDS", "Update", "apply_update", "changed_fields",
-           "game_facts", "next_json", "score_line", "spectator_view", "update_for", "view_json"]
+           "game_facts", "News", "news_of", "next_json", "score_line", "spectator_json", "spectator_view", "update_for",
+           "view_json"]

@@ -15,7 +15,7 @@ history (calls, the Tapp once shown, melds shown, tricks), the soloist's own dis
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from binokel.action import Action, Contract
@@ -92,10 +92,12 @@ class SeatView:
         discard = sum(c.points for c in self.discard) if self.discard else 0
         return tuple(p + (discard if seat == self.soloist else 0) for seat, p in enumerate(self.trick_points))
 
-    def to_json(self, omit: Collection[str] = ()) -> dict[str, Any]:
+    def to_json(self, omit: Collection[str] = (), public: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Plain JSON for the browser or the terminal; cards and actions in record notation.
         ``omit``: fields to leave out (the dear ones, the finished tricks and the melds, are
         then not built at all: an update leaves out the fields its step did not change).
+        ``public``: :meth:`public_json` of any seat's view of the same deal, made once for
+        every seat (the driver keeps it per version); only this seat's own fields are built.
 
         >>> import random
         >>> seen = view(State.new("standard", dealer=2).deal_random(random.Random(1)), 0)
@@ -103,15 +105,38 @@ class SeatView:
         True
         >>> sorted(set(seen.to_json()) - set(seen.to_json(omit={"tricks", "melds"})))
         ['melds', 'tricks']
+        >>> other = view(State.new("standard", dealer=2).deal_random(random.Random(1)), 1)
+        >>> seen.to_json(public=other.public_json()) == seen.to_json()
+        True
         """
         cards = _card_texts
-        data = {
-            "rules": self.rules.text, "seat": self.seat, "players": self.players, "dealer": self.dealer,
-            "phase": self.phase.value, "to_move": self.to_move, "tapp_size": self.tapp_size, "hand": cards(self.hand),
+        discard = self.discard
+        own = {"seat": self.seat, "hand": cards(self.hand), "discard": cards(discard) if discard is not None else None,
+               "legal_actions": [str(a) for a in self.legal_actions], "card_points": list(self.card_points),
+               "discard_points": sum(c.points for c in discard) if discard is not None else None}
+        return merge_json(self._public_data(omit) if public is None else public, own, omit)
+
+    def public_json(self, omit: Collection[str] = ()) -> dict[str, Any]:
+        """The fields of :meth:`to_json` that are the same in every seat's view of the deal
+        (all but :data:`SEAT_FIELDS`); ``omit`` as there.
+
+        >>> import random
+        >>> deal = State.new("standard", dealer=2).deal_random(random.Random(1))
+        >>> view(deal, 0).public_json() == view(deal, 1).public_json()
+        True
+        """
+        data = self._public_data(omit)
+        return {name: value for name, value in data.items() if name not in omit} if omit else data
+
+    def _public_data(self, omit: Collection[str]) -> dict[str, Any]:
+        """Every public field; those in ``omit`` that are dear to build (tricks, melds) are None."""
+        cards = _card_texts
+        return {
+            "rules": self.rules.text, "players": self.players, "dealer": self.dealer,
+            "phase": self.phase.value, "to_move": self.to_move, "tapp_size": self.tapp_size,
             "hand_sizes": list(self.hand_sizes), "auction": [str(a) for a in self.auction],
             "callers": list(self.callers), "soloist": self.soloist, "bid": self.bid,
             "tapp": cards(self.tapp) if self.tapp is not None else None,
-            "discard": cards(self.discard) if self.discard is not None else None,
             "game": self.game.word if self.game is not None else None, "surrendered": self.surrendered,
             "melds": None if self.melds is None or "melds" in omit
             else [[m.to_json() for m in seat] for seat in self.melds],
@@ -121,18 +146,14 @@ class SeatView:
             "tricks_won": list(self.tricks_won), "trick_points": list(self.trick_points),
             "outcome": self.outcome.value if self.outcome is not None else None,
             "scores": list(self.scores) if self.scores is not None else None,
-            "legal_actions": [str(a) for a in self.legal_actions],
             "sitting_out": self.sitting_out,
             "open_hand": cards(self.open_hand) if self.open_hand is not None else None,
             # Derived from the rules and the dealer, sent so that no client works out seat order.
             "order": list(self.seating.order),
             # Derived points, sent so that no client holds the card values or adds them up.
-            "card_points": list(self.card_points),
             "tapp_points": sum(c.points for c in self.tapp) if self.tapp is not None else None,
-            "discard_points": sum(c.points for c in self.discard) if self.discard is not None else None,
             "rank_points": RANK_POINTS_BY_LETTER,
         }
-        return {name: value for name, value in data.items() if name not in omit} if omit else data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatView:
@@ -166,6 +187,20 @@ class SeatView:
 
 # What each rank is worth, for a client that adds up cards a player is choosing (laying away).
 RANK_POINTS_BY_LETTER = {rank.letter: rank.points for rank in Rank}
+
+FIELDS = ("rules", "seat", "players", "dealer", "phase", "to_move", "tapp_size", "hand", "hand_sizes", "auction",
+          "callers", "soloist", "bid", "tapp", "discard", "game", "surrendered", "melds", "tricks", "trick",
+          "tricks_won", "trick_points", "outcome", "scores", "legal_actions", "sitting_out", "open_hand", "order",
+          "card_points", "tapp_points", "discard_points", "rank_points")
+"""The fields of :meth:`SeatView.to_json`, in their order."""
+SEAT_FIELDS = frozenset({"seat", "hand", "discard", "legal_actions", "card_points", "discard_points"})
+"""The fields that differ from seat to seat (every other field is the same in every seat's view of a deal)."""
+
+
+def merge_json(public: Mapping[str, Any], own: Mapping[str, Any], omit: Collection[str] = ()) -> dict[str, Any]:
+    """A view's JSON from its public part and its own (:data:`SEAT_FIELDS`), in the order of
+    :data:`FIELDS`, without the fields ``omit``."""
+    return {name: own[name] if name in own else public[name] for name in FIELDS if name not in omit}
 
 
 def _card_texts(cards: tuple[Card, ...]) -> list[str]:
@@ -221,4 +256,4 @@ def view(state: State, seat: int) -> SeatView:
     )
 
 
-__all__ = ["SeatView", "view", "Phase"]
+__all__ = ["FIELDS", "SEAT_FIELDS", "SeatView", "merge_json", "view", "Phase"]

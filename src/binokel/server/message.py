@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from binokel.server.protocol import rule_changes, rule_facts
+from binokel.server.protocol import contract_facts, rule_changes, seat_facts, surrender_facts
 from binokel.table import Event
-from binokel.update import next_json, score_line, spectator_view, update_for
+from binokel.update import News, news_of, next_json, score_line, spectator_json, update_for
 
 if TYPE_CHECKING:
     from binokel.server.table import Table
@@ -23,15 +23,18 @@ class Messages:
     def __init__(self, table: Table) -> None:
         self.table = table
         self._changes = rule_changes(table.driver.rules)  # the rule set's changes from the standard: fixed
+        self._contracts = contract_facts(table.driver.rules)  # the games without trump offered: fixed
         self._game_cache: tuple[Any, dict[str, Any]] | None = None
         self._history_cache: list[dict[str, Any]] = []
+        self._news: News | None = None  # what the last step tells every audience alike
 
     def state(self, seat: int | None) -> dict[str, Any]:
         """The ``state`` snapshot for ``seat`` (None: a spectator), from that seat's view only.
         The part every seat shares (the ``game``) is built once per version and presence."""
         table = self.table
         driver = table.driver
-        shown = driver.view(seat).to_json() if seat is not None else spectator_view(driver.shown_deal)
+        public = driver.public_json()
+        shown = driver.view(seat).to_json(public=public) if seat is not None else spectator_json(public)
         shared = self._game_part()
         return {
             "type": "state",
@@ -42,24 +45,28 @@ class Messages:
                                             "name": table.name(seat) if seat is not None else ""}},
             "last_trick": shown["tricks"][-1] if shown["tricks"] else None,
             "next": next_json(driver.next_step()),
-            **self.facts(seat),
+            **self.facts(seat, contracts=True),
         }
 
     def update(self, audience: int | None, events: Sequence[Event], stand_in: int | None) -> dict[str, Any]:
         """The ``update`` of the last step for ``audience`` (a seat; None: the spectators):
         applied to that audience's previous snapshot it gives :meth:`state` now."""
-        facts = self.facts(audience)
-        del facts["contracts"]  # the rules' offer: it never changes during a game
-        update = update_for(self.table.driver, events, audience, stand_in)
-        return update.to_json(extra=facts, game={"ready": sorted(self.table.attendance.all_ready())})
+        driver = self.table.driver
+        if self._news is None or self._news.version != driver.version:  # once per step for every audience
+            self._news = news_of(driver, events)
+        update = update_for(driver, events, audience, stand_in, self._news)
+        return update.to_json(extra=self.facts(audience), game={"ready": sorted(self.table.attendance.all_ready())})
 
-    def facts(self, seat: int | None) -> dict[str, Any]:
-        """What the page shows that the rules decide, for ``seat`` (None: a spectator)."""
+    def facts(self, seat: int | None, contracts: bool = False) -> dict[str, Any]:
+        """What the page shows that the rules decide, for ``seat`` (None: a spectator):
+        :func:`~binokel.server.protocol.rule_facts`, its fixed ``contracts`` only if asked (a state)."""
         driver = self.table.driver
         if seat is not None:
-            return rule_facts(driver.view(seat), driver.rules)
-        # Seat 0's view (made once per version) for the public facts; its own ones are left out.
-        return {**rule_facts(driver.view(0), driver.rules), "refusals": {}, "meld_options": None}
+            facts = seat_facts(driver.view(seat), driver.rules)
+        else:  # the public facts only
+            facts = {"refusals": {}, "surrender": surrender_facts(driver.shown_deal.bid, driver.rules),
+                     "meld_options": None}
+        return {"refusals": facts["refusals"], "contracts": self._contracts, **facts} if contracts else facts
 
     def events(self, seat: int | None, events: Sequence[Event], since: int) -> dict[str, Any]:
         """The events ``seat`` may see (already filtered), after version ``since``: what a

@@ -89,6 +89,28 @@ def rule_facts(seen: SeatView, rules: Rules) -> dict[str, Any]:
     >>> facts["contracts"], facts["surrender"], facts["refusals"]
     ({'durch': {'value': 1000, 'whole_game': False}}, None, {})
     """
+    facts = seat_facts(seen, rules)
+    return {"refusals": facts["refusals"], "contracts": contract_facts(rules), **facts}
+
+
+def contract_facts(rules: Rules) -> dict[str, Any]:
+    """The ``contracts`` of :func:`rule_facts`: each game without trump the rules offer (fixed for a game).
+
+    >>> contract_facts(Rules.parse("standard"))
+    {'durch': {'value': 1000, 'whole_game': False}}
+    """
+    offered = {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, BETTEL: rules.bettel, HAND_DURCH: rules.hand_durch}
+    contracts = {}
+    for game, value in offered.items():
+        if value:
+            worth = contract_worth(rules, game)
+            contracts[GAME_WORDS[game]] = {"value": worth, "whole_game": worth is None}
+    return contracts
+
+
+def seat_facts(seen: SeatView, rules: Rules) -> dict[str, Any]:
+    """:func:`rule_facts` without the ``contracts`` (what an ``update`` carries): the
+    ``refusals``, ``surrender`` and ``meld_options`` for the seat of ``seen``."""
     refusals: dict[str, dict[str, Any]] = {}
     if seen.phase == "play" and seen.to_move == seen.seat and seen.trick.cards:
         legal = {str(action) for action in seen.legal_actions}
@@ -100,17 +122,16 @@ def rule_facts(seen: SeatView, rules: Rules) -> dict[str, Any]:
             if str(card) not in legal and str(card) not in refusals:
                 code, params = card_refusal(have, trick, best, trump, card.index)
                 refusals[str(card)] = {"code": code, "params": params}
-    offered = {DURCH: rules.durch, OPEN_DURCH: rules.open_durch, BETTEL: rules.bettel, HAND_DURCH: rules.hand_durch}
-    contracts = {}
-    for game, value in offered.items():
-        if value:
-            worth = contract_worth(rules, game)
-            contracts[GAME_WORDS[game]] = {"value": worth, "whole_game": worth is None}
-    surrender = None if seen.bid is None else {"cost": seen.bid, "credit": rules.surrender_points(seen.bid)}
+    surrender = surrender_facts(seen.bid, rules)
     melds = None
     if seen.soloist == seen.seat and seen.phase in ("game", "surrender"):
         melds = {suit.letter: points for suit, points in meld_values(seen.hand, rules).items()}
-    return {"refusals": refusals, "contracts": contracts, "surrender": surrender, "meld_options": melds}
+    return {"refusals": refusals, "surrender": surrender, "meld_options": melds}
+
+
+def surrender_facts(bid: int | None, rules: Rules) -> dict[str, int] | None:
+    """The ``surrender`` of :func:`rule_facts`: what surrendering at ``bid`` costs and credits (None: no bid yet)."""
+    return None if bid is None else {"cost": bid, "credit": rules.surrender_points(bid)}
 
 
 def parse_message(text: str | bytes | None, most: int = MAX_MESSAGE, **known: Any) -> ClientMessage:
