@@ -298,6 +298,51 @@ def test_many_writers_at_once_each_append_lands_once_in_order(store: Store) -> N
         assert [e.payload["n"] for e in log if e.payload["writer"] == t] == list(range(20))
 
 
+def test_two_stores_writing_the_same_games_at_once_land_each_append_once(target: str) -> None:
+    """Two store objects (two processes) with four threads each append to the same six games,
+    each thread going round them in its own order and retrying on conflict: the appends of a
+    store are written in batches, and two batches holding the same games must neither
+    deadlock nor lose or repeat an append."""
+    stores = [open_store(target), open_store(target)]
+    games = [f"g{g}" for g in range(6)]
+    errors: list[BaseException] = []
+    try:
+        for game in games:
+            new_game(stores[0], game)
+
+        def write(writer: int) -> None:
+            store = stores[writer % 2]
+            order = games if writer % 2 else games[::-1]
+            try:
+                for n in range(10):
+                    for game in order[writer % 3:] + order[:writer % 3]:
+                        while True:
+                            info = info_of(store, game)
+                            assert info is not None
+                            try:
+                                store.append(game, info.version, [{"writer": writer, "n": n}])
+                                break
+                            except VersionConflict:
+                                pass
+            except BaseException as error:  # noqa: BLE001 - reported below
+                errors.append(error)
+
+        threads = [threading.Thread(target=write, args=(writer,)) for writer in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
+        for game in games:
+            log = entries_of(stores[1], game, 1)
+            assert [e.version for e in log] == list(range(2, 82))
+            for writer in range(8):
+                assert [e.payload["n"] for e in log if e.payload["writer"] == writer] == list(range(10))
+    finally:
+        for opened in stores:
+            opened.close()
+
+
 WRITER = """
 import sys
 from binokel.server.storage import Seat, open_store

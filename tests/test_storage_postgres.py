@@ -171,3 +171,33 @@ def test_one_description_makes_the_same_tables_in_both_databases(postgres_url: s
                     " WHERE table_name = ? AND table_schema = current_schema() ORDER BY ordinal_position",
                     (table.name,))]
                 assert in_sqlite == in_postgres == described, table.name
+
+
+def test_a_payload_postgresql_refuses_fails_only_its_own_append(postgres_url: str) -> None:
+    """Appends arriving together are written as one statement; one that PostgreSQL refuses
+    (jsonb cannot hold the character U+0000) is refused alone, the others land."""
+    import psycopg
+
+    with open_store(postgres_url) as store:
+        games = [f"b{n}" for n in range(6)]
+        for game in games:
+            new_game(store, game)
+        start = threading.Barrier(len(games))
+        outcomes: dict[str, object] = {}
+
+        def append(game: str) -> None:
+            start.wait()
+            payload = {"text": "\u0000" if game == "b3" else "fine"}
+            try:
+                outcomes[game] = store.append(game, 1, [payload])
+            except psycopg.DataError as error:
+                outcomes[game] = error
+
+        threads = [threading.Thread(target=append, args=(game,)) for game in games]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert isinstance(outcomes.pop("b3"), psycopg.DataError)
+        assert outcomes == {game: 2 for game in games if game != "b3"}
+        assert entries_of(store, "b3", 1) == []

@@ -13,10 +13,10 @@ import json
 import logging
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Self
+from typing import Any, Generic, Self, TypeVar
 
 from binokel.server.settings import Seat as Seat  # the table's seat, stored as it stands
 
@@ -161,8 +161,10 @@ CARRIED = 7900
 payload of 8000 bytes or more); a longer one says only ``game_id:version``."""
 
 
-def change_text(game_id: str, version: int, entries: Sequence[JSON] | None = None) -> str:
-    """A notification's payload: ``game_id:version``, or with the entries a JSON object.
+def change_text(game_id: str, version: int, entries: Sequence[JSON] | None = None, *,
+                entries_text: str | None = None) -> str:
+    """A notification's payload: ``game_id:version``, or with the entries a JSON object
+    (``entries_text``: the entries already as JSON text, ``dumps(list(entries))``).
 
     >>> change_text("g1", 12), change_text("g1", 12, [{"a": 1}])
     ('g1:12', '{"g":"g1","v":12,"e":[{"a":1}]}')
@@ -170,7 +172,7 @@ def change_text(game_id: str, version: int, entries: Sequence[JSON] | None = Non
     'g1:12'
     """
     if entries:
-        text = dumps({"g": game_id, "v": version, "e": list(entries)})
+        text = f'{{"g":{dumps(game_id)},"v":{int(version)},"e":{entries_text or dumps(list(entries))}}}'
         if len(text.encode()) <= CARRIED:
             return text
     return f"{game_id}:{version}"
@@ -388,6 +390,90 @@ class Store(ABC):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class Pending:
+    """One write waiting for its batch (:class:`GroupCommit`): done once its batch was
+    written, with its result or its error."""
+
+    __slots__ = ("done", "error", "result")
+
+    def __init__(self) -> None:
+        self.done = False
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def outcome(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+P = TypeVar("P", bound=Pending)
+
+
+class GroupCommit(Generic[P]):
+    """Writes that arrive while another batch is being written queue up, and the first of
+    their threads to get the turn writes all of them together (``write(batch)`` sets each
+    one's result or error; one transaction, one wait for the disk for the lot). With ``key``,
+    a batch takes one write per key (a game's next append waits for the next batch).
+
+    >>> batches = []
+    >>> group = GroupCommit(batches.append)
+    >>> request = Pending()
+    >>> group.run(request)
+    >>> request.done, len(batches)
+    (True, 1)
+    """
+
+    def __init__(self, write: Callable[[list[P]], None], key: Callable[[P], Hashable] | None = None) -> None:
+        self._write = write
+        self._key = key
+        self._turn = threading.Condition()
+        self.queue: list[P] = []
+        self._writing = False
+
+    def run(self, request: P) -> None:
+        """Queue ``request`` and return once a batch holding it was written (by this thread
+        or another)."""
+        with self._turn:
+            self.queue.append(request)
+        while True:
+            with self._turn:
+                while not request.done and self._writing:
+                    self._turn.wait()  # another thread is writing; its next batch may take this along
+                if request.done:
+                    return
+                self._writing = True  # this thread writes the next batch
+                batch = self._take()
+            try:
+                self._write(batch)
+            except BaseException as error:  # the batch failed as a whole
+                for pending in batch:
+                    pending.error = pending.error or error
+                if not isinstance(error, Exception):
+                    raise
+            finally:
+                with self._turn:
+                    for pending in batch:
+                        pending.done = True
+                    self._writing = False
+                    self._turn.notify_all()
+
+    def _take(self) -> list[P]:
+        """The next batch, in arrival order (the caller holds the turn)."""
+        batch: list[P] = []
+        rest: list[P] = []
+        if self._key is None:
+            batch, self.queue = self.queue, rest
+            return batch
+        keys: set[Hashable] = set()
+        for pending in self.queue:
+            key = self._key(pending)
+            (rest if key in keys else batch).append(pending)
+            keys.add(key)
+        self.queue = rest
+        return batch
 
 
 def placeholders(count: int) -> str:
