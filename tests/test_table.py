@@ -156,6 +156,9 @@ def test_public_fields_are_the_same_in_every_seats_view(rules: Rules) -> None:
         assert all(table.view(seat).public_json() == public for seat in range(rules.players))
         assert all(json.dumps(table.view(seat).to_json(public=public)) == json.dumps(shown[seat])
                    for seat in range(rules.players))
+        deal = table.shown_deal  # a seat's view made from another's is the same as made anew
+        assert all(view(deal, seat, like=view(deal, (seat + 1) % rules.players)) == view(deal, seat)
+                   for seat in range(rules.players))
         table.act(table.to_move, choose(table.to_move, table.view(table.to_move)))
 
 

@@ -395,8 +395,9 @@ class Table:
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know of the shown deal now (made once per version: a view is immutable)."""
         seen = self._views.get(seat)
-        if seen is None:
-            seen = self._views[seat] = view(self.shown_deal, seat)
+        if seen is None:  # the public fields from another seat's view, if one was made
+            like = next(iter(self._views.values()), None)
+            seen = self._views[seat] = view(self.shown_deal, seat, like)
         return seen
 
     def public_json(self) -> dict[str, Any]:

@@ -14,6 +14,7 @@ history (calls, the Tapp once shown, melds shown, tricks), the soloist's own dis
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from collections.abc import Collection, Mapping
 from typing import Any
@@ -217,29 +218,38 @@ def _trick_of(data: dict[str, Any]) -> Trick:
     return Trick(data["leader"], plays, data["winner"])
 
 
-def view(state: State, seat: int) -> SeatView:
-    """What ``seat`` may know of ``state``."""
+def view(state: State, seat: int, like: SeatView | None = None) -> SeatView:
+    """What ``seat`` may know of ``state``. ``like``: another seat's view of the same state;
+    every field but a seat's own (:data:`SEAT_FIELDS`) is the same in it, and is taken from it.
+
+    >>> import random
+    >>> state = State.new("standard", dealer=2).deal_random(random.Random(1))
+    >>> view(state, 1, like=view(state, 0)) == view(state, 1)
+    True
+    """
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         raise ValueError(f"seat must be from 0 to {state.players - 1}, not {seat!r}")
-    tapp_shown = not state.tapp_in_centre
-    is_soloist = seat == state.soloist
+    hand = tuple(Hand(mask=state.hands[seat]))
+    discard = tuple(sorted(CARDS[k] for k in state.discard)) if seat == state.soloist else None
+    legal_actions = tuple(state.legal_actions()) if state.to_move == seat else ()
+    if like is not None:  # a copy with this seat's own fields (set once, as __init__ would: it is frozen)
+        seen = copy.copy(like)
+        vars(seen).update(seat=seat, hand=hand, discard=discard, legal_actions=legal_actions)
+        return seen
     game = state.game
     return SeatView(
         rules=state.rules,
-        seat=seat,
         players=state.players,
         dealer=state.dealer,
         phase=state.phase,
         to_move=state.to_move,
-        hand=tuple(Hand(mask=state.hands[seat])),
         hand_sizes=tuple(h.bit_count() for h in state.hands),
         tapp_size=state.rules.tapp_size,
         auction=state.calls,
         callers=state.callers,
         soloist=state.soloist,
         bid=state.bid,
-        tapp=tuple(sorted(CARDS[k] for k in state.tapp)) if tapp_shown else None,
-        discard=tuple(sorted(CARDS[k] for k in state.discard)) if is_soloist else None,
+        tapp=None if state.tapp_in_centre else tuple(sorted(CARDS[k] for k in state.tapp)),
         game=game,
         surrendered=state.surrendered,
         melds=state.melds,
@@ -249,10 +259,13 @@ def view(state: State, seat: int) -> SeatView:
         trick_points=state.trick_points,
         outcome=state.outcome,
         scores=state.scores,
-        legal_actions=tuple(state.legal_actions()) if state.to_move == seat else (),
         sitting_out=state.sitting_out,
         open_hand=(tuple(Hand(mask=state.hands[state.soloist]))
                    if game is not None and game.open_hand and state.soloist is not None else None),
+        seat=seat,
+        hand=hand,
+        discard=discard,
+        legal_actions=legal_actions,
     )
 
 

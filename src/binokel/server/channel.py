@@ -85,9 +85,17 @@ class Channel:
         return grouped
 
     def tell(self, message_for: Callable[[int | None], dict[str, Any]]) -> None:
-        """Each audience's message, built and encoded once, to every connection of it."""
+        """Each audience's message, built and encoded once, to every connection of it. Audiences
+        told the same (often: after a card, the seats not to move and the spectators) share
+        one encoding; comparing is much cheaper than encoding (the messages of one kind give
+        each key values of one type, so equal messages encode the same)."""
+        encoded: list[tuple[dict[str, Any], str]] = []
         for audience, connections in self.audiences().items():
-            text = json.dumps(message_for(audience))
+            message = message_for(audience)
+            text = next((text for told, text in encoded if told == message), None)
+            if text is None:
+                text = json.dumps(message)
+                encoded.append((message, text))
             for connection in connections:
                 connection.post(text)
 
