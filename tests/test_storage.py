@@ -204,6 +204,22 @@ def test_listeners_hear_every_accepted_change(store: Store) -> None:
         heard.get(timeout=0.5)  # a closed subscription hears nothing (nor the refused append above)
 
 
+def test_a_listener_hears_only_the_games_it_wants(store: Store) -> None:
+    heard: queue.Queue[Change] = queue.Queue()
+    subscription = store.notifier.subscribe(heard.put, wants={"g1"}.__contains__)
+    new_game(store, "g2")
+    new_game(store, "g1")
+    store.append("g2", 1, [{"a": 1}])
+    store.append("g1", 1, [{"a": 2}])
+    store.notify("g2", 2)
+    store.notify("g1", 2)
+    assert [heard.get(timeout=10) for _ in range(3)] == [Change("g1", 1), Change("g1", 2, ({"a": 2},)),
+                                                         Change("g1", 2)]
+    with pytest.raises(queue.Empty):
+        heard.get(timeout=0.5)
+    subscription.close()
+
+
 def test_concurrent_appends_at_one_version_exactly_one_wins(target: str) -> None:
     """Two store objects (as two processes would have) and eight threads append at the same
     expected version: one append lands, seven get VersionConflict, the log has one entry."""

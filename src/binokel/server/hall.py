@@ -142,7 +142,9 @@ class Hall:
         # The store's calls run in the loop's default executor (asyncio.to_thread); its standard
         # size (cores + 4) is too small to ride out a slow disk flush while other tables write.
         self._loop.set_default_executor(ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="binokel-io"))
-        self._subscription = await asyncio.to_thread(self.store.notifier.subscribe, self._heard)
+        # Only the changes of tables held here: the others' are not even read.
+        self._subscription = await asyncio.to_thread(self.store.notifier.subscribe, self._heard,
+                                                     self.tables.__contains__)
         self._heartbeat = self._loop.create_task(self.heartbeat(), name="presence heartbeat")
 
     def _heard(self, change: Change) -> None:

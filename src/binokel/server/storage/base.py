@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -202,12 +203,33 @@ def parse_change(text: str) -> Change | None:
     return Change(game_id, int(version))
 
 
-class Subscription:
-    """A registered listener; :meth:`close` stops it."""
+HEAD = re.compile(r'\{"g":("(?:[^"\\]|\\.)*"),"v":(\d+),')
+"""The start of a notification that carries its entries: the game and the version."""
 
-    def __init__(self, hub: Notifier, listener: Listener) -> None:
+
+def change_head(text: str) -> tuple[str, int] | None:
+    """The game and the version a notification's payload names, without reading the entries
+    it carries (None for anything else).
+
+    >>> change_head('{"g":"g1","v":12,"e":[{"a":1}]}'), change_head("g1:12"), change_head("junk")
+    (('g1', 12), ('g1', 12), None)
+    """
+    found = HEAD.match(text)
+    if found is not None:
+        game_id = json.loads(found[1])
+        return (game_id, int(found[2])) if isinstance(game_id, str) else None
+    change = None if text.startswith("{") else parse_change(text)
+    return (change.game_id, change.version) if change is not None and change.game_id is not None \
+        and change.version is not None else None
+
+
+class Subscription:
+    """A registered listener (``wants``: the games it hears of; None: all); :meth:`close` stops it."""
+
+    def __init__(self, hub: Notifier, listener: Listener, wants: Callable[[str], bool] | None = None) -> None:
         self._hub = hub
         self.listener = listener
+        self.wants = wants
 
     def close(self) -> None:
         self._hub.remove(self)
@@ -218,16 +240,18 @@ class Notifier(ABC):
 
     Listeners are called from a background thread (or, in-process, from the thread that
     wrote); they must be quick and thread-safe — an asyncio server hands the change to its
-    loop with ``loop.call_soon_threadsafe``.
+    loop with ``loop.call_soon_threadsafe``. A listener subscribed with ``wants`` hears only
+    of the games it wants (and of lost notifications): a process that holds some of the
+    tables is spared the others' changes, their entries not even read.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscriptions: list[Subscription] = []
 
-    def subscribe(self, listener: Listener) -> Subscription:
+    def subscribe(self, listener: Listener, wants: Callable[[str], bool] | None = None) -> Subscription:
         with self._lock:
-            subscription = Subscription(self, listener)
+            subscription = Subscription(self, listener, wants)
             self._subscriptions.append(subscription)
             first = len(self._subscriptions) == 1
         if first:
@@ -240,14 +264,29 @@ class Notifier(ABC):
                 self._subscriptions.remove(subscription)
 
     def deliver(self, change: Change) -> None:
-        """Call every listener (one that raises is logged and skipped)."""
+        """Call every listener that wants the change (one that raises is logged and skipped)."""
         with self._lock:
-            listeners = [s.listener for s in self._subscriptions]
-        for listener in listeners:
+            subscriptions = list(self._subscriptions)
+        for subscription in subscriptions:
+            if change.game_id is not None and subscription.wants is not None \
+                    and not subscription.wants(change.game_id):
+                continue
             try:
-                listener(change)
+                subscription.listener(change)
             except Exception:
                 log.exception("a change listener failed on %s", change)
+
+    def hear(self, text: str) -> None:
+        """A payload from the channel: delivered if it is a change some listener wants (its
+        entries are read only then)."""
+        head = change_head(text)
+        if head is None:
+            return
+        with self._lock:
+            wanted = any(s.wants is None or s.wants(head[0]) for s in self._subscriptions)
+        change = parse_change(text) if wanted else None
+        if change is not None:
+            self.deliver(change)
 
     @abstractmethod
     def publish(self, game_id: str, version: int, entries: Sequence[JSON] | None = None) -> None:

@@ -14,7 +14,7 @@ import redis
 
 from collections.abc import Sequence
 
-from binokel.server.storage.base import JSON, Change, Notifier, change_text, log, parse_change
+from binokel.server.storage.base import JSON, Change, Notifier, change_text, log
 
 
 class RedisNotifier(Notifier):
@@ -63,9 +63,7 @@ class RedisNotifier(Notifier):
                         self._ready.set()
                     elif message["type"] == "message":
                         data = message["data"]
-                        change = parse_change(data.decode(errors="replace") if isinstance(data, bytes) else str(data))
-                        if change is not None:
-                            self.deliver(change)
+                        self.hear(data.decode(errors="replace") if isinstance(data, bytes) else str(data))
             except redis.RedisError as error:
                 if self._stop.is_set():
                     break

@@ -56,7 +56,6 @@ from binokel.server.storage.base import (
     log,
     change_text,
     now,
-    parse_change,
 )
 from binokel.server.storage.migrations import MIGRATIONS
 
@@ -587,9 +586,7 @@ class PostgresNotifier(Notifier):
                     self._ready.set()
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            change = parse_change(note.payload)
-                            if change is not None:
-                                self.deliver(change)
+                            self.hear(note.payload)
             except FAULTS as error:
                 if self._stop.is_set():
                     break
