@@ -398,12 +398,20 @@ def test_chat_reaches_the_people_of_the_other_process(servers: list[Server]) -> 
         assert [line["text"] for line in message["lines"]] == ["<b>Hallo</b> Ben"]
 
 
-def test_one_process_moves_the_bot_and_none_reads_back_a_step(servers: list[Server]) -> None:
+def test_one_process_moves_the_bot_and_none_reads_back_a_step(servers: list[Server], postgres_url: str) -> None:
     """Anna at A, Ben at B, a bot: the process holding the table's lease moves the bot and
     deals, the other does not (no refused append, one process thinks); each adopts the
     other's steps from the change notification that carries them, so no process reads the
     log back for a step it heard of (before, every heard step was read back: some 30 reads a
-    deal)."""
+    deal).
+
+    The lease is handed over when its holder's heartbeat does not renew it for
+    ``LEASE_SECONDS`` (a process stopped that long, as a killed one or one starved on a
+    loaded machine): then the other process takes it and moves the bot, by design. So "one
+    process thinks" is asserted of the processes that took the lease
+    (``binokel_leases_taken_total``): without a handover exactly the one that took it
+    thinks and nothing is refused; after one, only takers think, the old holder's move in
+    flight may be refused once per handover, and the log still has every step once."""
     a, b = servers
     game_id, anna_token, codes = create_table(a, "standard", ["me", "open", "easy"], seed=5)
     joined = b.post("/api/join", {"code": codes[0], "name": "Ben"})
@@ -418,18 +426,24 @@ def test_one_process_moves_the_bot_and_none_reads_back_a_step(servers: list[Serv
     assert all(p.deals >= 1 for p in people), [p.errors for p in people]
     from prometheus_client.parser import text_string_to_metric_families
 
-    heard = 0.0
-    thinkers = []
-    for server in (a, b):
-        counts = {sample.name: sample.value for family in text_string_to_metric_families(server.get("/metrics"))
-                  for sample in family.samples}
-        heard += counts["binokel_changes_heard_total"]
-        thinkers += [server] if counts["binokel_bot_think_seconds_count"] > 0 else []
-        # One process holds the table's lease: the other never thinks for the bot nor deals,
-        # so no append is refused (without the lease both raced: some ten conflicts a deal).
-        assert counts["binokel_version_conflicts_total"] == 0
+    counts = [{sample.name: sample.value for family in text_string_to_metric_families(server.get("/metrics"))
+               for sample in family.samples} for server in (a, b)]
+    thinkers = [name for name, count in zip("AB", counts) if count["binokel_bot_think_seconds_count"] > 0]
+    takers = [name for name, count in zip("AB", counts) if count["binokel_leases_taken_total"] > 0]
+    handovers = sum(count["binokel_leases_taken_total"] for count in counts) - 1
+    conflicts = sum(count["binokel_version_conflicts_total"] for count in counts)
+    for count in counts:
         # One look at the log when the process loaded the table (for steps announced while it
-        # loaded); none for the steps it heard of.
-        assert counts["binokel_log_read_backs_total"] <= 1, counts["binokel_log_read_backs_total"]
-    assert heard > 20  # a deal's steps crossed between the processes
-    assert len(thinkers) == 1
+        # loaded); none for the steps it heard of, whoever holds the lease.
+        assert count["binokel_log_read_backs_total"] <= 1, count["binokel_log_read_backs_total"]
+    assert sum(count["binokel_changes_heard_total"] for count in counts) > 20  # a deal's steps crossed
+    if handovers == 0:
+        # One process held the table's lease: the other never thought for the bot nor dealt,
+        # so no append was refused (without the lease both raced: some ten conflicts a deal).
+        assert thinkers == takers and len(takers) == 1, (thinkers, takers)
+        assert conflicts == 0, counts
+    else:  # the holder's renewals came too late (printed: pytest -s shows how often)
+        print(f"lease handed over {handovers:g} time(s); thinkers {thinkers}, conflicts {conflicts:g}")
+        assert set(thinkers) <= set(takers), (thinkers, takers)
+        assert conflicts <= handovers, counts
+    stored_steps(postgres_url, game_id)  # every step once, no gap

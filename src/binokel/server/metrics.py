@@ -54,6 +54,9 @@ class Metrics:
         self.conflicts = Counter("binokel_version_conflicts",
                                  "Appends refused because another process wrote first (then caught up)",
                                  registry=registry)
+        self.leases_taken = Counter("binokel_leases_taken",
+                                    "Table leases this process took: its first claim of a table, or one granted "
+                                    "after another process held the lease (a handover)", registry=registry)
         self.refused = Counter("binokel_refused", "Requests, connections and messages refused by a limit or "
                                "the gate (docs/server.md, Security), by reason code", ["reason"], registry=registry)
 

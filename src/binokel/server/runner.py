@@ -51,6 +51,7 @@ class Lease:
         self.metrics = metrics
         self.until = 0.0  # this process takes the table's unasked steps until then (monotonic)
         self.claim_after = 0.0  # another process holds the lease and made progress: not before then
+        self.is_ours = False  # the last claim was granted (a renewed claim is no new take)
 
     def is_held(self) -> bool:
         return time.monotonic() < self.until
@@ -87,9 +88,12 @@ class Lease:
             self.claim_after = now + 1.0
             return False
         if held:
+            if not self.is_ours:  # the first claim here, or another process held it since
+                self.metrics.leases_taken.inc()
             self.until = now + LEASE_TRUST
         else:
             self.claim_after = now + LEASE_SECONDS
+        self.is_ours = held
         return held
 
 
