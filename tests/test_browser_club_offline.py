@@ -4,7 +4,13 @@ the phone (shown as waiting), survive a reload without a connection, and are sen
 when the server answers again; the projector in another context then shows every deal with
 the totals the core computes (:func:`binokel.club.score_deal`). A deal the server refuses
 after the phone was offline turns red with its reason, holds back the later ones, and is
-corrected from the form with nothing entered lost."""
+corrected from the form with nothing entered lost.
+
+"Without a connection" is the phone offline (``context.set_offline``: ``navigator.onLine``,
+the ``online`` event when it returns) and, in the first test, the server stopped as well:
+Playwright's offline mode does not cover the service worker's own requests (it reloaded the
+page from the server while "offline"), and with the server gone nothing the phone sends can
+reach it, whatever path a request takes; the deals held are then read from the database."""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from typing import Any
 from browser_support import AXE, TIMEOUT, Browser, Page, Server, expect, goto, keep_screenshot, open_page, reload, shown, violations
 
 from binokel.club import Settings, Table, score_deal
+from binokel.server.storage import open_store
 
 SETTINGS = {"name": "Feuerwehr-Binokel", "rules": "club", "rounds": 1, "deals": 12, "table_size": 3,
             "entry_fee": 0, "fees": [[1, 50]]}
@@ -75,6 +82,14 @@ def stored(site: Server, event_id: str) -> list[dict[str, Any]]:
     return [deal["summary"] for deal in call(site, f"api/club/events/{event_id}")["rounds"][0]["tables"][0]["deals"]]
 
 
+def stored_while_down(site: Server, event_id: str) -> int:
+    """How many deals the stopped server's database holds for the event."""
+    with open_store(str(site.db)) as store:
+        event = store.load(event_id, from_snapshot=False)
+    assert event is not None
+    return sum(1 for entry in event.entries if entry.payload.get("kind") == "deal")
+
+
 def expect_totals(page: Page, totals: list[int]) -> None:
     """The sheet's foot shows ``totals``, seat by seat."""
     expect(page.get_by_test_id("club-sheet").locator("tfoot th")).to_have_text(["Total", *map(shown, totals)],
@@ -99,7 +114,11 @@ def test_a_scorekeeper_offline_reloads_and_the_projector_gets_every_deal(server:
     expect(phone.get_by_test_id("club-row-1")).not_to_have_class("pending")
 
     phone.wait_for_function("navigator.serviceWorker.controller !== null")  # the worker keeps the page
+    phone.wait_for_function("""async () => { const keys = await caches.keys();
+        const cache = await caches.open(keys.find((k) => k.startsWith("binokel-shell-")));
+        return Boolean(await cache.match("/club")) && Boolean(await cache.match("/i18n/en.json")); }""")
     phone.context.set_offline(True)
+    server.stop()  # no connection at all: the service worker's requests too
     enter(phone, at_table(SURRENDER))
     expect(phone.get_by_test_id("club-status")).to_have_text("Offline, 1 deal waiting", timeout=TIMEOUT)
     enter(phone, at_table(CLUBS))
@@ -110,18 +129,19 @@ def test_a_scorekeeper_offline_reloads_and_the_projector_gets_every_deal(server:
     phone.get_by_test_id("club-soloist-1").tap()  # deal 4 half entered: a reload keeps it
     phone.get_by_test_id("club-bid").fill("170")
 
-    reload(phone)  # opens again without a connection, with the waiting deals and the draft
+    reload(phone)  # opens again from the service worker, with the waiting deals and the draft
     expect(phone.get_by_test_id("club-status")).to_have_text("Offline, 2 deals waiting", timeout=TIMEOUT)
     expect(phone.get_by_test_id("club-sheet").locator("tbody tr")).to_have_count(3)
     expect(phone.get_by_test_id("club-bid")).to_have_value("170")
     expect(phone.get_by_test_id("club-soloist-1")).to_have_attribute("aria-pressed", "true")
-    assert len(stored(server, event_id)) == 1
+    assert stored_while_down(server, event_id) == 1
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360  # the sheet fits the phone
     correct = phone.get_by_test_id("club-correct-3").bounding_box()
     assert correct and correct["width"] >= 44 and correct["height"] >= 44
     phone.evaluate("document.getElementById('status').textContent = ''")  # no passing toast
     keep_screenshot(phone, "club-scorekeeper-offline", full_page=True)
 
+    server.start()  # the server is back; the phone has no connection yet
     projector = open_page(browser, 1280, 720)
     goto(projector, server.url + f"club#/s/{event_id}")
     expect(projector.get_by_test_id("club-standings")).to_be_visible(timeout=TIMEOUT)
