@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -160,6 +161,23 @@ def test_public_fields_are_the_same_in_every_seats_view(rules: Rules) -> None:
         assert all(view(deal, seat, like=view(deal, (seat + 1) % rules.players)) == view(deal, seat)
                    for seat in range(rules.players))
         table.act(table.to_move, choose(table.to_move, table.view(table.to_move)))
+
+
+@pytest.mark.parametrize("rules", RULE_VARIANTS, ids=RULE_IDS)
+def test_what_a_change_carries_is_the_shown_deal_after_it(rules: Rules) -> None:
+    """The public fields and seat 0's view a change carries (made while proposing it, the
+    public fields from the last step's) are those of the shown deal it leaves, through deal
+    ends and the game's end."""
+    table = Table(dataclasses.replace(rules, target=10), bots(rules), seed=7)  # mostly over in a deal or three
+    choose = chooser(random.Random(7))
+    while not table.is_over() and table.version < 400:
+        if table.needs_deal():
+            table.deal()
+        else:
+            table.act(table.to_move, choose(table.to_move, table.view(table.to_move)))
+        fresh = view(table.shown_deal, 0)
+        assert table.public_json() == fresh.public_json()
+        assert table.view(0) == fresh
 
 
 def test_who_sees_what_in_one_deal() -> None:

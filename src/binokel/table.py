@@ -205,6 +205,7 @@ class Change:
     game: Game
     events: tuple[Event, ...]
     public: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # the shown deal's public fields
+    seen: SeatView | None = field(default=None, repr=False, compare=False)  # seat 0's view of the shown deal
 
 
 # ---------------------------------------------------------------------- what happens next
@@ -498,7 +499,7 @@ class Table:
         self._events.extend(change.events)
         self._results.extend(e for e in change.events if e.kind is EventKind.DEAL_OVER)
         self._public = change.public
-        self._views.clear()
+        self._views = {0: change.seen} if change.seen is not None else {}  # the shown deal's, made with the change
         return list(change.events)
 
     def deal(self, rng: random.Random | None = None) -> list[Event]:
@@ -524,10 +525,11 @@ class Table:
     def _change(self, step: Step, game: Game) -> Change:
         version = self.version + 1
         if isinstance(step, Dealt):
-            events, public = self._deal_events(version, game), _public(view(game.current, 0))
+            seen = view(game.current, 0)
+            events, public = self._deal_events(version, game), _public(seen)
         else:
-            events, public = self._action_events(version, step, self._game, game)
-        return Change(version, step, game, tuple(events), public)
+            events, public, seen = self._action_events(version, step, self._game, game)
+        return Change(version, step, game, tuple(events), public, seen)
 
     def _deal_events(self, version: int, game: Game) -> list[Event]:
         state = game.current
@@ -542,13 +544,14 @@ class Table:
         return events
 
     def _action_events(self, version: int, step: Acted, before: Game,
-                       after: Game) -> tuple[list[Event], dict[str, Any]]:
+                       after: Game) -> tuple[list[Event], dict[str, Any], SeatView]:
         players = self.players
         everyone = Visibility.everyone(players)
         deal = after.deals[len(before.deals) - 1]  # the deal the action was taken in
         # The public fields are the same in every seat's view: read them from one seat's.
         was = self._public if self._public is not None else _public(view(before.current, 0))
-        now = _public(view(deal, 0))
+        seen = view(deal, 0)
+        now = seen.public_json(before=was)  # the same deal: its finished tricks and melds as they were
         to_move = None if after.is_over() else after.current.to_move
         seat, action = step.seat, step.action
         assert isinstance(action, Action)  # propose() parsed it
@@ -577,7 +580,7 @@ class Table:
         if after.is_over():
             tell(EventKind.GAME_OVER, {"winner": after.winner, "totals": list(after.totals),
                                        "durch_games": list(after.durch_games) if self.rules.durch_game else None})
-        return events, now
+        return events, now, seen
 
 
 PUBLIC_FIELDS = ("auction", "soloist", "bid", "tapp", "melds", "open_hand", "tricks", "trick", "outcome", "scores")

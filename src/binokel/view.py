@@ -117,21 +117,28 @@ class SeatView:
                "discard_points": sum(c.points for c in discard) if discard is not None else None}
         return merge_json(self._public_data(omit) if public is None else public, own, omit)
 
-    def public_json(self, omit: Collection[str] = ()) -> dict[str, Any]:
+    def public_json(self, omit: Collection[str] = (), before: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The fields of :meth:`to_json` that are the same in every seat's view of the deal
-        (all but :data:`SEAT_FIELDS`); ``omit`` as there.
+        (all but :data:`SEAT_FIELDS`); ``omit`` as there. ``before``: this public JSON of the
+        same deal at an earlier step, whose finished tricks and shown melds (they never
+        change) are taken, not built again.
 
         >>> import random
         >>> deal = State.new("standard", dealer=2).deal_random(random.Random(1))
         >>> view(deal, 0).public_json() == view(deal, 1).public_json()
         True
         """
-        data = self._public_data(omit)
+        data = self._public_data(omit, before)
         return {name: value for name, value in data.items() if name not in omit} if omit else data
 
-    def _public_data(self, omit: Collection[str]) -> dict[str, Any]:
+    def _public_data(self, omit: Collection[str], before: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Every public field; those in ``omit`` that are dear to build (tricks, melds) are None."""
         cards = _card_texts
+        known = before["tricks"] if before is not None and before["tricks"] is not None else ()
+        assert len(known) <= len(self.tricks), "before is of another deal"
+        melds = before["melds"] if before is not None and before["melds"] is not None else None
+        if melds is None and self.melds is not None and "melds" not in omit:
+            melds = [[m.to_json() for m in seat] for seat in self.melds]
         return {
             "rules": self.rules.text, "players": self.players, "dealer": self.dealer,
             "phase": self.phase.value, "to_move": self.to_move, "tapp_size": self.tapp_size,
@@ -139,10 +146,10 @@ class SeatView:
             "callers": list(self.callers), "soloist": self.soloist, "bid": self.bid,
             "tapp": cards(self.tapp) if self.tapp is not None else None,
             "game": self.game.word if self.game is not None else None, "surrendered": self.surrendered,
-            "melds": None if self.melds is None or "melds" in omit
-            else [[m.to_json() for m in seat] for seat in self.melds],
+            "melds": melds,
             "tricks": None if "tricks" in omit
-            else [{**_trick_json(t), "points": self.trick_points_of(k)} for k, t in enumerate(self.tricks)],
+            else [*known, *({**_trick_json(t), "points": self.trick_points_of(k)}
+                            for k, t in enumerate(self.tricks) if k >= len(known))],
             "trick": _trick_json(self.trick),
             "tricks_won": list(self.tricks_won), "trick_points": list(self.trick_points),
             "outcome": self.outcome.value if self.outcome is not None else None,
