@@ -26,7 +26,7 @@ import binokel.server.persist as persist
 from binokel.error import BinokelError
 from binokel.server.schema import ProtocolError
 from binokel.server.storage import Entry, GameNotFound, StorageUnavailable, Store, VersionConflict, presence
-from binokel.table import Change, Step
+from binokel.table import Change, Dealt, Step
 
 if TYPE_CHECKING:
     from binokel.server.table import Table
@@ -196,7 +196,12 @@ class Replication:
 
     def _adopt_steps(self, steps: list[tuple[Step, int | None]]) -> None:
         table = self.table
-        if steps:
+        # A deal, a bot's or a stand-in's move: only the lease holder stores these, so it is
+        # alive. A person's move says nothing of the lease (it is stored where the person is
+        # connected): counting it kept both processes from claiming a free lease for 15 s
+        # after each other's people moved, and a table's first bot move waited that long.
+        if any(isinstance(step, Dealt) or stand_in is not None or step.seat not in table.person_seats
+               for step, stand_in in steps):
             table.lease.holder_moved()
         for step, stand_in in steps:
             try:
