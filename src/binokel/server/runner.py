@@ -153,7 +153,10 @@ class StepRunner:
                 async with table.lock:
                     self._wake.clear()
                     step, wait = self._due()
-                if step is not None and not await self.lease.claim():
+                if step is None:  # nothing to take (a person's turn): no lease needed, nor a second look
+                    await self._nap(wait)
+                    continue
+                if not await self.lease.claim():
                     await self._nap(self.lease.claim_after - time.monotonic())
                     continue
             async with table.lock:
