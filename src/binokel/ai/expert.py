@@ -26,8 +26,9 @@ What it adds to :class:`~binokel.ai.bots.HardBot` (measured in ``docs/ai.md``):
   (:attr:`ExpertBot.SOLVER_RATE`) suffice for it; before that, playouts as the hard bot.
 
 In partner games (teams) it bids, lays away, names the game and surrenders as the hard bot
-(there its own bidding measured weaker), but bids on against the other team's raises while a
-smaller share of the deals reaches the bid (:attr:`ExpertBot.TEAM_FACING_SHARE`), and plays its
+(there its own bidding measured weaker), but bids on against the other team's
+raises while a smaller share of the deals reaches the bid (:attr:`ExpertBot.TEAM_FACING_SHARE`;
+with teams of three :attr:`ExpertBot.TRIO_FACING_SHARE`, the same by default), and plays its
 cards by its own search (:attr:`ExpertBot.TEAM_PLAY`).
 
 >>> import random
@@ -70,6 +71,7 @@ from binokel.ai.search import (
 )
 from binokel.ai.solver import SolveAborted, Solver, new_table, search_core
 from binokel.card import POINTS, Hand, mask_points
+from binokel.rules import Auction, Rules
 from binokel.score import surrender_scores, trump_scores
 from binokel.view import SeatView
 
@@ -205,6 +207,11 @@ def side_utility(p: Position, seat: int, gain: int) -> float:
     return utility(scores, seat, opponents)
 
 
+def _is_trio(rules: Rules) -> bool:
+    """Two teams of three (sechser)?"""
+    return rules.has_teams and len(rules.team_seats(0)) == 3
+
+
 @parallel.rebuildable
 class ExpertBot(HardBot):
     """The hard bot with inference, bidding and surrender by simulation, and the exact
@@ -292,10 +299,12 @@ class ExpertBot(HardBot):
     eight); a war lost at a share that hard refuses costs more than the bids that fail."""
 
     def choose(self, view: SeatView, rng: random.Random | None = None, budget: float = 1.0) -> Action:
-        if view.rules.has_teams and not (self.TEAM_PLAY and view.phase == "play"):
+        if view.rules.has_teams and not self.decides_itself(view):
             # Partner games: expert's own bidding and trump choice measured weaker than hard's
             # there (kreuz: -42.8 [-76.0, -9.6] a deal over 200 paired deals, docs/ai.md).
-            partner_game = self.partner_game_bot()
+            if view.phase == "auction" and self.partner_duel(view) and not self.TRIO_PARTNER_RAISE:
+                return PASS
+            partner_game = self.partner_game_bot(view)
             try:
                 return partner_game.choose(view, rng if rng is not None else self._rng, budget)
             finally:
@@ -306,11 +315,50 @@ class ExpertBot(HardBot):
         finally:
             self._view = None
 
-    def partner_game_bot(self) -> HardBot:
+    # Measurement options for teams of three (sechser), off by default (each as in kreuz): none
+    # was measured better than the defaults in round nine (docs/ai.md, "Partner games (round nine)").
+    TRIO_FACING_SHARE = 0.75
+    """:attr:`TEAM_FACING_SHARE` where the teams are of three. At 0.85 (hard's share) expert bids
+    as hard in sechser, and expert - hard was -3.7 [-18.1, +10.7] a deal over 300 fresh deals (seed
+    7304), the card play alone; at 0.75 +16.3, +12.7 and -15.2 on three other runs of 300."""
+    TRIO_DEFENDER_UTILITY = -30.0
+    """What passing is worth in the bidding where the teams are of three (hard's
+    :attr:`TEAM_DEFENDER_UTILITY`)."""
+    TRIO_PARTNER_RAISE = 2
+    """Teams of three, a partner holding the high bid of its own will (:meth:`partner_duel`):
+    2: raise it as any other bid; 1: only by hard's :attr:`FACING_SHARE`; 0: never, pass."""
+    TRIO_OWN_PLAN = 0
+    """Teams of three: 1: lay away and name the game by expert's own plan (:meth:`plan`), not hard's."""
+
+    def decides_itself(self, view: SeatView) -> bool:
+        """In a partner game, does expert decide this itself (its card play, :attr:`TEAM_PLAY`;
+        with :attr:`TRIO_OWN_PLAN` the discard and the game), not the hard bot?"""
+        if view.phase == "play":
+            return bool(self.TEAM_PLAY)
+        return bool(self.TRIO_OWN_PLAN) and _is_trio(view.rules) and view.phase in ("discard", "game")
+
+    def partner_duel(self, view: SeatView) -> bool:
+        """Teams of three: does a partner of this seat hold the high bid, of its own will (not
+        forehand's forced opening)?"""
+        rules = view.rules
+        bids = [(i, seat) for i, (call, seat) in enumerate(zip(view.auction, view.callers))
+                if call.kind is ActionKind.BID]
+        if not _is_trio(rules) or not bids:
+            return False
+        index, holder = bids[-1]
+        forced = index == 0 and rules.auction is Auction.FIXED
+        return holder != view.seat and rules.partners(holder, view.seat) and not forced
+
+    def partner_game_bot(self, view: SeatView | None = None) -> HardBot:
         """The hard bot that bids, lays away, names the game and surrenders for expert in
-        partner games: hard's with this bot's settings and :attr:`TEAM_FACING_SHARE`."""
+        partner games: hard's with this bot's settings and :attr:`TEAM_FACING_SHARE` (with
+        teams of three in ``view``'s rules the ``TRIO_`` options)."""
         bot = HardBot()
         bot.JOBS, bot.CLOCK, bot.FACING_SHARE = self.JOBS, self.CLOCK, self.TEAM_FACING_SHARE
+        if view is not None and _is_trio(view.rules):
+            bot.FACING_SHARE, bot.TEAM_DEFENDER_UTILITY = self.TRIO_FACING_SHARE, self.TRIO_DEFENDER_UTILITY
+            if view.phase == "auction" and self.TRIO_PARTNER_RAISE == 1 and self.partner_duel(view):
+                bot.FACING_SHARE = HardBot.FACING_SHARE
         return bot
 
     def share(self, method: str, view: SeatView, rng: random.Random, count: int, deadline: float, *args: Any,
