@@ -7,7 +7,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from storage_support import entries_of, info_of
@@ -159,6 +159,15 @@ def test_the_store_keeps_a_hash_of_the_seat_token_never_the_token(target: str) -
     assert "anna's token" not in dump(target) and token_hash("anna's token") in dump(target)
 
 
+def run_together(*work: tuple[Callable[[int], None], int]) -> None:
+    """Run each ``(target, count)`` as ``count`` threads at once (target(i), i < count) and wait for all."""
+    threads = [threading.Thread(target=target, args=(i,)) for target, count in work for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
 def dump(target: str) -> str:
     """Everything in the database, as text."""
     if target.startswith("postgresql://"):
@@ -239,11 +248,7 @@ def test_concurrent_appends_at_one_version_exactly_one_wins(target: str) -> None
                 except VersionConflict as conflict:
                     results.append(conflict)
 
-            threads = [threading.Thread(target=append, args=(i,)) for i in range(8)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
+            run_together((append, 8))
             wins = [r for r in results if isinstance(r, int)]
             assert wins == [version + 1]
             assert all(isinstance(r, VersionConflict) and r.actual == version + 1 for r in results if r not in wins)
@@ -299,12 +304,7 @@ def test_many_writers_at_once_each_append_lands_once_in_order(store: Store) -> N
         except BaseException as error:  # noqa: BLE001 - reported below
             errors.append(error)
 
-    threads = [threading.Thread(target=own, args=(t,)) for t in range(16)]
-    threads += [threading.Thread(target=shared, args=(t,)) for t in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_together((own, 16), (shared, 2))
     assert errors == []
     for t in range(16):
         assert [e.payload for e in entries_of(store, f"own{t}", 1)] == [{"t": t, "v": v} for v in range(1, 21)]
@@ -343,11 +343,7 @@ def test_two_stores_writing_the_same_games_at_once_land_each_append_once(target:
             except BaseException as error:  # noqa: BLE001 - reported below
                 errors.append(error)
 
-        threads = [threading.Thread(target=write, args=(writer,)) for writer in range(8)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        run_together((write, 8))
         assert errors == []
         for game in games:
             log = entries_of(stores[1], game, 1)
