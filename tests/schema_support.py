@@ -11,7 +11,7 @@ from typing import Any
 
 import jsonschema
 
-from binokel.server.schema import SCHEMA_FILE
+from binokel.server.schema_file import SCHEMA_FILE
 
 DOCUMENT: dict[str, Any] = json.loads((Path(__file__).resolve().parent.parent / SCHEMA_FILE).read_text("utf-8"))
 

@@ -20,13 +20,12 @@ from binokel.server.schema import (
     HTTP,
     JOIN,
     NEW_GAME,
-    SCHEMA_FILE,
     SERVER,
     ProtocolError,
     Reader,
     Refusal,
-    schema_text,
 )
+from binokel.server.schema_file import SCHEMA_FILE, schema_text
 from binokel.server.schema_review import REVIEW
 
 

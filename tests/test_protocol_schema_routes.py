@@ -25,7 +25,8 @@ from binokel.club import ClubError, Settings
 from binokel.i18n import LANGUAGES, catalogue
 from binokel.score import SUMMARY_FIELDS
 from binokel.server import schema_club, schema_pad, schema_review
-from binokel.server.schema import ProtocolError, Refusal, every_route
+from binokel.server.schema import ProtocolError, Refusal
+from binokel.server.schema_file import every_route
 from club_support import receive, summary_for
 from schema_support import DOCUMENT, check_answer, def_name, validator
 from server_support import app_for

@@ -30,7 +30,7 @@ PLUGINS = {
     "play": ("binokel.terminal", "play a game in the terminal against computer opponents", ""),
     "pad": ("binokel.terminal.pad", "keep the score of a game played with real cards", ""),
     "serve": ("binokel.server", "serve the game in your browser", "serve"),
-    "schema": ("binokel.server.schema", "write the JSON Schema of the server's protocol", "serve"),
+    "schema": ("binokel.server.schema_file", "write the JSON Schema of the server's protocol", "serve"),
     "tournament": ("binokel.tournament", "measure computer opponents against each other on paired deals", ""),
     "selfplay": ("binokel.research.selfplay", "write self-play deals with per-decision features for training", ""),
 }
