@@ -406,7 +406,7 @@ class Table:
         (:meth:`SeatView.public_json`; made once per version, with the step's events). Shared:
         not to be changed."""
         if self._public is None:
-            self._public = _public(view(self.shown_deal, 0))
+            self._public = view(self.shown_deal, 0).public_json()
         return self._public
 
     def view_at(self, version: int, seat: int) -> SeatView:
@@ -526,7 +526,7 @@ class Table:
         version = self.version + 1
         if isinstance(step, Dealt):
             seen = view(game.current, 0)
-            events, public = self._deal_events(version, game), _public(seen)
+            events, public = self._deal_events(version, game), seen.public_json()
         else:
             events, public, seen = self._action_events(version, step, self._game, game)
         return Change(version, step, game, tuple(events), public, seen)
@@ -549,7 +549,7 @@ class Table:
         everyone = Visibility.everyone(players)
         deal = after.deals[len(before.deals) - 1]  # the deal the action was taken in
         # The public fields are the same in every seat's view: read them from one seat's.
-        was = self._public if self._public is not None else _public(view(before.current, 0))
+        was = self._public if self._public is not None else view(before.current, 0).public_json()
         seen = view(deal, 0)
         now = seen.public_json(before=was)  # the same deal: its finished tricks and melds as they were
         to_move = None if after.is_over() else after.current.to_move
@@ -585,11 +585,6 @@ class Table:
 
 PUBLIC_FIELDS = ("auction", "soloist", "bid", "tapp", "melds", "open_hand", "tricks", "trick", "outcome", "scores")
 """The view fields that are the same for every seat (checked by tests/test_table.py)."""
-
-
-def _public(seen: SeatView) -> dict[str, Any]:
-    """The fields of a view that are the same for every seat (:meth:`SeatView.public_json`)."""
-    return seen.public_json()
 
 
 def _result(deal: State, game: Game) -> dict[str, Any]:
