@@ -7,7 +7,9 @@ Games are seeded and the computer opponents think for 0 s; animations are shorte
 
 from __future__ import annotations
 
+import json
 import re
+import time
 import urllib.request
 from pathlib import Path
 
@@ -193,6 +195,32 @@ def test_no_console_errors_in_normal_play(server: Server, page: Page) -> None:
     page.get_by_test_id("start-game").click()
     play_until(page, lambda p, seen: seen.get("cards", 0) >= 2)
     assert not messages, messages
+
+
+def test_start_right_after_changing_the_rules_on_a_slow_line(server: Server, page: Page) -> None:
+    """Changing the rule set and tapping "Deal" at once, while the rules checks are slow: the
+    start takes its seats from its own check, not from the rule set before (a 4-seat kreuz
+    table was sent as "standard", and the server refused it; a CI run caught it under load)."""
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.post_data or "") if r.method == "POST" and r.url.endswith("/api/games") else None)
+    goto(page, server.url)
+    page.get_by_test_id("rule-set").select_option("kreuz")
+    page.locator("#more-options-box summary").click()
+    page.get_by_test_id("option-players").select_option("6")
+    expect(page.get_by_test_id("rules-error")).not_to_be_empty()
+    page.route("**/api/rules/check*", lambda route: (time.sleep(0.3), route.continue_()))
+    # One task, as a quick thumb on a busy phone: the check of the option's change is still
+    # waiting for its timer when the start asks.
+    page.evaluate("""() => {
+        const players = document.querySelector('[data-testid=option-players]');
+        players.value = ''; players.dispatchEvent(new Event('change', {bubbles: true}));
+        const set = document.querySelector('[data-testid=rule-set]');
+        set.value = 'standard'; set.dispatchEvent(new Event('change', {bubbles: true}));
+        document.querySelector('[data-testid=start-game]').click();
+    }""")
+    expect(page.locator("#hand .card").first).to_be_visible()
+    expect(page.get_by_test_id("new-game-error")).to_be_empty()
+    assert len(posted) == 1 and json.loads(posted[0])["seats"] == ["me", "medium", "medium"], posted
 
 
 @pytest.mark.parametrize("width", [768, 1024, 1280])

@@ -126,8 +126,10 @@ export class StartPage {
     this.timer = setTimeout(() => this.check(), 150);
   }
 
-  /** Ask the server how it reads the rule text: show the canonical text, or its exact objection. */
-  async check() {
+  /** Ask the server how it reads the rule text: show the canonical text, or its exact objection.
+   * An answer to an older question is dropped, unless `always`: the start asks last and must
+   * take its seats from its own answer, even when a check from a change just before is pending. */
+  async check({ always = false } = {}) {
     const text = this.rulesText();
     const asked = ++this.asked;
     let answer;
@@ -138,7 +140,7 @@ export class StartPage {
     } catch {
       return;  // offline: the server will say so on submit
     }
-    if (asked !== this.asked) return;
+    if (asked !== this.asked && !always) return;
     $("rules-text").textContent = answer.ok ? answer.body.text : text;
     $("rules-text").classList.toggle("invalid", !answer.ok);
     $("rules-error").textContent = answer.ok ? "" : answer.body.code ? reason(answer.body, this.getDeck()) : answer.body.error;
@@ -181,7 +183,8 @@ export class StartPage {
     const button = document.querySelector('[data-testid="start-game"]');
     button.disabled = true;
     try {
-      await this.check();  // the number of computer seats follows the rules
+      clearTimeout(this.timer);  // a check still waiting to start would make this one's answer old
+      await this.check({ always: true });  // the number of computer seats follows the rules
       const name = $("player-name").value.trim() || t("you");
       localStorage.setItem("binokel.name", $("player-name").value.trim());
       const seats = [...$("opponent-levels").querySelectorAll("select")].map((el) => {
