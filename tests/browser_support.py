@@ -196,7 +196,15 @@ def play_until(page: Page, done, limit: float = 150) -> dict[str, int]:
         except Exception as error:  # the page moved on between looking and clicking
             if "Timeout" not in type(error).__name__:
                 raise
-    raise AssertionError(f"the deal did not finish in time; seen {seen}")
+    raise AssertionError(f"the deal did not finish in time; seen {seen}; {where(page)}")
+
+
+def where(page: Page) -> str:
+    """What a stuck test needs to know: the page's address, whose turn the table shows, any error shown."""
+    table = page.locator("[data-testid=table]")
+    turn = table.first.get_attribute("data-turn") if table.count() else None
+    errors = page.locator(".error:not(:empty):visible, [role=alert]:not(:empty):visible").all_inner_texts()
+    return f"at {page.url}, turn {turn!r}, errors shown {errors}"
 
 
 def act(page: Page, seen: dict[str, int]) -> None:
