@@ -110,14 +110,20 @@ class StepRunner:
         self.moving = False  # a bot's move is in flight (a search, or a save being retried)
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self._asleep = False  # napping until kicked (nothing was due, and no clock runs)
 
     def kick(self) -> None:
-        """Wake the runner (or start it): something changed that may let a bot move."""
+        """Wake the runner (or start it): something changed that may let a bot move. A runner
+        asleep until kicked stays asleep if still nothing is due and no clock runs (a
+        person's turn): waking it would only look and sleep again."""
+        if self._asleep and self._due() == (None, -1):
+            return
         self._wake.set()
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run(), name=f"bots of {self.table.id}")
 
     def stop(self) -> None:
+        self._asleep = False
         if self._task is not None:
             self._task.cancel()
             self._task = None
@@ -188,7 +194,11 @@ class StepRunner:
     async def _nap(self, seconds: float) -> None:
         """Sleep until kicked, or ``seconds`` at most (negative: until kicked)."""
         if seconds < 0:
-            await self._wake.wait()
+            self._asleep = True
+            try:
+                await self._wake.wait()
+            finally:
+                self._asleep = False
             return
         try:
             await asyncio.wait_for(self._wake.wait(), timeout=seconds + 0.01)
