@@ -131,7 +131,8 @@ class Table:
     @property
     def waiting(self) -> bool:
         """Are friends still to take their seats? Nobody moves until they have."""
-        return bool(self.open_seats)
+        people = self.people
+        return any(not sitter.is_bot and seat not in people for seat, sitter in enumerate(self.driver.seats))
 
     @property
     def names(self) -> list[str]:
