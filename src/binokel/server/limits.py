@@ -10,6 +10,7 @@ hardening issue builds on these: the numbers are settings of :class:`Limits`.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import time
@@ -133,6 +134,7 @@ class AddressBuckets(KeyedBuckets):
         return super().take(address_key(key), now)
 
 
+@functools.lru_cache(maxsize=4096)  # parsed once per address, not once per message
 def address_key(address: str) -> str:
     """The key of a client address for the per-address quotas: an IPv4 address itself, an
     IPv6 address its /64 network (one subscriber gets a whole /64 and may use any address
