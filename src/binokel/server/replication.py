@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import binokel.server.persist as persist
 from binokel.error import BinokelError
+from binokel.server.hop import in_thread
 from binokel.server.schema import ProtocolError
 from binokel.server.storage import Entry, GameNotFound, StorageUnavailable, Store, VersionConflict, presence
 from binokel.table import Change, Dealt, Step
@@ -87,8 +88,8 @@ class Replication:
         expected = table.stored_version
         self.notices.expect(expected + 1)  # our own notification of it is no news
         try:
-            await asyncio.to_thread(persist.append, table.store, table.id, expected, [change],
-                                    persist.status(change.game), stand_in=stand_in is not None)
+            await in_thread(persist.append, table.store, table.id, expected, [change],
+                            persist.status(change.game), stand_in=stand_in is not None)
         except VersionConflict:
             self.notices.forget(expected + 1)
             table.metrics.conflicts.inc()
