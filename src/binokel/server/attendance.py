@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from binokel.server.channel import Channel
+from binokel.server.hop import in_thread
 from binokel.server.metrics import Metrics
 from binokel.server.persist import PROCESS
 from binokel.server.replication import Notices
@@ -58,6 +59,8 @@ class Attendance:
     def remote_seats(self, ready: bool = False) -> set[int]:
         """Seats connected to other processes (``ready``: those that asked for the next deal
         at this version)."""
+        if not self.elsewhere:  # one process holds the table (asked several times a step)
+            return set()
         gone = time.monotonic() - self._elsewhere_at
         return {p.seat for p in self.elsewhere if p.age + gone < PRESENCE_TTL
                 and (not ready or p.ready == self.version())}
@@ -141,8 +144,8 @@ class Attendance:
             present = self.here(seat)
             ready = self.version() if seat in self.ready else None
             try:
-                await asyncio.to_thread(presence.mark, self.store, self.game_id, seat, PROCESS, present=present,
-                                        ready=ready)
+                await in_thread(presence.mark, self.store, self.game_id, seat, PROCESS, present=present,
+                                ready=ready)
                 await self.notices.send(self.version())
             except StorageUnavailable:
                 self.metrics.db_errors.inc()

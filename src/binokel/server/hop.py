@@ -1,4 +1,4 @@
-"""A blocking call off the event loop, for the step's hot path (the store's append).
+"""A blocking call off the event loop, for a table's writes (a step's append, presence, notices).
 
 ``asyncio.to_thread`` costs 50–70 µs of CPU a call (a context copy, a check whether the
 function is a coroutine function through :mod:`inspect`, the executor's work item and

@@ -63,7 +63,7 @@ class Notices:
     async def send(self, version: int) -> None:
         """Tell the other processes the game changed at ``version`` (not its steps: chat, presence)."""
         self.expect(version)
-        await asyncio.to_thread(self.store.notify, self.game_id, version)
+        await in_thread(self.store.notify, self.game_id, version)
 
 
 class Replication:
