@@ -24,7 +24,8 @@ THREADS = 16
 _Call = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[..., Any], tuple[Any, ...], dict[str, Any]]
 _calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
 _started = 0
-_start_lock = threading.Lock()
+_idle = 0  # threads waiting for a call (read without the lock: a thread more or less is harmless)
+_lock = threading.Lock()
 
 
 def in_thread(function: Callable[..., T], /, *args: Any, **kwargs: Any) -> asyncio.Future[T]:
@@ -37,7 +38,7 @@ def in_thread(function: Callable[..., T], /, *args: Any, **kwargs: Any) -> async
     loop = asyncio.get_running_loop()
     future: asyncio.Future[T] = loop.create_future()
     _calls.put((loop, future, function, args, kwargs))
-    if _started < THREADS:  # started as calls come, up to THREADS
+    if _idle <= 0 and _started < THREADS:  # a thread more only if none waits for work (as an executor does)
         _start_thread()
     return future
 
@@ -48,7 +49,7 @@ async def _twice(value: int) -> int:
 
 def _start_thread() -> None:
     global _started
-    with _start_lock:
+    with _lock:
         if _started >= THREADS:
             return
         _started += 1
@@ -56,8 +57,13 @@ def _start_thread() -> None:
 
 
 def _serve() -> None:
+    global _idle
     while True:
+        with _lock:
+            _idle += 1
         loop, future, function, args, kwargs = _calls.get()
+        with _lock:
+            _idle -= 1
         try:
             result = function(*args, **kwargs)
         except BaseException as error:  # noqa: BLE001 - the caller gets it
