@@ -61,6 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 from binokel.update import apply_update  # this tree's reading of the channel (the page's twin)
 
 TICKS = os.sysconf("SC_CLK_TCK")
+PING = json.dumps({"type": "ping"}, separators=(",", ":"))  # as the page's JSON.stringify writes it
 
 
 @dataclass
@@ -124,55 +125,80 @@ def _unchunk(raw: bytes) -> bytes:
 
 
 async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple[float, float],
-                 stats: Stats, rng: random.Random) -> None:
+                 stats: Stats, rng: random.Random, quiet: float = 0.0) -> None:
     """One person at a table: acts on their turn (after thinking), asks for the next deal;
     until the game ends or the run cancels them. A plain receive loop: the generator's CPU
-    per message stays small (it shares the cores with the server)."""
+    per message stays small (it shares the cores with the server). ``quiet`` > 0: the page's
+    heartbeat too (a ping after that many seconds without a message)."""
     host = urllib.parse.urlsplit(ws_url).hostname or "127.0.0.1"
     local = (source_address(table), 0) if host.startswith("127.") else None
     async with connect(f"{ws_url}/ws/games/{game_id}", local_addr=local, open_timeout=60, ping_interval=None,
                        max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
-        pending: tuple[int, float] | None = None  # (version acted at, when sent)
-        answered = -1
-        model: dict[str, Any] = {}  # the last snapshot, brought up to date by each update (as the page does)
-        async for text in ws:
-            message = json.loads(text)
-            kind = message["type"]
-            version = message.get("version")
-            # The step is told by its ``update`` (or, from a server before the update
-            # channel, by its ``events`` and then a ``state``).
-            if pending is not None and isinstance(version, int) and version > pending[0] \
-                    and kind in ("update", "events"):
-                if stats.measuring:
-                    stats.latencies.append(time.perf_counter() - pending[1])
-                    stats.actions += 1
-                pending = None
-            if kind == "error":
-                if stats.measuring:
-                    stats.errors.append(str(message.get("message"))[:120])
-                pending, answered = None, -1
-                continue
-            if kind not in ("state", "update") or (kind == "update" and not model):
-                continue
-            model = apply_update(model, message)
-            if version == answered:
-                continue
-            seen = model["view"]
-            if model["game"]["over"]:
-                break
-            if seen["phase"] == "over":
-                answered = version
-                await thinking(think, rng)
-                await ws.send(json.dumps({"type": "next_deal", "version": version}))
-                if stats.measuring:
-                    stats.deals += 1
-            elif seen["to_move"] == model["seat"] and seen["legal_actions"]:
-                answered = version
-                await thinking(think, rng)
-                action = rng.choice(seen["legal_actions"])
-                pending = (version, time.perf_counter())
-                await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+        heard = [time.monotonic()]
+        beating = asyncio.ensure_future(heartbeat(ws, quiet, heard)) if quiet > 0 else None
+        try:
+            await follow(ws, think, stats, rng, heard)
+        finally:
+            if beating is not None:
+                beating.cancel()
+
+
+async def heartbeat(ws: Any, quiet: float, heard: list[float]) -> None:
+    """As web/js/channel.js: one ``ping`` after ``quiet`` seconds without a message (its
+    ``pong`` is a message, so a quiet line is pinged about every ``quiet`` seconds)."""
+    while True:
+        due = heard[0] + quiet - time.monotonic()
+        if due > 0:
+            await asyncio.sleep(due)
+            continue
+        heard[0] = time.monotonic()  # not twice while the pong is on its way
+        await ws.send(PING)
+
+
+async def follow(ws: Any, think: tuple[float, float], stats: Stats, rng: random.Random, heard: list[float]) -> None:
+    """A person's receive loop (``person``)."""
+    pending: tuple[int, float] | None = None  # (version acted at, when sent)
+    answered = -1
+    model: dict[str, Any] = {}  # the last snapshot, brought up to date by each update (as the page does)
+    async for text in ws:
+        heard[0] = time.monotonic()
+        message = json.loads(text)
+        kind = message["type"]
+        version = message.get("version")
+        # The step is told by its ``update`` (or, from a server before the update
+        # channel, by its ``events`` and then a ``state``).
+        if pending is not None and isinstance(version, int) and version > pending[0] \
+                and kind in ("update", "events"):
+            if stats.measuring:
+                stats.latencies.append(time.perf_counter() - pending[1])
+                stats.actions += 1
+            pending = None
+        if kind == "error":
+            if stats.measuring:
+                stats.errors.append(str(message.get("message"))[:120])
+            pending, answered = None, -1
+            continue
+        if kind not in ("state", "update") or (kind == "update" and not model):
+            continue
+        model = apply_update(model, message)
+        if version == answered:
+            continue
+        seen = model["view"]
+        if model["game"]["over"]:
+            break
+        if seen["phase"] == "over":
+            answered = version
+            await thinking(think, rng)
+            await ws.send(json.dumps({"type": "next_deal", "version": version}))
+            if stats.measuring:
+                stats.deals += 1
+        elif seen["to_move"] == model["seat"] and seen["legal_actions"]:
+            answered = version
+            await thinking(think, rng)
+            action = rng.choice(seen["legal_actions"])
+            pending = (version, time.perf_counter())
+            await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
 
 
 async def thinking(think: tuple[float, float], rng: random.Random) -> None:
@@ -298,7 +324,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 http = https[index % len(https)]
                 game_id, tokens = await make_table(http, index, bot)
             people.extend(asyncio.ensure_future(person("ws" + http[4:], index, game_id, token, think, stats,
-                                                       random.Random(rng.random()))) for token in tokens)
+                                                       random.Random(rng.random()), args.heartbeat))
+                          for token in tokens)
             return index, game_id, tokens
 
         seating = [asyncio.ensure_future(seat(i)) for i in range(args.tables)]
@@ -365,7 +392,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "setup_load_generator_cpu_seconds": round(own_setup_cpu, 1),
         "people": sum(len(t[2]) for t in tables),
         "db": "postgresql" if (args.db or "").startswith("postgres") else ("sqlite" if args.url is None else "?"),
-        "workers": args.workers, "route": args.route if args.workers > 1 else None,
+        "workers": args.workers, "route": args.route if args.workers > 1 else None, "heartbeat": args.heartbeat,
         "seconds": round(wall, 1), "setup_seconds": round(setup, 1),
         "people_actions": stats.actions,
         "people_actions_per_second": round(stats.actions / wall, 1) if wall else None,
@@ -448,6 +475,8 @@ def main() -> None:
     parser.add_argument("--src", type=Path, default=None,
                         help="start the server from this source folder (a reference: e.g. an older commit's src)")
     parser.add_argument("--bot-every", type=int, default=4, help="realistic: every n-th table has a bot")
+    parser.add_argument("--heartbeat", type=float, default=0.0,
+                        help="each person pings after this many quiet seconds, as the page does (0.6; default 0: off)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, help="also write the report to this file")
     args = parser.parse_args()

@@ -473,6 +473,21 @@ def test_two_tabs_see_the_same_changes(client: TestClient) -> None:
         assert seen == after
 
 
+def test_the_heartbeat_is_answered_whatever_its_spelling_and_changes_nothing(client: TestClient, db: Path) -> None:
+    """The page's ping (``JSON.stringify``'s spelling, answered without parsing: app.PING) and
+    any other spelling of it (read by the protocol's model) get a pong; nothing is stored."""
+    game_id = new_game(client, seed=2)
+    with seat_ws(client, game_id) as ws:
+        until_ready(ws, [])
+        before = stored(db, game_id)
+        for ping in ('{"type":"ping"}', '{"type": "ping"}', '{ "type" : "ping", "seat": 0 }'):
+            ws.send_text(ping)
+            assert ws.receive_json() == {"type": "pong"}, ping
+        ws.send_text('{"type":"ping","seat":1}')  # another seat's: refused, as any message for it
+        assert ws.receive_json()["code"] == "not_your_seat"
+    assert stored(db, game_id) == before
+
+
 # ---------------------------------------------------------------------- bad input
 
 def _seed_where_a_bot_opens() -> int:

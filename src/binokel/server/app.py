@@ -76,6 +76,9 @@ log = logging.getLogger("binokel.server")
 
 PONG = '{"type": "pong"}'
 """The answer to a page's heartbeat (encoded once)."""
+PING = '{"type":"ping"}'
+"""The page's heartbeat as it sends it (``JSON.stringify``): answered without parsing, since
+every quiet page sends one about every 0.6 s (docs/server.md "The heartbeat's cost")."""
 UNKNOWN_GAME_CLOSE = 4404
 """Websocket close code for an unknown game id."""
 FORBIDDEN_CLOSE = 4403
@@ -585,6 +588,9 @@ async def _read(websocket: WebSocket, hall: Hall, table: Table, connection: Conn
         if not connection.messages.take() or not quotas.messages.take(connection.address):
             too_many = ProtocolError("too_many_messages", max=f"{limits.messages_per_second:g}")
             connection.post(table.error(too_many))
+            continue
+        if raw == PING:
+            connection.post(PONG)
             continue
         # Shielded: a command is carried out whole (stored and told) even if the connection is
         # dropped meanwhile; only the wait for the next message is cancelled.
