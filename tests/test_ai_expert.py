@@ -135,3 +135,82 @@ def test_in_partner_games_expert_plays_its_cards_by_its_own_search(monkeypatch: 
         if seen.phase is Phase.PLAY:
             assert make_bot("expert").choose(seen, random.Random(1), budget=0.01) in seen.legal_actions
     assert "solve" in calls and "worlds" in calls
+
+
+
+def _views_at_seven_tricks_left(rules: str, seed: int, deals: int) -> list[Any]:
+    """Views of the seat to move with 7 tricks left (sechser: the first trick), in deals played by random moves."""
+    seen = []
+    for state in random_states(rules, random.Random(seed), deals):
+        if state.phase is Phase.PLAY and len(state.legal_actions()) > 1 and state.game < DURCH:
+            left = -(-sum(h.bit_count() for h in state.hands) // sum(1 for h in state.hands if h))
+            if left == 7:
+                seen.append(view(state, state.to_move))
+    return seen
+
+
+@pytest.mark.parametrize("rules", ["sechser", "kreuz"])
+def test_trio_solver_nodes_lets_expert_solve_sechser_from_the_first_trick(monkeypatch: pytest.MonkeyPatch,
+                                                                           rules: str) -> None:
+    """TRIO_SOLVER_NODES (off by default, docs/ai.md round ten) gives each world of a sechser
+    card decision at least that many solver nodes: from the first trick (7 tricks left) more
+    decisions are solved exactly, where with the budget's nodes the solver gives up on the
+    first world and the playouts decide. Teams of two (kreuz) keep the budget's nodes."""
+    from binokel.ai.expert import ExpertBot
+
+    monkeypatch.setattr(ExpertBot, "CLOCK", 0)
+    nodes: list[int] = []
+    worlds: list[int] = []
+    original = ExpertBot.solve_tally
+
+    def solve_tally(self: ExpertBot, *args: Any, **kwargs: Any) -> Any:
+        nodes.append(args[-1])
+        tally = original(self, *args, **kwargs)
+        worlds.append(tally.worlds)
+        return tally
+
+    monkeypatch.setattr(ExpertBot, "solve_tally", solve_tally)
+    assert ExpertBot.TRIO_SOLVER_NODES == 0
+    views = _views_at_seven_tricks_left(rules, 11, 4)
+    assert len(views) >= 4
+    solved = []
+    for floor in (0, 1_000_000):
+        bot = ExpertBot(seed=1)
+        bot.TRIO_SOLVER_NODES = floor
+        nodes.clear()
+        worlds.clear()
+        for seen in views:
+            assert bot.choose(seen, random.Random(3), budget=0.02) in seen.legal_actions
+        assert len(nodes) == len(views)
+        assert all(n >= 1_000_000 for n in nodes) == (rules == "sechser" and floor > 0)
+        solved.append(sum(1 for w in worlds if w))
+    if rules == "sechser":
+        assert solved[1] > solved[0]
+    else:
+        assert solved[1] == solved[0]
+
+
+def test_partners_win_counts_the_soloists_partners_melds_in_the_side_utility() -> None:
+    """In sechser a partner's melds count only with an own trick. The solver's gain is counted
+    as the soloist's, so by default a partner without a trick keeps no melds; with
+    ``partners_win`` (expert's TRIO_PARTNER_TRICKS, off by default) each partner is taken to
+    win a trick when the side gains anything, and its melds count for the team."""
+    from binokel.ai.expert import ExpertBot
+
+    assert ExpertBot.TRIO_PARTNER_TRICKS == 0
+    checked = raised = 0
+    for state in random_states("sechser", random.Random(3), 30):
+        if state.phase is not Phase.PLAY or state.tricks or state.trick or state.game >= DURCH:
+            continue
+        p = Position.from_state(state)
+        partners = [s for s in range(p.players) if s != p.soloist and p.rules.partners(s, p.soloist)]
+        melds = sum(p.melds[s] for s in partners)
+        if not melds:
+            continue
+        gain = Solver(p).value()
+        assert side_utility(p, p.soloist, 0, partners_win=True) == side_utility(p, p.soloist, 0)
+        with_partners, alone = side_utility(p, p.soloist, gain, partners_win=True), side_utility(p, p.soloist, gain)
+        assert with_partners >= alone
+        raised += with_partners > alone
+        checked += 1
+    assert checked >= 3 and raised

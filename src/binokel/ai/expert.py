@@ -179,10 +179,13 @@ def _sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
 
 
-def side_utility(p: Position, seat: int, gain: int) -> float:
+def side_utility(p: Position, seat: int, gain: int, partners_win: bool = False) -> float:
     """``seat``'s utility when the soloist's side gains ``gain`` more (as :class:`Solver`
     counts it) from position ``p``: the rest of the points go to the other side, split
-    evenly."""
+    evenly. The gain is counted as the soloist's, so a partner of the soloist without a trick
+    so far wins none and its melds do not count (with teams a seat's melds need an own trick),
+    unless ``partners_win``: then, as every seat of the other side, each partner is taken to
+    win a trick when the side gains anything."""
     rules = p.rules
     opponents = opponents_of(rules, seat, p.out)
     if p.is_durch:
@@ -198,6 +201,10 @@ def side_utility(p: Position, seat: int, gain: int) -> float:
     points[p.soloist] += gain
     if gain:
         won[p.soloist] += 1
+        if partners_win:
+            for s in playing:
+                if s != p.soloist and rules.team_of(s) == team and not won[s]:
+                    won[s] = 1
     rest = left - gain
     for i, s in enumerate(others):
         points[s] += rest // len(others) + (i < rest % len(others))
@@ -329,6 +336,19 @@ class ExpertBot(HardBot):
     2: raise it as any other bid; 1: only by hard's :attr:`FACING_SHARE`; 0: never, pass."""
     TRIO_OWN_PLAN = 0
     """Teams of three: 1: lay away and name the game by expert's own plan (:meth:`plan`), not hard's."""
+    TRIO_SOLVER_NODES = 0
+    """Teams of three: nodes a world may take at least in the exact solver (0: :attr:`SOLVER_NODES`).
+    A sechser deal has 7 tricks; solving one world from the first trick takes about 160,000
+    nodes at the median and 1,000,000 at the 90th percentile (the C search, tens of ms), so with
+    the budget's nodes (20,000 a world at budget 0.02) the first two tricks are mostly played out
+    by the heuristic rule (docs/ai.md, round ten)."""
+    TRIO_PARTNER_TRICKS = 0
+    """Teams of three: 1: the solver's gains are valued with each of the soloist's partners
+    taken to win a trick when the side gains anything (:func:`side_utility`), so that their
+    melds count; 0: only the soloist's trick, a partner's melds lost until it has won one."""
+    TRIO_SOLVER_WORLDS = 0
+    """Teams of three: at least this many worlds are solved for a card (at budget 0.02 the budget
+    gives 8; a world of sechser solves in milliseconds to tens of milliseconds)."""
 
     def decides_itself(self, view: SeatView) -> bool:
         """In a partner game, does expert decide this itself (its card play, :attr:`TEAM_PLAY`;
@@ -457,7 +477,10 @@ class ExpertBot(HardBot):
         if tricks_left > self.SOLVER_TRICKS:
             return super().play(view, rng, budget)
         count = min(self.SOLVER_WORLDS, max(8, self.effort(budget) // 20))
-        nodes = max(self.SOLVER_NODES, int(budget * self.SOLVER_RATE) // count)
+        least = self.SOLVER_NODES
+        if _is_trio(view.rules):
+            count, least = max(count, self.TRIO_SOLVER_WORLDS), max(least, self.TRIO_SOLVER_NODES)
+        nodes = max(least, int(budget * self.SOLVER_RATE) // count)
         tally = self.evaluate(self.solve_tally, view, rng, count, budget, nodes)
         if not tally.worlds:
             return super().play(view, rng, budget)
@@ -472,6 +495,7 @@ class ExpertBot(HardBot):
         totals = [0.0] * len(legal)
         worlds = 0
         table = new_table()
+        partners_win = bool(self.TRIO_PARTNER_TRICKS) and _is_trio(view.rules)
         for world in self.worlds(knowledge, rng, count, deadline):
             position = world_position(view, knowledge, world)
             try:
@@ -481,7 +505,7 @@ class ExpertBot(HardBot):
                     break  # too deep for this budget: the playouts decide
                 continue
             for i, kind in enumerate(legal):
-                totals[i] += side_utility(position, view.seat, gains[kind])
+                totals[i] += side_utility(position, view.seat, gains[kind], partners_win)
             worlds += 1
         return Tally(tuple(totals), worlds)
 
