@@ -214,3 +214,33 @@ def test_partners_win_counts_the_soloists_partners_melds_in_the_side_utility() -
         raised += with_partners > alone
         checked += 1
     assert checked >= 3 and raised
+
+
+@pytest.mark.parametrize("rules, read", [("sechser", False), ("kreuz", True)])
+def test_trio_play_model_0_weighs_sechser_card_play_worlds_by_the_auction_only(
+        monkeypatch: pytest.MonkeyPatch, rules: str, read: bool) -> None:
+    """TRIO_PLAY_MODEL (1 by default) 0: with teams of three expert's card-play worlds are not
+    weighted by the card plays (the play model), only by the auction; other rules keep it."""
+    import binokel.ai.expert as expert
+    from binokel.ai.expert import ExpertBot
+
+    monkeypatch.setattr(ExpertBot, "CLOCK", 0)
+    assert ExpertBot.TRIO_PLAY_MODEL == 1
+    calls: list[int] = []
+    original = expert.play_weight
+
+    def play_weight(*args: Any) -> float:
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(expert, "play_weight", play_weight)
+    seen = [view(state, state.to_move) for state in random_states(rules, random.Random(2), 2)
+            if state.phase is Phase.PLAY and state.tricks and len(state.legal_actions()) > 1][:4]
+    assert seen
+    for model in (1, 0):
+        bot = ExpertBot(seed=1)
+        bot.TRIO_PLAY_MODEL = model
+        calls.clear()
+        for v in seen:
+            assert bot.choose(v, random.Random(1), budget=0.01) in v.legal_actions
+        assert bool(calls) == (model == 1 or read)

@@ -276,7 +276,7 @@ class ExpertBot(HardBot):
         for world in super().worlds(knowledge, rng, count * self.OVERSAMPLE, pool_deadline, skip_failures=True):
             pool.append(world)
             weight = auction_weight(dealt_hands(knowledge, world), calls, knowledge) if calls else 1.0
-            if self.PLAY_MODEL and view.phase == "play":
+            if self.PLAY_MODEL and view.phase == "play" and (self.TRIO_PLAY_MODEL or not _is_trio(view.rules)):
                 weight *= play_weight(view, knowledge, world)
             weights.append(weight)
         if not pool:
@@ -346,6 +346,9 @@ class ExpertBot(HardBot):
     """Teams of three: 1: the solver's gains are valued with each of the soloist's partners
     taken to win a trick when the side gains anything (:func:`side_utility`), so that their
     melds count; 0: only the soloist's trick, a partner's melds lost until it has won one."""
+    TRIO_PLAY_MODEL = 1
+    """Teams of three: 0: the worlds of the card play are weighted by the auction only, not by the
+    card plays (:attr:`PLAY_MODEL` elsewhere)."""
     TRIO_SOLVER_WORLDS = 0
     """Teams of three: at least this many worlds are solved for a card (at budget 0.02 the budget
     gives 8; a world of sechser solves in milliseconds to tens of milliseconds)."""
