@@ -7,6 +7,7 @@ that leaves another table's bot moves going (its ratio to the unloaded run print
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import math
@@ -422,3 +423,56 @@ def test_a_worker_process_thinks_with_the_tables_own_bot() -> None:
             await pool.stop()
 
     assert asyncio.run(scenario()) == expected
+
+
+def test_the_bidding_help_runs_in_a_worker_process_without_breaking_the_pool() -> None:
+    """A help job carries a seat's view (its legal actions) to a worker process: it must
+    arrive whole. (An Action could not be unpickled, so every bidding help killed the worker,
+    the pool was replaced, and a bot move waiting in it was thrown into a thread.)"""
+    from functools import partial
+
+    from binokel.server.review import bidding_help
+
+    async def scenario() -> tuple[Any, Any, int, list[int]]:
+        pool = Pool("process", workers=1)
+        await pool.start()
+        try:
+            pids = pool.worker_pids()
+            help_ = await pool.run("t", partial(bidding_help, SEEN, seed=0, worlds=4, seconds=0.5))
+            move = await pool.think("t", make_bot("hard"), SEEN, random.Random(0), 0.02)
+            return help_, move, pool.broken, [pids[0], *pool.worker_pids()]
+        finally:
+            await pool.stop()
+
+    help_, move, broken, pids = asyncio.run(scenario())
+    assert broken == 0, "a worker process died"
+    assert pids[0] in pids[1:], "the worker that gave the help is the one still thinking"
+    here = bidding_help(SEEN, seed=0, worlds=4, seconds=0.5)  # the estimate may be cut short by the clock
+    assert (help_["melds"], help_["certain"]) == (here["melds"], here["certain"])
+    assert str(move) in LEGAL
+
+
+def test_a_job_its_replaced_workers_never_ran_is_thought_in_a_thread() -> None:
+    """When a worker dies, the pool replaces its workers, and the old executor cancels the jobs
+    it had not started. Such a job is thought in a thread: the table's bot still moves. (The
+    cancellation reached the table's step runner, which ended: the table waited for ever.)"""
+
+    class Replaced:
+        """An executor already shut down with ``cancel_futures``: every job comes back cancelled."""
+
+        def submit(self, *args: Any) -> concurrent.futures.Future[Any]:
+            future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+            future.cancel()
+            return future
+
+    async def scenario() -> Any:
+        pool = Pool("thread", workers=1)
+        await pool.start()
+        pool._processes = Replaced()  # type: ignore[assignment]
+        try:
+            return await pool.think("t", make_bot("hard"), SEEN, random.Random(0), 0.02)
+        finally:
+            pool._processes = None
+            await pool.stop()
+
+    assert str(asyncio.run(scenario())) in LEGAL

@@ -107,6 +107,11 @@ class Action:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Action is immutable")
 
+    def __reduce__(self) -> tuple[type[Action], tuple[ActionKind, int]]:
+        # Pickle's default would restore the slots by setattr, which an Action refuses: a view
+        # sent to a bot worker process (the bidding help) killed the worker.
+        return (Action, (self.kind, self.value))
+
     @staticmethod
     def bid(value: int) -> Action:
         return Action(ActionKind.BID, value)

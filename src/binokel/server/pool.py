@@ -299,34 +299,41 @@ class Pool:
     async def _call(self, job: _Job) -> Any:
         loop = asyncio.get_running_loop()
         if job.work is not None:
-            if self._processes is not None:
-                try:
-                    return await asyncio.wrap_future(self._processes.submit(job.work))
-                except BrokenProcessPool:
-                    self.broken += 1
-                    log.error("a bot worker process died; starting new ones")
-                    self._replace_processes()
+            done, answer = await self._in_process(job.work)
+            if done:
+                return answer
             if self._threads is None:
                 raise PoolClosed("the pool is not running")
             return await loop.run_in_executor(self._threads, job.work)
         assert job.bot is not None and job.view is not None and job.rng is not None
         level = getattr(job.bot, "name", None)
-        if self._processes is not None and isinstance(level, str) and type(job.bot) is BOT_CLASSES.get(level):
-            try:
-                index = await asyncio.wrap_future(self._processes.submit(
-                    _think, level, getattr(job.bot, "seed", None), options_of(job.bot), job.view.to_json(),
-                    job.rng, job.budget, job.seed))
-            except BrokenProcessPool:
-                # A worker died (killed, out of memory): new workers for the next ones; this
-                # search is done in a thread so its table does not wait.
-                self.broken += 1
-                log.error("a bot worker process died; starting new ones")
-                self._replace_processes()
-            else:
+        if isinstance(level, str) and type(job.bot) is BOT_CLASSES.get(level):
+            done, index = await self._in_process(_think, level, getattr(job.bot, "seed", None), options_of(job.bot),
+                                                 job.view.to_json(), job.rng, job.budget, job.seed)
+            if done:
                 return job.view.legal_actions[index]
         if self._threads is None:
             raise PoolClosed("the pool is not running")
         return await loop.run_in_executor(self._threads, _choose, job.bot, job.view, job.rng, job.budget, job.seed)
+
+    async def _in_process(self, call: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
+        """``call(*args)`` in a worker process: (True, its answer), or (False, None) when there
+        are no workers, a worker died (new ones for the next jobs), or the workers were replaced
+        before this job ran (another job found them broken; the replaced executor cancels what
+        it had not started). The caller then runs it in a thread, so its table does not wait."""
+        if self._processes is None:
+            return False, None
+        try:
+            return True, await asyncio.wrap_future(self._processes.submit(call, *args))
+        except BrokenProcessPool:  # killed, out of memory
+            self.broken += 1
+            log.error("a bot worker process died; starting new ones")
+            self._replace_processes()
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # the wait itself was cancelled, not the job by a replaced executor
+        return False, None
 
     def _replace_processes(self) -> None:
         if self._closed:
