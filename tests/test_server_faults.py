@@ -175,6 +175,32 @@ def test_a_bot_move_is_retried_until_it_lands_logged_once(disk: FullDisk, caplog
     assert any("takes writes again" in r.getMessage() for r in caplog.records)
 
 
+def test_a_bot_move_that_fails_unexpectedly_is_thought_again(disk: FullDisk, monkeypatch: pytest.MonkeyPatch,
+                                                             caplog: pytest.LogCaptureFixture) -> None:
+    """Whatever goes wrong while a bot thinks (a bug, the pool), its table's runner looks again:
+    the bot moves, one logged failure later. (An exception ended the runner, and the table
+    waited for ever for a bot.)"""
+    import binokel.server.runner as runner
+
+    thinking = runner.think_in
+    failures = [RuntimeError("the first search fails")]
+
+    async def fails_once(*args: Any, **kwargs: Any) -> Any:
+        if failures:
+            raise failures.pop()
+        return await thinking(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "think_in", fails_once)
+    with caplog.at_level(logging.ERROR, "binokel"), client_on(disk) as client:
+        game = create(client, seed=2)
+        with tab(client, game) as ws:
+            state = until(ws, my_turn)
+            ws.send_json({"type": "action", "action": state["view"]["legal_actions"][0], "version": state["version"]})
+            after = until(ws, my_turn)  # both bots moved
+    assert not failures and after["version"] >= state["version"] + 3
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == [f"a bot's move at table {game['id']} failed; trying again"]
+
+
 def test_acknowledged_versions_are_all_in_the_store_after_a_restart(disk: FullDisk) -> None:
     """Play with the disk filling and emptying every few steps; restart on the same file: every
     version a client was told is there, and the game continues at it."""

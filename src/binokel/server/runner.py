@@ -223,6 +223,10 @@ class StepRunner:
                                         seed=table.driver.seed_for("bot"))  # still at `version`
             except PoolClosed:
                 return  # shutting down
+            except Exception:  # a bug must not stop the table's bots for ever: the runner looks again
+                log.exception("a bot's move at table %s failed; trying again", table.id)
+                await asyncio.sleep(RETRY_FIRST)
+                return
             table.metrics.think.observe(time.monotonic() - started)
             pause = self.pause - (time.monotonic() - started)  # thinking counts towards the pause
             if pause > 0:
