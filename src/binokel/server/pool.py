@@ -297,14 +297,9 @@ class Pool:
                 self._dispatch()
 
     async def _call(self, job: _Job) -> Any:
-        loop = asyncio.get_running_loop()
         if job.work is not None:
             done, answer = await self._in_process(job.work)
-            if done:
-                return answer
-            if self._threads is None:
-                raise PoolClosed("the pool is not running")
-            return await loop.run_in_executor(self._threads, job.work)
+            return answer if done else await self._in_thread(job.work)
         assert job.bot is not None and job.view is not None and job.rng is not None
         level = getattr(job.bot, "name", None)
         if isinstance(level, str) and type(job.bot) is BOT_CLASSES.get(level):
@@ -312,9 +307,13 @@ class Pool:
                                                  job.view.to_json(), job.rng, job.budget, job.seed)
             if done:
                 return job.view.legal_actions[index]
+        return await self._in_thread(_choose, job.bot, job.view, job.rng, job.budget, job.seed)
+
+    async def _in_thread(self, call: Callable[..., Any], *args: Any) -> Any:
+        """``call(*args)`` in one of the pool's threads."""
         if self._threads is None:
             raise PoolClosed("the pool is not running")
-        return await loop.run_in_executor(self._threads, _choose, job.bot, job.view, job.rng, job.budget, job.seed)
+        return await asyncio.get_running_loop().run_in_executor(self._threads, call, *args)
 
     async def _in_process(self, call: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
         """``call(*args)`` in a worker process: (True, its answer), or (False, None) when there

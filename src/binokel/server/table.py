@@ -131,8 +131,7 @@ class Table:
     @property
     def waiting(self) -> bool:
         """Are friends still to take their seats? Nobody moves until they have."""
-        people = self.people
-        return any(not sitter.is_bot and seat not in people for seat, sitter in enumerate(self.driver.seats))
+        return any(seat not in self.people for seat in self.person_seats)  # open_seats' test, stopping at the first
 
     @property
     def names(self) -> list[str]:
