@@ -101,9 +101,10 @@ def test_the_live_region_speaks_a_whole_trick_once(server: Server, page: Page) -
     region = page.get_by_test_id("announcer")
     assert region.get_attribute("aria-live") == "polite" and region.get_attribute("role") == "log"
     assert page.get_by_test_id("status").get_attribute("aria-live") is None, "one live region: said once"
-    names = page.evaluate("() => [...document.querySelectorAll('.seat .name')].map(e => e.textContent)")
     # The auction: our bid and the others' calls, then who won it and the trump named.
     play_until(page, lambda p, seen: my_turn(p, "play") and p.locator("#trick .card").count() == 0)
+    # Read once the table is drawn: straight after the address changes the seats may not be yet.
+    names = page.evaluate("() => [...document.querySelectorAll('.seat .name')].map(e => e.textContent)")
     said = " ".join(lines(page))
     assert "You bid 150." in said, said
     assert re.search(r"(Karle|Frieda|Anna|\w+) passes\.", said), said
