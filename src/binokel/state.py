@@ -201,9 +201,18 @@ class State:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The completed tricks, in order, each card with the seat that played it."""
+        # Kept once built (as "_tricks", not an annotated attribute: absent until asked for). A
+        # state's successors copy its attributes and only ever append to ``played``, so the
+        # tricks a state holds are the first of any successor's.
+        known: tuple[Trick, ...] = self.__dict__.get("_tricks", ())
+        played = self.played
+        if len(known) == len(played):
+            return known
         orders = self._order
-        return tuple(Trick(leader, tuple(zip(orders[leader], (CARDS[k] for k in kinds))), winner)
-                     for leader, kinds, winner in self.played)
+        tricks = known + tuple(Trick(leader, tuple(zip(orders[leader], (CARDS[k] for k in kinds))), winner)
+                               for leader, kinds, winner in played[len(known):])
+        self.__dict__["_tricks"] = tricks
+        return tricks
 
     @property
     def current_trick(self) -> Trick:
