@@ -67,8 +67,12 @@ def spectator_json(public: Mapping[str, Any], omit: Collection[str] = ()) -> dic
     """:func:`spectator_view` from the public fields of any seat's view of the deal
     (:meth:`SeatView.public_json`): the own fields are those of a seat that is not the
     soloist, nothing derived from the discard."""
-    own = {**PRIVATE_FIELDS, "seat": None, "card_points": list(public["trick_points"]), "discard_points": None}
-    return merge_json(public, own, omit)
+    return merge_json(public, spectator_own(public), omit)
+
+
+def spectator_own(public: Mapping[str, Any]) -> dict[str, Any]:
+    """A spectator's :data:`~binokel.view.SEAT_FIELDS`, from the public fields of any seat's view of the deal."""
+    return {**PRIVATE_FIELDS, "seat": None, "card_points": list(public["trick_points"]), "discard_points": None}
 
 
 def view_json(table: Table, audience: int | None, omit: Collection[str] = ()) -> dict[str, Any]:
@@ -235,5 +239,5 @@ def apply_update(model: Mapping[str, Any], message: Mapping[str, Any]) -> dict[s
 
 
 __all__ = ["DEAL_FIELDS", "EVENT_FIELDS", "OWN_FIELDS", "PRIVATE_FIELDS", "Update", "apply_update", "changed_fields",
-           "game_facts", "News", "news_of", "next_json", "score_line", "spectator_json", "spectator_view", "update_for",
-           "view_json"]
+           "game_facts", "News", "news_of", "next_json", "score_line", "spectator_json", "spectator_own",
+           "spectator_view", "update_for", "view_json"]

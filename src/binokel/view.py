@@ -109,12 +109,26 @@ class SeatView:
         >>> seen.to_json(public=other.public_json()) == seen.to_json()
         True
         """
-        cards = _card_texts
+        return merge_json(self._public_data(omit) if public is None else public, self.own_json(omit), omit)
+
+    def own_json(self, omit: Collection[str] = ()) -> dict[str, Any]:
+        """The fields of :meth:`to_json` that are this seat's own (:data:`SEAT_FIELDS`), but
+        those in ``omit``.
+
+        >>> import random
+        >>> seen = view(State.new("standard", dealer=2).deal_random(random.Random(1)), 0)
+        >>> sorted(seen.own_json(omit={"hand", "discard"}))
+        ['card_points', 'discard_points', 'legal_actions', 'seat']
+        """
         discard = self.discard
-        own = {"seat": self.seat, "hand": cards(self.hand), "discard": cards(discard) if discard is not None else None,
-               "legal_actions": [str(a) for a in self.legal_actions], "card_points": list(self.card_points),
+        own = {"seat": self.seat, "legal_actions": [str(a) for a in self.legal_actions],
+               "card_points": list(self.card_points),
                "discard_points": sum(c.points for c in discard) if discard is not None else None}
-        return merge_json(self._public_data(omit) if public is None else public, own, omit)
+        if "hand" not in omit:
+            own["hand"] = _card_texts(self.hand)
+        if "discard" not in omit:
+            own["discard"] = _card_texts(discard) if discard is not None else None
+        return own
 
     def public_json(self, omit: Collection[str] = (), before: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The fields of :meth:`to_json` that are the same in every seat's view of the deal

@@ -84,20 +84,26 @@ class Channel:
             grouped.setdefault(connection.seat, []).append(connection)
         return grouped
 
-    def tell(self, message_for: Callable[[int | None], dict[str, Any]]) -> None:
-        """Each audience's message, built and encoded once, to every connection of it. Audiences
-        told the same (often: after a card, the seats not to move and the spectators) share
-        one encoding; comparing is much cheaper than encoding (the messages of one kind give
-        each key values of one type, so equal messages encode the same)."""
+    def tell(self, message_for: Callable[[int | None], dict[str, Any] | str]) -> None:
+        """Each audience's message (or its text), built and encoded once, to every connection
+        of it. Audiences told the same (often: after a card, the seats not to move and the
+        spectators) share one encoding; comparing is much cheaper than encoding (the messages
+        of one kind give each key values of one type, so equal messages encode the same)."""
         encoded: list[tuple[dict[str, Any], str]] = []
         for audience, connections in self.audiences().items():
             message = message_for(audience)
-            text = next((text for told, text in encoded if told == message), None)
-            if text is None:
-                text = json.dumps(message)
-                encoded.append((message, text))
+            text = message if isinstance(message, str) else self._encoded(message, encoded)
             for connection in connections:
                 connection.post(text)
+
+    @staticmethod
+    def _encoded(message: dict[str, Any], encoded: list[tuple[dict[str, Any], str]]) -> str:
+        """``message``'s text: one in ``encoded`` equal to it, or encoded now (and kept there)."""
+        text = next((text for told, text in encoded if told == message), None)
+        if text is None:
+            text = json.dumps(message)
+            encoded.append((message, text))
+        return text
 
     def broadcast(self, message: dict[str, Any], to: Iterable[Connection] | None = None) -> None:
         """One message for everybody (or the connections ``to``), encoded once."""

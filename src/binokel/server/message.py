@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from binokel.server.protocol import contract_facts, rule_changes, seat_facts, surrender_facts
+from binokel.server.wire import UpdateText
 from binokel.table import Event
-from binokel.update import News, news_of, next_json, score_line, spectator_json, update_for
+from binokel.update import News, news_of, next_json, score_line, spectator_json, spectator_own, update_for
 
 if TYPE_CHECKING:
     from binokel.server.table import Table
@@ -27,6 +28,7 @@ class Messages:
         self._game_cache: tuple[Any, dict[str, Any]] | None = None
         self._history_cache: list[dict[str, Any]] = []
         self._news: News | None = None  # what the last step tells every audience alike
+        self._text: UpdateText | None = None  # the last step's update, its shared parts encoded
 
     def state(self, seat: int | None) -> dict[str, Any]:
         """The ``state`` snapshot for ``seat`` (None: a spectator), from that seat's view only.
@@ -52,10 +54,29 @@ class Messages:
         """The ``update`` of the last step for ``audience`` (a seat; None: the spectators):
         applied to that audience's previous snapshot it gives :meth:`state` now."""
         driver = self.table.driver
-        if self._news is None or self._news.version != driver.version:  # once per step for every audience
-            self._news = news_of(driver, events)
-        update = update_for(driver, events, audience, stand_in, self._news)
+        update = update_for(driver, events, audience, stand_in, self._news_of(events))
         return update.to_json(extra=self.facts(audience), game={"ready": sorted(self.table.attendance.all_ready())})
+
+    def update_text(self, audience: int | None, events: Sequence[Event], stand_in: int | None) -> str:
+        """:meth:`update` as its JSON text, the parts every audience shares encoded once a step
+        (:class:`~binokel.server.wire.UpdateText`)."""
+        driver = self.table.driver
+        news = self._news_of(events)
+        game = {**news.game, "ready": sorted(self.table.attendance.all_ready())}
+        writer = self._text
+        if writer is None or not writer.fits(news, game, stand_in):
+            writer = self._text = UpdateText(news, driver.public_json(), game, stand_in)
+        if audience is None:
+            own = spectator_own(driver.public_json())
+            return writer.text(audience, lambda omit: own, self.facts(audience))
+        return writer.text(audience, driver.view(audience).own_json, self.facts(audience))
+
+    def _news_of(self, events: Sequence[Event]) -> News:
+        """What the last step tells every audience alike, made once per step."""
+        driver = self.table.driver
+        if self._news is None or self._news.version != driver.version:
+            self._news = news_of(driver, events)
+        return self._news
 
     def facts(self, seat: int | None, contracts: bool = False) -> dict[str, Any]:
         """What the page shows that the rules decide, for ``seat`` (None: a spectator):

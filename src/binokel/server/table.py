@@ -315,7 +315,7 @@ class Table:
     def adopt(self, change: Change, stand_in: int | None = None) -> None:
         """Commit a stored change to the driver and tell every connection here."""
         events = self.commit_to_driver(change)
-        self.channel.tell(lambda audience: self.messages.update(audience, events, stand_in))
+        self.channel.tell(lambda audience: self.messages.update_text(audience, events, stand_in))
         self.kick()
 
     def commit_to_driver(self, change: Change) -> list[Event]:
