@@ -14,10 +14,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from binokel.update import News, next_json
 from binokel.view import FIELDS, SEAT_FIELDS
+
+_encode = json.JSONEncoder(check_circular=False).encode
+"""``json.dumps`` with its defaults, without its guard against circular containers (a message
+is a fresh tree; the guard is a dict update for every list and dict encoded)."""
 
 
 class UpdateText:
@@ -33,7 +38,7 @@ class UpdateText:
         appended = news.kept is not None and news.won > 0  # the tricks won are appended, not sent whole
         omit = (news.kept or frozenset()) - SEAT_FIELDS | ({"tricks"} if appended else frozenset())
         self._view = _view_pieces(public, omit)  # every own field: which of them an audience is told differs
-        self._head = json.dumps({"type": "update", "version": news.version, "since": news.version - 1,
+        self._head = _encode({"type": "update", "version": news.version, "since": news.version - 1,
                                  "stand_in": stand_in})[:-1]
         shared = _inside({"game": game, "next": next_json(news.next)})
         tail = ""
@@ -57,13 +62,13 @@ class UpdateText:
         ``facts`` its rule facts (what :meth:`Update.to_json` takes as ``extra``)."""
         omit = self.news.kept_for(audience) or frozenset()
         fields = own(omit)
-        view = ", ".join(piece if isinstance(piece, str) else piece[0] + json.dumps(fields[piece[1]])
+        view = ", ".join(piece if isinstance(piece, str) else piece[0] + _value_text(fields[piece[1]])
                          for piece in self._view if isinstance(piece, str) or piece[1] not in omit)
         told = tuple(e for e in self.news.events if e.visibility.allows(audience))
         key = tuple(map(id, told))
         events = self._events.get(key)
         if events is None:
-            events = self._events[key] = json.dumps([e.to_json() for e in told])
+            events = self._events[key] = _encode([e.to_json() for e in told])
         shared, end = self._model_end
         return "".join((self._head, ', "events": ', events, ', "model": {"view": {', view, "}", shared, ", ",
                         self._facts_text(facts), end, self._end))
@@ -88,7 +93,7 @@ def _view_pieces(public: Mapping[str, Any], omit: frozenset[str]) -> list[str | 
             if run:
                 pieces.append(_inside(run))
                 run = {}
-            pieces.append((json.dumps(name) + ": ", name))
+            pieces.append((_encode(name) + ": ", name))
         else:
             run[name] = public[name]
     if run:
@@ -98,5 +103,23 @@ def _view_pieces(public: Mapping[str, Any], omit: frozenset[str]) -> list[str | 
 
 def _inside(data: Mapping[str, Any]) -> str:
     """``json.dumps(data)`` without its braces: its ``"key": value`` pairs."""
-    return json.dumps(data)[1:-1]
+    return _encode(data)[1:-1]
+
+
+def _value_text(value: Any) -> str:
+    """``json.dumps(value)``, quicker for what a seat's own fields hold: None, an int, a list
+    of ints or of texts (anything else is encoded as ever)."""
+    if value is None:
+        return "null"
+    kind = type(value)
+    if kind is int:  # (not bool, not an IntEnum: json writes an int as int.__repr__ writes it)
+        return str(value)
+    if kind is list:
+        if not value:
+            return "[]"
+        if all(type(item) is str for item in value):
+            return "[" + ", ".join(map(encode_basestring_ascii, value)) + "]"
+        if all(type(item) is int for item in value):
+            return "[" + ", ".join(map(str, value)) + "]"
+    return _encode(value)
 
