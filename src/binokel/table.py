@@ -576,7 +576,7 @@ class Table:
         if len(now["tricks"]) > len(was["tricks"]):
             tell(EventKind.TRICK, {"number": len(now["tricks"]), **now["tricks"][-1]})
         if was["outcome"] is None and now["outcome"] is not None:
-            tell(EventKind.DEAL_OVER, _result(deal, after))
+            tell(EventKind.DEAL_OVER, _result(deal, after, now))
         if after.is_over():
             tell(EventKind.GAME_OVER, {"winner": after.winner, "totals": list(after.totals),
                                        "durch_games": list(after.durch_games) if self.rules.durch_game else None})
@@ -587,12 +587,12 @@ PUBLIC_FIELDS = ("auction", "soloist", "bid", "tapp", "melds", "open_hand", "tri
 """The view fields that are the same for every seat (checked by tests/test_table.py)."""
 
 
-def _result(deal: State, game: Game) -> dict[str, Any]:
-    """A finished deal's public result: the score sheet's line. ``card_points`` include the
-    soloist's discard (its points, not its cards), which the score makes public once the deal is over."""
-    seen = view(deal, 0).to_json()
+def _result(deal: State, game: Game, public: Mapping[str, Any]) -> dict[str, Any]:
+    """A finished deal's public result: the score sheet's line (``public``: the public fields of
+    its views). ``card_points`` include the soloist's discard (its points, not its cards), which
+    the score makes public once the deal is over."""
     return {"number": sum(1 for d in game.deals if d.phase is not Phase.DEAL), "dealer": deal.dealer,
-            **{name: seen[name] for name in ("soloist", "bid", "game", "outcome", "scores")},
+            **{name: public[name] for name in ("soloist", "bid", "game", "outcome", "scores")},
             "meld_points": list(deal.meld_points), "card_points": list(deal.card_points),
             "totals": list(game.totals)}
 

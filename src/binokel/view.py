@@ -162,7 +162,7 @@ class SeatView:
             "melds": melds,
             "tricks": None if "tricks" in omit
             else [*known, *({**_trick_json(t), "points": self.trick_points_of(k)}
-                            for k, t in enumerate(self.tricks) if k >= len(known))],
+                            for k, t in enumerate(self.tricks[len(known):], len(known)))],
             "trick": _trick_json(self.trick),
             "tricks_won": list(self.tricks_won), "trick_points": list(self.trick_points),
             "outcome": self.outcome.value if self.outcome is not None else None,
