@@ -619,7 +619,7 @@ def test_meld_options_only_for_seat_0_naming_the_game(client: TestClient, db: Pa
     pytest.fail("seat 0 never became soloist")
 
 
-@pytest.mark.parametrize("built_by", ["state", "update"])
+@pytest.mark.parametrize("built_by", ["state", "update_text"])
 def test_the_leak_check_catches_a_leak(client: TestClient, db: Path, monkeypatch: pytest.MonkeyPatch,
                                        built_by: str) -> None:
     """Guard the guard: a snapshot that shows seat 1's hand, or an update that shows it in an
@@ -628,12 +628,14 @@ def test_the_leak_check_catches_a_leak(client: TestClient, db: Path, monkeypatch
 
     honest = getattr(Messages, built_by)
 
-    def leaky(self: Messages, seat: int | None, *rest: Any) -> Message:
+    def leaky(self: Messages, seat: int | None, *rest: Any) -> Message | str:
         sent = honest(self, seat, *rest)
         cards = [str(c) for c in self.table.game.current.hand(1)]
         if built_by == "state":
             return {**sent, "last_trick": {"cards": cards}}
-        return {**sent, "events": [*sent["events"], {"version": sent["version"], "kind": "hand", "cards": cards}]}
+        told = json.loads(sent)  # the update as sent: its text
+        return json.dumps({**told, "events": [*told["events"], {"version": told["version"], "kind": "hand",
+                                                                  "cards": cards}]})
 
     monkeypatch.setattr(Messages, built_by, leaky)
     game_id = new_game(client, seed=9)
