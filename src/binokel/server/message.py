@@ -63,13 +63,14 @@ class Messages:
         driver = self.table.driver
         news = self._news_of(events)
         game = {**news.game, "ready": sorted(self.table.attendance.all_ready())}
+        facts = self.facts(audience)
         writer = self._text
         if writer is None or not writer.fits(news, game, stand_in):
-            writer = self._text = UpdateText(news, driver.public_json(), game, stand_in)
+            writer = self._text = UpdateText(news, driver.public_json(), game, stand_in, tuple(facts))
         if audience is None:
             own = spectator_own(driver.public_json())
-            return writer.text(audience, lambda omit: own, self.facts(audience))
-        return writer.text(audience, driver.view(audience).own_json, self.facts(audience))
+            return writer.text(audience, lambda omit: own, facts)
+        return writer.text(audience, driver.view(audience).own_json, facts)
 
     def _news_of(self, events: Sequence[Event]) -> News:
         """What the last step tells every audience alike, made once per step."""
