@@ -179,13 +179,16 @@ def _sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
 
 
-def side_utility(p: Position, seat: int, gain: int, partners_win: bool = False) -> float:
+def side_utility(p: Position, seat: int, gain: int, partners_win: bool = False,
+                 takers: list[int] | None = None) -> float:
     """``seat``'s utility when the soloist's side gains ``gain`` more (as :class:`Solver`
     counts it) from position ``p``: the rest of the points go to the other side, split
     evenly. The gain is counted as the soloist's, so a partner of the soloist without a trick
     so far wins none and its melds do not count (with teams a seat's melds need an own trick),
     unless ``partners_win``: then, as every seat of the other side, each partner is taken to
-    win a trick when the side gains anything."""
+    win a trick when the side gains anything. With ``takers`` (per seat, the tricks it would
+    win from here, from a playout) a seat is taken to win a trick only if it has won one or
+    ``takers`` says it will, and the other side's points go to those of its seats that do."""
     rules = p.rules
     opponents = opponents_of(rules, seat, p.out)
     if p.is_durch:
@@ -206,12 +209,26 @@ def side_utility(p: Position, seat: int, gain: int, partners_win: bool = False) 
                 if s != p.soloist and rules.team_of(s) == team and not won[s]:
                     won[s] = 1
     rest = left - gain
+    if takers is not None:  # who of each side takes a trick: its melds count only then
+        for s in playing:
+            if gain and s != p.soloist and rules.team_of(s) == team and takers[s]:
+                won[s] += 1
+        others = [s for s in others if won[s] or takers[s]] or others
     for i, s in enumerate(others):
         points[s] += rest // len(others) + (i < rest % len(others))
         if rest:
             won[s] += 1  # an approximation: every seat of the other side is taken to win a trick
     scores = trump_scores(rules, p.soloist, p.bid, points, p.melds, won, p.out)
     return utility(scores, seat, opponents)
+
+
+def trick_takers(p: Position, kind: int) -> list[int]:
+    """Per seat, the tricks it wins after ``kind`` is played in ``p`` and the heuristic card
+    rule plays the rest."""
+    child = p.copy()
+    child.play(kind)
+    done = playout(child)
+    return [after - before for after, before in zip(done.won, p.won)]
 
 
 def _is_trio(rules: Rules) -> bool:
@@ -352,6 +369,13 @@ class ExpertBot(HardBot):
     """Teams of three: 0: the worlds of the card play are weighted by the auction only, not by the
     card plays (:attr:`PLAY_MODEL` elsewhere). At 0 expert - hard was +4.8 [-17.0, +26.6] over 300
     fresh deals (seed 7305), at 1 +10.9 [-10.6, +32.4] on the same deals."""
+    TRIO_TAKERS_BY_PLAYOUT = 0
+    """Teams of three: 1: the solver's gain after each card is valued with the seats that take a
+    trick from there as a playout by the heuristic rule says (:func:`trick_takers`): a seat's melds
+    count only with an own trick, and the solver sees only the side's points."""
+    TRIO_LEAD_TO_PARTNER = 0
+    """Teams of three: 1: in the card play's playouts a leader first leads toward a partner's
+    sure winner while that partner has melds and no trick (:func:`~binokel.ai.search.lead_to_partner`)."""
     TRIO_SOLVER_WORLDS = 0
     """Teams of three: at least this many worlds are solved for a card (at budget 0.02 the budget
     gives 8; a world of sechser solves in milliseconds to tens of milliseconds)."""
@@ -478,6 +502,9 @@ class ExpertBot(HardBot):
 
     # ------------------------------------------------------------------ card play
 
+    def play_out(self, position: Position, view: SeatView) -> Position:
+        return playout(position, bool(self.TRIO_LEAD_TO_PARTNER) and _is_trio(view.rules))
+
     def play(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         tricks_left = -(-sum(view.hand_sizes) // max(1, sum(1 for n in view.hand_sizes if n) or 1))
         if tricks_left > self.SOLVER_TRICKS:
@@ -502,6 +529,7 @@ class ExpertBot(HardBot):
         worlds = 0
         table = new_table()
         partners_win = bool(self.TRIO_PARTNER_TRICKS) and _is_trio(view.rules)
+        by_playout = bool(self.TRIO_TAKERS_BY_PLAYOUT) and _is_trio(view.rules)
         for world in self.worlds(knowledge, rng, count, deadline):
             position = world_position(view, knowledge, world)
             try:
@@ -511,11 +539,12 @@ class ExpertBot(HardBot):
                     break  # too deep for this budget: the playouts decide
                 continue
             for i, kind in enumerate(legal):
-                totals[i] += side_utility(position, view.seat, gains[kind], partners_win)
+                takers = trick_takers(position, kind) if by_playout else None
+                totals[i] += side_utility(position, view.seat, gains[kind], partners_win, takers)
             worlds += 1
         return Tally(tuple(totals), worlds)
 
 
 __all__ = ["ExpertBot", "auction_calls", "auction_weight", "effective_size", "hand_estimate", "side_utility",
-           "tempered"]
+           "tempered", "trick_takers"]
 
