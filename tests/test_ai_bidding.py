@@ -385,21 +385,9 @@ def _sechser_duel(calls: list[str], seed: int = 0) -> SeatView:
     return view(state, 2)
 
 
-def test_a_partner_duel_is_a_partners_bid_of_its_own_will_with_teams_of_three() -> None:
-    """Seat 2 answers partner seat 0's raise to 170 (a duel), but not forehand's forced opening;
-    in kreuz there is no duel (the TRIO_ options are for teams of three)."""
-    bot = ExpertBot(seed=1)
-    assert bot.partner_duel(_sechser_duel(["150", "160", "170", "pass"]))
-    assert not bot.partner_duel(_sechser_duel(["150", "pass"]))  # the forced opening says nothing
-    kreuz = deal("kreuz", 3, {}, 1).apply_text("150").apply_text("160").apply_text("pass")
-    assert kreuz.to_move == 2 and not bot.partner_duel(view(kreuz, 2))
-
-
-def test_trio_facing_share_set_to_hards_makes_expert_bid_as_hard_in_sechser(no_clock: None) -> None:
-    """Teams of three: TRIO_FACING_SHARE (default: round eight's TEAM_FACING_SHARE) is the share
-    expert's bidder needs against a raiser of the other team; kreuz keeps TEAM_FACING_SHARE. In a
-    sechser war (seed 2, seat 1 facing seat 0's 170) expert bids 180 by default; at hard's share
-    (the round-nine measurement) it passes as hard does."""
+def test_in_a_sechser_war_expert_bids_on_where_hard_passes(no_clock: None) -> None:
+    """Sechser takes TEAM_FACING_SHARE as kreuz does: in a war (seed 2, seat 1 facing seat 0's
+    170) expert bids 180; at hard's share (the round-nine measurement) it passes as hard does."""
     state = deal("sechser", 5, {}, 2)
     for call in ("150", "160", "170"):
         state = state.apply_text(call)
@@ -408,46 +396,28 @@ def test_trio_facing_share_set_to_hards_makes_expert_bid_as_hard_in_sechser(no_c
     assert str(ExpertBot(seed=1).choose(seen, random.Random(0), BUDGET)) == "180"
     assert HardBot(seed=1).choose(seen, random.Random(0), BUDGET) == PASS
     as_hard = ExpertBot(seed=1)
-    as_hard.TRIO_FACING_SHARE = HardBot.FACING_SHARE
-    assert as_hard.partner_game_bot(seen).FACING_SHARE == HardBot.FACING_SHARE
+    as_hard.TEAM_FACING_SHARE = HardBot.FACING_SHARE
     assert as_hard.choose(seen, random.Random(0), BUDGET) == PASS
-    kreuz = deal("kreuz", 3, {}, 1).apply_text("150").apply_text("160")
-    assert as_hard.partner_game_bot(view(kreuz, 0)).FACING_SHARE == ExpertBot.TEAM_FACING_SHARE
 
 
-def test_the_trio_measurement_options_are_off_by_default(no_clock: None) -> None:
-    """By default expert raises a partner in sechser as hard does; with TRIO_PARTNER_RAISE 0 it
-    passes, with 1 its bidder takes hard's facing share in the duel;
-    TRIO_OWN_PLAN hands the discard and the game to expert's own plan."""
+def test_in_sechser_expert_raises_a_partner_as_any_other_bid(no_clock: None) -> None:
+    """Seat 2 answers partner seat 0's raise to 170 as it would another seat's: hard's bidder with
+    TEAM_FACING_SHARE and hard's value of passing (round nine measured never raising a partner,
+    and raising it by hard's share, no better)."""
     seen = _sechser_duel(["150", "160", "170", "pass"])
-    default = ExpertBot(seed=1)
-    bidder = default.partner_game_bot(seen)
+    bidder = ExpertBot(seed=1).partner_game_bot()
     assert (bidder.FACING_SHARE, bidder.TEAM_DEFENDER_UTILITY) == (ExpertBot.TEAM_FACING_SHARE,
                                                                    HardBot.TEAM_DEFENDER_UTILITY)
-    assert str(default.choose(seen, random.Random(0), BUDGET)) == "180"
-    never = ExpertBot(seed=1)
-    never.TRIO_PARTNER_RAISE = 0
-    assert never.choose(seen, random.Random(0), BUDGET) == PASS
-    strict = ExpertBot(seed=1)
-    strict.TRIO_PARTNER_RAISE = 1
-    assert strict.partner_game_bot(seen).FACING_SHARE == HardBot.FACING_SHARE
-    assert strict.partner_game_bot(_sechser_duel(["150", "pass"])).FACING_SHARE == ExpertBot.TEAM_FACING_SHARE
-    state = deal("sechser", 5, {}, 1).apply_text("150")
-    while state.phase.value == "auction":
-        state = state.apply_text("pass")
-    assert state.phase.value == "discard"
-    own = ExpertBot(seed=1)
-    own.TRIO_OWN_PLAN = 1
-    assert own.decides_itself(view(state, state.to_move)) and not default.decides_itself(view(state, state.to_move))
+    assert str(ExpertBot(seed=1).choose(seen, random.Random(0), BUDGET)) == "180"
 
 
 @pytest.mark.parametrize("seed", range(2))
 def test_in_sechser_expert_at_hards_share_bids_exactly_as_hard(no_clock: None, seed: int) -> None:
-    """With TRIO_FACING_SHARE at hard's share expert's bidder is hard's: every call of a seeded
+    """With TEAM_FACING_SHARE at hard's share expert's bidder is hard's: every call of a seeded
     auction is hard's, the same generator given (at the default share one call differs)."""
     state = deal("sechser", 5, {}, seed)
     as_hard = ExpertBot(seed=1)
-    as_hard.TRIO_FACING_SHARE = HardBot.FACING_SHARE
+    as_hard.TEAM_FACING_SHARE = HardBot.FACING_SHARE
     while state.phase.value == "auction":
         seen = view(state, state.to_move)
         call = as_hard.choose(seen, random.Random(seed), BUDGET)

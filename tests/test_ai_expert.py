@@ -16,6 +16,7 @@ from binokel.ai.knowledge import Knowledge
 from binokel.ai.sample import World, dealt_hands, sample_world
 from binokel.ai.search import playout, position_value
 from binokel.ai.solver import Solver
+from binokel.card import kinds_of
 from binokel.state import Phase
 from binokel.view import view
 
@@ -137,110 +138,26 @@ def test_in_partner_games_expert_plays_its_cards_by_its_own_search(monkeypatch: 
     assert "solve" in calls and "worlds" in calls
 
 
+def test_with_trick_takers_a_partners_melds_count_only_when_it_takes_a_trick() -> None:
+    """In sechser a seat's melds count only with an own trick, and the solver's gain is the side's
+    card points: with ``takers`` (expert's TRIO_TAKERS_BY_PLAYOUT) a partner of the soloist that
+    has no trick yet adds its melds only where the playout has it take one."""
+    from binokel.ai.expert import trick_takers
 
-def _views_at_seven_tricks_left(rules: str, seed: int, deals: int) -> list[Any]:
-    """Views of the seat to move with 7 tricks left (sechser: the first trick), in deals played by random moves."""
-    seen = []
-    for state in random_states(rules, random.Random(seed), deals):
-        if state.phase is Phase.PLAY and len(state.legal_actions()) > 1 and state.game < DURCH:
-            left = -(-sum(h.bit_count() for h in state.hands) // sum(1 for h in state.hands if h))
-            if left == 7:
-                seen.append(view(state, state.to_move))
-    return seen
-
-
-@pytest.mark.parametrize("rules", ["sechser", "kreuz"])
-def test_trio_solver_nodes_lets_expert_solve_sechser_from_the_first_trick(monkeypatch: pytest.MonkeyPatch,
-                                                                           rules: str) -> None:
-    """TRIO_SOLVER_NODES (off by default, docs/ai.md round ten) gives each world of a sechser
-    card decision at least that many solver nodes: from the first trick (7 tricks left) more
-    decisions are solved exactly, where with the budget's nodes the solver gives up on the
-    first world and the playouts decide. Teams of two (kreuz) keep the budget's nodes."""
-    from binokel.ai.expert import ExpertBot
-
-    monkeypatch.setattr(ExpertBot, "CLOCK", 0)
-    nodes: list[int] = []
-    worlds: list[int] = []
-    original = ExpertBot.solve_tally
-
-    def solve_tally(self: ExpertBot, *args: Any, **kwargs: Any) -> Any:
-        nodes.append(args[-1])
-        tally = original(self, *args, **kwargs)
-        worlds.append(tally.worlds)
-        return tally
-
-    monkeypatch.setattr(ExpertBot, "solve_tally", solve_tally)
-    assert ExpertBot.TRIO_SOLVER_NODES == 0
-    views = _views_at_seven_tricks_left(rules, 11, 4)
-    assert len(views) >= 4
-    solved = []
-    for floor in (0, 1_000_000):
-        bot = ExpertBot(seed=1)
-        bot.TRIO_SOLVER_NODES = floor
-        nodes.clear()
-        worlds.clear()
-        for seen in views:
-            assert bot.choose(seen, random.Random(3), budget=0.02) in seen.legal_actions
-        assert len(nodes) == len(views)
-        assert all(n >= 1_000_000 for n in nodes) == (rules == "sechser" and floor > 0)
-        solved.append(sum(1 for w in worlds if w))
-    if rules == "sechser":
-        assert solved[1] > solved[0]
-    else:
-        assert solved[1] == solved[0]
-
-
-def test_partners_win_counts_the_soloists_partners_melds_in_the_side_utility() -> None:
-    """In sechser a partner's melds count only with an own trick. The solver's gain is counted
-    as the soloist's, so by default a partner without a trick keeps no melds; with
-    ``partners_win`` (expert's TRIO_PARTNER_TRICKS, off by default) each partner is taken to
-    win a trick when the side gains anything, and its melds count for the team."""
-    from binokel.ai.expert import ExpertBot
-
-    assert ExpertBot.TRIO_PARTNER_TRICKS == 0
     checked = raised = 0
     for state in random_states("sechser", random.Random(3), 30):
         if state.phase is not Phase.PLAY or state.tricks or state.trick or state.game >= DURCH:
             continue
         p = Position.from_state(state)
         partners = [s for s in range(p.players) if s != p.soloist and p.rules.partners(s, p.soloist)]
-        melds = sum(p.melds[s] for s in partners)
-        if not melds:
+        if not any(p.melds[s] for s in partners):
             continue
         gain = Solver(p).value()
-        assert side_utility(p, p.soloist, 0, partners_win=True) == side_utility(p, p.soloist, 0)
-        with_partners, alone = side_utility(p, p.soloist, gain, partners_win=True), side_utility(p, p.soloist, gain)
-        assert with_partners >= alone
-        raised += with_partners > alone
+        kind = next(iter(kinds_of(p.legal_mask())))
+        takers = trick_takers(p, kind)
+        assert sum(takers) == 7 and all(n >= 0 for n in takers)
+        nobody, everybody = [0] * p.players, [1] * p.players
+        assert side_utility(p, p.soloist, gain, nobody) <= side_utility(p, p.soloist, gain, everybody)
+        raised += side_utility(p, p.soloist, gain, nobody) < side_utility(p, p.soloist, gain, everybody)
         checked += 1
     assert checked >= 3 and raised
-
-
-@pytest.mark.parametrize("rules, read", [("sechser", False), ("kreuz", True)])
-def test_trio_play_model_0_weighs_sechser_card_play_worlds_by_the_auction_only(
-        monkeypatch: pytest.MonkeyPatch, rules: str, read: bool) -> None:
-    """TRIO_PLAY_MODEL (1 by default) 0: with teams of three expert's card-play worlds are not
-    weighted by the card plays (the play model), only by the auction; other rules keep it."""
-    import binokel.ai.expert as expert
-    from binokel.ai.expert import ExpertBot
-
-    monkeypatch.setattr(ExpertBot, "CLOCK", 0)
-    assert ExpertBot.TRIO_PLAY_MODEL == 1
-    calls: list[int] = []
-    original = expert.play_weight
-
-    def play_weight(*args: Any) -> float:
-        calls.append(1)
-        return original(*args)
-
-    monkeypatch.setattr(expert, "play_weight", play_weight)
-    seen = [view(state, state.to_move) for state in random_states(rules, random.Random(2), 2)
-            if state.phase is Phase.PLAY and state.tricks and len(state.legal_actions()) > 1][:4]
-    assert seen
-    for model in (1, 0):
-        bot = ExpertBot(seed=1)
-        bot.TRIO_PLAY_MODEL = model
-        calls.clear()
-        for v in seen:
-            assert bot.choose(v, random.Random(1), budget=0.01) in v.legal_actions
-        assert bool(calls) == (model == 1 or read)

@@ -27,9 +27,8 @@ What it adds to :class:`~binokel.ai.bots.HardBot` (measured in ``docs/ai.md``):
 
 In partner games (teams) it bids, lays away, names the game and surrenders as the hard bot
 (there its own bidding measured weaker), but bids on against the other team's
-raises while a smaller share of the deals reaches the bid (:attr:`ExpertBot.TEAM_FACING_SHARE`;
-with teams of three :attr:`ExpertBot.TRIO_FACING_SHARE`, the same by default), and plays its
-cards by its own search (:attr:`ExpertBot.TEAM_PLAY`).
+raises while a smaller share of the deals reaches the bid (:attr:`ExpertBot.TEAM_FACING_SHARE`),
+and plays its cards by its own search (:attr:`ExpertBot.TEAM_PLAY`).
 
 >>> import random
 >>> from binokel.state import State
@@ -71,7 +70,7 @@ from binokel.ai.search import (
 )
 from binokel.ai.solver import SolveAborted, Solver, new_table, search_core
 from binokel.card import POINTS, Hand, mask_points
-from binokel.rules import Auction, Rules
+from binokel.rules import Rules
 from binokel.score import surrender_scores, trump_scores
 from binokel.view import SeatView
 
@@ -179,16 +178,15 @@ def _sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
 
 
-def side_utility(p: Position, seat: int, gain: int, partners_win: bool = False,
-                 takers: list[int] | None = None) -> float:
+def side_utility(p: Position, seat: int, gain: int, takers: list[int] | None = None) -> float:
     """``seat``'s utility when the soloist's side gains ``gain`` more (as :class:`Solver`
     counts it) from position ``p``: the rest of the points go to the other side, split
     evenly. The gain is counted as the soloist's, so a partner of the soloist without a trick
     so far wins none and its melds do not count (with teams a seat's melds need an own trick),
-    unless ``partners_win``: then, as every seat of the other side, each partner is taken to
-    win a trick when the side gains anything. With ``takers`` (per seat, the tricks it would
-    win from here, from a playout) a seat is taken to win a trick only if it has won one or
-    ``takers`` says it will, and the other side's points go to those of its seats that do."""
+    and every seat of the other side is taken to win a trick when that side gains anything.
+    With ``takers`` (per seat, the tricks it would win from here, from a playout) a seat is taken
+    to win a trick only if it has won one or ``takers`` says it will, and the other side's points
+    go to those of its seats that do."""
     rules = p.rules
     opponents = opponents_of(rules, seat, p.out)
     if p.is_durch:
@@ -204,10 +202,6 @@ def side_utility(p: Position, seat: int, gain: int, partners_win: bool = False,
     points[p.soloist] += gain
     if gain:
         won[p.soloist] += 1
-        if partners_win:
-            for s in playing:
-                if s != p.soloist and rules.team_of(s) == team and not won[s]:
-                    won[s] = 1
     rest = left - gain
     if takers is not None:  # who of each side takes a trick: its melds count only then
         for s in playing:
@@ -293,7 +287,7 @@ class ExpertBot(HardBot):
         for world in super().worlds(knowledge, rng, count * self.OVERSAMPLE, pool_deadline, skip_failures=True):
             pool.append(world)
             weight = auction_weight(dealt_hands(knowledge, world), calls, knowledge) if calls else 1.0
-            if self.PLAY_MODEL and view.phase == "play" and (self.TRIO_PLAY_MODEL or not _is_trio(view.rules)):
+            if self.PLAY_MODEL and view.phase == "play":
                 weight *= play_weight(view, knowledge, world)
             weights.append(weight)
         if not pool:
@@ -323,12 +317,12 @@ class ExpertBot(HardBot):
     eight); a war lost at a share that hard refuses costs more than the bids that fail."""
 
     def choose(self, view: SeatView, rng: random.Random | None = None, budget: float = 1.0) -> Action:
-        if view.rules.has_teams and not self.decides_itself(view):
+        if view.rules.has_teams and not (view.phase == "play" and self.TEAM_PLAY):
             # Partner games: expert's own bidding and trump choice measured weaker than hard's
-            # there (kreuz: -42.8 [-76.0, -9.6] a deal over 200 paired deals, docs/ai.md).
-            if view.phase == "auction" and self.partner_duel(view) and not self.TRIO_PARTNER_RAISE:
-                return PASS
-            partner_game = self.partner_game_bot(view)
+            # there (kreuz: -42.8 [-76.0, -9.6] a deal over 200 paired deals; in sechser no other
+            # share, passing value, rule for a partner's raise or own plan measured better,
+            # round nine; docs/ai.md).
+            partner_game = self.partner_game_bot()
             try:
                 return partner_game.choose(view, rng if rng is not None else self._rng, budget)
             finally:
@@ -339,36 +333,7 @@ class ExpertBot(HardBot):
         finally:
             self._view = None
 
-    # Measurement options for teams of three (sechser), off by default (each as in kreuz): none
-    # was measured better than the defaults in rounds nine and ten (docs/ai.md, "Partner games
-    # (round nine)" and "(round ten)"; the card-play options of round ten: TRIO_SOLVER_NODES,
-    # TRIO_SOLVER_WORLDS, TRIO_PARTNER_TRICKS, TRIO_PLAY_MODEL).
-    TRIO_FACING_SHARE = 0.75
-    """:attr:`TEAM_FACING_SHARE` where the teams are of three. At 0.85 (hard's share) expert bids
-    as hard in sechser, and expert - hard was -3.7 [-18.1, +10.7] a deal over 300 fresh deals (seed
-    7304), the card play alone; at 0.75 +16.3, +12.7 and -15.2 on three other runs of 300."""
-    TRIO_DEFENDER_UTILITY = -30.0
-    """What passing is worth in the bidding where the teams are of three (hard's
-    :attr:`TEAM_DEFENDER_UTILITY`)."""
-    TRIO_PARTNER_RAISE = 2
-    """Teams of three, a partner holding the high bid of its own will (:meth:`partner_duel`):
-    2: raise it as any other bid; 1: only by hard's :attr:`FACING_SHARE`; 0: never, pass."""
-    TRIO_OWN_PLAN = 0
-    """Teams of three: 1: lay away and name the game by expert's own plan (:meth:`plan`), not hard's."""
-    TRIO_SOLVER_NODES = 0
-    """Teams of three: nodes a world may take at least in the exact solver (0: :attr:`SOLVER_NODES`).
-    A sechser deal has 7 tricks; solving one world from the first trick takes about 160,000
-    nodes at the median and 1,000,000 at the 90th percentile (the C search, tens of ms), so with
-    the budget's nodes (20,000 a world at budget 0.02) the first two tricks are mostly played out
-    by the heuristic rule (docs/ai.md, round ten)."""
-    TRIO_PARTNER_TRICKS = 0
-    """Teams of three: 1: the solver's gains are valued with each of the soloist's partners
-    taken to win a trick when the side gains anything (:func:`side_utility`), so that their
-    melds count; 0: only the soloist's trick, a partner's melds lost until it has won one."""
-    TRIO_PLAY_MODEL = 1
-    """Teams of three: 0: the worlds of the card play are weighted by the auction only, not by the
-    card plays (:attr:`PLAY_MODEL` elsewhere). At 0 expert - hard was +4.8 [-17.0, +26.6] over 300
-    fresh deals (seed 7305), at 1 +10.9 [-10.6, +32.4] on the same deals."""
+    # Measurement options for teams of three (sechser), off by default (docs/ai.md, round eleven).
     TRIO_TAKERS_BY_PLAYOUT = 0
     """Teams of three: 1: the solver's gain after each card is valued with the seats that take a
     trick from there as a playout by the heuristic rule says (:func:`trick_takers`): a seat's melds
@@ -376,39 +341,11 @@ class ExpertBot(HardBot):
     TRIO_LEAD_TO_PARTNER = 0
     """Teams of three: 1: in the card play's playouts a leader first leads toward a partner's
     sure winner while that partner has melds and no trick (:func:`~binokel.ai.search.lead_to_partner`)."""
-    TRIO_SOLVER_WORLDS = 0
-    """Teams of three: at least this many worlds are solved for a card (at budget 0.02 the budget
-    gives 8; a world of sechser solves in milliseconds to tens of milliseconds)."""
-
-    def decides_itself(self, view: SeatView) -> bool:
-        """In a partner game, does expert decide this itself (its card play, :attr:`TEAM_PLAY`;
-        with :attr:`TRIO_OWN_PLAN` the discard and the game), not the hard bot?"""
-        if view.phase == "play":
-            return bool(self.TEAM_PLAY)
-        return bool(self.TRIO_OWN_PLAN) and _is_trio(view.rules) and view.phase in ("discard", "game")
-
-    def partner_duel(self, view: SeatView) -> bool:
-        """Teams of three: does a partner of this seat hold the high bid, of its own will (not
-        forehand's forced opening)?"""
-        rules = view.rules
-        bids = [(i, seat) for i, (call, seat) in enumerate(zip(view.auction, view.callers))
-                if call.kind is ActionKind.BID]
-        if not _is_trio(rules) or not bids:
-            return False
-        index, holder = bids[-1]
-        forced = index == 0 and rules.auction is Auction.FIXED
-        return holder != view.seat and rules.partners(holder, view.seat) and not forced
-
-    def partner_game_bot(self, view: SeatView | None = None) -> HardBot:
+    def partner_game_bot(self) -> HardBot:
         """The hard bot that bids, lays away, names the game and surrenders for expert in
-        partner games: hard's with this bot's settings and :attr:`TEAM_FACING_SHARE` (with
-        teams of three in ``view``'s rules the ``TRIO_`` options)."""
+        partner games: hard's with this bot's settings and :attr:`TEAM_FACING_SHARE`."""
         bot = HardBot()
         bot.JOBS, bot.CLOCK, bot.FACING_SHARE = self.JOBS, self.CLOCK, self.TEAM_FACING_SHARE
-        if view is not None and _is_trio(view.rules):
-            bot.FACING_SHARE, bot.TEAM_DEFENDER_UTILITY = self.TRIO_FACING_SHARE, self.TRIO_DEFENDER_UTILITY
-            if view.phase == "auction" and self.TRIO_PARTNER_RAISE == 1 and self.partner_duel(view):
-                bot.FACING_SHARE = HardBot.FACING_SHARE
         return bot
 
     def share(self, method: str, view: SeatView, rng: random.Random, count: int, deadline: float, *args: Any,
@@ -510,10 +447,7 @@ class ExpertBot(HardBot):
         if tricks_left > self.SOLVER_TRICKS:
             return super().play(view, rng, budget)
         count = min(self.SOLVER_WORLDS, max(8, self.effort(budget) // 20))
-        least = self.SOLVER_NODES
-        if _is_trio(view.rules):
-            count, least = max(count, self.TRIO_SOLVER_WORLDS), max(least, self.TRIO_SOLVER_NODES)
-        nodes = max(least, int(budget * self.SOLVER_RATE) // count)
+        nodes = max(self.SOLVER_NODES, int(budget * self.SOLVER_RATE) // count)
         tally = self.evaluate(self.solve_tally, view, rng, count, budget, nodes)
         if not tally.worlds:
             return super().play(view, rng, budget)
@@ -528,7 +462,6 @@ class ExpertBot(HardBot):
         totals = [0.0] * len(legal)
         worlds = 0
         table = new_table()
-        partners_win = bool(self.TRIO_PARTNER_TRICKS) and _is_trio(view.rules)
         by_playout = bool(self.TRIO_TAKERS_BY_PLAYOUT) and _is_trio(view.rules)
         for world in self.worlds(knowledge, rng, count, deadline):
             position = world_position(view, knowledge, world)
@@ -540,7 +473,7 @@ class ExpertBot(HardBot):
                 continue
             for i, kind in enumerate(legal):
                 takers = trick_takers(position, kind) if by_playout else None
-                totals[i] += side_utility(position, view.seat, gains[kind], partners_win, takers)
+                totals[i] += side_utility(position, view.seat, gains[kind], takers)
             worlds += 1
         return Tally(tuple(totals), worlds)
 
