@@ -16,7 +16,6 @@ from binokel.ai.knowledge import Knowledge
 from binokel.ai.sample import World, dealt_hands, sample_world
 from binokel.ai.search import playout, position_value
 from binokel.ai.solver import Solver
-from binokel.card import kinds_of
 from binokel.state import Phase
 from binokel.view import view
 
@@ -137,27 +136,3 @@ def test_in_partner_games_expert_plays_its_cards_by_its_own_search(monkeypatch: 
             assert make_bot("expert").choose(seen, random.Random(1), budget=0.01) in seen.legal_actions
     assert "solve" in calls and "worlds" in calls
 
-
-def test_with_trick_takers_a_partners_melds_count_only_when_it_takes_a_trick() -> None:
-    """In sechser a seat's melds count only with an own trick, and the solver's gain is the side's
-    card points: with ``takers`` (expert's TRIO_TAKERS_BY_PLAYOUT) a partner of the soloist that
-    has no trick yet adds its melds only where the playout has it take one."""
-    from binokel.ai.expert import trick_takers
-
-    checked = raised = 0
-    for state in random_states("sechser", random.Random(3), 30):
-        if state.phase is not Phase.PLAY or state.tricks or state.trick or state.game >= DURCH:
-            continue
-        p = Position.from_state(state)
-        partners = [s for s in range(p.players) if s != p.soloist and p.rules.partners(s, p.soloist)]
-        if not any(p.melds[s] for s in partners):
-            continue
-        gain = Solver(p).value()
-        kind = next(iter(kinds_of(p.legal_mask())))
-        takers = trick_takers(p, kind)
-        assert sum(takers) == 7 and all(n >= 0 for n in takers)
-        nobody, everybody = [0] * p.players, [1] * p.players
-        assert side_utility(p, p.soloist, gain, nobody) <= side_utility(p, p.soloist, gain, everybody)
-        raised += side_utility(p, p.soloist, gain, nobody) < side_utility(p, p.soloist, gain, everybody)
-        checked += 1
-    assert checked >= 3 and raised

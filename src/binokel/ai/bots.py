@@ -576,16 +576,11 @@ class HardBot(MediumBot):
                 for kind in legal:
                     child = position.copy()
                     child.play(kind)
-                    values[kind] = position_value(self.play_out(child, view), view.seat)
+                    values[kind] = position_value(playout(child), view.seat)
             for i, kind in enumerate(legal):
                 totals[i] += values[kind]
             worlds += 1
         return Tally(tuple(totals), worlds)
-
-
-    def play_out(self, position: Position, view: SeatView) -> Position:
-        """``position`` played to the end (in place) in the card play's simulations."""
-        return playout(position)
 
 
 class OracleBot(HardBot):

@@ -70,7 +70,6 @@ from binokel.ai.search import (
 )
 from binokel.ai.solver import SolveAborted, Solver, new_table, search_core
 from binokel.card import POINTS, Hand, mask_points
-from binokel.rules import Rules
 from binokel.score import surrender_scores, trump_scores
 from binokel.view import SeatView
 
@@ -178,15 +177,12 @@ def _sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
 
 
-def side_utility(p: Position, seat: int, gain: int, takers: list[int] | None = None) -> float:
+def side_utility(p: Position, seat: int, gain: int) -> float:
     """``seat``'s utility when the soloist's side gains ``gain`` more (as :class:`Solver`
     counts it) from position ``p``: the rest of the points go to the other side, split
     evenly. The gain is counted as the soloist's, so a partner of the soloist without a trick
     so far wins none and its melds do not count (with teams a seat's melds need an own trick),
-    and every seat of the other side is taken to win a trick when that side gains anything.
-    With ``takers`` (per seat, the tricks it would win from here, from a playout) a seat is taken
-    to win a trick only if it has won one or ``takers`` says it will, and the other side's points
-    go to those of its seats that do."""
+    and every seat of the other side is taken to win a trick when that side gains anything."""
     rules = p.rules
     opponents = opponents_of(rules, seat, p.out)
     if p.is_durch:
@@ -203,31 +199,12 @@ def side_utility(p: Position, seat: int, gain: int, takers: list[int] | None = N
     if gain:
         won[p.soloist] += 1
     rest = left - gain
-    if takers is not None:  # who of each side takes a trick: its melds count only then
-        for s in playing:
-            if gain and s != p.soloist and rules.team_of(s) == team and takers[s]:
-                won[s] += 1
-        others = [s for s in others if won[s] or takers[s]] or others
     for i, s in enumerate(others):
         points[s] += rest // len(others) + (i < rest % len(others))
         if rest:
             won[s] += 1  # an approximation: every seat of the other side is taken to win a trick
     scores = trump_scores(rules, p.soloist, p.bid, points, p.melds, won, p.out)
     return utility(scores, seat, opponents)
-
-
-def trick_takers(p: Position, kind: int) -> list[int]:
-    """Per seat, the tricks it wins after ``kind`` is played in ``p`` and the heuristic card
-    rule plays the rest."""
-    child = p.copy()
-    child.play(kind)
-    done = playout(child)
-    return [after - before for after, before in zip(done.won, p.won)]
-
-
-def _is_trio(rules: Rules) -> bool:
-    """Two teams of three (sechser)?"""
-    return rules.has_teams and len(rules.team_seats(0)) == 3
 
 
 @parallel.rebuildable
@@ -333,14 +310,6 @@ class ExpertBot(HardBot):
         finally:
             self._view = None
 
-    # Measurement options for teams of three (sechser), off by default (docs/ai.md, round eleven).
-    TRIO_TAKERS_BY_PLAYOUT = 0
-    """Teams of three: 1: the solver's gain after each card is valued with the seats that take a
-    trick from there as a playout by the heuristic rule says (:func:`trick_takers`): a seat's melds
-    count only with an own trick, and the solver sees only the side's points."""
-    TRIO_LEAD_TO_PARTNER = 0
-    """Teams of three: 1: in the card play's playouts a leader first leads toward a partner's
-    sure winner while that partner has melds and no trick (:func:`~binokel.ai.search.lead_to_partner`)."""
     def partner_game_bot(self) -> HardBot:
         """The hard bot that bids, lays away, names the game and surrenders for expert in
         partner games: hard's with this bot's settings and :attr:`TEAM_FACING_SHARE`."""
@@ -439,9 +408,6 @@ class ExpertBot(HardBot):
 
     # ------------------------------------------------------------------ card play
 
-    def play_out(self, position: Position, view: SeatView) -> Position:
-        return playout(position, bool(self.TRIO_LEAD_TO_PARTNER) and _is_trio(view.rules))
-
     def play(self, view: SeatView, rng: random.Random, budget: float) -> Action:
         tricks_left = -(-sum(view.hand_sizes) // max(1, sum(1 for n in view.hand_sizes if n) or 1))
         if tricks_left > self.SOLVER_TRICKS:
@@ -462,7 +428,6 @@ class ExpertBot(HardBot):
         totals = [0.0] * len(legal)
         worlds = 0
         table = new_table()
-        by_playout = bool(self.TRIO_TAKERS_BY_PLAYOUT) and _is_trio(view.rules)
         for world in self.worlds(knowledge, rng, count, deadline):
             position = world_position(view, knowledge, world)
             try:
@@ -472,12 +437,11 @@ class ExpertBot(HardBot):
                     break  # too deep for this budget: the playouts decide
                 continue
             for i, kind in enumerate(legal):
-                takers = trick_takers(position, kind) if by_playout else None
-                totals[i] += side_utility(position, view.seat, gains[kind], takers)
+                totals[i] += side_utility(position, view.seat, gains[kind])
             worlds += 1
         return Tally(tuple(totals), worlds)
 
 
 __all__ = ["ExpertBot", "auction_calls", "auction_weight", "effective_size", "hand_estimate", "side_utility",
-           "tempered", "trick_takers"]
+           "tempered"]
 

@@ -23,10 +23,9 @@ from functools import lru_cache
 from binokel.action import BETTEL
 from binokel.ai.fast import Position
 from binokel.ai.policy import choose_card
-from binokel.card import HIGHER, POINTS, SUIT_MASK, kinds_of, present
+from binokel.card import POINTS, kinds_of
 from binokel.rules import Rules
 from binokel.score import durch_scores
-from binokel.trick import NO_TRUMP
 
 
 @lru_cache(maxsize=512)
@@ -77,52 +76,19 @@ def position_value(p: Position, seat: int) -> float:
     return utility(scores, seat, opponents_of(p.rules, seat, p.out))
 
 
-def playout(position: Position, to_partner: bool = False) -> Position:
-    """Play ``position`` to the end with the heuristic card rule for every seat (in place);
-    with ``to_partner`` a leader first leads toward a partner's master (:func:`lead_to_partner`)."""
+def playout(position: Position) -> Position:
+    """Play ``position`` to the end with the heuristic card rule for every seat (in place)."""
     p = position
     while not p.over:
         seat = p.to_move
         legal = p.legal_mask()
-        lead = lead_to_partner(p) if to_partner and not p.trick else None
-        if lead is not None and legal >> lead & 1:
-            kind = lead
-        elif legal & (legal - 1):
+        if legal & (legal - 1):
             kind = choose_card(p.hands[seat], legal, p.trick, p.best, p.orders[p.leader], seat, p.game,
                                p.soloist, p.rules, p.played, p.hands[p.soloist])
         else:
             kind = legal.bit_length() - 1
         p.play(kind)
     return p
-
-
-def lead_to_partner(p: Position) -> int | None:
-    """With teams in a trump game: the leader's lowest card of a side suit in which a partner
-    that has no trick yet but melds holds a card no opponent can beat (none holds a higher card
-    of the suit or, void in it, a trump), or None. That partner's melds count only with a trick."""
-    rules = p.rules
-    if not rules.has_teams or p.trump == NO_TRUMP:
-        return None
-    seat = p.to_move
-    trump_mask = SUIT_MASK[p.trump]
-    mine = present(p.hands[seat])
-    playing = [s for s in range(p.players) if s != p.out and s != seat]
-    opponents = [present(p.hands[s]) for s in playing if not rules.partners(s, seat)]
-    for partner in playing:
-        if not rules.partners(partner, seat) or p.won[partner] or not p.melds[partner]:
-            continue
-        held = present(p.hands[partner])
-        for suit in range(4):
-            mask = SUIT_MASK[suit]
-            if suit == p.trump or not held & mask or not mine & mask:
-                continue
-            top = (held & mask & -(held & mask)).bit_length() - 1  # the highest rank is the lowest bit
-            low = (mine & mask).bit_length() - 1
-            if low <= top:
-                continue  # the partner's card would not win over the leader's own
-            if all(not o & (HIGHER[top] | 1 << top) and (o & mask or not o & trump_mask) for o in opponents):
-                return low
-    return None
 
 
 def cards_left(position: Position) -> int:
@@ -193,5 +159,4 @@ class _Abort(Exception):
     pass
 
 
-__all__ = ["utility", "opponents_of", "contract_worth", "position_value", "playout", "lead_to_partner", "solve",
-           "cards_left"]
+__all__ = ["utility", "opponents_of", "contract_worth", "position_value", "playout", "solve", "cards_left"]
