@@ -205,7 +205,7 @@ class Change:
     game: Game
     events: tuple[Event, ...]
     public: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)  # the shown deal's public fields
-    seen: SeatView | None = field(default=None, repr=False, compare=False)  # seat 0's view of the shown deal
+    seen: SeatView | None = field(default=None, repr=False, compare=False)  # the shown deal's, its mover's view
 
 
 # ---------------------------------------------------------------------- what happens next
@@ -401,6 +401,17 @@ class Table:
             seen = self._views[seat] = view(self.shown_deal, seat, like)
         return seen
 
+    def own_json(self, seat: int, omit: Collection[str] = ()) -> dict[str, Any]:
+        """``self.view(seat).own_json(omit)``, from the public fields alone when they tell it:
+        for a seat neither to move nor the soloist, asked without its hand and discard (it
+        has no legal actions, no discard, and the card points of its tricks)."""
+        public = self.public_json()
+        if (seat not in self._views and "hand" in omit and "discard" in omit
+                and seat != public["to_move"] and seat != public["soloist"]):
+            return {"seat": seat, "legal_actions": [], "card_points": list(public["trick_points"]),
+                    "discard_points": None}
+        return self.view(seat).own_json(omit)
+
     def public_json(self) -> dict[str, Any]:
         """The fields of the shown deal's view that are the same for every seat, as JSON
         (:meth:`SeatView.public_json`; made once per version, with the step's events). Shared:
@@ -499,7 +510,7 @@ class Table:
         self._events.extend(change.events)
         self._results.extend(e for e in change.events if e.kind is EventKind.DEAL_OVER)
         self._public = change.public
-        self._views = {0: change.seen} if change.seen is not None else {}  # the shown deal's, made with the change
+        self._views = {change.seen.seat: change.seen} if change.seen is not None else {}  # made with the change
         return list(change.events)
 
     def deal(self, rng: random.Random | None = None) -> list[Event]:
@@ -525,7 +536,7 @@ class Table:
     def _change(self, step: Step, game: Game) -> Change:
         version = self.version + 1
         if isinstance(step, Dealt):
-            seen = view(game.current, 0)
+            seen = view(game.current, _viewer(game.current))
             events, public = self._deal_events(version, game), seen.public_json()
         else:
             events, public, seen = self._action_events(version, step, self._game, game)
@@ -550,7 +561,7 @@ class Table:
         deal = after.deals[len(before.deals) - 1]  # the deal the action was taken in
         # The public fields are the same in every seat's view: read them from one seat's.
         was = self._public if self._public is not None else view(before.current, 0).public_json()
-        seen = view(deal, 0)
+        seen = view(deal, _viewer(deal))  # the mover's: the view the next step asks for first
         now = seen.public_json(before=was)  # the same deal: its finished tricks and melds as they were
         to_move = None if after.is_over() else after.current.to_move
         seat, action = step.seat, step.action
@@ -595,6 +606,13 @@ def _result(deal: State, game: Game, public: Mapping[str, Any]) -> dict[str, Any
             **{name: public[name] for name in ("soloist", "bid", "game", "outcome", "scores")},
             "meld_points": list(deal.meld_points), "card_points": list(deal.card_points),
             "totals": list(game.totals)}
+
+
+def _viewer(state: State) -> int:
+    """The seat whose view a step makes with its public fields: the seat to move (its view is
+    told and asked for again), else seat 0."""
+    seat = state.to_move
+    return seat if seat is not None and seat >= 0 else 0
 
 
 def _texts(cards: Iterable[Card]) -> list[str]:

@@ -7,9 +7,10 @@ once per version and presence."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from binokel.server.protocol import contract_facts, rule_changes, seat_facts, surrender_facts
+from binokel.server.protocol import contract_facts, facts_read_hand, public_facts, rule_changes, seat_facts
 from binokel.server.wire import UpdateText
 from binokel.table import Event
 from binokel.update import News, news_of, next_json, score_line, spectator_json, spectator_own, update_for
@@ -70,7 +71,7 @@ class Messages:
         if audience is None:
             own = spectator_own(driver.public_json())
             return writer.text(audience, lambda omit: own, facts)
-        return writer.text(audience, driver.view(audience).own_json, facts)
+        return writer.text(audience, partial(driver.own_json, audience), facts)
 
     def _news_of(self, events: Sequence[Event]) -> News:
         """What the last step tells every audience alike, made once per step."""
@@ -83,11 +84,11 @@ class Messages:
         """What the page shows that the rules decide, for ``seat`` (None: a spectator):
         :func:`~binokel.server.protocol.rule_facts`, its fixed ``contracts`` only if asked (a state)."""
         driver = self.table.driver
-        if seat is not None:
+        public = driver.public_json()
+        if seat is not None and facts_read_hand(public, seat):
             facts = seat_facts(driver.view(seat), driver.rules)
-        else:  # the public facts only
-            facts = {"refusals": {}, "surrender": surrender_facts(driver.shown_deal.bid, driver.rules),
-                     "meld_options": None}
+        else:  # a spectator's, or a seat's that its hand does not change (no view made)
+            facts = public_facts(public["bid"], driver.rules)
         return {"refusals": facts["refusals"], "contracts": self._contracts, **facts} if contracts else facts
 
     def events(self, seat: int | None, events: Sequence[Event], since: int) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from binokel.action import BETTEL, DURCH, GAME_WORDS, HAND_DURCH, OPEN_DURCH
@@ -127,6 +128,30 @@ def seat_facts(seen: SeatView, rules: Rules) -> dict[str, Any]:
     if seen.soloist == seen.seat and seen.phase in ("game", "surrender"):
         melds = {suit.letter: points for suit, points in meld_values(seen.hand, rules).items()}
     return {"refusals": refusals, "surrender": surrender, "meld_options": melds}
+
+
+def facts_read_hand(public: Mapping[str, Any], seat: int) -> bool:
+    """Do the :func:`seat_facts` of ``seat`` read its hand (the refusals while it is to play
+    to a trick, the meld options while it is the soloist naming the game or surrendering)?
+    ``public``: the public fields of a view (:meth:`SeatView.public_json`). If not, they
+    are :func:`public_facts`.
+
+    >>> import random
+    >>> from binokel.state import State
+    >>> from binokel.view import view
+    >>> state = State.new("standard", dealer=2).deal_random(random.Random(1))
+    >>> facts_read_hand(view(state, 0).public_json(), 0), seat_facts(view(state, 0), state.rules)
+    (False, {'refusals': {}, 'surrender': None, 'meld_options': None})
+    """
+    phase = public["phase"]
+    return ((phase == "play" and public["to_move"] == seat and bool(public["trick"]["cards"]))
+            or (phase in ("game", "surrender") and public["soloist"] == seat))
+
+
+def public_facts(bid: int | None, rules: Rules) -> dict[str, Any]:
+    """The :func:`seat_facts` of a seat whose facts do not read its hand (:func:`facts_read_hand`),
+    and a spectator's: no refusals, no meld options."""
+    return {"refusals": {}, "surrender": surrender_facts(bid, rules), "meld_options": None}
 
 
 def surrender_facts(bid: int | None, rules: Rules) -> dict[str, int] | None:
