@@ -30,6 +30,7 @@ class Messages:
         self._history_cache: list[dict[str, Any]] = []
         self._news: News | None = None  # what the last step tells every audience alike
         self._text: UpdateText | None = None  # the last step's update, its shared parts encoded
+        self._game_told: tuple[News, list[int], dict[str, Any]] | None = None  # the update's game facts
 
     def state(self, seat: int | None) -> dict[str, Any]:
         """The ``state`` snapshot for ``seat`` (None: a spectator), from that seat's view only.
@@ -63,7 +64,7 @@ class Messages:
         (:class:`~binokel.server.wire.UpdateText`)."""
         driver = self.table.driver
         news = self._news_of(events)
-        game = {**news.game, "ready": sorted(self.table.attendance.all_ready())}
+        game = self._game_of(news)
         facts = self.facts(audience)
         writer = self._text
         if writer is None or not writer.fits(news, game, stand_in):
@@ -72,6 +73,15 @@ class Messages:
             own = spectator_own(driver.public_json())
             return writer.text(audience, lambda omit: own, facts)
         return writer.text(audience, partial(driver.own_json, audience), facts)
+
+    def _game_of(self, news: News) -> dict[str, Any]:
+        """The game facts of the step's update: the step's, and the next-deal clicks (one dict
+        for every audience while the clicks are the same)."""
+        ready = sorted(self.table.attendance.all_ready())
+        told = self._game_told
+        if told is None or told[0] is not news or told[1] != ready:
+            told = self._game_told = (news, ready, {**news.game, "ready": ready})
+        return told[2]
 
     def _news_of(self, events: Sequence[Event]) -> News:
         """What the last step tells every audience alike, made once per step."""

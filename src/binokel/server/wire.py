@@ -51,7 +51,7 @@ class UpdateText:
 
     def fits(self, news: News, game: Mapping[str, Any], stand_in: int | None) -> bool:
         """Is this the text of ``news`` told with these game facts and stand-in?"""
-        return news is self.news and stand_in == self.stand_in and game == self.game
+        return news is self.news and stand_in == self.stand_in and (game is self.game or game == self.game)
 
     def text(self, audience: int | None, own: Callable[[frozenset[str]], Mapping[str, Any]],
              facts: Mapping[str, Any]) -> str:
