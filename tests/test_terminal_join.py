@@ -8,6 +8,7 @@ import json
 import os
 import random
 import re
+import signal
 import threading
 from collections import Counter
 from pathlib import Path
@@ -21,7 +22,7 @@ from binokel.meld import meld_cards, meld_values
 from binokel.record import replay_deal
 from binokel.rules import Rules
 from server_support import Saved as Store
-from binokel.terminal.remote import parse_link
+from binokel.terminal.remote import _connect, parse_link
 from binokel.update import apply_update
 from terminal_support import CARD, CONFIRM, PROMPTS, next_prompt, simple_answer, spawn_binokel, text_of
 
@@ -339,3 +340,21 @@ def test_a_watch_link_watches_without_a_seat(server: Server, tmp_path: Path) -> 
     assert text.startswith("You are watching this table.") and "(you)" not in text
     assert "Your hand" not in text and "You " not in text.removeprefix("You are watching")
     assert not (tmp_path / "seats.json").exists()
+
+
+def _blocked_signals(thread: threading.Thread) -> int:
+    """The signal mask of ``thread`` (its SigBlk line in /proc)."""
+    status = Path(f"/proc/self/task/{thread.native_id}/status").read_text()
+    return int(next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk:")), 16)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads signal masks from Linux's /proc")
+def test_ctrl_c_reaches_the_thread_that_waits_for_the_answer(server: Server) -> None:
+    """The connection's reader thread blocks SIGINT, so the kernel hands Ctrl-C to the thread
+    reading the person's answer (in CI a ^C at a prompt once did nothing for 60 s)."""
+    created = server.post("api/games", {"seats": ["me", "easy", "easy"], "name": "Anna", "seed": 3})
+    sigint = 1 << (signal.SIGINT - 1)
+    with _connect(server.url.replace("http", "ws") + f"ws/games/{created['id']}") as ws:
+        reader = ws.recv_events_thread
+        assert reader.is_alive() and _blocked_signals(reader) & sigint
+        assert not _blocked_signals(threading.current_thread()) & sigint

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import urllib.error
 import urllib.parse
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 from binokel.action import SURRENDER, Action, ActionKind
 from binokel.card import Suit
@@ -235,7 +236,7 @@ class RemoteTable(TableText):
     def connect(self, url: str, token: str | None) -> str | None:
         """One game's connection; the id of a rematch to follow, or None when done."""
         try:
-            with connect(url, open_timeout=20, max_size=1 << 22) as ws:
+            with _connect(url) as ws:
                 ws.send(json.dumps({"type": "hello", "token": token}))
                 while True:
                     step = self.handle(json.loads(ws.recv()))
@@ -603,6 +604,21 @@ def choose_game(messages: Messages, style: Style, read: Callable[[str], str] = i
         if number is not None and 1 <= number <= len(listed):
             return listed[number - 1]
         say(messages("err_number", number=answer, count=len(listed)))
+
+
+def _connect(url: str) -> ClientConnection:
+    """The game's websocket, its reader thread (websockets starts one) deaf to Ctrl-C.
+
+    A SIGINT the kernel hands to that thread only sets Python's flag: the main thread, blocked
+    reading the person's answer, never wakes, and Ctrl-C seemed to do nothing. The reader
+    thread inherits SIGINT blocked from this one, which takes it back once the thread runs."""
+    if not hasattr(signal, "pthread_sigmask"):  # (not POSIX: no threads to steer signals from)
+        return connect(url, open_timeout=20, max_size=1 << 22)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return connect(url, open_timeout=20, max_size=1 << 22)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def game_line(game: Mapping[str, Any], messages: Messages) -> str:
