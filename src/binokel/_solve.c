@@ -10,6 +10,9 @@
  * own, and plays the last trick without a node of its own. value() runs Solver._mtd's
  * searches, playout() gives their first guess.
  *
+ * With melds (Solver's ``melds``: what a seat's first trick is worth) the seats still waiting for
+ * their first trick are ``pending``, a bit each in the table's key above the cards'.
+ *
  * Cards are kinds 0..27 (suit * 7 + rank, rank 0 the highest); a hand is a mask with bit
  * k the first copy of kind k and bit k + 28 the second (binokel.card). */
 
@@ -70,8 +73,10 @@ typedef struct {
     size_t used;
     uint16_t generation;
     uint64_t base[MAX_SEATS]; /* the root hands the keys are for */
+    int melds[MAX_SEATS];     /* and the melds (a new value empties the table too) */
     int seats;
     uint64_t card_bit[MAX_SEATS][2 * KINDS]; /* a seat's mask bit -> its bit of the compact key */
+    uint64_t pending_bit[MAX_SEATS];         /* a seat with melds, still without a trick -> its bit */
     Follow follows[FOLLOWS]; /* the move orders of follow situations (solvers of one deal share them) */
 } TableObject;
 
@@ -147,18 +152,22 @@ static int table_store(TableObject *t, uint64_t key, int lo, int hi, int first)
     return 1;
 }
 
-/* Key the table for the root hands ``base`` (emptying it if it was keyed for others). */
-static void table_set_base(TableObject *t, const uint64_t *base, int seats)
+/* Key the table for the root hands ``base`` and ``melds`` (emptying it if it was keyed for others). */
+static void table_set_base(TableObject *t, const uint64_t *base, const int *melds, int seats)
 {
-    if (t->seats == seats && memcmp(t->base, base, sizeof t->base) == 0)
+    if (t->seats == seats && memcmp(t->base, base, sizeof t->base) == 0 &&
+        memcmp(t->melds, melds, sizeof t->melds) == 0)
         return;
     table_clear(t);
     memcpy(t->base, base, sizeof t->base);
+    memcpy(t->melds, melds, sizeof t->melds);
     t->seats = seats;
     int index = 0;
     for (int seat = 0; seat < MAX_SEATS; seat++)
         for (int bit = 0; bit < 2 * KINDS; bit++)
             t->card_bit[seat][bit] = base[seat] >> bit & 1 ? 1ULL << index++ : 0;
+    for (int seat = 0; seat < MAX_SEATS; seat++)
+        t->pending_bit[seat] = melds[seat] ? 1ULL << index++ : 0;
 }
 
 /* ------------------------------------------------------------------ the search */
@@ -174,6 +183,8 @@ typedef struct {
     int beat_led, exemption;
     int side[MAX_SEATS];   /* the soloist's side: the maximising seats */
     int gainer[MAX_SEATS]; /* a trick won by this seat counts for the side */
+    int melds[MAX_SEATS];  /* what the seat's first trick is worth (Solver.melds), 0 in a Durch or Bettel */
+    unsigned pending;      /* the seats with melds still without a trick (their bits are in ``key``) */
     long long nodes, limit;
     int failed; /* 1: over the node limit, 2: out of memory */
 } Search;
@@ -387,6 +398,26 @@ static inline void to_front(int *moves, int count, int kind)
         }
 }
 
+/* The melds a trick of ``winner`` adds to the side's gain (``done``: the deal's last trick), and
+ * the seats still pending after it into ``*after``. */
+static inline int closed(const Search *s, int winner, unsigned pending, int done, unsigned *after)
+{
+    int extra = 0;
+    if (pending >> winner & 1) {
+        pending &= ~(1u << winner);
+        if (s->side[winner])
+            extra = s->melds[winner];
+    }
+    if (done)
+        for (unsigned rest = pending; rest; rest &= rest - 1) {
+            int seat = __builtin_ctz(rest);
+            if (!s->side[seat])
+                extra += s->melds[seat];
+        }
+    *after = pending;
+    return extra;
+}
+
 /* The gain of the last trick, every seat holding one card (which sits in its first-copy bit). */
 static inline int last_trick(const Search *s, int leader)
 {
@@ -401,9 +432,11 @@ static inline int last_trick(const Search *s, int leader)
             winner = seat;
         }
     }
+    unsigned after;
+    int extra = s->pending ? closed(s, winner, s->pending, 1, &after) : 0;
     if (!s->gainer[winner])
-        return 0;
-    return s->mode == 0 ? total : 1;
+        return extra;
+    return s->mode == 0 ? total + extra : 1;
 }
 
 /* Fail-soft alpha-beta: a value v with true <= v if v <= alpha, true >= v if v >= beta, else
@@ -512,12 +545,25 @@ static int search(Search *s, int *trick, int n, int leader, int best, int alpha,
                 gain = s->gainer[winner] ? taken + (done ? LAST_TRICK_BONUS : 0) : 0;
             } else
                 gain = s->gainer[winner] ? 1 : 0;
+            unsigned pending = s->pending;
+            uint64_t key = s->key;
+            if (pending) {
+                unsigned after;
+                gain += closed(s, winner, pending, done, &after);
+                if (after != pending) {
+                    taken += s->melds[winner]; /* (no longer in what the side could gain) */
+                    s->pending = after;
+                    s->key ^= s->table->pending_bit[winner];
+                }
+            }
             if (done)
                 value = gain;
             else if (!(s->hands[winner] & (s->hands[winner] - 1)))
                 value = gain + last_trick(s, winner); /* one card each: no need of a search */
             else
                 value = gain + search(s, next, 0, winner, 0, alpha - gain, beta - gain, left - taken);
+            s->pending = pending;
+            s->key = key;
         } else
             value = search(s, trick, n + 1, leader, new_best, alpha, beta, left);
         s->hands[seat] = hand;
@@ -583,6 +629,7 @@ static int playout(Search *s, int *trick, int n, int leader, int best)
 {
     uint64_t hands[MAX_SEATS];
     memcpy(hands, s->hands, sizeof hands);
+    unsigned pending = s->pending;
     int gain = 0, points = 0;
     for (int j = 0; j < n; j++)
         points += POINTS[trick[j]];
@@ -609,6 +656,8 @@ static int playout(Search *s, int *trick, int n, int leader, int best)
         int winner = order[best], done = s->hands[winner] == 0;
         if (s->gainer[winner])
             gain += s->mode == 0 ? points + (done ? LAST_TRICK_BONUS : 0) : 1;
+        if (pending)
+            gain += closed(s, winner, pending, done, &pending);
         if (done)
             break;
         leader = winner;
@@ -720,7 +769,7 @@ static int read_masks(PyObject *sequence, uint64_t *out, const char *what)
  * error if they are not a position of one deal's play (then the table is left as it was). */
 static int prepare(Search *s, int *trick, int *trick_length, PyObject *table, PyObject *base_hands, PyObject *hands,
                    PyObject *trick_items, PyObject *orders, int leader, int best, int trump, int mode, int beat_led,
-                   int exemption, PyObject *side, PyObject *gainer, long long limit)
+                   int exemption, PyObject *side, PyObject *gainer, PyObject *melds, int pending, long long limit)
 {
     memset(s, 0, sizeof *s);
     s->table = (TableObject *)table;
@@ -755,6 +804,18 @@ static int prepare(Search *s, int *trick, int *trick_length, PyObject *table, Py
         return PyErr_Occurred() ? -1 : (PyErr_Format(PyExc_ValueError, "gainer: one flag a seat"), -1);
     for (int i = 0; i < players; i++)
         s->gainer[i] = flags[i] != 0;
+    if (read_ints(melds, flags, (int)players, "melds") != players)
+        return PyErr_Occurred() ? -1 : (PyErr_Format(PyExc_ValueError, "melds: one a seat"), -1);
+    int meld_seats = 0, meld_total = 0;
+    for (int i = 0; i < players; i++) {
+        meld_total += flags[i] > 0 ? flags[i] : 0;
+        if (flags[i] < 0 || meld_total > 30000) /* (the table's bounds are 16-bit) */
+            return PyErr_Format(PyExc_ValueError, "melds: 0 or more, at most 30000 together"), -1;
+        s->melds[i] = mode == 0 ? flags[i] : 0; /* (no melds in a Durch or Bettel) */
+        meld_seats += s->melds[i] != 0;
+        if (s->melds[i] && pending >> i & 1)
+            s->pending |= 1u << i;
+    }
     PyObject *order_list = PySequence_Fast(orders, "orders");
     if (order_list == NULL)
         return -1;
@@ -800,11 +861,16 @@ static int prepare(Search *s, int *trick, int *trick_length, PyObject *table, Py
     }
     if (cards < 1)
         return PyErr_Format(PyExc_ValueError, "hands: no card left to play"), -1;
+    if (base_cards + meld_seats > LEADER_SHIFT)
+        return PyErr_Format(PyExc_ValueError, "base: at most %d cards and seats with melds", LEADER_SHIFT), -1;
     /* Valid: only now may the table change (a new base empties it). */
-    table_set_base(s->table, base, players);
-    for (int seat = 0; seat < players; seat++)
+    table_set_base(s->table, base, s->melds, players);
+    for (int seat = 0; seat < players; seat++) {
         for (uint64_t rest = s->hands[seat]; rest; rest &= rest - 1)
             s->key |= s->table->card_bit[seat][__builtin_ctzll(rest)];
+        if (s->pending >> seat & 1)
+            s->key |= s->table->pending_bit[seat];
+    }
     *trick_length = n;
     return 0;
 }
@@ -821,17 +887,17 @@ static PyObject *outcome(const Search *s, int value)
 
 static PyObject *solve_search(PyObject *module, PyObject *args)
 {
-    PyObject *table, *base_hands, *hands, *trick_items, *orders, *side, *gainer;
-    int leader, best, alpha, beta, left, trump, mode, beat_led, exemption;
+    PyObject *table, *base_hands, *hands, *trick_items, *orders, *side, *gainer, *melds;
+    int leader, best, alpha, beta, left, trump, mode, beat_led, exemption, pending;
     long long limit;
-    if (!PyArg_ParseTuple(args, "O!OOOOiiiiiiippOOL:search", &TableType, &table, &base_hands, &hands, &trick_items,
+    if (!PyArg_ParseTuple(args, "O!OOOOiiiiiiippOOOiL:search", &TableType, &table, &base_hands, &hands, &trick_items,
                           &orders, &leader, &best, &alpha, &beta, &left, &trump, &mode, &beat_led, &exemption,
-                          &side, &gainer, &limit))
+                          &side, &gainer, &melds, &pending, &limit))
         return NULL;
     Search s;
     int trick[MAX_SEATS], n;
     if (prepare(&s, trick, &n, table, base_hands, hands, trick_items, orders, leader, best, trump, mode, beat_led,
-                exemption, side, gainer, limit) < 0)
+                exemption, side, gainer, melds, pending, limit) < 0)
         return NULL;
     int value;
     Py_BEGIN_ALLOW_THREADS
@@ -844,17 +910,17 @@ static PyObject *solve_search(PyObject *module, PyObject *args)
  * could gain: from ``probe`` down by the bounds that fail, then bisection. */
 static PyObject *solve_value(PyObject *module, PyObject *args)
 {
-    PyObject *table, *base_hands, *hands, *trick_items, *orders, *side, *gainer;
-    int leader, best, high, probe, trump, mode, beat_led, exemption;
+    PyObject *table, *base_hands, *hands, *trick_items, *orders, *side, *gainer, *melds;
+    int leader, best, high, probe, trump, mode, beat_led, exemption, pending;
     long long limit;
-    if (!PyArg_ParseTuple(args, "O!OOOOiiiiiippOOL:value", &TableType, &table, &base_hands, &hands, &trick_items,
+    if (!PyArg_ParseTuple(args, "O!OOOOiiiiiippOOOiL:value", &TableType, &table, &base_hands, &hands, &trick_items,
                           &orders, &leader, &best, &high, &probe, &trump, &mode, &beat_led, &exemption, &side,
-                          &gainer, &limit))
+                          &gainer, &melds, &pending, &limit))
         return NULL;
     Search s;
     int trick[MAX_SEATS], n;
     if (prepare(&s, trick, &n, table, base_hands, hands, trick_items, orders, leader, best, trump, mode, beat_led,
-                exemption, side, gainer, limit) < 0)
+                exemption, side, gainer, melds, pending, limit) < 0)
         return NULL;
     int low = 0, left = high;
     Py_BEGIN_ALLOW_THREADS
@@ -881,15 +947,16 @@ static PyObject *solve_value(PyObject *module, PyObject *args)
 }
 static PyObject *solve_playout(PyObject *module, PyObject *args)
 {
-    PyObject *table, *base_hands, *hands, *trick_items, *orders, *side, *gainer;
-    int leader, best, trump, mode, beat_led, exemption;
-    if (!PyArg_ParseTuple(args, "O!OOOOiiiippOO:playout", &TableType, &table, &base_hands, &hands, &trick_items,
-                          &orders, &leader, &best, &trump, &mode, &beat_led, &exemption, &side, &gainer))
+    PyObject *table, *base_hands, *hands, *trick_items, *orders, *side, *gainer, *melds;
+    int leader, best, trump, mode, beat_led, exemption, pending;
+    if (!PyArg_ParseTuple(args, "O!OOOOiiiippOOOi:playout", &TableType, &table, &base_hands, &hands, &trick_items,
+                          &orders, &leader, &best, &trump, &mode, &beat_led, &exemption, &side, &gainer, &melds,
+                          &pending))
         return NULL;
     Search s;
     int trick[MAX_SEATS], n;
     if (prepare(&s, trick, &n, table, base_hands, hands, trick_items, orders, leader, best, trump, mode, beat_led,
-                exemption, side, gainer, 0) < 0)
+                exemption, side, gainer, melds, pending, 0) < 0)
         return NULL;
     return PyLong_FromLong(playout(&s, trick, n, leader, best));
 }
@@ -897,14 +964,14 @@ static PyObject *solve_playout(PyObject *module, PyObject *args)
 static PyMethodDef methods[] = {
     {"search", solve_search, METH_VARARGS,
      PyDoc_STR("search(table, base, hands, trick, orders, leader, best, alpha, beta, left, trump, mode, beat_led, "
-               "exemption, side, gainer, node_limit) -> (value or None over the limit, nodes): fail-soft "
+               "exemption, side, gainer, melds, pending, node_limit) -> (value or None over the limit, nodes): fail-soft "
                "alpha-beta; with the window (t - 1, t) Solver._search's zero-window search.")},
     {"playout", solve_playout, METH_VARARGS,
      PyDoc_STR("playout(table, base, hands, trick, orders, leader, best, trump, mode, beat_led, exemption, side, "
-               "gainer) -> the side's gain when every seat plays the card the search would try first.")},
+               "gainer, melds, pending) -> the side's gain when every seat plays the card the search would try first.")},
     {"value", solve_value, METH_VARARGS,
      PyDoc_STR("value(table, base, hands, trick, orders, leader, best, high, probe, trump, mode, beat_led, exemption, "
-               "side, gainer, node_limit) -> (value or None over the limit, nodes): Solver._mtd's searches for the "
+               "side, gainer, melds, pending, node_limit) -> (value or None over the limit, nodes): Solver._mtd's searches for the "
                "exact value in [0, high] (high: the most the side could gain), the first at probe.")},
     {NULL, NULL, 0, NULL},
 };

@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from binokel.action import DURCH, PASS, Action, ActionKind
@@ -70,6 +70,7 @@ from binokel.ai.search import (
 )
 from binokel.ai.solver import SolveAborted, Solver, new_table, search_core
 from binokel.card import POINTS, Hand, mask_points
+from binokel.rules import DefenderMelds, Rules
 from binokel.score import surrender_scores, trump_scores
 from binokel.view import SeatView
 
@@ -177,18 +178,92 @@ def _sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, x))))
 
 
-def side_utility(p: Position, seat: int, gain: int) -> float:
+def _is_trio(rules: Rules) -> bool:
+    """Two teams of three (sechser)?"""
+    return rules.has_teams and len(rules.team_seats(0)) == 3
+
+
+def first_trick_melds(p: Position) -> list[int]:
+    """What each seat's first trick from ``p`` on is worth to the solver's gain (its ``melds``):
+    half the seat's melds (the gain counts card points, which move between the sides, once;
+    a meld counts for one side only) while they wait for the seat's first trick, else 0.
+
+    >>> from binokel.ai.fast import Position
+    >>> p = Position.__new__(Position)
+    >>> p.rules, p.players, p.out, p.melds, p.won = Rules.parse("sechser"), 6, None, (40, 0, 20, 0, 0, 150), [0] * 6
+    >>> p.won[2] = 1
+    >>> first_trick_melds(p)
+    [20, 0, 0, 0, 0, 75]
+    """
+    always = p.rules.defender_melds is DefenderMelds.ALWAYS
+    soloist_team = p.rules.team_of(p.soloist) if always else None
+    return [0 if s == p.out or p.won[s] or (always and p.rules.team_of(s) != soloist_team) else p.melds[s] // 2
+            for s in range(p.players)]
+
+
+def _by_sum(seats: list[int], melds: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every subset of ``seats``, the largest sum of their ``melds`` first."""
+    subsets = [tuple(s for i, s in enumerate(seats) if bits >> i & 1) for bits in range(1 << len(seats))]
+    return sorted(subsets, key=lambda subset: -sum(melds[s] for s in subset))
+
+
+def _tracked_utility(p: Position, seat: int, gain: int, melds: Sequence[int]) -> float:
+    """:func:`side_utility` of a gain by :class:`Solver` with ``melds``: the side's card points
+    plus the melds of its seats that take a first trick and of the other side's seats that take
+    none. Which seats those are, the value alone does not say: of the splits that fit it, the
+    one with the most melds of the side's seats, then of the other side's, is taken. (With the
+    contract made the utility is the same for every split; only made or not depends on it.)"""
+    rules = p.rules
+    team = rules.team_of(p.soloist)
+    playing = [s for s in range(p.players) if s != p.out]
+    mine = [s for s in playing if rules.team_of(s) == team]
+    others = [s for s in playing if rules.team_of(s) != team]
+    left = sum(mask_points(h) for h in p.hands) + sum(POINTS[k] for k in p.trick) + 10
+    waiting_mine = [s for s in mine if melds[s]]
+    waiting_others = [s for s in others if melds[s]]
+    split: tuple[int, tuple[int, ...], tuple[int, ...]] = (max(0, min(gain, left)), (), ())
+    for takers in _by_sum(waiting_mine, melds):
+        fits = [(gain - sum(melds[s] for s in takers + idle), idle) for idle in _by_sum(waiting_others, melds)]
+        fit = next(((g, idle) for g, idle in fits if 0 <= g <= left
+                    and (not g or takers or len(waiting_mine) < len(mine))
+                    and (g == left or len(idle) < len(others))), None)
+        if fit is not None:
+            split = (fit[0], takers, fit[1])
+            break
+    card_gain, takers, idle = split
+    points = p.card_points()
+    won = list(p.won)
+    points[p.soloist] += card_gain
+    for s in takers:
+        won[s] += 1
+    if card_gain and not takers:
+        won[next((s for s in mine if not melds[s]), p.soloist)] += 1
+    rest = left - card_gain
+    taking = [s for s in others if s not in idle]
+    for i, s in enumerate(taking):
+        points[s] += rest // len(taking) + (i < rest % len(taking))
+        if rest or melds[s]:
+            won[s] += 1
+    scores = trump_scores(rules, p.soloist, p.bid, points, p.melds, won, p.out)
+    return utility(scores, seat, opponents_of(rules, seat, p.out))
+
+
+def side_utility(p: Position, seat: int, gain: int, melds: Sequence[int] | None = None) -> float:
     """``seat``'s utility when the soloist's side gains ``gain`` more (as :class:`Solver`
     counts it) from position ``p``: the rest of the points go to the other side, split
-    evenly. The gain is counted as the soloist's, so a partner of the soloist without a trick
-    so far wins none and its melds do not count (with teams a seat's melds need an own trick),
-    and every seat of the other side is taken to win a trick when that side gains anything."""
+    evenly. Without ``melds`` the gain is counted as the soloist's, so a partner of the soloist
+    without a trick so far wins none and its melds do not count (with teams a seat's melds need
+    an own trick), and every seat of the other side is taken to win a trick when that side gains
+    anything; with the ``melds`` the solver was given, the gain says who takes a trick
+    (:func:`_tracked_utility`)."""
     rules = p.rules
     opponents = opponents_of(rules, seat, p.out)
     if p.is_durch:
         tricks_left = -(-(sum(h.bit_count() for h in p.hands) + len(p.trick)) // len(p.orders[p.leader]))
         made = gain >= tricks_left
         return utility(contract_worth(rules, p.game, p.soloist, made, p.out), seat, opponents)
+    if melds is not None and any(melds):
+        return _tracked_utility(p, seat, gain, melds)
     team = rules.team_of(p.soloist)
     playing = [s for s in range(p.players) if s != p.out]
     others = [s for s in playing if rules.team_of(s) != team]
@@ -245,6 +320,9 @@ class ExpertBot(HardBot):
     """Simulated plans within this many utility points a deal of the best are a tie."""
     TRUMP_WINDOW = 40
     """Trump plans whose estimate is within this many points of the best are simulated."""
+    TRIO_SOLVER_TAKERS = 0
+    """Teams of three (a measurement option, round twelve): 1 has the exact solver track who takes
+    a trick, a seat's melds counting once it takes one (:func:`first_trick_melds`)."""
 
     # ------------------------------------------------------------------ worlds
 
@@ -428,16 +506,18 @@ class ExpertBot(HardBot):
         totals = [0.0] * len(legal)
         worlds = 0
         table = new_table()
+        takers = bool(self.TRIO_SOLVER_TAKERS) and _is_trio(view.rules)
         for world in self.worlds(knowledge, rng, count, deadline):
             position = world_position(view, knowledge, world)
+            melds = first_trick_melds(position) if takers and not position.is_durch else None
             try:
-                gains = Solver(position, table, nodes).move_values()
+                gains = Solver(position, table, nodes, melds).move_values()
             except SolveAborted:
                 if not worlds:
                     break  # too deep for this budget: the playouts decide
                 continue
             for i, kind in enumerate(legal):
-                totals[i] += side_utility(position, view.seat, gains[kind])
+                totals[i] += side_utility(position, view.seat, gains[kind], melds)
             worlds += 1
         return Tally(tuple(totals), worlds)
 

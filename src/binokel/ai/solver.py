@@ -10,6 +10,13 @@ known. The side's *gain* is
   is every trick left);
 - in a Bettel: the number of tricks the *other* side wins (made when that is every trick).
 
+In a trump game the solver can also track who takes a trick (``melds``, off by default): a
+seat's melds count only once it takes a trick (RULES.md section 6), so with ``melds[seat]``
+the points a first trick of ``seat`` is worth (0 for a seat that has one already or no melds)
+the gain adds the melds of the side's seats that take a first trick from here and of the other
+side's seats that take none (what the other side's first trick costs the side). The seats
+still without a trick are part of the transposition table's key.
+
 :meth:`Solver.value` returns the exact minimax gain, :meth:`Solver.move_values` the
 gain after each legal card, :meth:`Solver.makes` whether the side reaches a threshold.
 They run fail-soft zero-window alpha-beta searches (for a value: the first a margin
@@ -124,7 +131,8 @@ class Solver:
     The position is not changed. A solver keeps its transposition table, so asking for
     :meth:`value` and then :meth:`move_values` of the same position is cheap."""
 
-    def __init__(self, position: Position, table: Table | None = None, node_limit: int | None = None) -> None:
+    def __init__(self, position: Position, table: Table | None = None, node_limit: int | None = None,
+                 melds: Sequence[int] | None = None) -> None:
         p = position
         self.node_limit = node_limit if node_limit is not None else 1 << 62
         self.position = p
@@ -141,6 +149,13 @@ class Solver:
             self.gainer = tuple(s == p.soloist for s in range(p.players))
         self.trump = p.trump
         self.mode = 0 if p.trump != NO_TRUMP else (2 if p.game == BETTEL else 1)  # 0 points, 1 Durch, 2 Bettel
+        # melds[seat]: what the seat's first trick from here is worth (the module's description); the
+        # seats with melds left to count are ``pending`` (a bit a seat), keyed in the table.
+        counted = tuple(max(0, int(m)) for m in melds) if melds is not None and self.mode == 0 else ()
+        if counted and len(counted) != p.players:
+            raise ValueError("melds: one a seat")
+        self.melds = counted if any(counted) else (0,) * p.players
+        self.pending = sum(1 << s for s in range(p.players) if self.melds[s])
         self.table: Table = new_table() if table is None else table
         self._follow_orders: dict[int, tuple[int, ...]] = {}  # the move order by legal cards, winning card, seats
         self.nodes = 0
@@ -150,13 +165,27 @@ class Solver:
     def upper_bound(self) -> int:
         """The most the soloist's side could gain from here (every point or trick left)."""
         p = self.position
-        return self._most(p.hands, p.trick, p.leader)
+        return self._most(p.hands, p.trick, p.leader, self.pending)
 
-    def _most(self, hands: list[int], trick: list[int], leader: int) -> int:
-        """The most the side could gain with these hands and this trick: every point or trick left."""
+    def _most(self, hands: list[int], trick: list[int], leader: int, pending: int) -> int:
+        """The most the side could gain with these hands and this trick: every point or trick left
+        (and the melds of the seats ``pending``)."""
         if self.mode:
             return -(-(sum(h.bit_count() for h in hands) + len(trick)) // max(1, len(self.position.orders[leader])))
-        return sum(_mask_points(h) for h in hands) + sum(POINTS[k] for k in trick) + LAST_TRICK_BONUS
+        return (sum(_mask_points(h) for h in hands) + sum(POINTS[k] for k in trick) + LAST_TRICK_BONUS
+                + _pending_melds(self.melds, pending))
+
+    def _closed(self, winner: int, pending: int, done: bool) -> tuple[int, int]:
+        """What the melds add to the side's gain when ``winner`` takes a trick (``done``: the
+        deal's last), and the seats still without a trick after it."""
+        extra = 0
+        if pending >> winner & 1:
+            pending ^= 1 << winner
+            if self.side[winner]:
+                extra = self.melds[winner]
+        if done and pending:
+            extra += sum(self.melds[s] for s in range(len(self.melds)) if pending >> s & 1 and not self.side[s])
+        return extra, pending
 
     # ------------------------------------------------------------------ driver
 
@@ -169,8 +198,9 @@ class Solver:
             else:  # the C search's own playout: its first choices (cheaper, about as good a guess)
                 assert _core is not None
                 guess = _core.playout(self.table, p.hands, p.hands, p.trick, p.orders, p.leader, p.best, self.trump,
-                                      self.mode, p.beat_led, bool(p.rules.partner_exemption), self.side, self.gainer)
-        return self._mtd(list(p.hands), list(p.trick), p.leader, p.best, guess)
+                                      self.mode, p.beat_led, bool(p.rules.partner_exemption), self.side, self.gainer,
+                                      self.melds, self.pending)
+        return self._mtd(list(p.hands), list(p.trick), p.leader, p.best, guess, self.pending)
 
     def playout_gain(self) -> int:
         """The side's gain when the heuristic card rule plays the rest: a first guess."""
@@ -181,7 +211,11 @@ class Solver:
         p = self.position
         before = sum(p.points[s] for s in range(p.players) if self.gainer[s])
         done = playout(p.copy())
-        return sum(done.points[s] for s in range(p.players) if self.gainer[s]) - before
+        gain = sum(done.points[s] for s in range(p.players) if self.gainer[s]) - before
+        for s in range(p.players):
+            if self.pending >> s & 1 and (done.won[s] > p.won[s]) == self.side[s]:
+                gain += self.melds[s]
+        return gain
 
     def move_values(self) -> dict[int, int]:
         """For each legal card of the seat to move, the side's exact gain after playing it
@@ -201,19 +235,21 @@ class Solver:
             if len(trick) == len(order):
                 winner = order[best]
                 gain = self._gain(trick, winner, not hands[winner])
+                extra, pending = self._closed(winner, self.pending, not hands[winner])
+                gain += extra
                 if not any(hands):
                     values[kind] = gain
                     continue
-                values[kind] = gain + self._mtd(hands, [], winner, 0, None if guess is None else guess - gain)
+                values[kind] = gain + self._mtd(hands, [], winner, 0, None if guess is None else guess - gain, pending)
             else:
-                values[kind] = self._mtd(hands, trick, p.leader, best, guess)
+                values[kind] = self._mtd(hands, trick, p.leader, best, guess, self.pending)
             guess = values[kind]
         return values
 
     def makes(self, threshold: int) -> bool:
         """Can the soloist's side gain at least ``threshold`` from here? (One zero-window search.)"""
         p = self.position
-        return self._search(list(p.hands), list(p.trick), p.leader, p.best, threshold) >= threshold
+        return self._search(list(p.hands), list(p.trick), p.leader, p.best, threshold, self.pending) >= threshold
 
     def _gain(self, trick: list[int], winner: int, last: bool) -> int:
         if not self.gainer[winner]:
@@ -222,27 +258,28 @@ class Solver:
             return sum(POINTS[k] for k in trick) + (LAST_TRICK_BONUS if last else 0)
         return 1
 
-    def _mtd(self, hands: list[int], trick: list[int], leader: int, best: int, guess: int | None) -> int:
+    def _mtd(self, hands: list[int], trick: list[int], leader: int, best: int, guess: int | None,
+             pending: int) -> int:
         """Zero-window searches closing in on the exact value from above: a fail-soft search
         that fails low returns a tight upper bound, one that fails high hardly more than its
         threshold (the bounds of a point game are weak that way). So the first search is a
         margin over ``guess`` (or at the most there is), each next one at the upper bound the
         last returned, until one succeeds: then bisection of what is still open."""
         low = 0
-        high = self._most(hands, trick, leader)
+        high = self._most(hands, trick, leader, pending)
         probe = high if guess is None else min(max(guess + _ABOVE_GUESS, low + 1), high)
         if not isinstance(self.table, dict):  # the C search's table: the same searches, looped in C
             assert _core is not None
             p = self.position
             value, nodes = _core.value(self.table, p.hands, hands, trick, p.orders, leader, best, high, probe,
                                        self.trump, self.mode, p.beat_led, bool(p.rules.partner_exemption), self.side,
-                                       self.gainer, self.node_limit - self.nodes)
+                                       self.gainer, self.melds, pending, self.node_limit - self.nodes)
             self.nodes += nodes
             if value is None:
                 raise SolveAborted(f"more than {self.node_limit} nodes")
             return int(value)
         while low < high:
-            g = self._search(hands, trick, leader, best, probe)
+            g = self._search(hands, trick, leader, best, probe, pending)
             if g >= probe:
                 low = max(probe, min(g, high))
                 probe = (low + high + 1) // 2
@@ -254,7 +291,8 @@ class Solver:
 
     # ------------------------------------------------------------------ search
 
-    def _search(self, hands: list[int], trick: list[int], leader: int, best: int, threshold: int) -> int:
+    def _search(self, hands: list[int], trick: list[int], leader: int, best: int, threshold: int,
+                pending: int) -> int:
         """Fail-soft zero-window search: a value ``v`` with ``true >= v`` if ``v >= threshold``,
         else ``true <= v``. ``hands`` and ``trick`` are restored before it returns."""
         p = self.position
@@ -262,9 +300,9 @@ class Solver:
             assert _core is not None
             # p.hands: the root the table's compact keys are for (it empties itself for another root)
             value, nodes = _core.search(self.table, p.hands, hands, trick, p.orders, leader, best, threshold - 1,
-                                        threshold, self._most(hands, trick, leader), self.trump, self.mode,
+                                        threshold, self._most(hands, trick, leader, pending), self.trump, self.mode,
                                         p.beat_led, bool(p.rules.partner_exemption), self.side, self.gainer,
-                                        self.node_limit - self.nodes)
+                                        self.melds, pending, self.node_limit - self.nodes)
             self.nodes += nodes
             if value is None:
                 raise SolveAborted(f"more than {self.node_limit} nodes")
@@ -283,15 +321,19 @@ class Solver:
         bonus = LAST_TRICK_BONUS
 
         follow_orders = self._follow_orders
+        melds = self.melds
+        closed = self._closed
 
         @cython.locals(leader=cython.int, best=cython.int, t=cython.int, left=cython.int, n=cython.int,
+                       pending=cython.int, extra=cython.int, after=cython.int,
                        seat=cython.int, top=cython.int, kind=cython.int, new_best=cython.int, winner=cython.int,
                        result=cython.int, value=cython.int, gain=cython.int, taken=cython.int, chosen=cython.int,
                        mine=cython.bint, last_card=cython.bint, done=cython.bint, k=cython.int,
                        hand=cython.ulonglong, legal=cython.ulonglong, lead_hand=cython.ulonglong)
-        def search(trick: list[int], leader: int, best: int, t: int, left: int) -> int:
+        def search(trick: list[int], leader: int, best: int, t: int, left: int, pending: int) -> int:
             # left: the most the side could still gain (_most of hands and trick), kept
-            # up to date as tricks end instead of being counted again at every table entry.
+            # up to date as tricks end instead of being counted again at every table entry;
+            # pending: the seats whose melds wait for their first trick (Solver.melds).
             self.nodes += 1
             if self.nodes > limit:
                 raise SolveAborted(f"more than {limit} nodes")
@@ -313,12 +355,13 @@ class Solver:
                         total += points[kind]
                         if top < 0 or beats(kind, top, trump):
                             top, winner = kind, s
+                    extra = closed(winner, pending, True)[0] if pending else 0
                     if not gainer[winner]:
-                        return 0
-                    return total if mode == 0 else 1
+                        return extra
+                    return total + extra if mode == 0 else 1
                 for h in hands:
                     key = (key << shift) | h
-                key = key << 3 | leader
+                key = (key << 3 | leader) << 6 | pending
                 entry = table.get(key)
                 if entry is not None:
                     lo, hi, first = entry
@@ -376,15 +419,21 @@ class Solver:
                         for k in trick:
                             taken += points[k]
                         gain = taken + (bonus if done else 0) if gainer[winner] else 0
+                        after = pending
+                        if pending:
+                            extra, after = closed(winner, pending, done)
+                            gain += extra
+                            if after != pending:
+                                taken += melds[winner]  # (no longer in what the side could gain)
                         if not done:
-                            value = gain + search([], winner, 0, t - gain, left - taken)
+                            value = gain + search([], winner, 0, t - gain, left - taken, after)
                         else:
                             value = gain
                     else:
                         gain = 1 if gainer[winner] else 0
-                        value = gain if done else gain + search([], winner, 0, t - gain, left - 1)
+                        value = gain if done else gain + search([], winner, 0, t - gain, left - 1, 0)
                 else:
-                    value = search(trick, leader, new_best, t, left)
+                    value = search(trick, leader, new_best, t, left, pending)
                 trick.pop()
                 hands[seat] = hand
                 if mine:
@@ -415,7 +464,7 @@ class Solver:
                 table[key] = (lo, hi, chosen)
             return result
 
-        return search(trick, leader, best, threshold, self._most(hands, trick, leader))
+        return search(trick, leader, best, threshold, self._most(hands, trick, leader, pending), pending)
 
 
 def _ordered(legal: int, top: int, best: int, order: tuple[int, ...], n: int, gainer: tuple[bool, ...],
@@ -466,6 +515,11 @@ def _kinds(mask: int) -> list[int]:
 def _remove(mask: int, kind: int) -> int:
     bit = 1 << (kind + COPY)
     return mask ^ bit if mask & bit else mask ^ (1 << kind)
+
+
+def _pending_melds(melds: Sequence[int], pending: int) -> int:
+    """The melds of the seats ``pending`` (a bit a seat)."""
+    return sum(m for s, m in enumerate(melds) if pending >> s & 1)
 
 
 _SUIT_POINTS: dict[int, int] = {}
