@@ -136,3 +136,58 @@ def test_in_partner_games_expert_plays_its_cards_by_its_own_search(monkeypatch: 
             assert make_bot("expert").choose(seen, random.Random(1), budget=0.01) in seen.legal_actions
     assert "solve" in calls and "worlds" in calls
 
+
+
+def test_with_the_trick_takers_tracked_the_last_trick_s_utility_is_the_result() -> None:
+    """Sechser, the last trick (one card each), the contract made: the utility from the solver's gain
+    with first_trick_melds is the finished deal's exactly (a partner's melds counting only if it
+    takes the trick; with the contract made every split of the gain gives the same margin), where
+    the gain alone is not always. (A failed contract's depends on the split the gain does not tell.)"""
+    from binokel.ai.expert import first_trick_melds
+
+    rng = random.Random("takers")
+    checked = plain_off = 0
+    for state in random_states("sechser", rng, 120):
+        if state.phase is not Phase.PLAY or state.trick or sum(h.bit_count() for h in state.hands) != 6:
+            continue
+        p = Position.from_state(state)
+        if p.game >= DURCH:
+            continue
+        melds = first_trick_melds(p)
+        done = playout(p.copy())
+        if done.scores()[p.soloist] < 0:
+            continue
+        for seat in range(p.players):
+            exact = position_value(done, seat)
+            assert side_utility(p, seat, Solver(p, melds=melds).value(), melds) == exact
+            plain_off += side_utility(p, seat, Solver(p).value()) != exact
+        checked += 1
+    assert checked >= 8
+    assert plain_off, "no deal where the untracked gain misjudges the last trick: the test would miss the tracking"
+
+
+@pytest.mark.parametrize("rules, differs", [("sechser", True), ("kreuz", False)])
+def test_trio_solver_takers_changes_sechser_card_play_only(rules: str, differs: bool) -> None:
+    """The measurement option is off by default; on, expert's solved card values change in some
+    sechser decisions (teams of three), never in kreuz."""
+    from binokel.ai.expert import ExpertBot
+
+    assert ExpertBot.TRIO_SOLVER_TAKERS == 0
+    rng = random.Random(f"takers:{rules}")
+    changed = checked = 0
+    for state in random_states(rules, rng, 6):
+        if state.phase is not Phase.PLAY or state.to_move is None or len(state.legal_actions()) < 2:
+            continue
+        if sum(h.bit_count() for h in state.hands) > 3 * len(state.hands):
+            continue
+        seen = view(state, state.to_move)
+        tallies = []
+        for option in (0, 1):
+            bot = ExpertBot()
+            bot.CLOCK, bot.TRIO_SOLVER_TAKERS = 0, option
+            tallies.append(bot.solve_tally(seen, random.Random(7), 8, float("inf"), 200_000))
+        assert tallies[0].worlds == tallies[1].worlds
+        changed += tallies[0].totals != tallies[1].totals
+        checked += 1
+    assert checked >= 10
+    assert bool(changed) == differs

@@ -95,7 +95,7 @@ def test_a_table_keyed_for_another_root_empties_itself() -> None:
         assert Solver(p, shared).value() == value
         # a search that stores nothing, from another root: nothing of the old root is left
         assert core.search(shared, q.hands, q.hands, [], q.orders, q.leader, 0, -2, 0, 100, q.trump, 0, False,
-                           False, (True,) * q.players, (True,) * q.players, 10) == (0, 1)
+                           False, (True,) * q.players, (True,) * q.players, (0,) * q.players, 0, 10) == (0, 1)
         assert len(shared) == 0
     assert differ, "no position whose value the swap changes: the test would miss a stale table"
 
@@ -108,9 +108,57 @@ def test_the_c_playout_s_gain_is_a_gain_of_the_position(rules: str) -> None:
         solver = Solver(p)
         hands = list(p.hands)
         gain = core.playout(solver.table, p.hands, hands, p.trick, p.orders, p.leader, p.best, solver.trump,
-                            solver.mode, p.beat_led, bool(p.rules.partner_exemption), solver.side, solver.gainer)
+                            solver.mode, p.beat_led, bool(p.rules.partner_exemption), solver.side, solver.gainer,
+                            solver.melds, solver.pending)
         assert 0 <= gain <= solver.upper_bound()
         assert hands == p.hands
+
+
+def meld_positions(rules: str, most_cards: int, count: int, seed: int) -> list[tuple[Position, list[int]]]:
+    """Positions of trump games with random melds waiting for a first trick (some seats none)."""
+    rng = random.Random(f"melds:{rules}:{seed}")
+    return [(p, [rng.choice((0, 0, 10, 20, 75, 150)) for _ in range(p.players)])
+            for p in play_positions(rules, most_cards, 3 * count, seed) if p.trump >= 0][:count]
+
+
+@pytest.mark.parametrize("rules", ["standard", "kreuz", "sechser", "four-sitout", "classic40"])
+def test_with_melds_the_c_search_gives_the_python_search_s_values(rules: str) -> None:
+    """Who takes a trick, tracked (Solver's melds): the same values both ways, and not the values
+    without melds (the tracking changes something)."""
+    found = meld_positions(rules, 18, 8, 8)
+    assert len(found) >= 4
+    changed = 0
+    for p, melds in found:
+        fast, reference = Solver(p, melds=melds), Solver(p, table={}, melds=melds)
+        assert fast.value() == reference.value()
+        assert fast.move_values() == reference.move_values()
+        for threshold in (1, 25, 60, 120, 200):
+            assert fast.makes(threshold) == reference.makes(threshold)
+        core = solver_module._core
+        assert core is not None
+        gain = core.playout(fast.table, p.hands, list(p.hands), p.trick, p.orders, p.leader, p.best, fast.trump,
+                            fast.mode, p.beat_led, bool(p.rules.partner_exemption), fast.side, fast.gainer,
+                            fast.melds, fast.pending)
+        assert 0 <= gain <= fast.upper_bound()
+        changed += fast.value() != Solver(p).value()
+    assert changed
+
+
+def test_a_table_keyed_for_other_melds_empties_itself() -> None:
+    """The pending seats' bits in the key stand for the melds the table was filled with."""
+    found = [found for seed in range(9, 15) for found in meld_positions("sechser", 24, 1, seed)]  # six deals
+    assert len(found) >= 4
+    differ = 0
+    for p, melds in found:
+        shared = new_table()
+        plain = Solver(p, shared).value()
+        with_melds = Solver(p, shared, melds=melds).value()
+        assert with_melds == Solver(p, table={}, melds=melds).value()
+        other = [m + 10 if m else 0 for m in melds]
+        assert Solver(p, shared, melds=other).move_values() == Solver(p, table={}, melds=other).move_values()
+        assert Solver(p, shared).value() == plain
+        differ += with_melds != plain
+    assert differ
 
 
 def test_the_node_limit_is_kept() -> None:
@@ -131,6 +179,8 @@ def test_the_node_limit_is_kept() -> None:
     ({"orders": ((0, 1, 2), (1, 2, -1), (2, 0, 1))}, ValueError),
     ({"hands": [8, 2, 4]}, ValueError), ({"base": [1, 2]}, ValueError), ({"base": [1 << 56, 2, 4]}, ValueError),
     ({"base": [(1 << 56) - 1] * 3, "hands": [0, 0, 0]}, ValueError),
+    ({"melds": (0, 0)}, ValueError), ({"melds": (0, -10, 0)}, ValueError), ({"melds": (20000, 20000, 0)}, ValueError),
+    ({"melds": (0, "x", 0)}, TypeError),
 ])
 @pytest.mark.parametrize("function", ["search", "value", "playout"])
 def test_bad_arguments_are_refused(function: str, change: dict[str, object], error: type[Exception]) -> None:
@@ -142,7 +192,7 @@ def test_bad_arguments_are_refused(function: str, change: dict[str, object], err
         "table": core.Table(), "base": [1, 2, 4], "hands": [1, 2, 4], "trick": [],
         "orders": ((0, 1, 2), (1, 2, 0), (2, 0, 1)), "leader": 0, "best": 0, **window, "trump": 0, "mode": 0,
         "beat_led": False, "exemption": False, "side": (True, False, False), "gainer": (True, False, False),
-        "node_limit": 100}
+        "melds": (0, 0, 0), "pending": 0, "node_limit": 100}
     if function == "playout":
         del arguments["node_limit"]
     arguments.update(change)
@@ -162,7 +212,7 @@ def test_a_refused_call_leaves_the_table_as_it_was() -> None:
     # another root (which would empty the table) with a trick card that is no card
     with pytest.raises(ValueError):
         core.value(table, list(reversed(p.hands)), list(reversed(p.hands)), [40], p.orders, p.leader, 0, 100,
-                   50, p.trump, 0, False, False, solver.side, solver.gainer, 1000)
+                   50, p.trump, 0, False, False, solver.side, solver.gainer, solver.melds, 0, 1000)
     assert len(table) == size
     assert Solver(p, table).value() == value
 

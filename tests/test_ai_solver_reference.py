@@ -88,3 +88,63 @@ def test_solver_threshold_answers_bracket_its_value_with_nine_tricks_left(rules:
         value = solver.value()
         fresh = Solver(Position.from_state(state))  # a new table: the answers do not lean on value()'s
         assert fresh.makes(value) and not fresh.makes(value + 1)
+
+
+def reference_with_melds(p: Position, side: tuple[bool, ...], melds: list[int], pending: int, alpha: int,
+                         beta: int) -> int:
+    """The side's gain from ``p`` on with who takes a trick tracked, by full-window alpha-beta:
+    card points of the side's tricks, the melds of the side's ``pending`` seats that take a trick,
+    and of the other side's that take none by the end."""
+    if not any(p.hands):
+        return sum(m for s, m in enumerate(melds) if pending >> s & 1 and not side[s])
+    maximise = side[p.to_move]
+    best = -1 if maximise else 1 << 20
+    legal = p.legal_mask()
+    while legal:
+        kind = (legal & -legal).bit_length() - 1
+        legal &= legal - 1
+        q = p.copy()
+        before = list(q.points)
+        q.play(kind)
+        if q.trick:
+            value = reference_with_melds(q, side, melds, pending, alpha, beta)
+        else:
+            winner = q.leader
+            gain = q.points[winner] - before[winner] if side[winner] else 0
+            after = pending
+            if pending >> winner & 1:
+                after ^= 1 << winner
+                gain += melds[winner] if side[winner] else 0
+            value = gain + reference_with_melds(q, side, melds, after, alpha - gain, beta - gain)
+        if maximise:
+            best = max(best, value)
+            alpha = max(alpha, best)
+        else:
+            best = min(best, value)
+            beta = min(beta, best)
+        if alpha >= beta:
+            break
+    return best
+
+
+@pytest.mark.parametrize("rules", ["standard", "kreuz", "sechser"])
+def test_with_melds_the_solver_value_equals_plain_alpha_beta(rules: str) -> None:
+    """Who takes a trick tracked (Solver's ``melds``): a seat with melds and no trick so far, taking
+    its first, adds its melds for the side, or for the other side takes them away."""
+    players = len(Rules.parse(rules).seating(0).order)
+    rng = random.Random(rules)
+    checked = changed = 0
+    for state in positions(rules, 4 * players, 6, 2):
+        p = Position.from_state(state)
+        if p.trump == NO_TRUMP:
+            continue
+        melds = [rng.choice((0, 10, 20, 40, 75)) for _ in range(p.players)]
+        solver = Solver(p, melds=melds)
+        value = solver.value()
+        assert value == reference_with_melds(p, solver.side, melds, solver.pending, -1, 1 << 20), state
+        assert solver.makes(value) and not solver.makes(value + 1)
+        values = solver.move_values().values()
+        assert (max(values) if solver.side[p.to_move] else min(values)) == value
+        checked += 1
+        changed += value != Solver(p).value()
+    assert checked >= 4 and changed
