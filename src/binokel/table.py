@@ -60,7 +60,7 @@ from binokel.game import Game
 from binokel.record import actions_of
 from binokel.rules import Rules
 from binokel.state import CHANCE, Phase, State
-from binokel.view import SeatView, view
+from binokel.view import SeatView, own_json_from_public, view
 
 # ---------------------------------------------------------------------- seats and visibility
 
@@ -402,14 +402,12 @@ class Table:
         return seen
 
     def own_json(self, seat: int, omit: Collection[str] = ()) -> dict[str, Any]:
-        """``self.view(seat).own_json(omit)``, from the public fields alone when they tell it:
-        for a seat neither to move nor the soloist, asked without its hand and discard (it
-        has no legal actions, no discard, and the card points of its tricks)."""
-        public = self.public_json()
-        if (seat not in self._views and "hand" in omit and "discard" in omit
-                and seat != public["to_move"] and seat != public["soloist"]):
-            return {"seat": seat, "legal_actions": [], "card_points": list(public["trick_points"]),
-                    "discard_points": None}
+        """``self.view(seat).own_json(omit)``, from the public fields alone when they tell it
+        (:func:`~binokel.view.own_json_from_public`: the seat's view is then not made)."""
+        if seat not in self._views:
+            own = own_json_from_public(seat, self.public_json(), omit)
+            if own is not None:
+                return own
         return self.view(seat).own_json(omit)
 
     def public_json(self) -> dict[str, Any]:

@@ -121,9 +121,8 @@ class SeatView:
         ['card_points', 'discard_points', 'legal_actions', 'seat']
         """
         discard = self.discard
-        own = {"seat": self.seat, "legal_actions": [str(a) for a in self.legal_actions],
-               "card_points": list(self.card_points),
-               "discard_points": sum(c.points for c in discard) if discard is not None else None}
+        own = _own_fields(self.seat, [str(a) for a in self.legal_actions], list(self.card_points),
+                          sum(c.points for c in discard) if discard is not None else None)
         if "hand" not in omit:
             own["hand"] = _card_texts(self.hand)
         if "discard" not in omit:
@@ -218,6 +217,32 @@ SEAT_FIELDS = frozenset({"seat", "hand", "discard", "legal_actions", "card_point
 """The fields that differ from seat to seat (every other field is the same in every seat's view of a deal)."""
 
 
+def own_json_from_public(seat: int, public: Mapping[str, Any], omit: Collection[str]) -> dict[str, Any] | None:
+    """:meth:`SeatView.own_json` of ``seat``'s view, from the public fields of the deal
+    (:meth:`SeatView.public_json`) alone when they tell it, else None: for a seat neither to
+    move nor the soloist, asked without its hand and discard (it has no legal actions, no
+    discard, and the card points of its tricks).
+
+    >>> import random
+    >>> deal = State.new("standard", dealer=2).deal_random(random.Random(1))
+    >>> public, omit = view(deal, 0).public_json(), {"hand", "discard"}
+    >>> own_json_from_public(1, public, omit) == view(deal, 1).own_json(omit)
+    True
+    >>> own_json_from_public(0, public, omit) is None  # seat 0 is to move
+    True
+    """
+    if "hand" not in omit or "discard" not in omit or seat == public["to_move"] or seat == public["soloist"]:
+        return None
+    return _own_fields(seat, [], list(public["trick_points"]), None)
+
+
+def _own_fields(seat: int, legal_actions: list[str], card_points: list[int],
+                discard_points: int | None) -> dict[str, Any]:
+    """The own fields (:data:`SEAT_FIELDS`) that every seat is told, hand and discard aside."""
+    return {"seat": seat, "legal_actions": legal_actions, "card_points": card_points,
+            "discard_points": discard_points}
+
+
 def merge_json(public: Mapping[str, Any], own: Mapping[str, Any], omit: Collection[str] = ()) -> dict[str, Any]:
     """A view's JSON from its public part and its own (:data:`SEAT_FIELDS`), in the order of
     :data:`FIELDS`, without the fields ``omit``."""
@@ -289,4 +314,4 @@ def view(state: State, seat: int, like: SeatView | None = None) -> SeatView:
     )
 
 
-__all__ = ["FIELDS", "SEAT_FIELDS", "SeatView", "merge_json", "view", "Phase"]
+__all__ = ["FIELDS", "SEAT_FIELDS", "SeatView", "merge_json", "own_json_from_public", "view", "Phase"]
