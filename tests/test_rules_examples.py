@@ -143,6 +143,14 @@ def test_surrender_scores() -> None:
     assert surrender_scores(Rules.parse("standard(surrender_credit=0)"), 1, 180, (60, 0, 240)) == (60, -180, 240)
 
 
+def test_half_the_bid_as_a_credit_rounds_down_to_a_multiple_of_ten() -> None:
+    # RULES.md section 10: "Half the bid" as a credit rounds down to a multiple of 10.
+    half = Rules.parse("standard(surrender_credit=half)")
+    assert surrender_scores(half, soloist=1, bid=170, meld_points=(60, 0, 240)) == (140, -170, 320)  # 85 -> 80
+    assert surrender_scores(half, soloist=0, bid=150, meld_points=(0, 0, 0)) == (-150, 70, 70)  # 75 -> 70
+    assert surrender_scores(half, soloist=2, bid=200, meld_points=(0, 20, 0)) == (100, 120, -200)  # 100 stays
+
+
 # ---------------------------------------------------------------- section 5: melds
 
 @pytest.mark.parametrize("cards, trump, points, meld", [

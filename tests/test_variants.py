@@ -86,16 +86,27 @@ GOLDEN_RESULTS = {
     "club_zwangsspiel.json": ("surrendered", 2, 150, "C", [seat(1000, 0, 0, 1050), seat(40, 0, 0, 90),
                                                            seat(0, 2, 0, -150)]),
     # Open auction with a jump: 0 passes, 1 bids 200, 2 jumps to 250, 1 passes (out), so seat
-    # 2 plays 250 and surrenders. With surrender_credit=half each opponent gets 125 + melds:
-    # 1125 -> 1130 and 165 -> 170 (rounding to 10, halves up); the soloist -250.
-    "club_open_surrender.json": ("surrendered", 2, 250, "C", [seat(1000, 0, 0, 1130), seat(40, 0, 0, 170),
+    # 2 plays 250 and surrenders. With surrender_credit=half each opponent gets half of 250
+    # rounded down to a multiple of 10 (RULES.md section 10): 120, + melds: 1120 and 160;
+    # the soloist -250.
+    "club_open_surrender.json": ("surrendered", 2, 250, "C", [seat(1000, 0, 0, 1120), seat(40, 0, 0, 160),
                                                               seat(0, 2, 0, -250)]),
-    # Rounding 245 -> 250: seat 1 wins the open auction at 250, discards 7♣ 7♣ J♣ (2), names
-    # spades and surrenders; with surrender_credit=half each opponent gets 125 + own melds:
-    # seat 0 (plain double family 1000) 1125 -> 1130, seat 2 (plain club family 100 + pair 20)
-    # 245 -> 250 (halves up); seat 1 -250.
-    "club_rounding_245.json": ("surrendered", 1, 250, "S", [seat(1000, 0, 0, 1130), seat(0, 2, 0, -250),
-                                                            seat(120, 0, 0, 250)]),
+    # Half the bid rounds down to a multiple of 10: seat 1 wins the open auction at 250,
+    # discards 7♣ 7♣ J♣ (2), names spades and surrenders; each opponent gets 120 (not 125)
+    # + own melds: seat 0 (plain double family 1000) 1120, seat 2 (plain club family 100 +
+    # pair 20) 240; seat 1 -250.
+    "club_half_credit.json": ("surrendered", 1, 250, "S", [seat(1000, 0, 0, 1120), seat(0, 2, 0, -250),
+                                                           seat(120, 0, 0, 240)]),
+    # Rounding 245 -> 250 and 244 -> 240 in one failed deal (a seeded random club deal, checked
+    # by hand from its record): 0 passes, seats 1 and 2 bid up to 200, seat 2 plays it in
+    # hearts after laying away J♦ 10♣ 7♦ (12). Melds: seat 0 the trump pair 40, the club pair
+    # 20, two Dissles 20 = 80; seat 1 the diamond pair 20, four aces 100 = 120; seat 2 pairs
+    # of spades 20, clubs 20, hearts 40, four kings 80 = 160. Seat 2 takes only trick 5
+    # (K♦ Q♥ J♦ = 9): 9 + 12 = 21, 21 + 160 = 181 < 200, failed: -400. Seat 1 takes tricks
+    # 1-4 and 7 (25 + 25 + 13 + 16 + 15 = 94): 94 + 120 + 30 = 244 -> 240; seat 0 the other
+    # nine (15 + 14 + 13 + 21 + 9 + 13 + 9 + 23 + 8 + 10 last = 135): 135 + 80 + 30 = 245 -> 250.
+    "club_rounding_245.json": ("failed", 2, 200, "H", [seat(80, 135, 9, 250), seat(120, 94, 5, 240),
+                                                       seat(160, 21, 1, -400)]),
     # Rounding 244 -> 240 (a seeded random club deal, checked by hand from its record): seat 0
     # plays 150 in clubs; melds two plain pairs 20 + 20, the trump pair 40, four obers 60 = 140;
     # card points 82 in 6 tricks + the discard 10♣ J♥ 10♥ (22) = 104; 104 + 140 = 244 >= 150,
@@ -465,11 +476,11 @@ def test_hand_durch_is_chosen_before_the_tapp_and_keeps_it_hidden() -> None:
 
 
 def test_rounding_is_applied_to_the_exact_totals() -> None:
-    """The same records without rounding give the exact totals 244 and 245."""
+    """The same records without rounding give the exact totals 244 and 245 (and 244 again)."""
     exact = replay({**load("club_rounding_244.json"), "rules": "club(rounding=0)"})
     assert exact.scores == (244, 89, 77)
-    exact = replay({**load("club_rounding_245.json"), "rules": "club(surrender_credit=half,rounding=0)"})
-    assert exact.scores == (1125, -250, 245)
+    exact = replay({**load("club_rounding_245.json"), "rules": "club(rounding=0)"})
+    assert exact.scores == (245, 244, -400)
 
 
 def test_replay_names_the_winning_team(tmp_path, capsys) -> None:

@@ -50,7 +50,7 @@ class FirstLead(Word):
 
 class SurrenderCredit(Word):
     FIFTY = "50"
-    HALF = "half"  # half the bid, rounded down
+    HALF = "half"  # half the bid, rounded down to a multiple of 10
     FORTY = "40"
     THIRTY = "30"
     ZERO = "0"
@@ -397,7 +397,16 @@ class Rules:
         return sum(1 << (s * 7 + r) for s in Suit for r in self.ranks)
 
     def surrender_points(self, bid: int) -> int:
-        return bid // 2 if self.surrender_credit is SurrenderCredit.HALF else int(self.surrender_credit)
+        """Each opponent's credit (before its melds) when the soloist surrenders a contract of
+        ``bid``. "Half the bid" rounds down to a multiple of 10 (docs/rules.md section 10).
+
+        >>> half = Rules.parse("standard(surrender_credit=half)")
+        >>> half.surrender_points(170), half.surrender_points(180), STANDARD.surrender_points(170)
+        (80, 90, 50)
+        """
+        if self.surrender_credit is SurrenderCredit.HALF:
+            return bid // 20 * 10
+        return int(self.surrender_credit)
 
     def round_score(self, score: int) -> int:
         """A deal score rounded as the rules say (halves up).
