@@ -206,6 +206,8 @@ MALFORMED = [
     ("void must trump", broken("made_shared.json", discard=["AS", "AS", "JC"], tricks=[["9C", "9S", "AC"], ["AC", "9C", "9S"], ["TC", "TS", "JS"]]), "tricks[2][1]", "TS is not a trump"),
     ("must follow the lead", broken("made.json", tricks=[["AS", "AD", "QD"]]), "tricks[0][1]", "AD does not follow suit: S was led"),
     ("short trick inside", broken("made.json", tricks=[["AH", "AD"], ["AH", "AD", "QD"]]), "tricks[0]", "a trick has 3 cards, not 2"),
+    ("long last trick", broken("made.json", tricks=[MADE_TRICKS[0] + MADE_TRICKS[1][:1]]), "tricks[0]", "a trick has 3 cards, not 4"),
+    ("two tricks as one", broken("made.json", tricks=MADE_TRICKS[:2] + [MADE_TRICKS[2] + MADE_TRICKS[3]]), "tricks[2]", "a trick has 3 cards, not 6"),
     ("play after the end", broken("made.json", tricks=MADE_TRICKS + [["AH", "AD", "QD"]]), "tricks[15]", "the deal is over"),
     ("play after a lost Durch", broken("durch_failed.json", tricks=[["9C", "AD", "AC"], ["AH", "AD", "QD"]]), "tricks[1]", "the deal is over"),
     ("card not text", broken("made.json", tricks=[["AH", 5]]), "tricks[0][1]", "a card must be text"),

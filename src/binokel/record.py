@@ -216,7 +216,8 @@ def replay_deal(data: Any, rules: Rules | None = None, prefix: str = "", dealer:
             raise RecordError("trick_not_list", f"{p}tricks[{i}]")
         if state.phase is not Phase.PLAY:
             raise RecordError("deal_over", f"{p}tricks[{i}]")
-        if len(trick) != rules.active and i != len(tricks) - 1:
+        # Each entry is one trick: only the last may be short (a trick in progress), none longer.
+        if len(trick) > rules.active or (len(trick) != rules.active and i != len(tricks) - 1):
             raise RecordError("trick_size", f"{p}tricks[{i}]", count=rules.active, given=len(trick))
         for j, card in enumerate(trick):
             path = f"{p}tricks[{i}][{j}]"
