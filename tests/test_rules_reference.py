@@ -164,3 +164,83 @@ def test_random_playouts_follow_the_reference(rules: Rules) -> None:
                 legal = [a for a in legal if str(a) == "play"]  # mostly play the game out
             state = state.apply(rng.choice(legal))
         assert list(state.scores or ()) == reference_scores(state), (rules.text, seed, state.outcome)
+
+
+class ReferenceAuction:
+    """Section 3 (the fixed auction, with section 9's generalisation to more seats in
+    docs/decisions.md: each seat not yet heard takes on the survivor in turn) and section 10
+    (the open auction) on plain numbers."""
+
+    def __init__(self, rules: Rules, order: list[int]) -> None:
+        self.rules, self.order = rules, order
+        self.high: int | None = None
+        self.holder: int | None = None
+        self.passed: list[int] = []
+        self.mover: int | None = order[0]
+        self.waiting = order[2:]  # fixed: the seats still to take on the survivor
+        self.result: tuple[int, int] | None = None  # (soloist, bid)
+        self.redeal = False
+
+    def lowest(self) -> int:
+        return self.rules.min_bid if self.high is None else self.high + 10
+
+    def is_legal(self, call: str) -> bool:
+        if self.rules.auction == "open":
+            return call == "pass" or (call.isdigit() and int(call) % 10 == 0 and int(call) >= self.lowest())
+        if self.high is None:
+            return call == str(self.rules.min_bid)  # forehand's forced opening
+        return call in ("pass", str(self.high + 10))
+
+    def call(self, call: str) -> None:
+        seat = self.mover
+        assert seat is not None
+        if self.rules.auction == "open":
+            if call == "pass":
+                self.passed.append(seat)
+            else:
+                self.high, self.holder = int(call), seat
+            left = [s for s in self.order if s not in self.passed]
+            if self.holder is not None and left == [self.holder]:
+                self.result, self.mover = (self.holder, self.high or 0), None
+            elif not left:
+                self.mover = None
+                if self.rules.all_pass == "forced":  # Zwangsspiel: the dealer, or the last playing seat
+                    self.result = (self.order[-1], self.rules.min_bid)
+                else:
+                    self.redeal = True
+            else:
+                at = self.order.index(seat)
+                self.mover = next(s for s in self.order[at + 1:] + self.order[:at + 1] if s not in self.passed)
+            return
+        if self.high is None:
+            self.high, self.holder, self.mover = int(call), seat, self.order[1]
+        elif call != "pass":
+            self.high, self.holder, self.mover = int(call), seat, self.holder
+        elif self.waiting:  # the seat to move is never the holder: its pass ends the duel,
+            self.mover, self.waiting = self.waiting[0], self.waiting[1:]  # the next seat takes it on
+        else:
+            self.result, self.mover = (self.holder, self.high), None
+
+
+@pytest.mark.parametrize("rules", RULE_VARIANTS, ids=RULE_IDS)
+def test_random_auctions_follow_the_reference(rules: Rules) -> None:
+    for seed in range(40):
+        rng = random.Random(f"auction:{rules.text}:{seed}")
+        state = State.new(rules, rng.randrange(rules.players)).deal_random(rng)
+        reference = ReferenceAuction(rules, list(state.active_seats))
+        while state.phase is Phase.AUCTION:
+            assert state.to_move == reference.mover
+            offered = [str(a) for a in state.legal_actions()]
+            assert all(reference.is_legal(call) for call in offered)
+            low = reference.lowest()
+            far = str(low + 10 * rng.randrange(60, 200))  # beyond what the open auction offers
+            assert state.is_legal(state.parse_action(far)) is reference.is_legal(far)
+            for wrong in (str(low - 10), str(low + 5)):
+                assert not state.is_legal(state.parse_action(wrong)) and not reference.is_legal(wrong)
+            call = far if rules.auction == "open" and rng.random() < 0.05 else rng.choice(offered)
+            reference.call(call)
+            state = state.apply_text(call)
+        if reference.redeal:
+            assert state.soloist is None and state.phase is Phase.OVER
+        else:
+            assert (state.soloist, state.bid) == reference.result
