@@ -244,3 +244,52 @@ def test_random_auctions_follow_the_reference(rules: Rules) -> None:
             assert state.soloist is None and state.phase is Phase.OVER
         else:
             assert (state.soloist, state.bid) == reference.result
+
+
+def reference_winner(rules: Rules, totals: list[int], soloist: int | None, deals: int) -> int | None:
+    """Section 8 (and section 10's end=highest and fixed number of deals), per scoring unit."""
+    units = [0, 1] if rules.teams != "none" else list(range(rules.players))
+    if rules.teams != "none":
+        totals = totals[:2]  # partners share their totals; a team is named by its lowest seat
+        soloist = None if soloist is None else soloist % 2
+    if rules.deals:
+        if deals < rules.deals:
+            return None
+        among = units
+    else:
+        among = [u for u in units if totals[u] >= rules.target]
+        if not among:
+            return None
+        if rules.end == "soloist" and soloist in among:
+            return soloist
+    best = max(totals[u] for u in among)
+    leaders = [u for u in among if totals[u] == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+@pytest.mark.parametrize("rules", RULE_VARIANTS, ids=RULE_IDS)
+def test_random_games_end_as_section_8_says(rules: Rules) -> None:
+    from binokel.game import Game
+
+    rules = rules.replace(target=300) if not rules.deals else rules
+    rng = random.Random(f"game:{rules.text}")
+    game = Game.new(rules, first_dealer=rng.randrange(rules.players))
+    totals = [0] * rules.players
+    dealer = game.first_dealer
+    while not game.is_over():
+        assert game.current.dealer == dealer  # the old forehand deals next
+        game = game.deal_random(rng)
+        while not (game.is_over() or game.needs_deal()):
+            legal = game.legal_actions()
+            if game.current.phase is Phase.AUCTION and rules.auction == "open":
+                legal = legal[:4]  # pass or one of the three lowest bids: random jumps climb far
+            elif game.current.phase is Phase.SURRENDER:
+                legal = [a for a in legal if str(a) == "play"] if rng.random() < 0.8 else legal
+            game = game.apply(rng.choice(legal))
+        deal = game.current if game.is_over() else game.deals[-2]
+        totals = [t + s for t, s in zip(totals, deal.scores or ())]
+        assert list(game.totals) == totals
+        assert game.winner == reference_winner(rules, totals, deal.soloist, len(game.deals))
+        dealer = (dealer + 1) % rules.players
+        if len(game.deals) > 40:  # random open auctions climb far: enough deals checked
+            break
