@@ -98,7 +98,8 @@ def test_discarded_cards_count_for_the_soloist_and_never_form_melds() -> None:
     assert state.phase is Phase.SURRENDER and state.melds is None  # no meld shown before the choice
     state = state.apply_text("play")
     # Seat 1 keeps A♦ A♦ 10♦ 10♦ K♦ K♦ Q♠ J♠ J♠ 9♠ 9♠ 10♠ J♣ 9♣ 9♣: with spades trump only its
-    # two Dissles (20) — the K♠ K♠ Q♠ laid away would have made a trump pair (40) with Q♠.
+    # two Dissles (20) — kept, the K♠ K♠ Q♠ laid away would have made two trump pairs (80)
+    # with the Q♠ it keeps.
     assert [m.name for m in state.melds[1]] == ["dissle", "dissle"] and state.meld_points[1] == 20
     # The discard's points (4 + 4 + 3) are the soloist's before any trick.
     assert state.card_points == (0, 11, 0)
