@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from binokel.action import ActionKind
 from binokel.game import Game
 from binokel.server.protocol import rule_facts
 from binokel.table import PERSON, Seat, Table
@@ -136,3 +137,17 @@ def test_a_rematch_message_is_followed() -> None:
     remote, _, _ = terminal([])
     remote.handle(snapshot(new_table()))
     assert remote.handle({"type": "rematch", "id": "NEW"}) == Step(rematch="NEW")
+
+
+def test_an_open_auction_bid_above_the_offered_ones_is_sent() -> None:
+    # RULES.md section 10: the open auction has no upper limit, and the terminal accepts every
+    # legal bid, not only the offered ones; a bid off the tens is still refused here.
+    table = Table.from_game(Game.new("club", first_dealer=0), [PERSON, PERSON, Seat("easy")], 7)
+    table.deal()
+    assert table.to_move == SEAT  # forehand opens
+    offered = [a.value for a in table.view(SEAT).legal_actions if a.kind is ActionKind.BID]
+    assert 800 > max(offered)
+    remote, lines, prompts = terminal(["805", "800"])
+    step = remote.handle(snapshot(table))
+    assert step.replies == [{"type": "action", "action": "800", "version": table.version}], lines
+    assert len(prompts) == 2 and any("805" in line for line in lines), lines

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from binokel.action import Action, Contract
+from binokel.action import Action, ActionKind, Contract
 from binokel.card import CARDS, Card, Hand, Rank, Suit
 from binokel.meld import Meld
-from binokel.rules import Rules, Seating
-from binokel.score import LAST_TRICK_BONUS
+from binokel.rules import Auction, Rules, Seating
+from binokel.score import LAST_TRICK_BONUS, MAX_BID
 from binokel.state import Outcome, Phase, State, parse_action
 from binokel.trick import Trick
 
@@ -67,6 +67,22 @@ class SeatView:
     def seating(self) -> Seating:
         """Who sits where this deal (forehand, seat order, who sits out)."""
         return self.rules.seating(self.dealer)
+
+    def allows(self, action: Action) -> bool:
+        """Would the state take ``action`` from this seat now (:meth:`State.is_legal`)? The
+        offered actions, and in the open auction any multiple of 10 from the lowest offered
+        bid up, however large (RULES.md section 10: a terminal accepts every legal bid).
+
+        >>> import random
+        >>> seen = view(State.new("club", dealer=2).deal_random(random.Random(1)), 0)
+        >>> Action.bid(800) in seen.legal_actions, seen.allows(Action.bid(800)), seen.allows(Action.bid(805))
+        (False, True, False)
+        """
+        if action in self.legal_actions:
+            return True
+        bids = [a.value for a in self.legal_actions if a.kind is ActionKind.BID]
+        return (self.rules.auction is Auction.OPEN and action.kind is ActionKind.BID and bool(bids)
+                and min(bids) <= action.value <= MAX_BID and action.value % 10 == 0)
 
     def trick_points_of(self, number: int) -> int:
         """The points completed trick ``number`` (0 the first) brought its winner: its cards

@@ -467,7 +467,7 @@ class RemoteTable(TableText):
             return self.t.reason(BinokelError("not_legal", action=str(actions[0]), phase=seen.phase.value,
                                               legal=" ".join(map(str, seen.legal_actions))), self.me)
         for action in actions:
-            if action in seen.legal_actions:
+            if seen.allows(action):
                 continue
             if action.kind is ActionKind.PLAY and str(action.card) in (model.get("refusals") or {}):
                 return self.reason(model["refusals"][str(action.card)])
