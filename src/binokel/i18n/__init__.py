@@ -114,7 +114,9 @@ def render(key: str, params: dict[str, Any] | None = None, lang: str = FALLBACK,
         or template(key, lang, params)
     if text is None:
         return key
-    return text.format(**params) if params else text
+    if not params:  # nothing to fill in, but a brace written twice is one brace, as format() has it
+        return text.replace("{{", "{").replace("}}", "}")
+    return text.format(**params)
 
 
 def placeholders(text: str | dict[str, str]) -> set[str]:

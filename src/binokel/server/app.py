@@ -426,7 +426,8 @@ def add_game_routes(app: FastAPI, site: Site) -> None:
     @app.post("/api/my-games", openapi_extra=JSON_BODY)
     async def my_games(request: Request) -> JSONResponse:
         body = await site.json_body(request)
-        return JSONResponse({"games": await hall.games_of(MY_GAMES.read(body).tokens)})
+        tokens = MY_GAMES.read(body, max=limits.tokens_per_request).tokens  # the limit its refusal names
+        return JSONResponse({"games": await hall.games_of(tokens)})
 
     @app.get("/api/lobby")
     async def lobby() -> JSONResponse:
@@ -683,6 +684,8 @@ async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | b
         elif isinstance(message, Hello):
             raise ProtocolError("hello_again")
     except ProtocolError as problem:
+        if problem.code == "not_your_seat" and connection.seat is None:  # not "holds seat None"
+            problem = ProtocolError("spectator_cannot_act")
         connection.post(table.error(problem))
     except Exception:  # a bug must not end the connection; nothing was committed
         log.exception("message %.200r to game %s failed", raw, table.id)

@@ -71,7 +71,9 @@ export function t(key, params = {}) {
     params = { ...params };
     for (const name of ["n", "count"]) if (typeof params[name] === "number") params[name] = number(params[name]);
   }
-  return text.replace(/\{(\w+)(?::[^{}]*)?\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  // A brace written twice ("{{") is one brace, as Python's format() has it.
+  return text.replace(/\{\{|\}\}|\{(\w+)(?::[^{}]*)?\}/g,
+    (m, name) => (name === undefined ? m[0] : name in params ? String(params[name]) : m));
 }
 
 /** A sentence about the player in ``seat``: the current language's second-person
