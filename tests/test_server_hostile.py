@@ -820,3 +820,26 @@ def test_no_other_name_passes_the_host_check(name: str, port: int | None) -> Non
         is_ip = False
     assert local.allows(host) == (name in ("localhost", "127.0.0.1"))
     assert network.allows(host) == (is_ip or name == "localhost")
+
+
+@pytest.mark.parametrize("name, values", [("host", ("127.0.0.1:8000", "evil.example")),
+                                          ("host", ("evil.example", "127.0.0.1:8000")),
+                                          ("origin", (LOCAL, "https://evil.example")),
+                                          ("origin", ("https://evil.example", LOCAL))])
+def test_a_request_with_two_hosts_or_origins_is_refused_and_changes_nothing(client: TestClient, tmp_path: Path,
+                                                                          name: str, values: tuple[str, str]) -> None:
+    """RFC 9112: several Host headers are a 400. The gate reads one; a proxy in front, or
+    the app, might take the other (found by a probe: the first was checked, the second let
+    through). Nothing is stored."""
+    headers = [("content-type", "application/json"), *((name, value) for value in values)]
+    if name == "origin":
+        headers.append(("host", "127.0.0.1:8000"))
+    for method, path in (("GET", "/api/meta"), ("POST", "/api/games")):
+        response = client.request(method, path, headers=headers, content=b'{"seats": ["me", "easy", "easy"]}')
+        assert response.status_code == 400, (method, response.text)
+        assert response.json() == {"error": f"headers.{name} is not valid: sent more than once", "code": "bad_request",
+                                   "params": {"field": f"headers.{name}", "reason": "sent more than once"}}
+    with contextlib.closing(__import__("sqlite3").connect(tmp_path / "games.db")) as db:
+        assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
+    assert client.post("/api/games", json={"seats": ["me", "easy", "easy"]},
+                       headers={"origin": LOCAL}).status_code == 200  # one of each still passes

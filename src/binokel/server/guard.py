@@ -8,6 +8,8 @@
   any IP address), the host of ``--public-url`` and of each ``--allow-origin``, and each
   ``--allow-host``. Any other ``Host`` header gets 421 ``bad_host``: a page of another
   site that makes its own name point at 127.0.0.1 (DNS rebinding) reaches nothing.
+  A request with two ``Host`` (or two ``Origin``) headers is a 400 ``bad_request``
+  (RFC 9112): the gate would read one, a proxy or the app perhaps the other.
 - **Origin.** A websocket, and a request that changes something (POST, PUT, PATCH,
   DELETE), from a browser page of another origin is refused (403 ``bad_origin``): a page
   is allowed if it comes from the server itself (its origin is the request's own host)
@@ -60,6 +62,9 @@ LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 """The names every server answers to: this computer."""
 WILDCARDS = frozenset({"0.0.0.0", "::", ""})
 """Bind addresses meaning every interface."""
+ONCE = ("host", "origin")
+"""Headers the gate decides on, which a request may send only once (RFC 9112: several Host
+headers are a 400): the gate reads the first; another reader might take the last."""
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 """Methods that may change something: they need JSON (or a token) and a friendly Origin."""
 MISDIRECTED = 421
@@ -192,7 +197,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         headers = _headers(scope)
-        problem = self._check(kind, scope.get("method", "GET"), headers)
+        problem = self._check(kind, scope.get("method", "GET"), headers, _repeated(scope))
         if problem is not None:
             status, error = problem
             log.info("refused %s %s: %s", kind, scope.get("path", ""), error.code,
@@ -207,8 +212,11 @@ class Guard:
             return
         await self._limited(scope, receive, send)
 
-    def _check(self, kind: str, method: str, headers: dict[str, str]) -> tuple[int, ProtocolError] | None:
+    def _check(self, kind: str, method: str, headers: dict[str, str],
+               repeated: str | None = None) -> tuple[int, ProtocolError] | None:
         policy = self.policy
+        if repeated is not None:
+            return 400, ProtocolError("bad_request", field=f"headers.{repeated}", reason="sent more than once")
         host = headers.get("host")
         if not policy.names.allows(host):
             return MISDIRECTED, ProtocolError("bad_host", host=repr((host or "")[:100]))
@@ -264,6 +272,12 @@ def _headers(scope: Scope) -> dict[str, str]:
     for name, value in scope.get("headers", []):
         found.setdefault(name.decode("latin-1").lower(), value.decode("latin-1"))
     return found
+
+
+def _repeated(scope: Scope) -> str | None:
+    """The first of the :data:`ONCE` headers the request sends more than once, else None."""
+    names = [name.lower() for name, _ in scope.get("headers", [])]
+    return next((name for name in ONCE if names.count(name.encode()) > 1), None)
 
 
 def _client(scope: Scope) -> str:
