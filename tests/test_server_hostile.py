@@ -843,3 +843,55 @@ def test_a_request_with_two_hosts_or_origins_is_refused_and_changes_nothing(clie
         assert db.execute("SELECT count(*) FROM games").fetchone()[0] == 0
     assert client.post("/api/games", json={"seats": ["me", "easy", "easy"]},
                        headers={"origin": LOCAL}).status_code == 200  # one of each still passes
+
+
+def test_spectators_coming_and_going_are_told_calmly() -> None:
+    """A burst of presence changes by spectators is one message at once, then one more, as
+    things are then, when the calm has passed (``Channel.broadcast_calmly``); a seat's own
+    change is told at once even while one waits."""
+    from binokel.server.channel import Channel, Connection
+
+    async def run() -> list[dict[str, Any]]:
+        channel = Channel()
+        seat = Connection(0, Limits())
+        channel.connections.add(seat)
+        counter = {"n": 0}
+
+        def presence() -> dict[str, Any]:
+            return {"type": "presence", "n": counter["n"]}
+
+        for _ in range(100):
+            counter["n"] += 1
+            channel.broadcast_calmly(presence, 0.05)
+        assert seat.queue.qsize() == 1  # the first at once, the others wait
+        channel.broadcast_calmly(presence, 0.0)  # a seat's change: at once
+        assert seat.queue.qsize() == 2
+        await asyncio.sleep(0.2)
+        return [json.loads(text) for text in (seat.queue.get_nowait() for _ in range(seat.queue.qsize()))
+                if text is not None]
+
+    told = asyncio.run(run())
+    assert [message["n"] for message in told] == [1, 100, 100]
+
+
+def test_a_stranger_coming_and_going_as_a_spectator_does_not_flood_the_seats(tmp_path: Path) -> None:
+    """Found by a probe: one client connecting and leaving as a spectator 930 times in 5 s
+    sent the seat 1,860 presence messages (650 KB), enough to push a player on a slow line
+    over its queue's bound (dropped, 4408). Now the seat hears of it calmly."""
+    limits = dataclasses.replace(FAST, presence_seconds=3600.0)
+    with TestClient(app_for(tmp_path / "games.db", limits=limits), base_url=LOCAL) as client:
+        game = create(client, seats=["me", "easy", "easy"])
+        with client.websocket_connect(ws_url(f"/ws/games/{game['id']}")) as seat:
+            seat.send_json({"type": "hello", "token": game["token"]})
+            while seat.receive_json()["type"] != "presence":
+                pass
+            for _ in range(30):
+                with client.websocket_connect(ws_url(f"/ws/games/{game['id']}")) as watcher:
+                    watcher.send_json({"type": "hello", "token": None})
+                    assert watcher.receive_json()["type"] == "state"
+            seat.send_json({"type": "sync"})
+            told = []
+            while (message := seat.receive_json())["type"] != "state":
+                told.append(message["type"])
+            assert told.count("presence") <= 2, told
+            assert message["seat"] == 0  # the seat is served as ever

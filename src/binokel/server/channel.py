@@ -76,6 +76,8 @@ class Channel:
 
     def __init__(self) -> None:
         self.connections: set[Connection] = set()
+        self._calm_at = float("-inf")  # when broadcast_calmly last sent
+        self._calm_due: asyncio.TimerHandle | None = None  # ... and its next message, if one waits
 
     def audiences(self) -> dict[int | None, list[Connection]]:
         """The connections by the audience they belong to."""
@@ -110,3 +112,30 @@ class Channel:
         text = json.dumps(message)
         for connection in self.connections if to is None else to:
             connection.post(text)
+
+    def broadcast_calmly(self, message_for: Callable[[], dict[str, Any]], seconds: float) -> None:
+        """``message_for()`` for everybody, at most once per ``seconds`` (0: now): a burst of
+        changes is told at once, then once more, as things are then, when ``seconds`` have
+        passed. So a stranger who comes and goes as a spectator hundreds of times a second
+        (each a change of the spectators' count) sends the seats one ``presence`` a second,
+        not hundreds, which would push a player on a slow line over its queue's bound."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a test's direct call): now
+            seconds = 0.0
+        if seconds <= 0:
+            self.broadcast(message_for())
+            return
+        if self._calm_due is not None:  # told when it is due, as things are then
+            return
+        wait = self._calm_at + seconds - loop.time()
+        if wait <= 0:
+            self._calm_at = loop.time()
+            self.broadcast(message_for())
+        else:
+            self._calm_due = loop.call_later(wait, self._calmed, message_for)
+
+    def _calmed(self, message_for: Callable[[], dict[str, Any]]) -> None:
+        self._calm_due = None
+        self._calm_at = asyncio.get_running_loop().time()
+        self.broadcast(message_for())

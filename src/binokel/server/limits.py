@@ -45,6 +45,7 @@ class Limits:
     chat_chars: int = 200  # one chat line
     chat_per_10_seconds: int = 5  # chat lines per connection
     chat_kept: int = 50  # the last lines a newcomer sees
+    presence_seconds: float = 1.0  # spectators coming and going are told to a table at most this often
     tokens_per_request: int = 50  # "your games": tokens one browser may ask about at once
     hello_seconds: float = 10.0  # a new connection must say hello within this time
     head_seconds: float = 10.0  # an HTTP request's line and headers must arrive within this time

@@ -208,7 +208,7 @@ class Table:
         connection.post(self.messages.state(seat))
         if seat is not None:  # chat is for the seats: a spectator reads none of it
             connection.post({"type": "chat_log", "lines": list(self.chat)})
-        self._broadcast_presence()
+        self._broadcast_presence(calm=seat is None)
         self.kick()
 
     def is_idle(self, seconds: float) -> bool:
@@ -230,11 +230,11 @@ class Table:
         seat = connection.seat
         if seat is not None and self.attendance.departed(seat):  # its last connection here
             self._spawn(self.attendance.share(seat))
-        self._broadcast_presence()
+        self._broadcast_presence(calm=seat is None)
         self.kick()
 
-    def _broadcast_presence(self) -> None:
-        self.channel.broadcast(self.messages.presence())
+    def _broadcast_presence(self, calm: bool = False) -> None:  # calm: a spectator came or went, told calmly
+        self.channel.broadcast_calmly(self.messages.presence, self.limits.presence_seconds if calm else 0.0)
 
     # ------------------------------------------------------------------ commands from people
 
