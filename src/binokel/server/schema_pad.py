@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 
 from binokel.rules import Rules
 from binokel.server.schema import (
@@ -34,7 +34,9 @@ from binokel.server.schema import (
     SeatNumber,
     Sent,
     players_of,
+    refused,
 )
+from binokel.sheet import NAME_MOST
 
 SUMMARY_SCHEMA = WithJsonSchema({"allOf": [{"$ref": "#/$defs/Summary"}]})
 """A summary in a body: an object the core reads (and refuses, naming the field), of the shape of :class:`Summary`."""
@@ -92,13 +94,26 @@ class Explanation(Sent):
 
 # ---------------------------------------------------------------------- bodies
 
+def _player_name(value: str) -> str:
+    # As a table's names: spaces squeezed; a name the core would cut short, or with control
+    # or bidi characters (U+202E turns a neighbour's name around), is refused, not stored.
+    squeezed = " ".join(value.split())
+    if not squeezed or len(squeezed) > NAME_MOST or not squeezed.isprintable():
+        raise refused("pad_name", field="players", max=NAME_MOST)
+    return squeezed
+
+
+PlayerName = Annotated[str, AfterValidator(_player_name),
+                       Field(description=f"1 to {NAME_MOST} characters, no control characters")]
+
+
 class NewSheet(BaseModel):
     """The body of ``POST /api/pad``: a new sheet."""
 
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
     rules: RuleText = Field(Rules.parse("standard"), json_schema_extra={"default": "standard"})
-    players: Annotated[list[str], Refusal("pad_names"), Field(description="one name per seat, in seat order")]
+    players: Annotated[list[PlayerName], Refusal("pad_names"), Field(description="one name per seat, in seat order")]
     first_dealer: Annotated[SeatNumber, Refusal("summary_bad_seat", lambda body: {"last": players_of(body) - 1})] = 0
 
 
