@@ -138,3 +138,24 @@ def test_a_spectator_naming_a_seat_is_told_spectators_cannot_act(client: TestCli
         while (again := socket.receive_json())["type"] != "state":
             pass
     assert again["version"] == state["version"] and again["view"] == state["view"]
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("[" * 8000 + "]" * 8000, "nested too deeply"),
+    ('{"type": "events", "since": ' + "9" * 5000 + "}", "a number with too many digits"),
+    ('{"type": "action", "action": "AS", "version": NaN}', "NaN is not JSON"),
+    ('{"type": "sync",}', "Expecting property name enclosed in double quotes: line 1 column 17 (char 16)"),
+])
+def test_malformed_json_is_told_in_the_protocols_words_not_the_interpreters(text: str, reason: str) -> None:
+    """Found by a probe: a websocket message of 8,000 nested arrays (16 KB, under the limit)
+    was answered "maximum recursion depth exceeded while decoding a JSON array from a
+    unicode string", one with a 5,000-digit number "... use sys.set_int_max_str_digits() to
+    increase the limit": the interpreter's words. Where the reader says where, it still does."""
+    from binokel.server.protocol import brief, parse_message
+    from binokel.server.schema import ProtocolError
+
+    assert len(text.encode()) <= 16 * 1024
+    with pytest.raises(ProtocolError) as refused:
+        parse_message(text)
+    assert (refused.value.code, refused.value.params) == ("malformed_json", {"reason": reason})
+    assert brief(refused.value)[0] == f"malformed JSON: {reason}"

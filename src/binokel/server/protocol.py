@@ -177,13 +177,21 @@ def parse_message(text: str | bytes | None, most: int = MAX_MESSAGE, **known: An
         raise ProtocolError("message_too_large", max=most)
     try:
         message = json.loads(text, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as error:
+    except (json.JSONDecodeError, NotJson) as error:  # where and what: the reader's own words
         raise ProtocolError("malformed_json", reason=str(error)) from None
+    except RecursionError:  # not the interpreter's words ("maximum recursion depth exceeded ...")
+        raise ProtocolError("malformed_json", reason="nested too deeply") from None
+    except ValueError:  # nor its hint for a number of 4,300 digits ("use sys.set_int_max_str_digits()")
+        raise ProtocolError("malformed_json", reason="a number with too many digits") from None
     return CLIENT.read(message, **known)
 
 
+class NotJson(ValueError):
+    """A constant JSON does not have (``NaN``, ``Infinity``), which Python's reader takes."""
+
+
 def _no_constant(name: str) -> float:
-    raise ValueError(f"{name} is not JSON")
+    raise NotJson(f"{name} is not JSON")
 
 
 def error_message(error: BinokelError, version: int | None) -> dict[str, Any]:
