@@ -312,7 +312,9 @@ def add_problem_handlers(app: FastAPI, site: Site) -> None:
         # format, not its ``{"detail": ...}``; the first problem names the field.
         first: dict[str, Any] = next(iter(problem.errors()), {})
         field = ".".join(str(part) for part in first.get("loc", ())) or "request"
-        return error(400, ProtocolError("bad_request", field=field, reason=str(first.get("msg", "invalid"))))
+        kind = str(first.get("type", "invalid"))  # the reason in our words, not the validator's text
+        return error(400, ProtocolError("bad_request", field=field,
+                                        reason="a whole number is expected" if kind.startswith("int") else kind))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_problem(request: Request, problem: StarletteHTTPException) -> JSONResponse:
