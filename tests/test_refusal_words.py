@@ -159,3 +159,13 @@ def test_malformed_json_is_told_in_the_protocols_words_not_the_interpreters(text
         parse_message(text)
     assert (refused.value.code, refused.value.params) == ("malformed_json", {"reason": reason})
     assert brief(refused.value)[0] == f"malformed JSON: {reason}"
+
+
+def test_the_live_rules_check_repeats_at_most_100_characters_of_the_text(client: TestClient) -> None:
+    """Found by a probe: ``GET /api/rules/check?text=xxx…`` (900 characters) answered with all
+    900 in its objection; every other refusal repeats at most 100 (docs/server.md, Security)."""
+    text = "x" * 900
+    checked = client.get("/api/rules/check", params={"text": text}).json()
+    refused = client.get("/api/rules", params={"text": text}).json()
+    assert checked["ok"] is False and checked["error"] == refused["error"], (checked, refused)
+    assert "x" * 99 in checked["error"] and "x" * 101 not in checked["error"] and "…" in checked["error"]

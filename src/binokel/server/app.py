@@ -405,7 +405,7 @@ def add_rules_routes(app: FastAPI, site: Site) -> None:
         try:
             return JSONResponse({"ok": True, **rules_answer(text)})
         except ProtocolError as problem:
-            return JSONResponse({"ok": False, "error": str(problem)})
+            return JSONResponse({"ok": False, "error": brief(problem)[0]})  # at most 100 characters of the text
 
 
 def add_game_routes(app: FastAPI, site: Site) -> None:
