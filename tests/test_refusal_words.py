@@ -122,8 +122,9 @@ def test_a_review_body_that_is_no_json_is_refused_in_whole_words(client: TestCli
 
 
 def test_a_spectator_naming_a_seat_is_told_spectators_cannot_act(client: TestClient) -> None:
-    """Not ``this connection holds seat None``; and the game is unchanged."""
-    game = client.post("/api/games", json={"seats": ["me", "easy", "easy"]}).json()
+    """Not ``this connection holds seat None``; and the game is unchanged (a table waiting for
+    friends: no bot moves it on meanwhile)."""
+    game = client.post("/api/games", json={"seats": ["me", "open", "open"]}).json()
     with client.websocket_connect(f"/ws/games/{game['id']}") as socket:
         socket.send_text(json.dumps({"type": "hello", "token": None}))
         state = socket.receive_json()

@@ -97,8 +97,9 @@ class Explanation(Sent):
 def _player_name(value: str) -> str:
     # As a table's names: spaces squeezed; a name the core would cut short, or with control
     # or bidi characters (U+202E turns a neighbour's name around), is refused, not stored.
+    # A blank one goes on to the core, whose refusal says every player needs a name.
     squeezed = " ".join(value.split())
-    if not squeezed or len(squeezed) > NAME_MOST or not squeezed.isprintable():
+    if len(squeezed) > NAME_MOST or not squeezed.isprintable():
         raise refused("pad_name", field="players", max=NAME_MOST)
     return squeezed
 
