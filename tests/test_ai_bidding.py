@@ -423,3 +423,20 @@ def test_in_sechser_expert_at_hards_share_bids_exactly_as_hard(no_clock: None, s
         call = as_hard.choose(seen, random.Random(seed), BUDGET)
         assert call == HardBot(seed=1).choose(seen, random.Random(seed), BUDGET)
         state = state.apply(call)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+@pytest.mark.parametrize("rules", ["club", "sechser(auction=open)"])
+def test_every_level_plays_on_after_a_bid_far_above_any_hand(level: str, rules: str) -> None:
+    """The open auction takes any multiple of 10 up to MAX_BID (RULES.md section 10): after a
+    person's bid of 20,000 or the most there is, every level still answers a legal action
+    until the deal is over (in strict mode, as the tests run: a bot that raises fails).
+    Before, the estimate of a contract overflowed ``math.exp`` at every level."""
+    from binokel.state import MAX_BID
+
+    for big in (20_000, MAX_BID):
+        state = State.new(rules, dealer=0).deal_random(random.Random(5)).apply_text(str(big))
+        while not state.is_over():
+            seat = state.to_move
+            state = state.apply(make_bot(level, seed=seat).choose(view(state, seat), random.Random(seat), BUDGET))
+        assert state.bid == big or state.soloist is None

@@ -189,3 +189,24 @@ def test_a_surrender_is_explained_without_contradiction() -> None:
     for unit in explained["units"]:
         if state.soloist not in unit["seats"]:
             assert unit["raw"] == unit["credit"] + sum(s["melds"] for s in explained["seats"] if s["seat"] in unit["seats"] and s["counts"])
+
+
+def test_a_deal_bid_far_above_any_hand_is_reviewed_and_advised(client) -> None:  # noqa: F811
+    """The open auction takes any multiple of 10 (RULES.md section 10): a deal won at 20,000,
+    uploaded for review (every seat), answers 200 with the bots' choices,
+    and the bidding help after such a bid answers too. Before, the bots' estimate of a
+    contract overflowed ``math.exp`` and the review was a 500."""
+    game = Game.new("club(deals=1)", 0).deal_random(random.Random(3))
+    game = game.apply_text("20000")  # forehand, far above any hand
+    help_ = bidding_help(view(game.current, game.current.to_move), seed=1)
+    assert help_["lowest"] == 20010 and (help_["limit"] is None or help_["limit"] < 20010), help_
+    bots = [make_bot("easy", seed=s) for s in range(3)]
+    while not game.current.is_over():
+        seat = game.current.to_move
+        game = game.apply(bots[seat].choose(view(game.current, seat), budget=0.01))
+    record = game_record(game, ["A", "B", "C"])
+    assert record["deals"][0]["auction"][0] == "20000"
+    for seat in (0, 1, 2):
+        answer = client.post("/api/review", json={"record": record, "seat": seat, "deal": 0})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["decisions"], answer.json()

@@ -166,8 +166,15 @@ def trump_worth(plan: Plan, rules: Rules, bid: int, banked: int = 0) -> float:
 
 def expected_score(total: float, bid: int) -> float:
     """A trump game's expected score for an expected total: made (scoring the total) with a
-    probability growing with the margin over the bid, else -2 x bid."""
-    made = 1 / (1 + math.exp(-(total - bid) / 25))
+    probability growing with the margin over the bid, else -2 x bid. A bid far above the
+    total (the open auction takes any bid, RULES.md section 10) is lost for certain, not
+    an overflow of ``math.exp``.
+
+    >>> round(expected_score(300, 200)), expected_score(300, 100_000)
+    (287, -200000.0)
+    """
+    shortfall = (bid - total) / 25
+    made = 0.0 if shortfall > 700 else 1 / (1 + math.exp(shortfall))
     return made * total - (1 - made) * 2 * bid
 
 
