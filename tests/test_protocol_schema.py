@@ -133,7 +133,7 @@ def test_binokel_schema_writes_the_file(tmp_path: Path) -> None:
 
 def test_every_message_of_a_whole_game_is_in_the_schema(tmp_path: Path) -> None:
     """Two people, a bot and a spectator play a game to its end, with chat, a hint, a refused
-    message, a rematch and an events request: every message any of them gets is one of the
+    message, a heartbeat, a rematch and an events request: every message any of them gets is one of the
     schema's (``SERVER``), and every kind of message and event comes up."""
     with client_for(tmp_path / "games.db") as client, contextlib.ExitStack() as stack:
         game_id, tokens = seat_everybody(client, "standard(target=500)", ["me", "open", "easy"], seed=3)
@@ -141,6 +141,8 @@ def test_every_message_of_a_whole_game_is_in_the_schema(tmp_path: Path) -> None:
         watcher = connect(client, game_id, None, stack)
         people[0].send({"type": "dance"})
         assert people[0].until_type("error")["code"] == "unknown_type"
+        people[1].send({"type": "ping"})  # the page's heartbeat, answered by a pong
+        people[1].until_type("pong")
         people[1].send({"type": "chat", "text": "Grüß Gott"})
         people[0].send({"type": "chat", "phrase": "good_luck"})
         for person in people.values():

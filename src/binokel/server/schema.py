@@ -717,6 +717,12 @@ class RematchMessage(Sent):
     id: str
 
 
+class PongMessage(Sent):
+    """The answer to a ``ping`` (the page's heartbeat), to its sender only."""
+
+    type: Literal["pong"]
+
+
 class ErrorMessage(Sent):
     """A refused message, to its sender only; nothing changed."""
 
@@ -728,7 +734,7 @@ class ErrorMessage(Sent):
 
 
 ServerMessage = (StateMessage | UpdateMessage | EventsMessage | PresenceMessage | ChatLine | ChatLogMessage
-                 | HintMessage | RematchMessage | ErrorMessage)
+                 | HintMessage | RematchMessage | PongMessage | ErrorMessage)
 SERVER: Reader[ServerMessage] = Reader.union(ServerMessage)
 """Every message the server sends over the websocket."""
 
