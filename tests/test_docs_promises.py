@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from friends_support import client_for, create
 from schema_support import validator
@@ -40,3 +43,20 @@ def test_a_ping_is_answered_by_a_pong_the_schema_names(tmp_path: Path) -> None:
                 assert message == {"type": "pong"}
                 validator("ServerMessage").validate(message)
     assert "`pong`" in section("Protocol in short")
+
+
+# ---------------------------------------------------------------------- HTTP bodies
+
+@pytest.mark.parametrize(("path", "body"), [
+    ("/api/invite", {"code": "AAAA-BBBB", "seat": 1}),
+    ("/api/my-games", {"tokens": [], "all": True}),
+])
+def test_every_http_body_refuses_a_key_it_does_not_have(tmp_path: Path, path: str, body: dict[str, Any]) -> None:
+    """"Websocket messages ignore keys they do not have; HTTP bodies refuse them" (Protocol in
+    short): ``unknown_field`` naming the key, as the new-game and join bodies do."""
+    with client_for(tmp_path / "games.db") as client:
+        response = client.post(path, json=body)
+    assert response.status_code == 400, response.text
+    unknown = next(key for key in body if key not in ("code", "tokens"))
+    assert response.json()["code"] == "unknown_field" and repr(unknown) in response.json()["params"]["name"]
+    validator("ErrorAnswer").validate(response.json())

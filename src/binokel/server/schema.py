@@ -384,7 +384,7 @@ class NewGame(BaseModel):
 class InviteLookup(BaseModel):
     """The body of ``POST /api/invite``."""
 
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
     code: Annotated[Token, Refusal("code_not_text")]
 
@@ -403,7 +403,7 @@ class Join(BaseModel):
 class MyGames(BaseModel):
     """The body of ``POST /api/my-games``: the seat tokens this browser holds."""
 
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
     tokens: Annotated[list[Token], Refusal("tokens_list")]
 
