@@ -257,7 +257,8 @@ class Action(ClientMessage):
 
 
 class HintRequest(ClientMessage):
-    """What the ``hard`` bot would do; ``chosen``: cards picked to lay away, not sent yet."""
+    """What the hint level's bot (``binokel.ai.HINT_LEVEL``) would do; ``chosen``: cards picked
+    to lay away, not sent yet."""
 
     type: Literal["hint"]
     chosen: Annotated[list[Annotated[str, Field(max_length=3)]] | None, Field(max_length=12)] = None
@@ -704,7 +705,7 @@ class ChatLogMessage(Sent):
 
 
 class HintMessage(Sent):
-    """What the hard bot would do for this seat."""
+    """What the hint level's bot (``binokel.ai.HINT_LEVEL``) would do for this seat."""
 
     type: Literal["hint"]
     action: str
