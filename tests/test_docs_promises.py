@@ -5,6 +5,7 @@ statement it holds the server (or the docs) to."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import fields
 from pathlib import Path
@@ -157,3 +158,43 @@ def test_every_route_of_the_app_is_in_the_docs(tmp_path: Path) -> None:
         if not any(word in docs for word in words) and not (path == "/" and "`GET /`" in docs):
             missing.append(path)
     assert missing == []
+
+
+# ---------------------------------------------------------------------- whole games of every seat count
+
+@pytest.mark.parametrize(("rules", "plan"), [
+    ("kreuz(deals=1)", ["open", "me", "easy", "open"]),  # partners; a creator who is not seat 0
+    ("four-sitout(deals=2)", ["me", "open", "easy", "easy"]),  # the dealer sits out
+    ("sechser(deals=1)", ["me", "easy", "open", "easy", "easy", "easy"]),  # two teams of three
+    ("club(deals=2)", ["open", "open", "easy"]),  # the open auction; a creator who only hosts
+])
+def test_every_message_of_a_table_of_friends_is_in_the_schema_and_its_record_replays(
+        tmp_path: Path, rules: str, plan: list[str]) -> None:
+    """"every message of a whole game ... validates against" docs/protocol.schema.json, at
+    every seat count and with teams, a seat sitting out and the open auction, for each seat
+    and a spectator; the record download (docs/records.md) replays: ``first_dealer`` is the
+    first deal's dealer, deals carry no ``format``/``rules``, the dealers rotate."""
+    import json
+    import random
+
+    from friends_support import connect, play_deals, seat_everybody
+
+    from binokel.record import replay
+
+    with client_for(tmp_path / "games.db") as client, contextlib.ExitStack() as stack:
+        game_id, tokens = seat_everybody(client, rules, plan, seed=4)
+        people = {seat: connect(client, game_id, token, stack) for seat, token in tokens.items()}
+        spectator = connect(client, game_id, None, stack)
+        assert spectator.state is not None and spectator.state["refusals"] == {}
+        play_deals(people, random.Random(4), deals=100, spectators=(spectator,))
+        record = client.get(f"/api/games/{game_id}/record").json()
+    for watcher in (*people.values(), spectator):
+        for message in watcher.log:
+            validator("ServerMessage").validate(message)
+    validator("GameRecord").validate(record)
+    game = replay(json.loads(json.dumps(record)))
+    assert game.is_over() and record["first_dealer"] == record["deals"][0]["dealer"]
+    players = game.rules.players
+    for before, after in zip(record["deals"], record["deals"][1:]):
+        assert after["dealer"] == (before["dealer"] + 1) % players  # the previous forehand deals next
+    assert all("format" not in deal and "rules" not in deal for deal in record["deals"])
