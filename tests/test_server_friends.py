@@ -372,6 +372,38 @@ def test_rematch_keeps_the_people_in_their_seats(db: Path) -> None:
         assert again[0].state["game"]["players"][:2] == ["Anna", "Ben"] and not again[0].state["game"]["waiting"]
 
 
+def test_a_rematch_keeps_a_creator_who_only_hosts(db: Path) -> None:
+    """docs/server.md, "At the table": a rematch is "one new game for everybody, the same people
+    in the same seats (the same token digests are copied)" — also at a table whose creator
+    only hosts (every seat a friend's or a bot's). Before, the host's token digest, one row of
+    the invites, could not be stored for a second game: the rematch was refused
+    (`db_unavailable`) and never came."""
+    with client_for(db) as client, contextlib.ExitStack() as stack:
+        created = create(client, "standard(deals=1)", ["open", "open", "easy"], seed=52)
+        assert created["seat"] is None
+        host = {"Authorization": f"Bearer {created['token']}"}
+        tokens = {}
+        for invite, name in zip(created["invites"]["seats"], ("Ben", "Cleo")):
+            tokens[invite["seat"]] = join(client, invite["code"], name)["token"]
+        people = {seat: connect(client, created["id"], token, stack) for seat, token in tokens.items()}
+        play_deals(people, random.Random(52), deals=1)
+        assert people[0].state["game"]["over"]
+        people[1].send({"type": "rematch"})
+        while (answer := people[1].receive())["type"] not in ("rematch", "error"):
+            pass
+        assert answer["type"] == "rematch", answer
+        new_id = answer["id"]
+        assert people[0].until_type("rematch")["id"] == new_id
+        again = {seat: connect(client, new_id, token, stack) for seat, token in tokens.items()}
+        assert [w.seat for w in again.values()] == list(tokens)
+        held = client.post("/api/my-games", json={"tokens": [created["token"]]}).json()["games"]
+        assert [(g["id"], g["seat"]) for g in held] == [(new_id, None)]  # the host's newest table
+        renewed = client.post(f"/api/games/{new_id}/invites", headers=host)
+        assert renewed.status_code == 200, renewed.text
+        assert client.delete(f"/api/games/{created['id']}", headers=host).status_code == 200  # still the old one's host
+        assert client.delete(f"/api/games/{new_id}", headers=host).status_code == 200
+
+
 def test_too_many_tables_a_minute(db: Path) -> None:
     with client_for(db, limits=Limits(tables_per_minute=2)) as client:
         codes = [client.post("/api/games", json={}).status_code for _ in range(3)]

@@ -37,9 +37,24 @@ class Invite:
 
 
 def set_invites(store: Store, game_id: str, invites: Sequence[Invite]) -> None:
-    """Replace a game's invite codes (not the host's row at seat -1) with ``invites``."""
+    """Replace a game's invite codes (not the host's row at seat -1) with ``invites``. A
+    host's row among them moves to this game: the token of a creator who only hosts is one
+    row (its digest is the key), and a rematch keeps them as the new table's host.
+
+    >>> from binokel.server.storage import open_store, Seat
+    >>> store = open_store(":memory:")
+    >>> bot = [Seat("bot", "easy", "B")]
+    >>> for game in ("g1", "g2"):
+    ...     _ = store.create(game, rules="standard", settings={}, seed=1, first_dealer=0, seats=bot)
+    ...     set_invites(store, game, [Invite("host", game, HOST_SEAT, NEVER)])
+    >>> store.held(["host"])
+    [('g2', -1)]
+    >>> store.close()
+    """
     statements: list[Statement] = [("DELETE FROM invites WHERE game_id = ? AND (seat IS NULL OR seat >= 0)",
                                     (game_id,))]
+    statements += [("DELETE FROM invites WHERE code = ? AND seat = ?", (invite.code_hash, HOST_SEAT))
+                   for invite in invites if invite.seat == HOST_SEAT]
     statements += [("INSERT INTO invites (code, game_id, seat, expires) VALUES (?, ?, ?, ?)",
                     (invite.code_hash, game_id, invite.seat, invite.expires)) for invite in invites]
     store.execute(statements)
