@@ -134,7 +134,8 @@ def test_impersonation_fails_and_changes_nothing(db: Path) -> None:
         assert "holds no seat" in refused_hello(forged, 4403)
         assert "holds no seat" in refused_hello(other_tokens[0], 4403)  # another table's token
         assert "holds no seat" in refused_hello(digest(tokens[0]), 4403)  # the stored digest is no token
-        assert "must be the seat token" in refused_hello(12345, 1008)
+        for malformed in (12345, "", "x" * 201):  # not a text of 1-200 characters: a malformed hello
+            assert "must be the seat token" in refused_hello(malformed, 1008)
         with client.websocket_connect(f"/ws/games/{game_id}") as ws:  # acting before hello
             ws.send_json({"type": "action", "action": "150", "version": version})
             assert "first message must be" in ws.receive_json()["message"]
