@@ -20,7 +20,8 @@ export function renderSheet(game, deck) {
   const history = game.history || [];
   const players = game.players;
   const columns = model.scoreColumns(game);
-  const head = `<tr><th>#</th><th>${t("soloist")}</th><th>${t("bid")}</th><th>${t("game")}</th>` +
+  // The deal in one column (soloist, bid and game, outcome): a phone has room for the players' columns.
+  const head = `<tr><th>#</th><th>${t("soloist")}</th>` +
     columns.map((c) => `<th class="player">${escape(c.name)}</th>`).join("") + `</tr>`;
   const running = columns.map(() => 0);
   const rows = history.map((deal, i) => {
@@ -33,13 +34,14 @@ export function renderSheet(game, deck) {
         `<span class="detail">${t("sheet_detail", { melds: number(melds), cards: number(cards) })}</span>` +
         `<span class="running">${number(running[k])}</span></td>`;
     }).join("");
-    return `<tr data-testid="sheet-row"><td>${i + 1}</td><td>${escape(players[deal.soloist] ?? "–")}</td><td>${deal.bid == null ? "–" : number(deal.bid)}</td>` +
-      `<td>${gameLabel(deal.game, deck)}<br><small>${t("outcome." + deal.outcome)}</small></td>${cells}</tr>`;
+    return `<tr data-testid="sheet-row"><td>${i + 1}</td><td class="deal"><span class="who">${escape(players[deal.soloist] ?? "–")}</span>` +
+      (deal.bid == null ? "" : ` <span class="contract">${number(deal.bid)} ${gameLabel(deal.game, deck)}</span>`) +
+      ` <small>${t("outcome." + deal.outcome)}</small></td>${cells}</tr>`;
   }).join("");
   const won = (column) => game.winner != null && (game.teams ? game.teams[column.seat] === game.winner : column.seat === game.winner);
-  const foot = `<tr><th colspan="4">${t("totals")}</th>` +
+  const foot = `<tr><th colspan="2">${t("totals")}</th>` +
     columns.map((c) => `<th class="player${won(c) ? " winner" : ""}" data-testid="sheet-total">${number(game.totals[c.seat])}${won(c) ? " ★" : ""}</th>`).join("") + `</tr>`;
-  const empty = history.length ? "" : `<tr><td colspan="${4 + columns.length}" class="empty">${t("sheet_empty")}</td></tr>`;
+  const empty = history.length ? "" : `<tr><td colspan="${2 + columns.length}" class="empty">${t("sheet_empty")}</td></tr>`;
   const durch = game.durch_games ? `<p class="hint-text" data-testid="durch-games">${t("durch_games")}: ` +
     columns.map((c) => `${escape(c.name)} ${signed(game.durch_games[c.seat])}`).join(" · ") + `</p>` : "";
   return `<table class="sheet"><thead>${head}</thead><tbody>${rows}${empty}</tbody><tfoot>${foot}</tfoot></table>` + durch +

@@ -1,0 +1,72 @@
+"""Browser tests of what a person on a phone ran into, in every language of the page: at
+360 x 640 and 390 x 844 held upright and at 640 x 360 on its side, with a touch screen.
+
+Each test here failed before the fix it covers (docs: CHANGELOG, round thirteen's phone
+walk). Where the defect lives in the words (a longer German or Portuguese heading), the
+test runs in every language.
+"""
+
+from __future__ import annotations
+
+import pytest
+from browser_support import Browser, Page, Server, goto, open_page
+
+LANGUAGES = ["de", "en", "fr", "it", "pt"]
+PHONES = [(360, 640), (390, 844), (640, 360)]
+
+
+def phone(browser: Browser, width: int, height: int, lang: str) -> Page:
+    """A touch screen of ``width`` x ``height`` with the page in ``lang``."""
+    page = open_page(browser, width, height, has_touch=True, is_mobile=True, reduced_motion="reduce")
+    page.add_init_script(f"localStorage.setItem('binokel.language', {lang!r})")
+    return page
+
+
+def outside(page: Page, dialog: str) -> list[str]:
+    """What of the open ``dialog`` lies beyond its right edge or the screen's, or scrolls
+    sideways inside it (a column cut off)."""
+    return page.evaluate("""(selector) => {
+        const dialog = document.querySelector(selector);
+        const edge = Math.min(dialog.getBoundingClientRect().right, innerWidth) + 1;
+        const out = [...dialog.querySelectorAll('*')].filter(el => el.getBoundingClientRect().right > edge)
+            .map(el => `${el.tagName} "${el.textContent.trim().slice(0, 20)}" to ${Math.round(el.getBoundingClientRect().right)}`);
+        for (const el of [dialog, ...dialog.querySelectorAll('*')])
+            if (el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
+                out.push(`${el.id || el.className} scrolls sideways ${el.scrollWidth} > ${el.clientWidth}`);
+        return out.slice(0, 6); }""", dialog)
+
+
+# ---------------------------------------------------------------------- the result and the score sheet
+
+# Two deals as the server keeps them (game.history), with four-digit scores.
+GAME = {"players": ["Annabelle", "Karle", "Frieda"], "teams": None, "target": 1500, "rules": "standard", "deal_number": 2,
+        "over": False, "winner": None, "totals": [1496, -1122, 102],
+        "history": [{"soloist": 0, "bid": 170, "game": "H", "outcome": "made", "scores": [496, 122, 102],
+                     "melds": [430, 0, 40], "card_points": [66, 122, 62]},
+                    {"soloist": 1, "bid": 1000, "game": "durch", "outcome": "durch_failed", "scores": [1000, -1244, 0],
+                     "melds": [0, 0, 0], "card_points": [0, 0, 0]}]}
+RESULT = {"seat": 0, "soloist": 0, "bid": 170, "game": "H", "outcome": "made", "surrendered": False, "phase": "over",
+          "scores": [496, 122, 102], "card_points": [66, 122, 62], "melds": [[], [], []]}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_result_and_the_score_sheet_fit_the_phone(server: Server, browser: Browser, lang: str) -> None:
+    """The deal's result and the score sheet, drawn by the page's own sheet.js into its
+    dialogs: every column on the screen (the German result cut off "Gesamt", the sheet its
+    third player, in every language), nothing to scroll sideways."""
+    for size in PHONES:
+        page = phone(browser, *size, lang)
+        goto(page, server.url)
+        page.evaluate("""async ([game, view]) => {
+            const sheet = await import('/static/js/sheet.js');
+            document.getElementById('result').innerHTML = sheet.dealResult({ view, game, seat: 0 }, 'french');
+            document.getElementById('result-dialog').showModal(); }""", [GAME, RESULT])
+        assert not outside(page, "#result-dialog"), (lang, size, "result", outside(page, "#result-dialog"))
+        page.evaluate("""async (game) => {
+            const sheet = await import('/static/js/sheet.js');
+            document.getElementById('result-dialog').close();
+            document.getElementById('sheet').innerHTML = sheet.renderSheet(game, 'german');
+            document.getElementById('sheet-dialog').showModal(); }""", GAME)
+        assert not outside(page, "#sheet-dialog"), (lang, size, "sheet", outside(page, "#sheet-dialog"))
+        assert page.get_by_test_id("sheet-row").count() == 2
+        page.context.close()
