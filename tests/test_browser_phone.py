@@ -8,8 +8,11 @@ test runs in every language.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
-from browser_support import Browser, Page, Server, goto, open_page
+from browser_support import Browser, Page, Server, deal_over, expect, goto, new_game, open_page, play_until
 
 LANGUAGES = ["de", "en", "fr", "it", "pt"]
 PHONES = [(360, 640), (390, 844), (640, 360)]
@@ -70,3 +73,42 @@ def test_the_result_and_the_score_sheet_fit_the_phone(server: Server, browser: B
         assert not outside(page, "#sheet-dialog"), (lang, size, "sheet", outside(page, "#sheet-dialog"))
         assert page.get_by_test_id("sheet-row").count() == 2
         page.context.close()
+
+
+# ---------------------------------------------------------------------- a deal played to its end on a phone
+
+@pytest.fixture(scope="module")
+def finished(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
+    """One deal played to its end at 360 x 640 (the result open), for the tests that look at
+    what a finished deal shows; each leaves the result open as it found it."""
+    server = Server(Path(tmp_path_factory.mktemp("phone")) / "games.db")
+    server.start()
+    page = phone(browser, 360, 640, "en")
+    try:
+        new_game(server, page, name="Anna", seed=5)
+        play_until(page, deal_over)
+        expect(page.get_by_test_id("explain")).to_be_visible(timeout=60_000)
+        yield page
+    finally:
+        page.context.close()
+        server.stop()
+
+
+def height(page: Page, selector: str) -> float:
+    box = page.locator(selector).first.bounding_box()
+    assert box, selector
+    return box["height"]
+
+
+def test_a_disclosure_is_tall_enough_for_a_finger(finished: Page) -> None:
+    """"How the scores came about" in the result and the review's two disclosures were
+    16 px high: under WCAG 2.5.8's 24 px, far from the 44 px of every other control."""
+    page = finished
+    assert height(page, "[data-testid=explain] summary") >= 44
+    page.get_by_test_id("review-button").tap()
+    expect(page.get_by_test_id("review-position")).to_be_visible(timeout=60_000)
+    for selector in ("[data-testid=review-decisions] summary", "[data-testid=review-cost-about] summary"):
+        if page.locator(selector).count():
+            assert height(page, selector) >= 44, selector
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("review-dialog")).to_be_hidden()
