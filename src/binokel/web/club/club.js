@@ -77,7 +77,7 @@ function standingsTable(rows, rounds, label = "club.round_n") {
   const body = rows.map((row) => h("tr", { class: row.dropped ? "dropped" : null },
     h("td", {}, row.place), h("td", { class: "name" }, row.name), ...row.rounds.map((n) => h("td", {}, number(n))),
     h("td", {}, h("strong", {}, number(row.total))), h("td", {}, row.won), h("td", {}, row.lost), h("td", {}, euros(row.fees))));
-  return h("div", { style: "overflow-x:auto" }, h("table", { "data-testid": "club-standings" }, h("thead", {}, head), h("tbody", {}, body)));
+  return h("div", { style: "overflow-x:auto", tabindex: 0 }, h("table", { "data-testid": "club-standings" }, h("thead", {}, head), h("tbody", {}, body)));
 }
 
 // ---------------------------------------------------------------------- organiser
@@ -136,7 +136,7 @@ function auditView(id, secret) {
       const what = (line) => (line.kind === "deal"
         ? `${t("club.round_n", { n: line.round })}, ${t("club.table_n", { n: line.table })}, ${t("club.deal_n_short", { n: line.deal })}: ${line.before ? `${line.before.join(" / ")} → ` : ""}${line.scores.join(" / ")}`
         : [line.kind, line.name, line.player].filter((v) => v != null).join(" "));
-      box.append(h("div", { style: "overflow-x:auto" }, h("table", {}, h("tbody", {}, audit.slice().reverse().map((line) =>
+      box.append(h("div", { style: "overflow-x:auto", tabindex: 0 }, h("table", {}, h("tbody", {}, audit.slice().reverse().map((line) =>
         h("tr", { class: line.before ? "correction" : null }, h("td", {}, line.at.replace("T", " ").slice(0, 19)),
           h("td", { class: "name" }, line.by), h("td", { class: "name" }, what(line))))))));
     } catch (problem) { showError(problem); }

@@ -73,7 +73,7 @@ function sheetTable(sheet, queue, onCorrect, editing) {
     ...names.map((_, seat) => h("td", {}, row.pending ? "…" : number(row.scores[seat]), row.pending || !row.totals ? null : [h("br"), h("span", { class: "small" }, number(row.totals[seat]))])),
     onCorrect ? h("td", { class: "act" }, h("button", { type: "button", "data-testid": `pad-correct-${row.number}`, "aria-label": t("pad.correct_n", { n: row.number }),
       onclick: () => onCorrect(row) }, "✎")) : null));
-  return h("div", { class: "sheet-wrap" }, h("table", { "data-testid": "pad-sheet" },
+  return h("div", { class: "sheet-wrap", tabindex: 0 }, h("table", { "data-testid": "pad-sheet" },
     h("caption", { class: "visually-hidden" }, t("pad.sheet")),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("pad.deal")), names.map((n) => h("th", { scope: "col" }, n)),
       onCorrect ? h("th", { class: "act" }, h("span", { class: "visually-hidden" }, t("pad.correct"))) : null)),
