@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import (Browser, Page, Server, axe_or_skip, deal_over, expect, goto, new_game, open_page, play_until,
-                             violations)
+from browser_support import (Browser, Page, Server, axe_or_skip, deal_over, expect, goto, my_turn, new_game, open_page,
+                             play_until, violations)
 
 LANGUAGES = ["de", "en", "fr", "it", "pt"]
 PHONES = [(360, 640), (390, 844), (640, 360)]
@@ -148,3 +148,32 @@ def test_axe_finds_nothing_in_what_a_finished_deal_opens_on_a_phone(finished: Pa
     assert not found, "axe-core violations:\n" + "\n".join(found)
     assert page.evaluate("getComputedStyle(document.getElementById('log-panel')).visibility") == "hidden", \
         "a closed drawer is no tab stop off the screen"
+
+
+# ---------------------------------------------------------------------- my own line at the table
+
+def cut(page: Page, selector: str) -> list[str]:
+    """Text of ``selector`` that does not show whole: clipped by the box or beyond the screen."""
+    return page.evaluate("""(selector) => [...document.querySelectorAll(selector)].filter(el => {
+        const r = el.getBoundingClientRect(), box = el.closest('.seat').getBoundingClientRect();
+        return el.scrollWidth > el.clientWidth + 1 || r.right > Math.min(box.right, innerWidth) + 1; })
+        .map(el => el.textContent)""", selector)
+
+
+def test_my_line_shows_my_melds_in_every_language(server: Server, browser: Browser) -> None:
+    """At 360 px my seat's line ("Forehand · tricks 0 · 0 pts · melds 430") was cut off
+    with an ellipsis before the melds, in every language: on a phone nowhere else shows
+    my melds' total during the play."""
+    page = phone(browser, 360, 640, "en")
+    new_game(server, page, name="Anna", seed=5)
+    play_until(page, lambda p, seen: my_turn(p, "play"))
+    assert my_turn(page, "play")
+    for lang in LANGUAGES:
+        page.get_by_test_id("menu-button").tap()
+        page.get_by_test_id("menu-language-select").select_option(lang)
+        page.keyboard.press("Escape")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        melds = page.evaluate("async (lang) => (await (await fetch(`/i18n/${lang}.json`)).json()).strings.melds_worth", lang)
+        expect(page.locator(".seat.mine .seat-info")).to_contain_text(melds.split("{")[0].strip())
+        assert not cut(page, ".seat.mine .seat-info"), (lang, cut(page, ".seat.mine .seat-info"))
+    page.context.close()
