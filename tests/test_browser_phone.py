@@ -177,3 +177,37 @@ def test_my_line_shows_my_melds_in_every_language(server: Server, browser: Brows
         expect(page.locator(".seat.mine .seat-info")).to_contain_text(melds.split("{")[0].strip())
         assert not cut(page, ".seat.mine .seat-info"), (lang, cut(page, ".seat.mine .seat-info"))
     page.context.close()
+
+
+# ---------------------------------------------------------------------- the score pad
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_score_pad_fits_the_phone(server: Server, browser: Browser, lang: str) -> None:
+    """A sheet of Annabelle, Bartholomäus and Cleo at 360 x 640: the sheet scrolled sideways
+    (389 px in 336, every language) and a visually hidden header of its last column widened
+    the page to 419 px; the deal's form cut the names ("Anna…")."""
+    page = phone(browser, 360, 640, lang)
+    goto(page, server.url + "pad#/")
+    page.get_by_test_id("pad-rules").fill("standard")
+    page.get_by_test_id("pad-rules").press("Tab")
+    for seat, name in enumerate(["Annabelle", "Bartholomäus", "Cleo"]):
+        page.get_by_test_id(f"pad-player-{seat}").fill(name)
+    page.get_by_test_id("pad-create").tap()
+    expect(page.get_by_test_id("pad-deal-title")).to_be_visible()
+    page.get_by_test_id("pad-soloist-0").tap()
+    page.get_by_test_id("pad-bid").fill("200")
+    page.get_by_test_id("pad-game-S").tap()
+    page.get_by_test_id("pad-played").tap()
+    names = page.locator(".entries .name").evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)")
+    assert not names, f"{lang}: names cut in the deal's form: {names}"
+    for seat, (melds, tricks, points) in enumerate([(150, 4, 90), (40, 6, 100), (20, 5, None)]):
+        page.get_by_test_id(f"pad-melds-{seat}").fill(str(melds))
+        page.get_by_test_id(f"pad-tricks-{seat}").fill(str(tricks))
+        page.get_by_test_id(f"pad-card_points-{seat}").fill("" if points is None else str(points))
+    page.get_by_test_id("pad-save").tap()
+    expect(page.get_by_test_id("pad-row-1")).not_to_have_class("pending")
+    widths = page.evaluate("""() => ({ page: document.scrollingElement.scrollWidth, layout: innerWidth,
+        sheet: [...document.querySelectorAll('.sheet-wrap')].map(e => e.scrollWidth - e.clientWidth) })""")
+    assert widths["page"] <= 360 and widths["layout"] <= 360, (lang, widths)
+    assert all(extra <= 0 for extra in widths["sheet"]), (lang, widths)
+    page.context.close()
