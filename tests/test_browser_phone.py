@@ -211,3 +211,28 @@ def test_the_score_pad_fits_the_phone(server: Server, browser: Browser, lang: st
     assert widths["page"] <= 360 and widths["layout"] <= 360, (lang, widths)
     assert all(extra <= 0 for extra in widths["sheet"]), (lang, widths)
     page.context.close()
+
+
+# ---------------------------------------------------------------------- the start page's bar
+
+def cut_selects(page: Page, selector: str = ".top-actions select") -> list[str]:
+    """Visible selects whose chosen words are wider than the room inside them."""
+    return page.evaluate("""(selector) => { const ctx = document.createElement('canvas').getContext('2d');
+        return [...document.querySelectorAll(selector)].filter(el => el.offsetParent).filter(el => {
+            const s = getComputedStyle(el);
+            ctx.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+            const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 18;  // the arrow
+            return ctx.measureText(el.selectedOptions[0]?.textContent ?? '').width > room + 1;
+        }).map(el => `${el.id}: ${el.selectedOptions[0]?.textContent}`); }""", selector)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_bars_selects_show_their_words(server: Server, browser: Browser, lang: str) -> None:
+    """The start page's bar on a phone on its side (640 x 360): the cards' select, 96 px
+    wide, showed "French car", "Französisc"; upright (360 x 640) it leaves the bar."""
+    for size in ((640, 360), (360, 640)):
+        page = phone(browser, *size, lang)
+        goto(page, server.url)
+        assert not cut_selects(page), (lang, size, cut_selects(page))
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= size[0]
+        page.context.close()
