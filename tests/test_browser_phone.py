@@ -236,3 +236,18 @@ def test_the_bars_selects_show_their_words(server: Server, browser: Browser, lan
         assert not cut_selects(page), (lang, size, cut_selects(page))
         assert page.evaluate("document.scrollingElement.scrollWidth") <= size[0]
         page.context.close()
+
+
+# ---------------------------------------------------------------------- the score pad's and the club's titles
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_pad_and_the_club_are_titled_in_the_page_s_language(server: Server, browser: Browser, lang: str) -> None:
+    """The tab's title (what a screen reader says first) stayed "Binokel — score pad" and
+    "Binokel — club tournament" in every language."""
+    page = phone(browser, 360, 640, lang)
+    strings = None
+    for path, key in (("pad#/", "pad.title"), ("club#/", "club.title")):
+        goto(page, server.url + path)
+        strings = strings or page.evaluate("async (lang) => (await (await fetch(`/i18n/${lang}.json`)).json()).strings", lang)
+        expect(page).to_have_title(f"Binokel — {strings[key]}")
+    page.context.close()

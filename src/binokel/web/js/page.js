@@ -39,8 +39,11 @@ export function say(text) {
  *  it) and ``route`` for the fragment, now and on every change of it. */
 export async function startPage(route) {
   const language = document.getElementById("language");
-  language.addEventListener("change", async () => { await setLanguage(language.value); route(); });
+  // The tab's title in the page's language too ("Binokel — Schreibblock"): a screen reader says it first.
+  const title = () => { document.title = `Binokel — ${document.querySelector(".brand [data-i18n]")?.textContent ?? ""}`; };
+  language.addEventListener("change", async () => { await setLanguage(language.value); title(); route(); });
   await setLanguage(preferredLanguage());
+  title();
   language.value = document.documentElement.lang;
   window.addEventListener("hashchange", route);
   route();
