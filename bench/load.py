@@ -62,6 +62,8 @@ from binokel.update import apply_update  # this tree's reading of the channel (t
 
 TICKS = os.sysconf("SC_CLK_TCK")
 PING = json.dumps({"type": "ping"}, separators=(",", ":"))  # as the page's JSON.stringify writes it
+SILENT = 1.8  # as web/js/channel.js: once the server's beat was heard, this much silence is a dead line
+ANSWER = 1.0  # ... before it, a ping unanswered this long is
 
 
 @dataclass
@@ -71,6 +73,28 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     deals: int = 0
     measuring: bool = False
+    pings: int = 0  # pings sent (while measuring)
+    beats: int = 0  # beats heard (while measuring)
+    lines_lost: int = 0  # a line the page would have taken for dead (while measuring; nobody reconnects here)
+
+
+@dataclass
+class Line:
+    """A person's heartbeat, as the page keeps it (web/js/channel.js)."""
+
+    heard: float  # when a message last came (time.monotonic)
+    pinged: float = 0.0  # when the unanswered ping went out (0: none)
+    beating: bool = False  # the server's beat was heard: silence alone tells a dead line
+
+    def heard_now(self, kind: str, stats: Stats) -> None:
+        """A message came: would the page have taken the line for dead before it?"""
+        now = time.monotonic()
+        lost = (now - self.pinged >= ANSWER) if self.pinged else (self.beating and now - self.heard >= SILENT)
+        if stats.measuring:
+            stats.lines_lost += lost
+            stats.beats += kind == "beat"
+        self.heard, self.pinged = now, 0.0
+        self.beating = self.beating or kind == "beat"
 
 
 def source_address(table: int) -> str:
@@ -125,80 +149,102 @@ def _unchunk(raw: bytes) -> bytes:
 
 
 async def person(ws_url: str, table: int, game_id: str, token: str, think: tuple[float, float],
-                 stats: Stats, rng: random.Random, quiet: float = 0.0) -> None:
+                 stats: Stats, rng: random.Random, quiet: float = 0.0, beat: bool = True) -> None:
     """One person at a table: acts on their turn (after thinking), asks for the next deal;
     until the game ends or the run cancels them. A plain receive loop: the generator's CPU
     per message stays small (it shares the cores with the server). ``quiet`` > 0: the page's
-    heartbeat too (a ping after that many seconds without a message)."""
+    heartbeat too: the hello asks for the server's beat (unless not ``beat``: an older page),
+    and until one is heard a ping goes out after ``quiet`` seconds without a message."""
     host = urllib.parse.urlsplit(ws_url).hostname or "127.0.0.1"
     local = (source_address(table), 0) if host.startswith("127.") else None
     async with connect(f"{ws_url}/ws/games/{game_id}", local_addr=local, open_timeout=60, ping_interval=None,
                        max_size=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
-        heard = [time.monotonic()]
-        beating = asyncio.ensure_future(heartbeat(ws, quiet, heard)) if quiet > 0 else None
+        hello: dict[str, Any] = {"type": "hello", "token": token}
+        if quiet > 0 and beat:
+            hello["beat"] = True
+        await ws.send(json.dumps(hello))
+        line = Line(time.monotonic())
+        beating = asyncio.ensure_future(heartbeat(ws, quiet, line, stats)) if quiet > 0 else None
         try:
-            await follow(ws, think, stats, rng, heard)
+            await follow(ws, think, stats, rng, line)
         finally:
             if beating is not None:
                 beating.cancel()
 
 
-async def heartbeat(ws: Any, quiet: float, heard: list[float]) -> None:
+async def heartbeat(ws: Any, quiet: float, line: Line, stats: Stats) -> None:
     """As web/js/channel.js: one ``ping`` after ``quiet`` seconds without a message (its
-    ``pong`` is a message, so a quiet line is pinged about every ``quiet`` seconds)."""
-    while True:
-        due = heard[0] + quiet - time.monotonic()
+    ``pong`` is a message, so a quiet line is pinged about every ``quiet`` seconds), until
+    the server's beat is heard (then the server keeps the line from being quiet)."""
+    while not line.beating:
+        due = (line.pinged or line.heard) + quiet - time.monotonic()
         if due > 0:
             await asyncio.sleep(due)
             continue
-        heard[0] = time.monotonic()  # not twice while the pong is on its way
+        line.pinged = time.monotonic()  # not twice while the pong is on its way
+        stats.pings += stats.measuring
         await ws.send(PING)
 
 
-async def follow(ws: Any, think: tuple[float, float], stats: Stats, rng: random.Random, heard: list[float]) -> None:
-    """A person's receive loop (``person``)."""
-    pending: tuple[int, float] | None = None  # (version acted at, when sent)
+async def follow(ws: Any, think: tuple[float, float], stats: Stats, rng: random.Random, line: Line) -> None:
+    """A person's receive loop (``person``). While a person thinks, the loop reads on (as the
+    page does: the server's beats and pongs are heard meanwhile); the move goes out from a task."""
+    pending: list[tuple[int, float] | None] = [None]  # (version acted at, when sent)
     answered = -1
     model: dict[str, Any] = {}  # the last snapshot, brought up to date by each update (as the page does)
-    async for text in ws:
-        heard[0] = time.monotonic()
-        message = json.loads(text)
-        kind = message["type"]
-        version = message.get("version")
-        # The step is told by its ``update`` (or, from a server before the update
-        # channel, by its ``events`` and then a ``state``).
-        if pending is not None and isinstance(version, int) and version > pending[0] \
-                and kind in ("update", "events"):
-            if stats.measuring:
-                stats.latencies.append(time.perf_counter() - pending[1])
-                stats.actions += 1
-            pending = None
-        if kind == "error":
-            if stats.measuring:
-                stats.errors.append(str(message.get("message"))[:120])
-            pending, answered = None, -1
-            continue
-        if kind not in ("state", "update") or (kind == "update" and not model):
-            continue
-        model = apply_update(model, message)
-        if version == answered:
-            continue
-        seen = model["view"]
-        if model["game"]["over"]:
-            break
-        if seen["phase"] == "over":
-            answered = version
-            await thinking(think, rng)
-            await ws.send(json.dumps({"type": "next_deal", "version": version}))
-            if stats.measuring:
-                stats.deals += 1
-        elif seen["to_move"] == model["seat"] and seen["legal_actions"]:
-            answered = version
-            await thinking(think, rng)
-            action = rng.choice(seen["legal_actions"])
-            pending = (version, time.perf_counter())
-            await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
+    thinker: asyncio.Future[None] | None = None
+    try:
+        async for text in ws:
+            message = json.loads(text)
+            kind = message["type"]
+            line.heard_now(kind, stats)
+            version = message.get("version")
+            # The step is told by its ``update`` (or, from a server before the update
+            # channel, by its ``events`` and then a ``state``).
+            sent = pending[0]
+            if sent is not None and isinstance(version, int) and version > sent[0] and kind in ("update", "events"):
+                if stats.measuring:
+                    stats.latencies.append(time.perf_counter() - sent[1])
+                    stats.actions += 1
+                pending[0] = None
+            if kind == "error":
+                if stats.measuring:
+                    stats.errors.append(str(message.get("message"))[:120])
+                pending[0], answered = None, -1
+                continue
+            if kind not in ("state", "update") or (kind == "update" and not model):
+                continue
+            model = apply_update(model, message)
+            if version == answered:
+                continue
+            seen = model["view"]
+            if model["game"]["over"]:
+                break
+            if seen["phase"] == "over" or (seen["to_move"] == model["seat"] and seen["legal_actions"]):
+                answered = version
+                move = reply(ws, think, rng, version, None if seen["phase"] == "over" else seen["legal_actions"],
+                             pending, stats)
+                if think[1] > 0:
+                    thinker = asyncio.ensure_future(move)
+                else:
+                    await move
+    finally:
+        if thinker is not None:
+            thinker.cancel()
+
+
+async def reply(ws: Any, think: tuple[float, float], rng: random.Random, version: int, legal: list[str] | None,
+                pending: list[tuple[int, float] | None], stats: Stats) -> None:
+    """After thinking: a legal action (``legal``), or ready for the next deal (None)."""
+    await thinking(think, rng)
+    if legal is None:
+        await ws.send(json.dumps({"type": "next_deal", "version": version}))
+        if stats.measuring:
+            stats.deals += 1
+        return
+    action = rng.choice(legal)
+    pending[0] = (version, time.perf_counter())
+    await ws.send(json.dumps({"type": "action", "action": action, "version": version}))
 
 
 async def thinking(think: tuple[float, float], rng: random.Random) -> None:
@@ -324,7 +370,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 http = https[index % len(https)]
                 game_id, tokens = await make_table(http, index, bot)
             people.extend(asyncio.ensure_future(person("ws" + http[4:], index, game_id, token, think, stats,
-                                                       random.Random(rng.random()), args.heartbeat))
+                                                       random.Random(rng.random()), args.heartbeat,
+                                                       not args.no_beat))
                           for token in tokens)
             return index, game_id, tokens
 
@@ -393,15 +440,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "people": sum(len(t[2]) for t in tables),
         "db": "postgresql" if (args.db or "").startswith("postgres") else ("sqlite" if args.url is None else "?"),
         "workers": args.workers, "route": args.route if args.workers > 1 else None, "heartbeat": args.heartbeat,
+        "beat_asked": bool(args.heartbeat) and not args.no_beat,
         "seconds": round(wall, 1), "setup_seconds": round(setup, 1),
         "people_actions": stats.actions,
         "people_actions_per_second": round(stats.actions / wall, 1) if wall else None,
         "server_steps_per_second": round(steps / wall, 1) if server and wall else None,
         "server_cpu_cores": round(cores, 2) if server else None,
+        "server_cpu_seconds": round(server_cpu, 3) if server else None,
         "steps_per_second_per_core": round(steps / server_cpu, 1) if server and server_cpu else None,
         "latency_ms": {"p50": _round(percentile(ms, 0.50)), "p95": _round(percentile(ms, 0.95)),
                        "p99": _round(percentile(ms, 0.99)), "mean": _round(statistics.fmean(ms) if ms else None)},
         "errors": len(stats.errors), "error_examples": sorted(set(stats.errors))[:5],
+        # The heartbeat (--heartbeat): pings sent, the server's beats heard, and how often a page
+        # would have shown "reconnecting" (a ping unanswered for 1 s, or 1.8 s of silence after a beat).
+        "pings_per_second": round(stats.pings / wall, 1) if wall else None,
+        "beats_per_second": round(stats.beats / wall, 1) if wall else None,
+        "lines_lost": stats.lines_lost,
         "connections_failed": len(crashed), "failure_examples": sorted(set(crashed))[:3],
         "server_side_share_within_ms": server_shares(metrics_before, metrics_after) if server else None,
         # Several processes: steps forwarded from another, appends refused because another
@@ -476,7 +530,10 @@ def main() -> None:
                         help="start the server from this source folder (a reference: e.g. an older commit's src)")
     parser.add_argument("--bot-every", type=int, default=4, help="realistic: every n-th table has a bot")
     parser.add_argument("--heartbeat", type=float, default=0.0,
-                        help="each person pings after this many quiet seconds, as the page does (0.6; default 0: off)")
+                        help="the page's heartbeat (0.6; default 0: off): each person asks for the server's beat and,"
+                             " until one is heard, pings after this many quiet seconds, as the page does")
+    parser.add_argument("--no-beat", action="store_true",
+                        help="with --heartbeat: people do not ask for the beat and ping all along (an older page)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", type=Path, default=None, help="also write the report to this file")
     args = parser.parse_args()

@@ -98,9 +98,10 @@ class Watcher:
         self.ws.send_json(message)
 
 
-def connect(client: TestClient, game_id: str, token: str | None, stack: Any, version: int | None = None) -> Watcher:
+def connect(client: TestClient, game_id: str, token: str | None, stack: Any, version: int | None = None,
+            beat: bool = False) -> Watcher:
     ws = stack.enter_context(client.websocket_connect(f"/ws/games/{game_id}"))
-    ws.send_json({"type": "hello", "token": token, "version": version})
+    ws.send_json({"type": "hello", "token": token, "version": version, **({"beat": True} if beat else {})})
     watcher = Watcher(ws, None)
     first = watcher.receive()
     while first["type"] != "state":

@@ -1,5 +1,6 @@
 """Browser tests of the table's channel (web/js/channel.js): a stale click is mended
-silently, and a dead line shows within 2 s.
+silently, and a dead line shows within 2 s (with the server's beat on a quiet line, the page
+sends no ping).
 
 The page's websocket runs through Playwright's ``route_web_socket``, which can hold the
 server's messages back (two tabs clicking at once) or drop everything both ways (the
@@ -8,6 +9,7 @@ network gone without a close: only a heartbeat can tell).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -19,13 +21,15 @@ SOCKET = re.compile(r"/ws/games/")
 
 class Line:
     """The page's websockets through a switch: ``hold`` keeps the server's messages back
-    (until ``release``), ``dead`` drops every message both ways (the sockets stay open)."""
+    (until ``release``), ``dead`` drops every message both ways (the sockets stay open).
+    ``log``: the type of every message that got through, with who sent it."""
 
     def __init__(self, page: Page) -> None:
         self.hold = False
         self.dead = False
         self.held: list[Any] = []
         self.routes: list[Any] = []
+        self.log: list[tuple[str, str]] = []
         page.route_web_socket(SOCKET, self.connect)
 
     def connect(self, route: Any) -> None:
@@ -34,11 +38,13 @@ class Line:
 
         def from_page(message: Any) -> None:
             if not self.dead:
+                self.log.append(("page", json.loads(message)["type"]))
                 to_server.send(message)
 
         def from_server(message: Any) -> None:
             if self.dead:
                 return
+            self.log.append(("server", json.loads(message)["type"]))
             if self.hold:
                 self.held.append((route, message))
             else:
@@ -100,6 +106,32 @@ def test_a_dead_line_shows_within_two_seconds_and_takes_nothing_with_it(server: 
     line.dead = False  # the next socket gets through
     expect(page.get_by_test_id("connection")).to_be_hidden(timeout=10_000)
     expect(page.get_by_test_id("presence-0")).to_contain_text("online")
+    expect(page.locator(MY_TURN)).to_have_count(1)
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_a_quiet_line_is_kept_by_the_servers_beat_and_a_dead_one_shows_within_two_seconds(
+        server: Server, browser: Browser) -> None:
+    """The page asks for the server's beat; once it hears one it sends no ping while the table is
+    quiet (the server's beat keeps the line from being silent), and when the line dies, silence
+    alone shows "reconnecting" within 2 s; when the line is back, so is the table."""
+    page = open_page(browser)
+    line = Line(page)
+    new_game(server, page, seats=["me", "easy", "easy"], seed=2)
+    play_until(page, lambda page, seen: my_turn(page, "play"))  # the page's turn: nothing happens meanwhile
+    for _ in range(40):
+        if line.log.count(("server", "beat")) >= 3:
+            break
+        page.wait_for_timeout(250)
+    first = line.log.index(("server", "beat"))
+    assert ("page", "ping") not in line.log[first:], line.log[first:]  # the beat kept the line alive
+    assert line.log[first:].count(("server", "beat")) >= 3, line.log[first:]
+    line.dead = True  # the network is gone; no close comes
+    expect(page.get_by_test_id("connection")).to_be_visible(timeout=2000)
+    expect(page.get_by_test_id("connection")).to_contain_text("reconnecting")
+    line.dead = False
+    expect(page.get_by_test_id("connection")).to_be_hidden(timeout=10_000)
     expect(page.locator(MY_TURN)).to_have_count(1)
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()

@@ -133,15 +133,16 @@ def test_binokel_schema_writes_the_file(tmp_path: Path) -> None:
 
 def test_every_message_of_a_whole_game_is_in_the_schema(tmp_path: Path) -> None:
     """Two people, a bot and a spectator play a game to its end, with chat, a hint, a refused
-    message, a heartbeat, a rematch and an events request: every message any of them gets is one of the
-    schema's (``SERVER``), and every kind of message and event comes up."""
+    message, a heartbeat (an older page's ping), a rematch, an events request and a quiet line told
+    a beat: every message any of them gets is one of the schema's (``SERVER``), and every kind of
+    message and event comes up."""
     with client_for(tmp_path / "games.db") as client, contextlib.ExitStack() as stack:
         game_id, tokens = seat_everybody(client, "standard(target=500)", ["me", "open", "easy"], seed=3)
         people = {seat: connect(client, game_id, token, stack) for seat, token in tokens.items()}
         watcher = connect(client, game_id, None, stack)
         people[0].send({"type": "dance"})
         assert people[0].until_type("error")["code"] == "unknown_type"
-        people[1].send({"type": "ping"})  # the page's heartbeat, answered by a pong
+        people[1].send({"type": "ping"})  # an older page's heartbeat, answered by a pong
         people[1].until_type("pong")
         people[1].send({"type": "chat", "text": "Grüß Gott"})
         people[0].send({"type": "chat", "phrase": "good_luck"})
@@ -159,7 +160,9 @@ def test_every_message_of_a_whole_game_is_in_the_schema(tmp_path: Path) -> None:
         people[0].send({"type": "rematch"})
         for person in (*people.values(), watcher):
             person.until_type("rematch")
-        logs = [message for person in (*people.values(), watcher) for message in person.log]
+        beating = connect(client, game_id, None, stack, beat=True)  # the page's: told a beat on a quiet line
+        beating.until_type("beat")
+        logs = [message for person in (*people.values(), watcher, beating) for message in person.log]
     validator = schema_validator("ServerMessage")
     for message in logs:
         validator.validate(message)  # raises, naming the place, if the published schema does not allow it

@@ -488,6 +488,27 @@ def test_the_heartbeat_is_answered_whatever_its_spelling_and_changes_nothing(cli
     assert stored(db, game_id) == before
 
 
+def test_a_line_that_asks_for_the_beat_hears_one_when_quiet_and_no_other_line_does(client: TestClient,
+                                                                                     db: Path) -> None:
+    """A hello with ``"beat": true``: a quiet line is told ``{"type":"beat"}`` about every second
+    (server/beat.py), so the page can tell a dead line from silence alone; a connection that did
+    not ask (an older page, the terminal) hears none: after the same quiet its next message is the
+    pong of its own ping. Nothing is stored."""
+    game_id = new_game(client, seed=2)
+    with seat_ws(client, game_id) as plain, client.websocket_connect(f"/ws/games/{game_id}") as beating:
+        until_ready(plain, [])
+        beating.send_json({"type": "hello", "token": None, "beat": True})  # a spectator's page
+        before = stored(db, game_id)
+        kinds = [beating.receive_json()["type"] for _ in range(2)]
+        while kinds[-2:] != ["beat", "beat"]:  # nobody moves: the line stays quiet, beat after beat
+            kinds.append(beating.receive_json()["type"])
+            assert len(kinds) < 20, kinds
+        assert set(kinds) <= {"state", "presence", "beat"}, kinds
+        plain.send_text('{"type":"ping"}')  # quiet as long, and told no beat: the pong comes first
+        assert plain.receive_json() == {"type": "pong"}
+    assert stored(db, game_id) == before
+
+
 # ---------------------------------------------------------------------- bad input
 
 def _seed_where_a_bot_opens() -> int:

@@ -15,7 +15,7 @@ import logging
 import os
 import socket
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
@@ -36,6 +36,7 @@ from binokel.i18n import LANGUAGES
 from binokel.record import game_record
 from binokel.rules import DESCRIPTIONS, OPTIONS, RULE_SETS, Rules
 from binokel.ai import LEVELS
+from binokel.server.beat import Beat
 from binokel.server.hall import Hall, Invites, Refused, read_body
 from binokel.server.guard import Guard, Names, Policy, origin_of
 from binokel.server.limits import Limits, Quotas, address_key
@@ -77,8 +78,10 @@ log = logging.getLogger("binokel.server")
 PONG = '{"type": "pong"}'
 """The answer to a page's heartbeat (encoded once)."""
 PING = '{"type":"ping"}'
-"""The page's heartbeat as it sends it (``JSON.stringify``): answered without parsing, since
-every quiet page sends one about every 0.6 s (docs/server.md "The heartbeat's cost")."""
+"""The heartbeat of a page that does not ask for the server's beat (an older page), as it
+sends it (``JSON.stringify``): answered without parsing, since such a page sends one about
+every 0.6 s while quiet (docs/server.md "The heartbeat's cost"). A page that asks for the
+beat (``hello`` with ``beat``) sends none: server/beat.py tells its quiet line instead."""
 UNKNOWN_GAME_CLOSE = 4404
 """Websocket close code for an unknown game id."""
 FORBIDDEN_CLOSE = 4403
@@ -171,7 +174,8 @@ def lan_address() -> str:
 @dataclass(frozen=True)
 class Site:
     """What every route group shares: the hall, its limits and quotas, and where the server
-    is reached (``host``, ``public_url``) and by whom its inner numbers (``public_metrics``)."""
+    is reached (``host``, ``public_url``) and by whom its inner numbers (``public_metrics``);
+    the beat of the connections that asked for it."""
 
     hall: Hall
     limits: Limits
@@ -179,6 +183,7 @@ class Site:
     host: str
     public_url: str | None
     public_metrics: bool
+    beat: Beat = field(default_factory=Beat)
 
     @property
     def is_local_only(self) -> bool:
@@ -274,6 +279,7 @@ def create_app(db_path: str | os.PathLike[str] | Store | None, *, think: float =
         try:
             yield
         finally:
+            site.beat.stop()
             await hall.shutdown()  # the tables, then the bot pool: no worker process outlives the app
             await asyncio.to_thread(store.close)
 
@@ -544,9 +550,12 @@ async def _watch(site: Site, websocket: WebSocket, table: Table, connection: Con
         await _refuse(websocket, problem, TOO_MANY_CLOSE)
         return
     reader = asyncio.create_task(_read(websocket, site.hall, table, connection, site.quotas))
+    if connection.beat:
+        site.beat.add(connection)
     try:
         await asyncio.wait({reader, sender}, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        site.beat.discard(connection)
         reader.cancel()  # a command being carried out finishes anyway (shielded in _read)
         for task in (reader, sender):
             task.add_done_callback(_settled)
@@ -640,6 +649,7 @@ async def _hello(websocket: WebSocket, table: Table, limits: Limits, address: st
         host = table.is_host(held)
     connection = Connection(seat, limits, host=host, address=address)
     connection.since = hello.version
+    connection.beat = hello.beat
     return connection
 
 

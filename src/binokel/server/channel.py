@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -35,6 +36,8 @@ class Connection:
         self.messages = Bucket(limits.messages_per_second, limits.message_burst)
         self.chat = Bucket(limits.chat_per_10_seconds / 10, limits.chat_per_10_seconds)
         self.since: int | None = None  # the version the client said it had seen (hello)
+        self.beat = False  # the client asked to be told a beat on a quiet line (hello; server/beat.py)
+        self.told_at = time.monotonic()  # when a message was last posted (the beat's measure of quiet)
 
     def post(self, message: dict[str, Any] | str | None) -> None:
         """Queue a message (None closes the connection), encoded here (a str: encoded already).
@@ -51,6 +54,7 @@ class Connection:
             return
         self.queue_bytes += len(text)
         self.queue.put_nowait(text)
+        self.told_at = time.monotonic()
 
     async def next_message(self) -> str | None:
         """The next message to send (None: close), for the connection's sender."""

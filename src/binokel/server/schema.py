@@ -246,6 +246,8 @@ class Hello(ClientMessage):
     type: Literal["hello"]
     token: Annotated[Token | None, Refusal("bad_token")] = None
     version: Annotated[Version | None, Refusal("version_not_number")] = None
+    beat: Annotated[bool, Field(description="tell this connection a beat when nothing else was sent for about "
+                                            "a second, so it can notice a dead line without a ping")] = False
 
 
 class Action(ClientMessage):
@@ -271,7 +273,8 @@ class Sync(ClientMessage):
 
 
 class Ping(ClientMessage):
-    """A heartbeat: the page sends it after a quiet moment; the server answers ``pong``."""
+    """A heartbeat: a client that did not ask for the server's ``beat`` sends it after a quiet
+    moment; the server answers ``pong``."""
 
     type: Literal["ping"]
 
@@ -719,7 +722,8 @@ class RematchMessage(Sent):
 
 
 class PongMessage(Sent):
-    """The answer to a ``ping`` (the page's heartbeat), to its sender only."""
+    """The answer to a ``ping`` (the heartbeat of a page that did not ask for the ``beat``), to
+    its sender only."""
 
     type: Literal["pong"]
 
@@ -734,8 +738,15 @@ class ErrorMessage(Sent):
     version: Version | None
 
 
+class BeatMessage(Sent):
+    """Told a connection that asked for it (``hello`` with ``beat``) when nothing else was sent
+    to it for about a second: the line is alive (server/beat.py)."""
+
+    type: Literal["beat"]
+
+
 ServerMessage = (StateMessage | UpdateMessage | EventsMessage | PresenceMessage | ChatLine | ChatLogMessage
-                 | HintMessage | RematchMessage | PongMessage | ErrorMessage)
+                 | HintMessage | RematchMessage | PongMessage | ErrorMessage | BeatMessage)
 SERVER: Reader[ServerMessage] = Reader.union(ServerMessage)
 """Every message the server sends over the websocket."""
 

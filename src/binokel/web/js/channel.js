@@ -4,16 +4,20 @@
 // in the versions, or a refusal because another tab of this seat moved first
 // (``stale_version``), is mended silently with a ``sync``: no internal text reaches a player.
 //
-// Heartbeat: after a quiet moment the page sends ``ping`` (the server answers ``pong``); a
-// ping left unanswered for a second counts as lost, so a dead line shows within 2 s even
-// when no close ever comes. The page then shows "reconnecting" and keeps trying. Only an
-// unanswered ping counts: a busy phone whose timers ran late has not lost its line.
+// Heartbeat: a dead line shows within 2 s even when no close ever comes; the page then shows
+// "reconnecting" and keeps trying. The hello asks the server for its ``beat`` (a message
+// whenever nothing else was sent for about a second, server/beat.py); once one is heard, 1.8 s
+// of silence is a dead line. Until then (a server that does not beat), and whenever the page's
+// own timers ran late (a busy or sleeping phone has not lost its line), the page sends ``ping``
+// after a quiet moment, and only a ping unanswered for a second counts.
 
 import { applyUpdate, follows } from "./model.js";
 
-const QUIET_MS = 600;   // silence before a ping
-const ANSWER_MS = 1000; // a ping unanswered this long: lost (600 + 200 + 1000 + 200: within 2 s)
+const QUIET_MS = 600;    // silence before a ping
+const ANSWER_MS = 1000;  // a ping unanswered this long: lost (600 + 200 + 1000 + 200: within 2 s)
+const SILENT_MS = 1800;  // with the server's beat, silence this long: lost (1800 + 200: within 2 s)
 const CHECK_MS = 200;
+const LATE_MS = 2 * CHECK_MS;  // a look this long after the last: the page's timers ran late
 
 export class Channel {
   /** ``on``: {model(model, update|null), message(message), error(message), state(online), closed(code)}. */
@@ -27,6 +31,8 @@ export class Channel {
     this.retry = 0;
     this.heard = 0;
     this.pinged = 0;  // when the unanswered ping went out (0: none)
+    this.beating = false;  // a beat was heard on this socket: silence alone tells a dead line
+    this.checked = 0;  // when the heartbeat last looked
     this.online = false;
     this.timer = null;
   }
@@ -38,7 +44,7 @@ export class Channel {
     this.token = token;
     this.model = null;
     this.open();
-    this.timer = setInterval(() => this.beat(), CHECK_MS);
+    this.timer = setInterval(() => this.heartbeat(), CHECK_MS);
   }
 
   disconnect() {
@@ -65,12 +71,14 @@ export class Channel {
     this.socket = socket;
     this.heard = Date.now();
     this.pinged = 0;
+    this.beating = false;
     socket.addEventListener("open", () => {
       if (this.socket !== socket) return;
       this.heard = Date.now();
       this.awaitingSync = true;
       // The seat token goes in the first message, never in a URL; no token: a spectator.
-      socket.send(JSON.stringify({ type: "hello", token: this.token, version: this.model?.version ?? null }));
+      const version = this.model?.version ?? null;
+      socket.send(JSON.stringify({ type: "hello", token: this.token, version, beat: true }));
     });
     socket.addEventListener("message", (event) => {
       if (this.socket !== socket) return;
@@ -106,14 +114,20 @@ export class Channel {
     setTimeout(() => { if (this.gameId === id && (!this.socket || this.socket.readyState === WebSocket.CLOSED)) this.open(); }, delay);
   }
 
-  /** The heartbeat: one ping after a quiet moment; lost when it goes unanswered. */
-  beat() {
+  /** The heartbeat: with the server's beat, lost after a silence; else (or when this look
+   *  came late) one ping after a quiet moment, lost when it goes unanswered. */
+  heartbeat() {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
     const now = Date.now();
+    const late = now - this.checked > LATE_MS;
+    this.checked = now;
+    const quiet = now - this.heard;
     if (this.pinged) {
       if (now - this.pinged >= ANSWER_MS) this.lost();
-    } else if (now - this.heard >= QUIET_MS) {
+    } else if (this.beating && !late && quiet >= SILENT_MS) {
+      this.lost();
+    } else if (quiet >= (this.beating ? SILENT_MS : QUIET_MS)) {
       socket.send(JSON.stringify({ type: "ping" }));
       this.pinged = now;
     }
@@ -129,6 +143,7 @@ export class Channel {
   receive(message) {
     switch (message.type) {
       case "pong": break;
+      case "beat": this.beating = true; break;
       case "state":
         this.retry = 0;
         this.awaitingSync = false;
