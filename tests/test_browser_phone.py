@@ -251,3 +251,17 @@ def test_the_pad_and_the_club_are_titled_in_the_page_s_language(server: Server, 
         strings = strings or page.evaluate("async (lang) => (await (await fetch(`/i18n/${lang}.json`)).json()).strings", lang)
         expect(page).to_have_title(f"Binokel — {strings[key]}")
     page.context.close()
+
+
+def test_every_dialog_a_finished_deal_opens_has_a_name(finished: Page) -> None:
+    """A screen reader announced the result, the score sheet, the review and the settings
+    as "dialog" and nothing more: they had no accessible name."""
+    page = finished
+    expect(page.get_by_role("dialog", name="You made the contract of 170!")).to_be_visible()
+    page.get_by_test_id("result-sheet").tap()
+    expect(page.get_by_role("dialog", name="Score sheet")).to_be_visible()
+    page.keyboard.press("Escape")
+    page.get_by_test_id("review-button").tap()
+    expect(page.get_by_role("dialog", name="Deal review")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("review-dialog")).to_be_hidden()

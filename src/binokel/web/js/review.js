@@ -108,7 +108,8 @@ function dialog() {
   if (!el) {
     el = Object.assign(document.createElement("dialog"), { id: "review-dialog", className: "wide review" });
     el.setAttribute("data-testid", "review-dialog");
-    el.innerHTML = `<div class="dialog-head"><h2>${t("review_title")}</h2><form method="dialog"><button class="close" aria-label="${escape(t("close"))}">×</button></form></div>` +
+    el.setAttribute("aria-labelledby", "review-title");
+    el.innerHTML = `<div class="dialog-head"><h2 id="review-title">${t("review_title")}</h2><form method="dialog"><button class="close" aria-label="${escape(t("close"))}">×</button></form></div>` +
       `<div id="review-body" data-testid="review-body"></div>`;
     document.body.append(el);
   }

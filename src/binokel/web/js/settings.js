@@ -65,6 +65,7 @@ function dialog() {
   if (el) return el;
   el = Object.assign(document.createElement("dialog"), { id: "settings-dialog", className: "settings" });
   el.setAttribute("data-testid", "settings-dialog");
+  el.setAttribute("aria-labelledby", "settings-title");
   document.body.append(el);
   el.addEventListener("change", (e) => {
     const input = e.target;
@@ -80,7 +81,7 @@ export function openSettings() {
   const select = (name) => `<label class="setting"><span>${t(`settings.${name}`)}</span><select name="${name}" data-testid="setting-${name}">` +
     CHOICES[name].map((v) => `<option value="${v}"${current[name] === v ? " selected" : ""}>${t(`settings.${name}.${v}`)}</option>`).join("") + `</select></label>`;
   const check = (name) => `<label class="setting check"><input type="checkbox" name="${name}" data-testid="setting-${name}"${current[name] ? " checked" : ""}><span>${t(`settings.${name}`)}</span></label>`;
-  el.innerHTML = `<div class="dialog-head"><h2>${t("settings")}</h2><form method="dialog"><button class="close" aria-label="${t("close")}">×</button></form></div>` +
+  el.innerHTML = `<div class="dialog-head"><h2 id="settings-title">${t("settings")}</h2><form method="dialog"><button class="close" aria-label="${t("close")}">×</button></form></div>` +
     `<div class="settings-grid">${select("speed")}${select("botPause")}${select("cardSize")}${check("sound")}${check("confirmSurrender")}${check("leftHanded")}${check("oneTapPlay")}${check("autoPlayForced")}</div>` +
     `<p class="hint-text">${t("settings_kept")}</p>`;
   if (!el.open) el.showModal();

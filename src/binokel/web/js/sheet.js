@@ -94,15 +94,15 @@ export function dealResult(msg, deck) {
     // The game is over: the final ranking and totals first, then how the last deal went.
     const ranking = model.scoreColumns(game).map(({ name, seat }) => ({ name, total: game.totals[seat] }))
       .sort((a, b) => b.total - a.total);
-    html = `<div class="dialog-head"><h2 class="good" data-testid="game-winner">${player && iWon(game, view.seat) ? t("you_win") : t("winner_is", { name: escape(winnerName(game)) })}</h2>${close}</div>` +
+    html = `<div class="dialog-head"><h2 class="good" id="game-winner" data-testid="game-winner">${player && iWon(game, view.seat) ? t("you_win") : t("winner_is", { name: escape(winnerName(game)) })}</h2>${close}</div>` +
       `<ol class="ranking" data-testid="final-ranking">${ranking.map((r) => `<li><span>${escape(r.name)}</span> <b>${number(r.total)}</b></li>`).join("")}</ol>` +
-      `<h3 class="last-deal" data-testid="result-title">${t("last_deal")}: ${title}</h3>` + deal +
+      `<h3 class="last-deal" id="result-title" data-testid="result-title">${t("last_deal")}: ${title}</h3>` + deal +
       `<div class="row">` + (player ? `<button type="button" class="primary" data-command="rematch" data-testid="result-rematch">${t("rematch")}</button>` +
       `<button type="button" class="secondary" data-command="new-game" data-testid="result-new-game">${t("new_game")}</button>` : "") +
       `<button type="button" class="secondary" data-command="sheet">${t("score_sheet")}</button></div>`;
   } else {
     const ready = player && (game.ready || []).includes(view.seat);
-    html = `<div class="dialog-head"><h2 class="${good ? "good" : "bad"}" data-testid="result-title">${title}</h2>${close}</div>` + deal +
+    html = `<div class="dialog-head"><h2 class="${good ? "good" : "bad"}" id="result-title" data-testid="result-title">${title}</h2>${close}</div>` + deal +
       `<div class="row">` + (player && !ready ? `<button type="button" class="primary" data-command="next-deal" data-testid="result-next-deal" autofocus>${t("next_deal")}</button>` : "") +
       (ready ? `<span class="prompt" data-testid="result-ready">${t("note.ready")}</span>` : "") +
       `<button type="button" class="secondary" data-command="sheet" data-testid="result-sheet">${t("score_sheet")}</button>` +

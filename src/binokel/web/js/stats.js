@@ -82,6 +82,7 @@ export function openStats(deck) {
   if (!el) {
     el = Object.assign(document.createElement("dialog"), { id: "stats-dialog", className: "wide" });
     el.setAttribute("data-testid", "stats-dialog");
+    el.setAttribute("aria-labelledby", "stats-title");
     document.body.append(el);
     el.addEventListener("click", (e) => {
       const sheet = e.target.closest("[data-sheet]");
@@ -113,7 +114,7 @@ export function openStats(deck) {
       `<div class="row left"><button type="button" class="secondary small" data-sheet="${escape(g.id)}" data-testid="stats-sheet">${t("score_sheet")}</button><span class="hint-text">${t("review_title")}:</span>${deals}</div>` +
       `<div class="sheet-wrap" data-sheet-box="${escape(g.id)}"></div></li>`;
   }).join("");
-  el.innerHTML = `<div class="dialog-head"><h2>${t("stats_title")}</h2><form method="dialog"><button class="close" aria-label="${escape(t("close"))}">×</button></form></div>` +
+  el.innerHTML = `<div class="dialog-head"><h2 id="stats-title">${t("stats_title")}</h2><form method="dialog"><button class="close" aria-label="${escape(t("close"))}">×</button></form></div>` +
     statsHtml(statistics()) + `<h3>${t("stats_games")}</h3>` + (list ? `<ul class="stats-games">${list}</ul>` : `<p class="hint-text">${t("stats_none")}</p>`) +
     `<p class="hint-text">${t("stats_kept")}</p>`;
   if (!el.open) el.showModal();
