@@ -125,6 +125,10 @@ def test_the_live_region_speaks_a_whole_trick_once(server: Server, page: Page) -
     # The trick area is a list of "player: card".
     listed = page.locator("#trick[role=list] [role=listitem]").all_inner_texts()
     assert all(": " in item for item in listed), listed
+    # Cleared, it is no list and carries no list's label (axe: aria-prohibited-attr).
+    cleared = page.wait_for_function("""() => { const t = document.getElementById('trick');
+        return t.children.length === 0 && {role: t.getAttribute('role'), label: t.getAttribute('aria-label')}; }""")
+    assert cleared.json_value() == {"role": None, "label": None}, cleared.json_value()
 
 
 # ---------------------------------------------------------------------- axe-core: 0 violations

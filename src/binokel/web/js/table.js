@@ -491,7 +491,8 @@ export class Table {
   clearTrick() {
     const trick = $("trick");
     trick.replaceChildren();
-    trick.removeAttribute("role");  // an empty list is no list
+    trick.removeAttribute("role");  // an empty list is no list,
+    trick.removeAttribute("aria-label");  // and a plain box may not carry a label (axe)
     delete trick.dataset.sweep;
   }
 
