@@ -30,6 +30,11 @@ def test_an_event_from_the_phone(server: Server, browser: Browser) -> None:
     card = organiser.get_by_test_id("club-table-card")
     expect(card).to_have_count(1, timeout=TIMEOUT)
     link = card.locator("a.link").get_attribute("href")
+    # the standings fit the phone (their 7 columns scrolled sideways): place, player and
+    # total, with the rounds, the contracts won and lost and the fees in a line under the name
+    standings = organiser.get_by_test_id("club-standings")
+    assert standings.evaluate("t => t.parentElement.scrollWidth - t.parentElement.clientWidth") <= 0
+    expect(standings.locator(".detail").first).to_have_text("Round 1: 0 · Won: 0 · Lost: 0 · To pay (€): 0.00")
     expect(card.get_by_test_id("club-qr").locator("svg")).to_be_visible()
     shot(organiser, "draw")
     organiser.emulate_media(media="print")

@@ -8,6 +8,7 @@ in another browser context then shows every deal with the totals the core comput
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from browser_support import (AXE, TIMEOUT, Browser, Page, Server, axe_or_skip, expect, goto, keep_screenshot, open_page,
@@ -33,6 +34,16 @@ def shot(page: Any, name: str) -> None:
     keep_screenshot(page, f"pad-{name}", full_page=True)
 
 
+def covered(page: Page, testids: list[str]) -> list[str]:
+    """Of these controls, each brought to the screen's foot, those that something covers
+    there (the status line at the foot of the screen covered the form's last buttons)."""
+    return page.evaluate("""(ids) => ids.filter((id) => {
+        const el = document.querySelector(`[data-testid="${id}"]`);
+        el.scrollIntoView({ block: "end" });
+        const r = el.getBoundingClientRect();
+        return !el.contains(document.elementFromPoint(r.left + r.width / 2, r.bottom - 3)); })""", testids)
+
+
 def enter(page: Page, deal: dict[str, Any], *, meld_from_list: bool = False) -> None:
     """Enter ``deal`` on the pad by touch: taps for the choices, the numbers typed."""
     page.get_by_test_id(f"pad-soloist-{deal['soloist']}").tap()
@@ -47,6 +58,8 @@ def enter(page: Page, deal: dict[str, Any], *, meld_from_list: bool = False) -> 
                 page.get_by_test_id(f"pad-melds-{seat}").fill("")
                 page.get_by_test_id(f"pad-meld-open-{seat}").tap()
                 page.get_by_test_id("pad-meld-binokel").tap()
+                expect(page.get_by_text(re.compile(r": \+40, melds 40"))).to_be_visible()  # said for 5 s
+                assert not covered(page, ["pad-meld-done", "pad-save", "pad-new-entry"])
                 page.get_by_test_id("pad-meld-done").tap()
                 expect(page.get_by_test_id(f"pad-melds-{seat}")).to_have_value("40")
             else:

@@ -151,6 +151,27 @@ def test_axe_finds_nothing_in_what_a_finished_deal_opens_on_a_phone(finished: Pa
     assert hidden == "hidden", "a closed drawer is no tab stop off the screen"
 
 
+def test_the_log_drawer_takes_the_focus_and_gives_it_back(finished: Page) -> None:
+    """Opened from the menu, the game log's drawer left the keyboard's focus behind it on
+    the table. As a dialog does, it now takes the focus and gives it back to the menu's
+    button when it closes (its close button, or Escape)."""
+    page = finished
+    page.get_by_test_id("result-close").tap()
+    focus = """(() => { const el = document.activeElement;
+        return el.closest('#log-panel') ? 'drawer' : el.dataset.testid || el.tagName; })()"""
+    try:
+        for close in ("Enter", "Escape"):
+            page.get_by_test_id("menu-button").tap()
+            page.get_by_test_id("menu-log-button").tap()
+            expect(page.get_by_test_id("log-panel")).to_be_in_viewport()
+            assert page.evaluate(focus) == "drawer", page.evaluate(focus)
+            page.keyboard.press(close)  # Enter: on the close button, where the focus went
+            expect(page.get_by_test_id("log-panel")).not_to_be_in_viewport()
+            assert page.evaluate(focus) == "menu-button", (close, page.evaluate(focus))
+    finally:
+        reopen_the_result(page)
+
+
 def reopen_the_result(page: Page) -> None:
     """The finished deal's result open again, as a reload of the table shows it."""
     page.reload()
@@ -223,26 +244,37 @@ def test_the_score_pad_fits_the_phone(server: Server, browser: Browser, lang: st
 
 # ---------------------------------------------------------------------- the start page's bar
 
-def cut_selects(page: Page, selector: str = ".top-actions select") -> list[str]:
-    """Visible selects whose chosen words are wider than the room inside them."""
-    return page.evaluate("""(selector) => { const ctx = document.createElement('canvas').getContext('2d');
-        return [...document.querySelectorAll(selector)].filter(el => el.offsetParent).filter(el => {
+def cut_selects(page: Page, selector: str = ".top-actions select", every: bool = False) -> list[str]:
+    """Visible selects whose chosen words (``every``: any option's words, as any may be
+    chosen) are wider than the room inside them."""
+    return page.evaluate("""([selector, every]) => { const ctx = document.createElement('canvas').getContext('2d');
+        return [...document.querySelectorAll(selector)].filter(el => el.offsetParent).map(el => {
             const s = getComputedStyle(el);
             ctx.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
             const room = el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - 18;  // the arrow
-            return ctx.measureText(el.selectedOptions[0]?.textContent ?? '').width > room + 1;
-        }).map(el => `${el.id}: ${el.selectedOptions[0]?.textContent}`); }""", selector)
+            const words = every ? [...el.options].map(o => o.textContent) : [el.selectedOptions[0]?.textContent ?? ''];
+            const cut = words.find(w => ctx.measureText(w).width > room + 1);
+            return cut === undefined ? null : `${el.id}: ${cut}`;
+        }).filter(Boolean); }""", [selector, every])
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_bars_selects_show_their_words(server: Server, browser: Browser, lang: str) -> None:
     """The start page's bar on a phone on its side (640 x 360): the cards' select, 96 px
-    wide, showed "French car", "Französisc"; upright (360 x 640) it leaves the bar."""
+    wide, showed "French car", "Französisc"; upright (360 x 640) it leaves the bar. The new
+    game's selects (seats and every rule option), two or three side by side at 640 px, cut
+    their words in every language ("Computador: especiali", "selon les règles : le donn")."""
     for size in ((640, 360), (360, 640)):
         page = phone(browser, *size, lang)
         goto(page, server.url)
         assert not cut_selects(page), (lang, size, cut_selects(page))
         assert page.evaluate("document.scrollingElement.scrollWidth") <= size[0]
+        if size == (640, 360):
+            page.locator("#more-options-box > summary").tap()
+            page.get_by_test_id("options-expert-toggle").tap()
+            expect(page.get_by_test_id("option-packets")).to_be_visible()
+            form = "#new-game-form select"
+            assert not cut_selects(page, form, every=True), (lang, size, cut_selects(page, form, every=True))
         page.context.close()
 
 

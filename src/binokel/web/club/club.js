@@ -69,15 +69,23 @@ function newEventView() {
 
 // ---------------------------------------------------------------------- standings
 
-function standingsTable(rows, rounds, label = "club.round_n") {
+/** The standings: place, player, each round, total, won, lost, fees. On a phone the columns
+ *  marked "more" give way to one line under the player's name that says the same (club.css). */
+function standingsTable(rows, rounds) {
+  const round = (n) => t("club.round_n", { n: n + 1 });
+  const after = [t("club.won"), t("club.lost"), t("club.fees")];  // the columns after the total
   const head = h("tr", {}, h("th", { "data-i18n": "club.place" }), h("th", { "data-i18n": "club.player" }),
-    ...Array.from({ length: rounds }, (_, i) => h("th", {}, t(label, { n: i + 1 }))),
-    h("th", { "data-i18n": "club.total" }), h("th", { "data-i18n": "club.won" }), h("th", { "data-i18n": "club.lost" }),
-    h("th", { "data-i18n": "club.fees" }));
-  const body = rows.map((row) => h("tr", { class: row.dropped ? "dropped" : null },
-    h("td", {}, row.place), h("td", { class: "name" }, row.name), ...row.rounds.map((n) => h("td", {}, number(n))),
-    h("td", {}, h("strong", {}, number(row.total))), h("td", {}, row.won), h("td", {}, row.lost), h("td", {}, euros(row.fees))));
-  return h("div", { style: "overflow-x:auto", tabindex: 0 }, h("table", { "data-testid": "club-standings" }, h("thead", {}, head), h("tbody", {}, body)));
+    ...Array.from({ length: rounds }, (_, i) => h("th", { class: "more" }, round(i))),
+    h("th", { "data-i18n": "club.total" }), ...after.map((text) => h("th", { class: "more" }, text)));
+  const body = rows.map((row) => {
+    const rest = [row.won, row.lost, euros(row.fees)];
+    const detail = [...row.rounds.map((n, i) => `${round(i)}: ${number(n)}`), ...rest.map((v, i) => `${after[i]}: ${v}`)];
+    return h("tr", { class: row.dropped ? "dropped" : null },
+      h("td", {}, row.place), h("td", { class: "name" }, h("span", {}, row.name), h("small", { class: "detail" }, detail.join(" · "))),
+      ...row.rounds.map((n) => h("td", { class: "more" }, number(n))),
+      h("td", {}, h("strong", {}, number(row.total))), ...rest.map((v) => h("td", { class: "more" }, v)));
+  });
+  return h("div", { style: "overflow-x:auto", tabindex: 0 }, h("table", { class: "standings", "data-testid": "club-standings" }, h("thead", {}, head), h("tbody", {}, body)));
 }
 
 // ---------------------------------------------------------------------- organiser

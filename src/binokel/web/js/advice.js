@@ -32,7 +32,7 @@ export async function updateAdvice(msg, gameId, deck) {
   el.hidden = false;
   if (asked === key) return;  // the hand does not change during the auction
   asked = key;
-  el.innerHTML = `<summary>${t("advice_title")}</summary><p class="hint-text">${t("advice_loading")}</p>`;
+  el.innerHTML = `<summary>${t("advice_title")}</summary><div><p class="hint-text">${t("advice_loading")}</p></div>`;
   let help = null;
   try {
     const response = await fetch(`/api/games/${encodeURIComponent(gameId)}/advice`, {
@@ -49,7 +49,7 @@ export async function updateAdvice(msg, gameId, deck) {
   ];
   if (help.safe) lines.push(`<p data-testid="advice-safe">${t("advice_safe", { low: number(help.safe[0]), high: number(help.safe[1]), estimate: number(help.estimate) })}</p>`);
   lines.push(`<p data-testid="advice-limit">${help.limit != null ? t("advice_limit", { limit: number(help.limit) }) : t("advice_pass")}</p>`);
-  el.innerHTML = `<summary>${t("advice_title")}</summary>` + lines.join("");
+  el.innerHTML = `<summary>${t("advice_title")}</summary><div>${lines.join("")}</div>`;
 }
 
 /** The language or the deck changed: the help is asked again and drawn in the new words. */

@@ -249,9 +249,6 @@ async function main() {
   registerWorker();
   bindUpload();
   window.addEventListener("hashchange", route);
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && document.body.classList.contains("log-open")) document.body.classList.remove("log-open");
-  });
   translatePage(document);
   route();
   document.documentElement.dataset.ready = "true";  // for tests and tools: the page is live

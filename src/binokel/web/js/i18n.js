@@ -108,6 +108,23 @@ export function translatePage(root) {
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) el.placeholder = t(el.dataset.i18nPlaceholder);
 }
 
+/** Text made safe to put into HTML (as text or an attribute's value). */
+export const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A dialog the script makes (review, settings, statistics, keys): ``name``-dialog, its test
+ *  id too, named by the heading of ``dialogHead``; in the page, not yet open. */
+export function newDialog(name, className) {
+  const el = Object.assign(document.createElement("dialog"), { id: `${name}-dialog`, className });
+  el.dataset.testid = el.id;
+  el.setAttribute("aria-labelledby", `${name}-title`);
+  document.body.append(el);
+  return el;
+}
+
+/** The head of such a dialog: its heading (``title``, already safe HTML) and the close button. */
+export const dialogHead = (name, title) => `<div class="dialog-head"><h2 id="${name}-title">${title}</h2>` +
+  `<form method="dialog"><button class="close" aria-label="${t("close")}">×</button></form></div>`;
+
 function deckWords(deck) {
   const cards = dict.cards || english.cards;
   return cards[deck] || cards.french;

@@ -1,7 +1,7 @@
 // Keyboard play: the hand is one tab stop (arrows move inside it, Enter plays or picks a
 // card), and single-key shortcuts for the rest; "?" shows them all.
 
-import { t } from "./i18n.js";
+import { t, newDialog, dialogHead } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -45,13 +45,9 @@ function rove() {
 
 function showHelp(table) {
   let el = $("keys-dialog");
-  if (!el) {
-    el = Object.assign(document.createElement("dialog"), { id: "keys-dialog", className: "keys" });
-    el.setAttribute("data-testid", "keys-dialog");
-    document.body.append(el);
-  }
+  if (!el) el = newDialog("keys", "keys");
   const rows = shortcuts(table).map(([key, what]) => `<tr><th><kbd>${key}</kbd></th><td>${t(what)}</td></tr>`).join("");
-  el.innerHTML = `<div class="dialog-head"><h2>${t("keys.title")}</h2><form method="dialog"><button class="close" aria-label="${t("close")}">×</button></form></div>` +
+  el.innerHTML = dialogHead("keys", t("keys.title")) +
     `<p>${t("keys.intro")}</p><table class="keys-table"><tbody>` +
     `<tr><th><kbd>←</kbd> <kbd>→</kbd></th><td>${t("keys.arrows")}</td></tr><tr><th><kbd>Enter</kbd></th><td>${t("keys.enter")}</td></tr>` +
     rows + `</tbody></table>`;

@@ -1,13 +1,12 @@
 // Marks on the table that must always be seen: the trump suit (and who plays it), the
 // "why not" tooltip of a card kept on screen, and an answer to a click out of turn.
 
-import { t, suitName, number } from "./i18n.js";
+import { t, escape, suitName, number } from "./i18n.js";
 import { suitIcon } from "./cards.js";
 import * as model from "./model.js";
 import { gameLabel } from "./sheet.js";
 
 const $ = (id) => document.getElementById(id);
-const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The trump (or the game without trump) and the soloist, above the trick. */
 export function renderMarks(table) {

@@ -28,9 +28,9 @@ export function qrBox(link, label, testid) {
   return box;
 }
 
-/** Say ``text`` in the page's status line (#status, a polite live region) for a few seconds. */
-export function say(text) {
-  const status = document.getElementById("status");
+/** Say ``text`` in the page's status line (#status, a polite live region) or in ``status``
+ *  for a few seconds. */
+export function say(text, status = document.getElementById("status")) {
   status.textContent = text;
   if (text) setTimeout(() => status.textContent === text && (status.textContent = ""), 5000);
 }

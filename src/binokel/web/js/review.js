@@ -3,13 +3,12 @@
 // have played differently, with its estimated cost. Also for uploaded record files.
 // The server computes it all from finished deals only (GET /api/games/{id}/review).
 
-import { t, number, cardText, suitName } from "./i18n.js";
+import { t, escape, number, cardText, suitName, newDialog, dialogHead } from "./i18n.js";
 import { cardElement, cardChip, sortHand } from "./cards.js";
 import { tokenOf } from "./seats.js";
 import * as model from "./model.js";
 
 const $ = (id) => document.getElementById(id);
-const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "") + number(Math.abs(n));
 const chips = (cards, deck) => cards.map((c) => cardChip(c, deck)).join("");
 
@@ -106,12 +105,8 @@ export function watchResults(getTable) {
 function dialog() {
   let el = $("review-dialog");
   if (!el) {
-    el = Object.assign(document.createElement("dialog"), { id: "review-dialog", className: "wide review" });
-    el.setAttribute("data-testid", "review-dialog");
-    el.setAttribute("aria-labelledby", "review-title");
-    el.innerHTML = `<div class="dialog-head"><h2 id="review-title">${t("review_title")}</h2><form method="dialog"><button class="close" aria-label="${escape(t("close"))}">×</button></form></div>` +
-      `<div id="review-body" data-testid="review-body"></div>`;
-    document.body.append(el);
+    el = newDialog("review", "wide review");
+    el.innerHTML = dialogHead("review", t("review_title")) + `<div id="review-body" data-testid="review-body"></div>`;
   }
   return el;
 }

@@ -3,7 +3,7 @@
 // card size, a left-handed layout, one-tap play on a touch screen and playing a forced
 // single card by itself. The settings dialog is built here.
 
-import { t } from "./i18n.js";
+import { t, newDialog, dialogHead } from "./i18n.js";
 
 const KEY = "binokel.settings";
 export const DEFAULTS = Object.freeze({ speed: "normal", botPause: "normal", sound: false, confirmSurrender: true,
@@ -63,10 +63,7 @@ export function apply() {
 function dialog() {
   let el = document.getElementById("settings-dialog");
   if (el) return el;
-  el = Object.assign(document.createElement("dialog"), { id: "settings-dialog", className: "settings" });
-  el.setAttribute("data-testid", "settings-dialog");
-  el.setAttribute("aria-labelledby", "settings-title");
-  document.body.append(el);
+  el = newDialog("settings", "settings");
   el.addEventListener("change", (e) => {
     const input = e.target;
     const name = input.name;
@@ -81,7 +78,7 @@ export function openSettings() {
   const select = (name) => `<label class="setting"><span>${t(`settings.${name}`)}</span><select name="${name}" data-testid="setting-${name}">` +
     CHOICES[name].map((v) => `<option value="${v}"${current[name] === v ? " selected" : ""}>${t(`settings.${name}.${v}`)}</option>`).join("") + `</select></label>`;
   const check = (name) => `<label class="setting check"><input type="checkbox" name="${name}" data-testid="setting-${name}"${current[name] ? " checked" : ""}><span>${t(`settings.${name}`)}</span></label>`;
-  el.innerHTML = `<div class="dialog-head"><h2 id="settings-title">${t("settings")}</h2><form method="dialog"><button class="close" aria-label="${t("close")}">×</button></form></div>` +
+  el.innerHTML = dialogHead("settings", t("settings")) +
     `<div class="settings-grid">${select("speed")}${select("botPause")}${select("cardSize")}${check("sound")}${check("confirmSurrender")}${check("leftHanded")}${check("oneTapPlay")}${check("autoPlayForced")}</div>` +
     `<p class="hint-text">${t("settings_kept")}</p>`;
   if (!el.open) el.showModal();

@@ -1,10 +1,9 @@
 // The score sheet (like the paper pad), the deal result and the game log, as HTML text.
 
-import { t, tSeat, number, suitName, meldName } from "./i18n.js";
+import { t, escape, tSeat, number, suitName, meldName } from "./i18n.js";
 import { suitIcon, namedSuit, cardChip } from "./cards.js";
 import * as model from "./model.js";
 
-const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "") + number(Math.abs(n));
 const meldPoints = (m) => (Array.isArray(m) ? model.meldTotal(m) : Number(m) || 0);
 

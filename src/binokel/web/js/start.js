@@ -1,12 +1,11 @@
 // The start page (a new game, the games to resume) and the rules and glossary dialog.
 
-import { t, number, rulesText, glossary, language, dateTime, optionLabel, optionMeaning, choiceLabel, ruleSetLabel, ruleSetAbout, reason } from "./i18n.js";
+import { t, escape, number, rulesText, glossary, language, dateTime, optionLabel, optionMeaning, choiceLabel, ruleSetLabel, ruleSetAbout, reason } from "./i18n.js";
 import { cardElement } from "./cards.js";
 import { side } from "./model.js";
 import { forget, heldSeats, myGames, remember } from "./friends.js";
 
 const $ = (id) => document.getElementById(id);
-const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Where each rule option goes on the start page (the rest: the expert step). */
 const OPTION_GROUPS = {

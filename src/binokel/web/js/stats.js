@@ -3,7 +3,7 @@
 // and level, the soloist's success rate, the average bid, the best deal; the finished
 // games with their score sheets and a review of each deal.
 
-import { t, number, ruleSetLabel, dateTime } from "./i18n.js";
+import { t, escape, number, ruleSetLabel, dateTime, newDialog, dialogHead } from "./i18n.js";
 import { renderSheet, iWon } from "./sheet.js";
 import { openReview } from "./review.js";
 import { tokenOf } from "./seats.js";
@@ -12,7 +12,6 @@ const KEY = "binokel.history";
 const KEEP = 200;  // games kept (the oldest go first)
 const MADE = ["made", "durch_made", "bettel_made"];
 const $ = (id) => document.getElementById(id);
-const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function history() {
   try { const games = JSON.parse(localStorage.getItem(KEY) || "[]"); return Array.isArray(games) ? games : []; } catch { return []; }
@@ -80,10 +79,7 @@ function statsHtml(s) {
 export function openStats(deck) {
   let el = $("stats-dialog");
   if (!el) {
-    el = Object.assign(document.createElement("dialog"), { id: "stats-dialog", className: "wide" });
-    el.setAttribute("data-testid", "stats-dialog");
-    el.setAttribute("aria-labelledby", "stats-title");
-    document.body.append(el);
+    el = newDialog("stats", "wide");
     el.addEventListener("click", (e) => {
       const sheet = e.target.closest("[data-sheet]");
       if (sheet) {
@@ -114,7 +110,7 @@ export function openStats(deck) {
       `<div class="row left"><button type="button" class="secondary small" data-sheet="${escape(g.id)}" data-testid="stats-sheet">${t("score_sheet")}</button><span class="hint-text">${t("review_title")}:</span>${deals}</div>` +
       `<div class="sheet-wrap" data-sheet-box="${escape(g.id)}"></div></li>`;
   }).join("");
-  el.innerHTML = `<div class="dialog-head"><h2 id="stats-title">${t("stats_title")}</h2><form method="dialog"><button class="close" aria-label="${escape(t("close"))}">×</button></form></div>` +
+  el.innerHTML = dialogHead("stats", t("stats_title")) +
     statsHtml(statistics()) + `<h3>${t("stats_games")}</h3>` + (list ? `<ul class="stats-games">${list}</ul>` : `<p class="hint-text">${t("stats_none")}</p>`) +
     `<p class="hint-text">${t("stats_kept")}</p>`;
   if (!el.open) el.showModal();

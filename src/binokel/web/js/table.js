@@ -1,7 +1,7 @@
 // The table: seats, Tapp, trick, hand and the controls of the current phase, drawn from
 // the latest state message. Trick plays are animated (skippable) before the final view.
 
-import { t, tSeat, language, number, cardText, suitName, meldName, optionLabel, optionMeaning, choiceLabel, reason } from "./i18n.js";
+import { t, escape, tSeat, language, number, cardText, suitName, meldName, optionLabel, optionMeaning, choiceLabel, reason } from "./i18n.js";
 import { cardElement, cardBack, sortHand, suitIcon, namedSuit, cardChip, points } from "./cards.js";
 import * as model from "./model.js";
 import { renderLog, renderSheet, dealResult, gameLabel } from "./sheet.js";
@@ -17,7 +17,6 @@ const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
 const DRAG_START = 12;  // px a press moves before it is a drag (a finger wobbles less on a tap)
 /** Is the pointer over the felt (where a dragged card is played)? */
 const overFelt = (e) => { const r = $("felt").getBoundingClientRect(); return e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom; };
-const escape = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A short message; ``kind`` names what it belongs to, so that it can go with it (hideToast). */
 export function toast(text, ms = 2600, kind = "") {
@@ -33,6 +32,21 @@ export function toast(text, ms = 2600, kind = "") {
 export function hideToast(kind) {
   const el = $("toast");
   if (el.dataset.kind === kind) { el.classList.remove("show"); el.dataset.kind = ""; }
+}
+
+let logOpener = null;
+/** Open or close the game log. Under 1200 px it is a drawer over the table: like a dialog,
+ *  focus goes into it and back to what opened it (the menu's button: its item is gone). */
+function showLog(open) {
+  const was = document.body.classList.contains("log-open");
+  document.body.classList.toggle("log-open", open);
+  if (was === open || getComputedStyle($("log-panel")).position !== "fixed") return;
+  if (open) {
+    logOpener = document.activeElement;
+    $("log-panel").querySelector(".close").focus();
+  } else if ($("log-panel").contains(document.activeElement)) {
+    (logOpener?.offsetParent ? logOpener : $("menu-button")).focus();
+  }
 }
 
 export class Table {
@@ -65,8 +79,9 @@ export class Table {
     $("invite-button").addEventListener("click", () => this.onInvite());
     $("controls").addEventListener("change", (e) => this.onBidChoice(e));
     for (const button of document.querySelectorAll(".log-toggle")) {
-      button.addEventListener("click", () => document.body.classList.toggle("log-open"));
+      button.addEventListener("click", () => showLog(!document.body.classList.contains("log-open")));
     }
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape") showLog(false); });
   }
 
   reset() {

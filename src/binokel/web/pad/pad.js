@@ -254,7 +254,7 @@ async function keeperView(id, tokenFromLink) {
     const trump = TRUMPS.includes(choice.game) ? choice.game : "H";
     meldList.replaceChildren(h("p", { class: "hint" }, t("pad.meld_list_for", { name: names[seat] })),
       h("div", { class: "meld-list" }, facts.melds[trump].map((meld) => h("button", { type: "button", "data-testid": `pad-meld-${meld.name}${meld.suit ? `-${meld.suit}` : ""}`,
-        onclick: () => { inputs.melds[seat].value = Number(inputs.melds[seat].value || 0) + meld.points; keepDraft(); say(t("pad.meld_added", { name: names[seat], points: meld.points, total: inputs.melds[seat].value })); } },
+        onclick: () => { inputs.melds[seat].value = Number(inputs.melds[seat].value || 0) + meld.points; keepDraft(); say(t("pad.meld_added", { name: names[seat], points: meld.points, total: inputs.melds[seat].value }), said); } },
       `${meldName(meld.name, "french")}${meld.suit ? ` ${SUITS[meld.suit]}` : ""} ${meld.points}`))),
       h("div", { class: "row" }, h("button", { type: "button", onclick: () => { inputs.melds[seat].value = ""; keepDraft(); } }, t("pad.meld_clear")),
         h("button", { type: "button", "data-testid": "pad-meld-done", onclick: () => { meldList.replaceChildren(); inputs.melds[seat].focus(); } }, t("pad.meld_done"))));
@@ -293,12 +293,15 @@ async function keeperView(id, tokenFromLink) {
   }
   const hint = h("p", { class: "hint" }, t("pad.card_points_hint", { points: facts.deal_points, tricks: facts.hand_size }));
   const save = h("button", { class: "primary", type: "submit", "data-testid": "pad-save" }, t("pad.save"));
+  // What a tap did ("Deal 3 kept"), said under the form's buttons: the page's status line
+  // at the screen's foot covered them.
+  const said = h("p", { class: "said", role: "status", "data-testid": "pad-said" });
   const form = h("form", { novalidate: true, onsubmit: (e) => { e.preventDefault(); enter(); } },
     title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow,
       facts.forced ? h("p", { class: "hint", "data-testid": "pad-forced" }, t("pad.forced_hint", { bid: facts.min_bid })) : null), bidBox,
     gameBox, playBox,
     entries, meldList, hint, error,
-    h("div", { class: "row" }, save, h("button", { type: "button", "data-testid": "pad-new-entry", onclick: () => startEntry(outbox.next()) }, t("pad.clear"))));
+    h("div", { class: "row" }, save, h("button", { type: "button", "data-testid": "pad-new-entry", onclick: () => startEntry(outbox.next()) }, t("pad.clear"))), said);
 
   function startEntry(number, row) {
     editing = number;
@@ -315,7 +318,7 @@ async function keeperView(id, tokenFromLink) {
   function enter() {
     const item = { deal: editing, summary: summary() };
     outbox.enter(item);
-    say(t("outbox.kept", { n: item.deal }));
+    say(t("outbox.kept", { n: item.deal }), said);
     startEntry(outbox.next());
   }
 
