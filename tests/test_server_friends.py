@@ -373,6 +373,35 @@ def test_rematch_keeps_the_people_in_their_seats(db: Path) -> None:
         assert again[0].state["game"]["players"][:2] == ["Anna", "Ben"] and not again[0].state["game"]["waiting"]
 
 
+def test_every_connection_is_told_of_the_rematch_once(db: Path) -> None:
+    """docs/server.md, "At the table": on a rematch "every connection gets {"type": "rematch",
+    "id"}" — once: each seat (the asker too, and a second tab of a seat) and the spectator.
+    Before, the asker was told twice (the table's message to everybody, then an answer of its
+    own). Asking again tells nothing new (everybody knows; a newcomer has it in its snapshot)."""
+    with client_for(db) as client, contextlib.ExitStack() as stack:
+        game_id, tokens = seat_everybody(client, "standard(deals=1)", ["me", "open", "easy"], 53)
+        people = {seat: connect(client, game_id, token, stack) for seat, token in tokens.items()}
+        second_tab, spectator = connect(client, game_id, tokens[0], stack), connect(client, game_id, None, stack)
+        watchers = [*people.values(), second_tab, spectator]
+        play_deals(people, random.Random(53), deals=1, spectators=(second_tab, spectator))
+        assert people[0].state["game"]["over"]
+
+        def told() -> list[list[str]]:
+            """The rematch ids each watcher was told until the answer to a ping sent now."""
+            for watcher in watchers:
+                watcher.send({"type": "ping"})  # answered after anything queued before it
+                watcher.until_type("pong")
+            return [[m["id"] for m in w.log if m["type"] == "rematch"] for w in watchers]
+
+        people[1].send({"type": "rematch"})
+        people[1].until_type("rematch")
+        new_id = people[1].log[-1]["id"]
+        assert told() == [[new_id]] * len(watchers)  # seats 0 and 1, seat 0's second tab, the spectator
+        people[0].send({"type": "rematch"})
+        assert told() == [[new_id]] * len(watchers)
+        assert connect(client, game_id, tokens[0], stack).state["game"]["rematch"] == new_id
+
+
 def test_a_rematch_keeps_a_creator_who_only_hosts(db: Path) -> None:
     """docs/server.md, "At the table": a rematch is "one new game for everybody, the same people
     in the same seats (the same token digests are copied)" — also at a table whose creator

@@ -690,7 +690,7 @@ async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | b
         elif isinstance(message, RematchRequest):
             if table.rematch_id is None and table.driver.is_over() and not quotas.tables.take(connection.address):
                 raise ProtocolError("too_many_tables", max=quotas.limits.tables_per_minute)  # a rematch is a new table
-            connection.post({"type": "rematch", "id": await table.rematch(connection)})
+            await table.rematch(connection)  # told to every connection, the asker's too
         elif isinstance(message, Chat):
             table.say(connection, message)
         elif isinstance(message, Hello):

@@ -288,8 +288,10 @@ class Table:
             seed = self.driver.seed_for(f"hint{seat}")
         return await self.hints.think(seat, seen, seed)
 
-    async def rematch(self, connection: Connection) -> str:
-        """The same people in the same seats, a fresh shuffle: one new game for everybody."""
+    async def rematch(self, connection: Connection) -> None:
+        """The same people in the same seats, a fresh shuffle: one new game for everybody,
+        told once to every connection (the asker too). Asking again tells nothing new: every
+        connection here heard of it then, or had it in its snapshot (``game.rematch``)."""
         async with self.lock:
             self._player(connection)
             if not self.driver.is_over():
@@ -298,7 +300,6 @@ class Table:
                 assert self.on_rematch is not None
                 self.rematch_id = (await self.on_rematch(self)).id
                 self.channel.broadcast({"type": "rematch", "id": self.rematch_id})
-            return self.rematch_id
 
     def say(self, connection: Connection, message: Chat) -> None:
         """A chat line from a person at the table (:class:`binokel.server.chat.ChatRoom`)."""
