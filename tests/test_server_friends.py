@@ -434,6 +434,29 @@ def test_a_rematch_keeps_a_creator_who_only_hosts(db: Path) -> None:
         assert client.delete(f"/api/games/{new_id}", headers=host).status_code == 200
 
 
+def test_your_games_lists_a_table_once_with_the_seat_to_come_back_to(db: Path) -> None:
+    """docs/server.md, "Seats and tokens": "Your games" lists each table once, however many of
+    its seats the tokens hold (here a creator who only hosts and then takes two seats, for two
+    people at one screen); the row names the seat to come back to — a seat played before
+    hosting, the one to move first — and the token sent that holds it, which opens that seat.
+    Before, the table came once per seat held (the page showed it twice, the same link)."""
+    with client_for(db) as client, contextlib.ExitStack() as stack:
+        created = create(client, "standard", ["open", "open", "easy"], seed=51)  # seat 1 opens the auction
+        host = created["token"]
+        mine = {invite["seat"]: join(client, invite["code"], name)["token"]
+                for invite, name in zip(created["invites"]["seats"], ("Anna", "Ben"))}
+
+        def rows(*tokens: str) -> list[tuple[str, int | None, str, bool]]:
+            games = client.post("/api/my-games", json={"tokens": list(tokens)}).json()["games"]
+            return [(g["id"], g["seat"], g.get("token"), g.get("host")) for g in games]
+
+        assert connect(client, created["id"], mine[0], stack).state["view"]["to_move"] == 1
+        assert rows(host, mine[0], mine[1]) == [(created["id"], 1, mine[1], False)]  # seat 1 is to move
+        assert rows(mine[0], host) == [(created["id"], 0, mine[0], False)]  # a seat before hosting
+        assert rows(host) == [(created["id"], None, host, True)]
+        assert connect(client, created["id"], rows(mine[1], mine[0])[0][2], stack).seat == 1
+
+
 def test_too_many_tables_a_minute(db: Path) -> None:
     with client_for(db, limits=Limits(tables_per_minute=2)) as client:
         codes = [client.post("/api/games", json={}).status_code for _ in range(3)]

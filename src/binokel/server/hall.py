@@ -20,7 +20,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -109,6 +109,19 @@ class Created:
     token: str
     seat: int | None
     invites: Invites
+
+
+def seat_to_rejoin(seats: Sequence[int], to_move: int | None) -> int:
+    """Of the seats one person holds at a table (several: two people at one screen, or a
+    creator who hosts and sits), the one "your games" offers: a seat played before hosting
+    (:data:`HOST_SEAT`), the seat to move first, else the lowest.
+
+    >>> seat_to_rejoin([HOST_SEAT, 2, 1], to_move=None), seat_to_rejoin([HOST_SEAT, 2, 1], to_move=2)
+    (1, 2)
+    >>> seat_to_rejoin([HOST_SEAT], to_move=0)
+    -1
+    """
+    return min(seats, key=lambda seat: (seat < 0, seat != to_move, seat))
 
 
 class Hall:
@@ -428,16 +441,25 @@ class Hall:
         return invites
 
     async def games_of(self, tokens: Any) -> list[dict[str, Any]]:
-        """"Your games": the tables these tokens hold a seat at (unknown tokens are ignored)."""
+        """"Your games": each table these tokens hold a seat at, once, with the seat to come
+        back to and the token of it (unknown tokens are ignored)."""
         if not isinstance(tokens, list) or len(tokens) > self.limits.tokens_per_request:
             raise Refused(400, "tokens_list", max=self.limits.tokens_per_request)
-        hashed = [digest(t) for t in tokens if is_well_formed(t)]
+        token_of = {digest(t): t for t in tokens if is_well_formed(t)}
+        held: dict[str, list[int]] = {}  # one person may hold several seats of a table
+        for game_id, seat in await self._call(self.store.held, list(token_of)):
+            held.setdefault(game_id, []).append(seat)
         games = []
-        for game_id, seat in await self._call(self.store.held, hashed):
+        for game_id, seats in held.items():
             table = await self.get(game_id)
             if table is None:
                 continue
-            games.append({**self.summary(table), "seat": seat if seat >= 0 else None})
+            seat = seat_to_rejoin(seats, table.driver.to_move)
+            holder = table.host_only if seat == HOST_SEAT else table.people.get(seat)
+            token = token_of.get(holder.token_hash or "") if holder is not None else None
+            if token is not None:
+                games.append({**self.summary(table), "seat": seat if seat >= 0 else None, "token": token,
+                              "host": table.is_host(seat)})
         games.sort(key=lambda g: g["updated"] or "", reverse=True)
         games.sort(key=lambda g: g["over"])  # unfinished first, then the most recently played
         return games

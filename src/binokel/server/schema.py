@@ -889,11 +889,18 @@ class Joined(Sent):
 
 
 class HeldTable(TableSummary):
-    seat: SeatNumber | None = Field(description="the token's seat (null: a creator who does not play)")
+    """A table the tokens hold a seat at, once however many of its seats they hold."""
+
+    seat: SeatNumber | None = Field(
+        description="the seat to come back to (null: a creator who does not play); of several held, a seat "
+                    "played before hosting, the one to move first, else the lowest")
+    token: str = Field(description="the one of the tokens sent that holds this seat: the page keeps it to come "
+                                   "back (a rematch made while it was away holds the same tokens)")
+    host: bool = Field(description="whether that token is the creator's (it may delete the table)")
 
 
 class MyGamesAnswer(Sent):
-    """``POST /api/my-games``: the tables these tokens hold a seat at."""
+    """``POST /api/my-games``: the tables these tokens hold a seat at, one row each."""
 
     games: list[HeldTable]
 

@@ -232,6 +232,8 @@ export class StartPage {
       games = await myGames();
     } catch { /* the list stays empty */ }
     const open = games.filter((g) => !g.over);
+    // A table this browser keeps no token for (a rematch made while it was away): the server's, to come back.
+    for (const g of open) if (g.token && !heldSeats()[g.id]) remember(g.id, { token: g.token, seat: g.seat, host: g.host });
     list.innerHTML = open.map((g) => {
       const when = g.updated ? dateTime(g.updated) : "";
       const scores = g.players.map((p, i) => `${escape(p || "?")} ${number(g.totals[i])}`).join(" · ");
