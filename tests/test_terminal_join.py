@@ -9,6 +9,8 @@ import os
 import random
 import re
 import signal
+import subprocess
+import sys
 import threading
 from collections import Counter
 from pathlib import Path
@@ -355,6 +357,55 @@ def test_ctrl_c_reaches_the_thread_that_waits_for_the_answer(server: Server) -> 
     created = server.post("api/games", {"seats": ["me", "easy", "easy"], "name": "Anna", "seed": 3})
     sigint = 1 << (signal.SIGINT - 1)
     with _connect(server.url.replace("http", "ws") + f"ws/games/{created['id']}") as ws:
-        reader = ws.recv_events_thread
+        reader, keepalive = ws.recv_events_thread, ws.keepalive_thread
         assert reader.is_alive() and _blocked_signals(reader) & sigint
+        assert keepalive is not None and keepalive.is_alive() and _blocked_signals(keepalive) & sigint
         assert not _blocked_signals(threading.current_thread()) & sigint
+
+
+CTRL_C_AS_A_SEND_ENDS = """
+import contextlib, os, signal, sys, threading
+from websockets.sync.server import serve
+from binokel.terminal.messages import Messages
+from binokel.terminal.remote import RemoteTable
+from binokel.terminal.style import Style
+
+def drain(ws):
+    with contextlib.suppress(Exception):
+        for _ in ws:
+            pass
+
+server = serve(drain, "127.0.0.1", 0)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+
+def ctrl_c(frame, event, arg):
+    # Ctrl-C as websockets' send() leaves "with self.send_context()": that generator holds the lock.
+    if event == "call" and frame.f_code is contextlib._GeneratorContextManager.__exit__.__code__ \\
+            and frame.f_back.f_code.co_name == "send":
+        sys.settrace(None)
+        signal.raise_signal(signal.SIGINT)
+
+sys.settrace(ctrl_c)
+table = RemoteTable(Messages("en"), Style(False, False), "http://127.0.0.1/")
+table.connect(f"ws://127.0.0.1:{server.socket.getsockname()[1]}/", None)
+print("left the table", flush=True)
+os._exit(0)  # (the server's threads would hold the interpreter)
+"""
+
+
+def test_ctrl_c_in_the_middle_of_a_send_leaves_the_table(tmp_path: Path) -> None:
+    """Ctrl-C never lands inside websockets' code: its sync client is not safe to interrupt.
+    Here a real SIGINT arrives (a trace hook picks the instant) as ``send`` leaves its
+    ``send_context``, whose generator still holds the connection's lock: the
+    KeyboardInterrupt left the lock taken, and the close handshake on the way out waited for
+    it for ever (a ^C after the rematch once did nothing for 60 s under load; this instant is
+    one way to get there). Now SIGINT is held back while the terminal is in websockets and
+    raised when it is out: the program leaves the table at once."""
+    source = str(Path(__import__("binokel").__file__).parent.parent)
+    environment = {**os.environ, "PYTHONPATH": source}
+    try:
+        run = subprocess.run([sys.executable, "-W", "ignore", "-c", CTRL_C_AS_A_SEND_ENDS], env=environment,
+                             capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    except subprocess.TimeoutExpired:
+        pytest.fail("Ctrl-C during a send: leaving the table hung (the connection's lock was left taken)")
+    assert run.stdout.strip() == "left the table", run.stderr

@@ -28,7 +28,7 @@ import urllib.request
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -47,6 +47,8 @@ from binokel.terminal.style import Style
 from binokel.terminal.table_text import YES, TableText, forced_opening
 from binokel.update import apply_update
 from binokel.view import SeatView
+
+T = TypeVar("T")
 
 LINK_KINDS = ("join", "game", "watch", "seat")
 MY_GAMES_TOKENS = 50
@@ -236,16 +238,19 @@ class RemoteTable(TableText):
     def connect(self, url: str, token: str | None) -> str | None:
         """One game's connection; the id of a rematch to follow, or None when done."""
         try:
-            with _connect(url) as ws:
-                ws.send(json.dumps({"type": "hello", "token": token}))
+            ws = _connect(url)
+            try:
+                _send(ws, {"type": "hello", "token": token})
                 while True:
-                    step = self.handle(json.loads(ws.recv()))
+                    step = self.handle(json.loads(_receive(ws)))
                     for reply in step.replies:
-                        ws.send(json.dumps(reply))
+                        _send(ws, reply)
                     if step.rematch is not None:
                         return step.rematch
                     if step.leave:
                         return None
+            finally:
+                _held_back(ws.close)
         except ConnectionClosed as closed:
             reason = closed.rcvd.reason if closed.rcvd and closed.rcvd.reason else "-"
             raise BinokelError("server_closed", reason=reason) from None
@@ -607,16 +612,38 @@ def choose_game(messages: Messages, style: Style, read: Callable[[str], str] = i
 
 
 def _connect(url: str) -> ClientConnection:
-    """The game's websocket, its reader thread (websockets starts one) deaf to Ctrl-C.
+    """The game's websocket; the threads websockets starts for it (a reader, a keepalive) are
+    deaf to Ctrl-C: they inherit SIGINT blocked (:func:`_held_back`), so the kernel hands it to
+    the main thread, which waits for the person's answer or the next message. (A SIGINT handed
+    to another thread only sets Python's flag: the main thread never woke.)"""
+    return _held_back(lambda: connect(url, open_timeout=20, max_size=1 << 22))
 
-    A SIGINT the kernel hands to that thread only sets Python's flag: the main thread, blocked
-    reading the person's answer, never wakes, and Ctrl-C seemed to do nothing. The reader
-    thread inherits SIGINT blocked from this one, which takes it back once the thread runs."""
-    if not hasattr(signal, "pthread_sigmask"):  # (not POSIX: no threads to steer signals from)
-        return connect(url, open_timeout=20, max_size=1 << 22)
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+def _receive(ws: ClientConnection) -> str | bytes:
+    """The next message; Ctrl-C while waiting is raised within a quarter of a second, in
+    :func:`_held_back`, never inside websockets."""
+    while True:
+        try:
+            return _held_back(lambda: ws.recv(timeout=0.25))
+        except TimeoutError:
+            continue
+
+
+def _send(ws: ClientConnection, message: Mapping[str, Any]) -> None:
+    _held_back(lambda: ws.send(json.dumps(message)))
+
+
+def _held_back(call: Callable[[], T]) -> T:
+    """``call`` (into websockets) with Ctrl-C held back until it returns, then raised here.
+
+    websockets' sync client is not safe to interrupt: a KeyboardInterrupt raised at the wrong
+    instant leaves the connection's lock taken (its ``send_context`` generator suspended while
+    holding it) or its reader paused, and the close handshake on the way out waits for ever."""
+    if not hasattr(signal, "pthread_sigmask"):  # (not POSIX: nothing to hold it back with)
+        return call()
     try:
-        return connect(url, open_timeout=20, max_size=1 << 22)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        return call()
     finally:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
