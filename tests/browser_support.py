@@ -39,6 +39,9 @@ SCREENSHOTS = ROOT / "docs" / "screenshots"
 screenshots_only = pytest.mark.skipif(not os.environ.get("BINOKEL_SCREENSHOTS"),
                                       reason="set BINOKEL_SCREENSHOTS=1 to refresh docs/screenshots")
 TIMEOUT = 20_000  # ms for one step of the page
+# Seconds a bot, a hint or the bidding help thinks at the tests' servers: the browser tests try the
+# page, not the bots' strength (tests/test_ai*.py), and the browser's 0.5 s cost most of their time.
+BOT_BUDGET = "0.05"
 SHORT = {"timeout": 3000}  # for a click on what the page already shows
 
 
@@ -65,7 +68,8 @@ class Server:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "binokel", "serve", "--port", str(self.port), "--db", str(self.db), "--think", "0"],
+            [sys.executable, "-m", "binokel", "serve", "--port", str(self.port), "--db", str(self.db), "--think", "0",
+             "--budget", BOT_BUDGET],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         deadline = time.monotonic() + 60  # a bound, not a measure: a loaded machine starts it slowly
         while time.monotonic() < deadline:

@@ -25,10 +25,27 @@ def test_options_and_defaults(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
     parser = argparse.ArgumentParser()
     add_arguments(parser)
     args = parser.parse_args([])
-    assert (args.host, args.port, args.db, args.open, args.think) == ("127.0.0.1", 8000, None, False, 0.6)
+    assert (args.host, args.port, args.db, args.open, args.think, args.budget) == \
+        ("127.0.0.1", 8000, None, False, 0.6, 0.5)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     if sys.platform.startswith("linux"):
         assert default_db_path() == tmp_path / "binokel" / "binokel.sqlite3"
+
+
+def test_the_bots_budget_is_checked_and_reaches_every_worker() -> None:
+    import argparse
+
+    from binokel.server import _bad_argument
+    from binokel.server.workers import worker_command
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    for bad in ("0", "-1", "nan", "61"):
+        assert "--budget must be" in (_bad_argument(parser.parse_args(["--budget", bad])) or "")
+    args = parser.parse_args(["--budget", "0.05", "--db", "postgresql://x@h/db"])
+    assert _bad_argument(args) is None
+    command = worker_command(args, 8001)
+    assert command[command.index("--budget") + 1] == "0.05"
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="sends SIGINT")

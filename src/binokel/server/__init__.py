@@ -59,6 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--think", type=float, default=0.6, metavar="SECONDS",
                         help="least time between a computer opponent's move and the change before it,"
                              " so play can be followed (default: 0.6)")
+    parser.add_argument("--budget", type=float, default=0.5, metavar="SECONDS",
+                        help="how long a computer opponent, a hint or the bidding help may think about one"
+                             " decision (default: 0.5; less answers sooner and plays weaker)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -83,6 +86,8 @@ def _bad_argument(args: argparse.Namespace) -> str | None:
         return f"--port must be from 0 to 65535, not {args.port}"
     if not math.isfinite(args.think) or args.think < 0:
         return f"--think must be a number of seconds >= 0, not {args.think}"
+    if not math.isfinite(args.budget) or not 0 < args.budget <= 60:
+        return f"--budget must be a number of seconds above 0 and at most 60, not {args.budget}"
     public_url = getattr(args, "public_url", None)
     if public_url is not None and not public_url.startswith(("http://", "https://")):
         return f"--public-url must start with http:// or https://, not {public_url!r}"
@@ -125,8 +130,8 @@ def _serve(args: argparse.Namespace, db: str | os.PathLike[str]) -> int:
     limits = Limits()
     public_url = getattr(args, "public_url", None)
     try:
-        app = create_app(db, think=args.think, host=args.host, public_url=public_url, redis=args.redis,
-                         limits=limits, allow_origins=allow_origins,
+        app = create_app(db, think=args.think, budget=args.budget, host=args.host, public_url=public_url,
+                         redis=args.redis, limits=limits, allow_origins=allow_origins,
                          allow_hosts=getattr(args, "allow_host", None) or [],
                          public_metrics=getattr(args, "public_metrics", False))
     except Exception as error:  # noqa: BLE001 - sqlite3, PostgreSQL or OS errors: one line, no traceback

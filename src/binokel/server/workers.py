@@ -74,7 +74,8 @@ def supervise(command: Sequence[str], count: int, *, url: str) -> int:
 def worker_command(args: argparse.Namespace, port: int) -> list[str]:
     """The command line of one worker: this ``serve`` with one process and ``--reuse-port``."""
     argv = [sys.executable, "-m", "binokel", "serve", "--host", str(args.host), "--port", str(port),
-            "--think", str(args.think), "--reuse-port", "--quiet"]
+            "--think", str(args.think), "--budget", str(args.budget),
+            "--reuse-port", "--quiet"]
     for option in ("db", "redis", "public_url", "forwarded_allow_ips", "log_format"):
         value = getattr(args, option, None)
         if value:
