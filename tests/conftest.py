@@ -96,7 +96,7 @@ def kinds_to_cards(kinds) -> list[Card]:
 # PostgreSQL for the tests that run against both databases (storage_support.py).
 from storage_support import postgres_database, postgres_url, pytest_terminal_summary  # noqa: F401, E402
 # The browser tests' `binokel serve`, Chromium and default page (browser_support.py).
-from browser_support import browser, page, server  # noqa: F401, E402
+from browser_support import animated_page, browser, page, server  # noqa: F401, E402
 
 try:
     from server_support import server_db  # noqa: F401

@@ -530,7 +530,8 @@ def test_installable_and_says_when_the_server_is_away(server: Server, page: Page
 
 # ---------------------------------------------------------------------- table feel
 
-def test_deal_animation_marks_and_celebration(server: Server, page: Page) -> None:
+def test_deal_animation_marks_and_celebration(server: Server, animated_page: Page) -> None:
+    page = animated_page
     new_game(server, page, rules="standard(target=100)", name="Anna", seed=5)
     page.wait_for_selector("#hand.dealing", state="attached", timeout=5000)  # the cards are dealt in
     play_until(page, lambda p, seen: my_turn(p, "play"))

@@ -181,7 +181,8 @@ def overlap(page: Page, a: str, b: str) -> list[str]:
 
 @pytest.mark.parametrize("size", [(360, 640), (1366, 768)], ids=["phone", "desktop"])
 def test_the_melds_never_cover_the_trick(server: Server, browser: Browser, size: tuple[int, int]) -> None:
-    page = open_page(browser, *size, has_touch=size[0] < 700, is_mobile=size[0] < 700, reduced_motion="reduce")
+    page = open_page(browser, *size, has_touch=size[0] < 700, is_mobile=size[0] < 700, reduced_motion="reduce",
+                     animations=True)  # the finished trick stays a moment
     new_game(server, page, name="Anna", seed=5)
     play_until(page, lambda p, seen: my_turn(p, "play") and seen.get("cards", 0) >= 1)
     assert page.locator("#trick .card").count() >= 1
