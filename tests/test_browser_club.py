@@ -60,11 +60,18 @@ def test_an_event_from_the_phone(server: Server, browser: Browser) -> None:
     phone.get_by_test_id("club-surrendered").tap()
     phone.get_by_test_id("club-save").tap()
     expect(phone.get_by_test_id("club-error")).not_to_be_empty(timeout=TIMEOUT)
+    expect(phone.locator("#status")).to_be_empty()  # the refusal is said once, beside the form
     phone.get_by_test_id("club-bid").fill("150")
     phone.get_by_test_id("club-save").tap()
     rows = phone.get_by_test_id("club-sheet").locator("tbody tr")
     expect(rows).to_have_count(1, timeout=TIMEOUT)
     expect(rows.first).to_contain_text("−150")
+    # "Deal 1 kept" is said under Save, not in a bar over the foot of the screen
+    said = phone.get_by_test_id("club-said")
+    expect(said).to_have_text("Deal 1 kept")
+    expect(phone.locator("#status")).to_be_empty()
+    save, line = phone.get_by_test_id("club-save").bounding_box(), said.bounding_box()
+    assert save and line and line["y"] >= save["y"] + save["height"], (save, line)
     shot(phone, "scorekeeper")
     # the projector heard it
     expect(projector.get_by_test_id("club-standings")).to_contain_text("−150", timeout=TIMEOUT)

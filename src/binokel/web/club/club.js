@@ -22,10 +22,12 @@ const euros = (cents) => (cents / 100).toLocaleString(undefined, { minimumFracti
 /** A request to the club API; a refusal throws {code, params} (shown with the catalogue). */
 const api = jsonApi("/api/club/", "club_offline");
 
+/** A refusal in words: in ``where`` (an alert beside what was refused) when there is one, else
+ *  in the page's status line. Once: said in both, a screen reader heard it twice. */
 function showError(problem, where) {
   const text = reason(problem);
   if (where) where.textContent = text;
-  say(text);
+  else say(text);
 }
 
 // ---------------------------------------------------------------------- new event
@@ -216,6 +218,8 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
   });
   const error = h("p", { class: "error", role: "alert", "data-testid": "club-error" });
   const sync = h("p", { class: "sync", role: "status", "data-testid": "club-status" });
+  // "Deal 3 kept", said under Save: the page's status line at the screen's foot covered the form.
+  const said = h("p", { class: "said", role: "status", "data-testid": "club-said" });
   const rows = () => withWaiting(local.sheet.deals.map((deal, index) => ({ number: index + 1, ...deal })), local.queue);
   let editing = local.draft?.editing ?? outbox.next();
   const state = { soloist: undefined, game: "H", surrendered: false, ...(local.draft?.choice || {}) };
@@ -299,12 +303,12 @@ async function tableView(id, roundNumber, tableNumber, secretFromLink) {
       e.preventDefault();
       const item = { deal: editing, summary: summary() };
       outbox.enter(item);
-      say(t("outbox.kept", { n: item.deal }));
+      say(t("outbox.kept", { n: item.deal }), said);
       startEntry(outbox.next());
     },
   }, title, h("p", { "data-i18n": "club.soloist" }), soloistRow, h("label", { class: "field" }, h("span", { "data-i18n": "club.bid" }), bid),
   gameRow, h("div", { class: "row" }, surrendered), grid, error,
-  h("button", { class: "primary", type: "submit", "data-testid": "club-save", "data-i18n": "club.save" }));
+  h("button", { class: "primary", type: "submit", "data-testid": "club-save", "data-i18n": "club.save" }), said);
   if (!outbox.restoreDraft(all())) fill({});  // an entry half made before a reload: as it was
   editing = Math.min(editing, outbox.next());
   paint();

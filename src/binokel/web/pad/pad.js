@@ -293,8 +293,7 @@ async function keeperView(id, tokenFromLink) {
   }
   const hint = h("p", { class: "hint" }, t("pad.card_points_hint", { points: facts.deal_points, tricks: facts.hand_size }));
   const save = h("button", { class: "primary", type: "submit", "data-testid": "pad-save" }, t("pad.save"));
-  // What a tap did ("Deal 3 kept"), said under the form's buttons: the page's status line
-  // at the screen's foot covered them.
+  // What a tap did ("Deal 3 kept"), said under the form's buttons (the pad has no status line).
   const said = h("p", { class: "said", role: "status", "data-testid": "pad-said" });
   const form = h("form", { novalidate: true, onsubmit: (e) => { e.preventDefault(); enter(); } },
     title, h("fieldset", {}, h("legend", {}, t("pad.soloist")), soloistRow,
