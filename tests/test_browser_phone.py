@@ -172,6 +172,30 @@ def test_the_log_drawer_takes_the_focus_and_gives_it_back(finished: Page) -> Non
         reopen_the_result(page)
 
 
+def test_the_chat_takes_the_focus_and_gives_it_back(finished: Page) -> None:
+    """Opened from the menu, the chat took the focus into its input but left it on the hidden
+    panel when it closed: the next Tab started from nowhere. It now gives the focus back to the
+    menu's button, closed by its close button or by Escape."""
+    page = finished
+    page.get_by_test_id("result-close").tap()
+    focus = """(() => { const el = document.activeElement;
+        return el.closest('#chat-panel') ? 'chat:' + (el.dataset.testid || el.id) : el.dataset.testid || el.tagName; })()"""
+    try:
+        for close in ("tap", "Escape"):
+            page.get_by_test_id("menu-button").tap()
+            page.get_by_test_id("menu-chat-button").tap()
+            expect(page.get_by_test_id("chat-panel")).to_be_visible()
+            assert page.evaluate(focus) == "chat:chat-input", page.evaluate(focus)
+            if close == "tap":
+                page.locator("#chat-close").tap()
+            else:
+                page.keyboard.press("Escape")
+            expect(page.get_by_test_id("chat-panel")).to_be_hidden()
+            assert page.evaluate(focus) == "menu-button", (close, page.evaluate(focus))
+    finally:
+        reopen_the_result(page)
+
+
 def reopen_the_result(page: Page) -> None:
     """The finished deal's result open again, as a reload of the table shows it."""
     page.reload()

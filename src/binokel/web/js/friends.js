@@ -3,6 +3,7 @@
 // (textContent), never as HTML.
 
 import { t, ruleSetLabel, reason } from "./i18n.js";
+import { panelFocus } from "./layout.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "binokel.seats";
@@ -192,6 +193,7 @@ export class Chat {
     $("chat-mute").addEventListener("change", (event) => this.mute(event.target.checked));
     $("chat-button").addEventListener("click", () => this.toggle());
     $("chat-close").addEventListener("click", () => this.toggle(false));
+    $("chat-panel").addEventListener("keydown", (e) => { if (e.key === "Escape") this.toggle(false); });
     this.renderPhrases();
     this.mute(this.muted);
   }
@@ -211,9 +213,13 @@ export class Chat {
   }
 
   toggle(open = !document.body.classList.contains("chat-open")) {
+    if (open === document.body.classList.contains("chat-open")) return;
     document.body.classList.toggle("chat-open", open);
-    // Opening the chat never scrolls the page (a spectator's header stayed cut off).
-    if (open) { this.unread = 0; this.badge(); if (!document.body.classList.contains("spectator")) $("chat-input").focus({ preventScroll: true }); }
+    if (open) { this.unread = 0; this.badge(); }
+    // Into the input (a spectator, who may not write: the close button), without scrolling the
+    // page (a spectator's header stayed cut off); closed, back to what opened it.
+    const into = document.body.classList.contains("spectator") ? $("chat-close") : $("chat-input");
+    panelFocus($("chat-panel"), open, into, $("menu-button"));
   }
 
   mute(muted) {

@@ -117,3 +117,15 @@ export function refit() {
 
 addEventListener("resize", refit);
 onSettings(refit);
+
+/** A panel over the table (the chat; the log as a drawer) is like a dialog for the keyboard:
+ *  opened, the focus goes to ``into``; closed, back to what opened it (``fallback`` when that
+ *  is gone: a closed menu's item), if the focus was inside (else it stays where it went). */
+export function panelFocus(panel, open, into, fallback) {
+  if (open) {
+    panel.opener = document.activeElement;
+    into.focus({ preventScroll: true });
+  } else if (panel.contains(document.activeElement)) {
+    (panel.opener?.offsetParent ? panel.opener : fallback).focus();
+  }
+}

@@ -8,7 +8,7 @@ import { renderLog, renderSheet, dealResult, gameLabel } from "./sheet.js";
 import { renderMarks, notNowText } from "./marks.js";
 import { settings, scaled, botPause, animationsOff } from "./settings.js";
 import { presenceClass, presenceText, seatOf } from "./friends.js";
-import { refit } from "./layout.js";
+import { refit, panelFocus } from "./layout.js";
 
 const $ = (id) => document.getElementById(id);
 /** Names as a sentence's list: "Ben and Cleo", "Ben, Cleo und Dora". */
@@ -34,19 +34,12 @@ export function hideToast(kind) {
   if (el.dataset.kind === kind) { el.classList.remove("show"); el.dataset.kind = ""; }
 }
 
-let logOpener = null;
-/** Open or close the game log. Under 1200 px it is a drawer over the table: like a dialog,
- *  focus goes into it and back to what opened it (the menu's button: its item is gone). */
+/** Open or close the game log. Under 1200 px it is a drawer over the table (panelFocus). */
 function showLog(open) {
   const was = document.body.classList.contains("log-open");
   document.body.classList.toggle("log-open", open);
   if (was === open || getComputedStyle($("log-panel")).position !== "fixed") return;
-  if (open) {
-    logOpener = document.activeElement;
-    $("log-panel").querySelector(".close").focus();
-  } else if ($("log-panel").contains(document.activeElement)) {
-    (logOpener?.offsetParent ? logOpener : $("menu-button")).focus();
-  }
+  panelFocus($("log-panel"), open, $("log-panel").querySelector(".close"), $("menu-button"));
 }
 
 export class Table {
