@@ -19,7 +19,7 @@ BUDGET = 0.002
 
 
 # The search levels are asked at every fourth state of an auction: a bid simulates whole deals
-# (hard's 45 s and expert's 70 s of the matrix's 150 s were ~600 auction states), and every
+# (hard's 45 s and expert's 70 s of the matrix's ~160 s, one process, were ~600 auction states), and every
 # rule set still asks for about 3 to 10 of their bids; every other decision is asked everywhere.
 @pytest.mark.parametrize("rules", AI_RULES)
 @pytest.mark.parametrize("level,deals,auction_every", [("easy", 3, 1), ("medium", 2, 1), ("hard", 2, 4),
