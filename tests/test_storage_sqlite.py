@@ -203,3 +203,43 @@ def test_a_file_of_the_interim_friends_server_keeps_its_seats_and_invites(tmp_pa
         invite = invites.find(store, digest("CODE"))
         assert invite is not None and invite.game_id == "f1" and invite.seat is None
         assert sorted(store.held([digest("ben")])) == [("f1", 1)]
+
+
+
+def test_while_games_write_often_an_append_waits_for_others_to_join_its_batch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables that each wait for their own append would otherwise arrive one per commit, one
+    wait for the disk each; a game writing alone does not wait."""
+    import threading
+    import time
+
+    import binokel.server.storage.sqlite as sqlite_store
+
+    waits: list[float] = []
+    sleep = time.sleep
+
+    def counted(seconds: float) -> None:
+        if seconds == 2.0:
+            waits.append(seconds)
+        sleep(seconds)
+
+    monkeypatch.setattr(sqlite_store.time, "sleep", counted)
+    with SQLiteStore(tmp_path / "games.sqlite3") as store:
+        for game_id in ("a", "b"):
+            store.create(game_id, rules="standard", settings={}, seed=1, first_dealer=0,
+                         seats=[Seat("bot", "easy", "B")], entries=[{"n": 1}])
+        store.append("a", 1, [{"n": 2}])
+        store.gather, store.often = 2.0, 60.0  # long enough for a loaded machine
+        first = store.commits
+        writer = threading.Thread(target=store.append, args=("b", 1, [{"n": 2}]))
+        writer.start()  # another game's append, soon after a's commit: it waits for others
+        deadline = time.monotonic() + 10
+        while not store._writing and time.monotonic() < deadline:
+            sleep(0.01)
+        assert store._writing and waits == [2.0]
+        assert store.append("a", 2, [{"n": 3}]) == 3  # joins its batch
+        writer.join()
+        assert store.commits == first + 1
+        assert [e.version for e in entries_of(store, "b", 0)] == [1, 2]
+        store.append("a", 3, [{"n": 4}])  # the same game as the last commit's: no wait
+        assert store.commits == first + 2 and waits == [2.0]

@@ -54,7 +54,7 @@ from enum import Enum
 from typing import Any
 
 from binokel.action import Action, ActionKind
-from binokel.card import CARDS, Card
+from binokel.card import CARDS, Card, Hand
 from binokel.error import IllegalActionError, NotationError
 from binokel.game import Game
 from binokel.record import actions_of
@@ -326,6 +326,11 @@ class Table:
         return tuple(self._history)
 
     @property
+    def last_step(self) -> Step:
+        """The step that made this version (:attr:`history`'s last, without copying the history)."""
+        return self._history[-1]
+
+    @property
     def events(self) -> tuple[Event, ...]:
         """Every event so far, unfiltered (for the table's owner, never for a client as is)."""
         return tuple(self._events)
@@ -549,7 +554,7 @@ class Table:
         for seat in range(self.players):
             if state.hand_size_of(seat):
                 events.append(Event(version, EventKind.HAND, Visibility.only(seat),
-                                    {"seat": seat, "cards": _texts(view(state, seat).hand)}))
+                                    {"seat": seat, "cards": _texts(Hand(mask=state.hands[seat]))}))  # the view's hand
         return events
 
     def _action_events(self, version: int, step: Acted, before: Game,

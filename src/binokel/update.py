@@ -170,7 +170,7 @@ class News:
 
 def news_of(table: Table, events: Sequence[Event]) -> News:
     """What the table's last step, whose ``events`` are given, tells every audience alike."""
-    step = table.history[-1]
+    step = table.last_step
     kept: frozenset[str] | None = None
     concerned: set[int] = set()
     if isinstance(step, Acted) and not any(e.kind is EventKind.DEAL for e in events):

@@ -167,11 +167,17 @@ class SeatView:
         melds = before["melds"] if before is not None and before["melds"] is not None else None
         if melds is None and self.melds is not None and "melds" not in omit:
             melds = [[m.to_json() for m in seat] for seat in self.melds]
+        # A deal's auction only grows and its seat order is fixed: taken from before while the same.
+        auction, callers = self.auction, self.callers
+        if before is not None and len(before["auction"]) == len(auction):
+            told_auction, told_callers = before["auction"], before["callers"]
+        else:
+            told_auction, told_callers = [str(a) for a in auction], list(callers)
         return {
             "rules": self.rules.text, "players": self.players, "dealer": self.dealer,
             "phase": self.phase.value, "to_move": self.to_move, "tapp_size": self.tapp_size,
-            "hand_sizes": list(self.hand_sizes), "auction": [str(a) for a in self.auction],
-            "callers": list(self.callers), "soloist": self.soloist, "bid": self.bid,
+            "hand_sizes": list(self.hand_sizes), "auction": told_auction,
+            "callers": told_callers, "soloist": self.soloist, "bid": self.bid,
             "tapp": cards(self.tapp) if self.tapp is not None else None,
             "game": self.game.word if self.game is not None else None, "surrendered": self.surrendered,
             "melds": melds,
@@ -185,7 +191,7 @@ class SeatView:
             "sitting_out": self.sitting_out,
             "open_hand": cards(self.open_hand) if self.open_hand is not None else None,
             # Derived from the rules and the dealer, sent so that no client works out seat order.
-            "order": list(self.seating.order),
+            "order": before["order"] if before is not None else list(self.seating.order),
             # Derived points, sent so that no client holds the card values or adds them up.
             "tapp_points": sum(c.points for c in self.tapp) if self.tapp is not None else None,
             "rank_points": RANK_POINTS_BY_LETTER,

@@ -31,6 +31,7 @@ class Messages:
         self._news: News | None = None  # what the last step tells every audience alike
         self._text: UpdateText | None = None  # the last step's update, its shared parts encoded
         self._game_told: tuple[News, list[int], dict[str, Any]] | None = None  # the update's game facts
+        self._public_facts: tuple[dict[str, Any], dict[str, Any]] | None = None  # by the public fields they are of
 
     def state(self, seat: int | None) -> dict[str, Any]:
         """The ``state`` snapshot for ``seat`` (None: a spectator), from that seat's view only.
@@ -97,8 +98,10 @@ class Messages:
         public = driver.public_json()
         if seat is not None and facts_read_hand(public, seat):
             facts = seat_facts(driver.view(seat), driver.rules)
-        else:  # a spectator's, or a seat's that its hand does not change (no view made)
-            facts = public_facts(public["bid"], driver.rules)
+        else:  # a spectator's, or a seat's that its hand does not change (no view made): one a version
+            if self._public_facts is None or self._public_facts[0] is not public:
+                self._public_facts = (public, public_facts(public["bid"], driver.rules))
+            facts = self._public_facts[1]
         return {"refusals": facts["refusals"], "contracts": self._contracts, **facts} if contracts else facts
 
     def events(self, seat: int | None, events: Sequence[Event], since: int) -> dict[str, Any]:

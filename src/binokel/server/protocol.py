@@ -176,7 +176,7 @@ def parse_message(text: str | bytes | None, most: int = MAX_MESSAGE, **known: An
     if len(text) > most or len(text.encode("utf-8", "surrogatepass")) > most:  # (the first test is quicker)
         raise ProtocolError("message_too_large", max=most)
     try:
-        message = json.loads(text, parse_constant=_no_constant)
+        message = _read_json(text)
     except (json.JSONDecodeError, NotJson) as error:  # where and what: the reader's own words
         raise ProtocolError("malformed_json", reason=str(error)) from None
     except RecursionError:  # not the interpreter's words ("maximum recursion depth exceeded ...")
@@ -192,6 +192,17 @@ class NotJson(ValueError):
 
 def _no_constant(name: str) -> float:
     raise NotJson(f"{name} is not JSON")
+
+
+_decoder = json.JSONDecoder(parse_constant=_no_constant)
+"""One reader for every message (``json.loads`` with an argument makes a reader a call)."""
+
+
+def _read_json(text: str) -> Any:
+    """``json.loads(text, parse_constant=_no_constant)``, its refusal of a BOM too."""
+    if text.startswith("\ufeff"):
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return _decoder.decode(text)
 
 
 def error_message(error: BinokelError, version: int | None) -> dict[str, Any]:

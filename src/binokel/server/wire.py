@@ -83,7 +83,7 @@ class UpdateText:
 
     def _facts_text(self, facts: Mapping[str, Any]) -> str:
         """The facts' pairs without the first key (the skeleton holds it)."""
-        text = next((text for known, text in self._facts if known == facts), None)
+        text = next((text for known, text in self._facts if known is facts or known == facts), None)
         if text is None:
             if tuple(facts) != self.fact_names:
                 raise ValueError(f"rule facts {tuple(facts)}, not {self.fact_names}")
