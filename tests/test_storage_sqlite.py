@@ -205,11 +205,10 @@ def test_a_file_of_the_interim_friends_server_keeps_its_seats_and_invites(tmp_pa
         assert sorted(store.held([digest("ben")])) == [("f1", 1)]
 
 
-
 def test_while_games_write_often_an_append_waits_for_others_to_join_its_batch(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tables that each wait for their own append would otherwise arrive one per commit, one
-    wait for the disk each; a game writing alone does not wait."""
+    """Tables that each wait for their own append would otherwise share fewer commits (each
+    one wait for the disk); a game writing alone does not wait."""
     import threading
     import time
 
