@@ -41,11 +41,11 @@ class FullDisk(SQLiteStore):
     full = False
     refused = 0
 
-    def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    def _write(self, work: Callable[[sqlite3.Connection], T], game_id: str | None = None) -> T:
         if self.full:
             self.refused += 1
             raise self._unavailable(sqlite3.OperationalError("database or disk is full"))
-        return super()._write(work)
+        return super()._write(work, game_id)
 
 
 @pytest.fixture
