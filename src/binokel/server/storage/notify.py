@@ -48,7 +48,7 @@ class RedisNotifier(Notifier):
         lost = False
         delay = self.retry
         while not self._stop.is_set():
-            pubsub = self._client.pubsub()  # type: ignore[no-untyped-call]
+            pubsub = self._client.pubsub()  # type: ignore[no-untyped-call, unused-ignore]  # typed in newer redis
             try:
                 pubsub.subscribe(self.channel)
                 while not self._stop.is_set():
