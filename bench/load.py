@@ -308,6 +308,27 @@ def cpu_and_rss(pids: list[int]) -> tuple[float, int]:
     return cpu, rss
 
 
+def postgres_pids() -> list[int]:
+    """This machine's PostgreSQL processes (the server's own backends among them): their CPU
+    competes with the server's on a small machine and is not in the server's."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if stat[stat.find("(") + 1:stat.rfind(")")] == "postgres":
+                found.append(int(entry.name))
+    return found
+
+
+def machine_busy() -> float:
+    """Seconds of CPU the whole machine spent busy (every core; /proc/stat's first line)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / TICKS  # all but idle and iowait
+
+
 def percentile(values: list[float], share: float) -> float | None:
     if not values:
         return None
@@ -352,7 +373,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     setup_failures: list[str] = []
     timed_out = False
     wall = setup = 0.0
-    cpu_before = cpu_after = 0.0
+    cpu_before = cpu_after = pg_before = pg_after = busy_before = busy_after = 0.0
+    local_postgres = args.url is None and (args.db or "").startswith("postgres")
     rss = 0
     metrics_before = metrics_after = ""
     own_start = resource.getrusage(resource.RUSAGE_SELF)
@@ -391,6 +413,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(args.warmup)
             pids = tree()
             cpu_before, _ = cpu_and_rss(pids)
+            pg_pids = postgres_pids() if local_postgres else []
+            pg_before, busy_before = cpu_and_rss(pg_pids)[0], machine_busy()
             own_before = resource.getrusage(resource.RUSAGE_SELF)
             metrics_before = "\n".join(await metrics_now()) if server else ""
             stats.measuring = True
@@ -399,6 +423,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             stats.measuring = False
             wall = time.monotonic() - measured_from
             cpu_after, rss = cpu_and_rss(pids)
+            pg_after, busy_after = cpu_and_rss(pg_pids)[0], machine_busy()
             own_after = resource.getrusage(resource.RUSAGE_SELF)
             metrics_after = "\n".join(await metrics_now()) if server else ""
         else:
@@ -465,6 +490,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                           for name in ("changes_heard", "version_conflicts", "log_read_backs")} if server else None,
         "server_rss_mb": round(rss / 2**20, 1) if server else None,
         "load_generator_cpu_cores": round(own_cpu / wall, 2) if wall else None,
+        # PostgreSQL's own processes (every one on this machine), and the whole machine's busy
+        # cores (the server, the generator, the database and whatever else runs beside them).
+        "postgres_cpu_cores": round((pg_after - pg_before) / wall, 2) if wall and local_postgres else None,
+        "machine_busy_cores": round((busy_after - busy_before) / wall, 2) if wall else None,
+        "load_average": round(os.getloadavg()[0], 1),
         "machine_cores": os.cpu_count(),
     }
     return report

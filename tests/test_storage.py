@@ -454,3 +454,38 @@ def test_a_lease_has_one_holder_until_it_runs_out_or_is_given_up(store: Store) -
     lease.release(store, None, "p2")  # shutdown: every lease of p2
     assert lease.claim(store, "g1", "p1", 60) and lease.claim(store, "g2", "p1", 60)
     assert store.delete("g1") and lease.claim(store, "g2", "p1", 60)  # a deleted game takes its lease along
+
+
+def test_appends_started_without_a_waiting_thread_are_told_by_batch(store: Store) -> None:
+    """``append_soon`` (PostgreSQL): many appends at once, no thread each; the writer tells the
+    outcomes together (one call per ``tell``), a stale one as VersionConflict, mixed with
+    appends that wait in threads. A store that cannot says so (False) and writes nothing."""
+    for n in range(40):
+        new_game(store, f"soon{n}")
+    told: list[list[object]] = []
+    every = threading.Event()
+
+    def tell(requests: list[object]) -> None:
+        told.append(requests)
+        if sum(len(batch) for batch in told) == 41:
+            every.set()
+
+    started = [store.append_soon(f"soon{n}", 1, [{"n": n}], tell=tell, waiter=n) for n in range(40)]
+    if not any(started):
+        assert entries_of(store, "soon0", 1) == []
+        return
+    assert all(started)
+    assert store.append_soon("soon0", 1, [{"stale": True}], tell=tell, waiter="stale")  # the same game again
+    assert store.append("soon39", 2, [{"n": "in a thread"}]) == 3  # waits for the batch after its first
+    assert every.wait(10)
+    outcomes: dict[object, object] = {}
+    for batch in told:
+        for request in batch:
+            try:
+                outcomes[request.waiter] = request.outcome()  # type: ignore[attr-defined]
+            except VersionConflict as conflict:
+                outcomes[request.waiter] = conflict
+    assert {n: outcomes[n] for n in range(40)} == {n: 2 for n in range(40)}
+    assert isinstance(outcomes["stale"], VersionConflict)
+    assert len(told) < 41  # told by batch, not one by one
+    assert [e.payload for e in entries_of(store, "soon39", 1)] == [{"n": 39}, {"n": "in a thread"}]

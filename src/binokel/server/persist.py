@@ -135,8 +135,12 @@ def append(store: Store, game_id: str, expected: int, changes: Sequence[Change],
     """Append the steps of ``changes`` at store version ``expected`` (VersionConflict if the
     game moved on: nothing written); the new store version. ``stand_in``: the actions were a
     bot's for an absent person (kept in the entry, so every process can say so)."""
-    entries = [{**c.step.to_json(), "stand_in": True} if stand_in else c.step.to_json() for c in changes]
-    return store.append(game_id, expected, entries, status=game_status, seats=seats)
+    return store.append(game_id, expected, entries_of(changes, stand_in=stand_in), status=game_status, seats=seats)
+
+
+def entries_of(changes: Sequence[Change], *, stand_in: bool = False) -> list[dict[str, Any]]:
+    """The log entries of ``changes``' steps (``stand_in``: a bot's for an absent person)."""
+    return [{**c.step.to_json(), "stand_in": True} if stand_in else c.step.to_json() for c in changes]
 
 
 @dataclass

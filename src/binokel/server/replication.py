@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import binokel.server.persist as persist
 from binokel.error import BinokelError
-from binokel.server.hop import in_thread
+from binokel.server.hop import Settle, in_thread
 from binokel.server.schema import ProtocolError
 from binokel.server.storage import Entry, GameNotFound, StorageUnavailable, Store, VersionConflict, presence
 from binokel.table import Change, Dealt, Step
@@ -66,6 +66,19 @@ class Notices:
         await in_thread(self.store.notify, self.game_id, version)
 
 
+def _append(store: Store, game_id: str, expected: int, change: Change, stand_in: bool) -> asyncio.Future[int]:
+    """Store a step: where the store can (PostgreSQL), without a thread waiting for its batch
+    (``Store.append_soon``: a batch then holds every step that came while the last was
+    written, and wakes the loop once); else ``Store.append`` in a thread."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[int] = loop.create_future()
+    entries = persist.entries_of([change], stand_in=stand_in)
+    if store.append_soon(game_id, expected, entries, status=persist.status(change.game), tell=Settle(loop),
+                         waiter=future):
+        return future
+    return in_thread(store.append, game_id, expected, entries, status=persist.status(change.game))
+
+
 class Replication:
     """Stores a table's own steps before it adopts them, and adopts the steps, seats,
     presence and chat other processes stored."""
@@ -88,8 +101,7 @@ class Replication:
         expected = table.stored_version
         self.notices.expect(expected + 1)  # our own notification of it is no news
         try:
-            await in_thread(persist.append, table.store, table.id, expected, [change],
-                            persist.status(change.game), stand_in=stand_in is not None)
+            await _append(table.store, table.id, expected, change, stand_in is not None)
         except VersionConflict:
             self.notices.forget(expected + 1)
             table.metrics.conflicts.inc()

@@ -363,6 +363,15 @@ class Store(ABC):
         return; listeners hear of the new version after the commit. With no entries it is a
         metadata change (e.g. a seat taken) at the same version, checked all the same."""
 
+    def append_soon(self, game_id: str, expected_version: int, entries: Sequence[JSON], *,
+                    tell: Callable[[list[Pending]], None], waiter: Any, status: Status | None = None,
+                    seats: Sequence[Seat] | None = None, snapshot: JSON | None = None) -> bool:
+        """Start :meth:`append` and return at once, True; once written, ``tell`` is called
+        (from another thread) with the written requests, whose ``waiter`` is ``waiter`` and
+        ``outcome()`` the new version or the error. False: this store cannot (the caller
+        calls ``append`` in a thread)."""
+        return False
+
     @abstractmethod
     def load(self, game_id: str, *, after: int | None = None, from_snapshot: bool = True) -> StoredGame | None:
         """A game, or None. ``after``: its metadata and the entries with a version above
@@ -435,12 +444,16 @@ class Pending:
     """One write waiting for its batch (:class:`GroupCommit`): done once its batch was
     written, with its result or its error."""
 
-    __slots__ = ("done", "error", "result")
+    __slots__ = ("done", "error", "result", "tell", "waiter")
 
     def __init__(self) -> None:
         self.done = False
         self.result: Any = None
         self.error: BaseException | None = None
+        # Submitted without a waiting thread (GroupCommit.submit): called with the requests of
+        # its batch that have the same ``tell`` once they are written, to settle their ``waiter``.
+        self.tell: Callable[[list[Any]], None] | None = None
+        self.waiter: Any = None
 
     def outcome(self) -> Any:
         if self.error is not None:
@@ -457,6 +470,9 @@ class GroupCommit(Generic[P]):
     one's result or error; one transaction, one wait for the disk for the lot). With ``key``,
     a batch takes one write per key (a game's next append waits for the next batch).
 
+    A request may also be :meth:`submit`-ted with no thread waiting for it: the group's own
+    writer thread writes it with the next batch and then calls its ``tell``.
+
     >>> batches = []
     >>> group = GroupCommit(batches.append)
     >>> request = Pending()
@@ -471,6 +487,8 @@ class GroupCommit(Generic[P]):
         self._turn = threading.Condition()
         self.queue: list[P] = []
         self._writing = False
+        self._writer: threading.Thread | None = None
+        self._closed = False
 
     def run(self, request: P) -> None:
         """Queue ``request`` and return once a batch holding it was written (by this thread
@@ -485,19 +503,73 @@ class GroupCommit(Generic[P]):
                     return
                 self._writing = True  # this thread writes the next batch
                 batch = self._take()
-            try:
-                self._write(batch)
-            except BaseException as error:  # the batch failed as a whole
+            self._write_batch(batch)
+
+    def submit(self, request: P) -> None:
+        """Queue ``request`` (its ``tell`` set) and return at once. The group's writer thread
+        (started at the first submit) writes it with the next batch and then calls ``tell``
+        once for all the batch's requests with an equal ``tell`` (so one event loop is woken
+        once a batch, not once a request). No thread waits for it meanwhile: a batch may hold
+        every request that came while the last one was written, however many."""
+        with self._turn:
+            if self._closed:
+                raise RuntimeError("the group commit is closed")
+            self.queue.append(request)
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._write_submitted, name="binokel-group-commit",
+                                                daemon=True)
+                self._writer.start()
+            self._turn.notify_all()
+
+    def close(self) -> None:
+        """Stop the writer thread once the requests submitted are written."""
+        with self._turn:
+            self._closed = True
+            self._turn.notify_all()
+            writer = self._writer
+        if writer is not None and writer is not threading.current_thread():
+            writer.join(timeout=10.0)
+
+    def _write_submitted(self) -> None:
+        """The writer thread: write a batch whenever a submitted request waits and nobody writes."""
+        while True:
+            with self._turn:
+                while self._writing or not any(pending.tell is not None for pending in self.queue):
+                    if self._closed and not self._writing:
+                        return
+                    self._turn.wait()
+                self._writing = True
+                batch = self._take()
+            self._write_batch(batch)
+
+    def _write_batch(self, batch: list[P]) -> None:
+        """Write ``batch`` (the caller took the turn), mark it done, wake the waiting threads and
+        tell the submitted requests."""
+        stop: BaseException | None = None
+        try:
+            self._write(batch)
+        except BaseException as error:  # noqa: BLE001 - the batch failed as a whole (a stop is raised again below)
+            for pending in batch:
+                pending.error = pending.error or error
+            if not isinstance(error, Exception):
+                stop = error
+        finally:
+            with self._turn:
                 for pending in batch:
-                    pending.error = pending.error or error
-                if not isinstance(error, Exception):
-                    raise
-            finally:
-                with self._turn:
-                    for pending in batch:
-                        pending.done = True
-                    self._writing = False
-                    self._turn.notify_all()
+                    pending.done = True
+                self._writing = False
+                self._turn.notify_all()
+        told: dict[Callable[[list[Any]], None], list[P]] = {}
+        for pending in batch:
+            if pending.tell is not None:
+                told.setdefault(pending.tell, []).append(pending)
+        for tell, requests in told.items():
+            try:
+                tell(requests)
+            except Exception:
+                log.exception("telling %d appends their outcome failed", len(requests))
+        if stop is not None and threading.current_thread() is not self._writer:
+            raise stop
 
     def _take(self) -> list[P]:
         """The next batch, in arrival order (the caller holds the turn)."""

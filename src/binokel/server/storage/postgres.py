@@ -208,6 +208,29 @@ class PostgresStore(Store):
     def append(self, game_id: str, expected_version: int, entries: Sequence[JSON], *,
                status: Status | None = None, seats: Sequence[Seat] | None = None,
                snapshot: JSON | None = None) -> int:
+        request = self._append_request(game_id, expected_version, entries, status, seats, snapshot)
+        self._appends.run(request)
+        request.outcome()
+        if not isinstance(self.notifier, PostgresNotifier):
+            self._published(game_id, request.row["version"], entries)
+        return int(request.row["version"])
+
+    def append_soon(self, game_id: str, expected_version: int, entries: Sequence[JSON], *,
+                    tell: Callable[[list[Pending]], None], waiter: Any, status: Status | None = None,
+                    seats: Sequence[Seat] | None = None, snapshot: JSON | None = None) -> bool:
+        """:meth:`append` without a thread waiting for it: its batch's writer calls ``tell``
+        with the written requests (``request.waiter`` is ``waiter``; ``request.outcome()`` the
+        new version or the error). Only with LISTEN/NOTIFY, whose notification is in the
+        batch's transaction (another notifier is told after the commit, by the appender)."""
+        if not isinstance(self.notifier, PostgresNotifier):
+            return False
+        request = self._append_request(game_id, expected_version, entries, status, seats, snapshot)
+        request.tell, request.waiter = tell, waiter
+        self._appends.submit(request)
+        return True
+
+    def _append_request(self, game_id: str, expected_version: int, entries: Sequence[JSON],
+                        status: Status | None, seats: Sequence[Seat] | None, snapshot: JSON | None) -> _Append:
         version = expected_version + len(entries)
         text = dumps(list(entries))
         row: dict[str, Any] = {"id": game_id, "expected": expected_version, "version": version, "updated": now(),
@@ -218,15 +241,9 @@ class PostgresStore(Store):
         if seats is not None:
             seats = check_seats(seats)
             row |= {"seats": [seat.to_json() for seat in seats], "free": sum(seat.is_free for seat in seats)}
-        notifying = isinstance(self.notifier, PostgresNotifier)
-        if notifying:
+        if isinstance(self.notifier, PostgresNotifier):
             row["note"] = change_text(game_id, version, entries, entries_text=text)
-        request = _Append(game_id, expected_version, row)
-        self._appends.run(request)
-        request.outcome()
-        if not notifying:
-            self._published(game_id, version, entries)
-        return version
+        return _Append(game_id, expected_version, row)
 
     def _write_appends(self, batch: list[_Append]) -> None:
         """Write a batch of appends to different games with one statement (:data:`APPEND`):
@@ -350,6 +367,9 @@ class PostgresStore(Store):
         return [tuple(row.values()) for row in rows]
 
     def close(self) -> None:
+        appends = getattr(self, "_appends", None)
+        if appends is not None:
+            appends.close()
         notifier = getattr(self, "notifier", None)
         if notifier is not None:
             notifier.close()
