@@ -27,6 +27,7 @@ from starlette.websockets import WebSocketDisconnect
 from binokel.card import Card
 from binokel.server.limits import Limits
 from binokel.server.seat import digest, new_token
+from binokel.server.storage import open_store
 from server_support import Saved as Store
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -400,6 +401,37 @@ def test_every_connection_is_told_of_the_rematch_once(db: Path) -> None:
         people[0].send({"type": "rematch"})
         assert told() == [[new_id]] * len(watchers)
         assert connect(client, game_id, tokens[0], stack).state["game"]["rematch"] == new_id
+
+
+def test_a_game_has_one_rematch_at_every_process_and_after_a_restart(db: Path) -> None:
+    """docs/server.md, "At the table": a game's rematch is stored with it, so a person asking at
+    another process (a second app on the same database) gets the same new game, and a person
+    coming back after a restart finds it in the snapshot. Before, it lived in one process's
+    memory: each process, or the same one after a restart, made a rematch of its own and the
+    people were split between two new tables."""
+    with client_for(db) as here, client_for(db) as there, contextlib.ExitStack() as stack:
+        game_id, tokens = seat_everybody(here, "standard(deals=1)", ["me", "open", "easy"], 53)
+        people = {seat: connect(here, game_id, token, stack) for seat, token in tokens.items()}
+        play_deals(people, random.Random(53), deals=1)
+        assert people[0].state["game"]["over"]
+        elsewhere = connect(there, game_id, tokens[1], stack)
+        assert elsewhere.state["game"]["rematch"] is None
+        people[0].send({"type": "rematch"})
+        new_id = people[0].until_type("rematch")["id"]
+        elsewhere.send({"type": "rematch"})
+        assert elsewhere.until_type("rematch")["id"] == new_id
+    with client_for(db) as restarted, contextlib.ExitStack() as stack:
+        assert connect(restarted, game_id, tokens[1], stack).state["game"]["rematch"] == new_id
+        asker = connect(restarted, game_id, tokens[0], stack)
+        asker.send({"type": "rematch"})  # tells nothing new: the snapshot had it
+        asker.send({"type": "ping"})
+        asker.until_type("pong")
+        assert asker.state["game"]["rematch"] == new_id and not [m for m in asker.log if m["type"] == "rematch"]
+    store = open_store(db)
+    try:
+        assert sorted(info.id for info in store.games()) == sorted([game_id, new_id])  # none made and left over
+    finally:
+        store.close()
 
 
 def test_a_rematch_keeps_a_creator_who_only_hosts(db: Path) -> None:

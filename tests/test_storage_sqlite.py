@@ -59,7 +59,7 @@ def test_a_file_of_the_previous_version_opens_and_migrates(tmp_path: Path) -> No
         assert store.append("old1", 5, [{"action": "x"}]) == 6
         assert [e.version for e in entries_of(store, "old1", 5)] == [6]
     tables = {row[0] for row in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert tables == {"games", "log", "snapshots", "schema_migrations", "invites", "presence", "chat", "leases"}
+    assert tables == {"games", "log", "snapshots", "schema_migrations", "invites", "presence", "chat", "leases", "rematches"}
 
 
 def test_a_full_disk_fails_clearly_writes_nothing_and_recovers(tmp_path: Path,

@@ -54,6 +54,7 @@ from binokel.server.storage import (
     lease,
     presence,
 )
+from binokel.server.storage import rematch as rematches
 from binokel.server.runner import LEASE_SECONDS
 from binokel.server.table import Table
 from binokel.table import Table as Driver
@@ -309,10 +310,26 @@ class Hall:
             del self.tables[table.id]
             self.metrics.tables.set(len(self.tables))
 
-    async def rematch(self, table: Table) -> Table:
-        """A new game with the same settings, people and seats, and a fresh seed."""
+    async def rematch(self, table: Table) -> str:
+        """The id of the game's rematch: a new game with the same settings, people and seats, and
+        a fresh seed — unless one was stored first (by another process, or here before a
+        restart): then that one, and the game made here is taken away again."""
+        stored: str | None = await self._call(rematches.of, self.store, table.id)
+        if stored is not None:
+            return stored
         people = {**table.people, **({HOST_SEAT: table.host_only} if table.host_only else {})}
-        return (await self.create(replace(table.settings, seed=None), people, table.host)).table
+        made = (await self.create(replace(table.settings, seed=None), people, table.host)).table
+        try:
+            settled: str | None = await asyncio.to_thread(rematches.settle, self.store, table.id, made.id)
+        except StorageUnavailable as error:
+            settled, failed = None, error
+        if settled != made.id:
+            with contextlib.suppress(StorageUnavailable):
+                await asyncio.to_thread(self.store.delete, made.id)
+            made.close_deleted()  # nobody was told of it
+        if settled is None:
+            raise self._unavailable(f"the rematch of game {table.id}", failed)
+        return settled
 
     async def get(self, game_id: str) -> Table | None:
         """The table of a game, loaded from the store if needed; None if there is no such game.
@@ -331,6 +348,8 @@ class Hall:
                 game_id, loaded.settings, loaded.driver, loaded.people, loaded.host, base=loaded.base,
                 updated=loaded.info.updated)
             if table is not None:
+                if table.driver.is_over():  # its rematch may have been made before it was loaded here
+                    table.rematch_id = await asyncio.to_thread(rematches.of, self.store, game_id)
                 rows = await asyncio.to_thread(presence.rows, self.store, [game_id])
                 table.set_elsewhere(rows)
                 table.chat.heard(await asyncio.to_thread(table.chat.recent))

@@ -78,7 +78,7 @@ class Table:
         # so ``next_deal_after`` runs from there and not from nothing.
         self.deal_over_at: float | None = persist.monotonic_at(updated) if driver.needs_deal() else None
         self.rematch_id: str | None = None
-        self.on_rematch: Callable[[Table], Awaitable[Table]] | None = None  # set by the hall
+        self.on_rematch: Callable[[Table], Awaitable[str]] | None = None  # set by the hall: the rematch's id
         self.on_deleted: Callable[[Table], None] | None = None  # set by the hall
         # Several processes: the store's version is base + the driver's (base is 0 but for a
         # game of the previous server); the versions this process announced itself (so
@@ -298,7 +298,7 @@ class Table:
                 raise ProtocolError("rematch_not_over")
             if self.rematch_id is None:
                 assert self.on_rematch is not None
-                self.rematch_id = (await self.on_rematch(self)).id
+                self.rematch_id = await self.on_rematch(self)
                 self.channel.broadcast({"type": "rematch", "id": self.rematch_id})
 
     def say(self, connection: Connection, message: Chat) -> None:

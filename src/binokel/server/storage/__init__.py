@@ -30,8 +30,9 @@ whole log, or the entries after a version); :meth:`Store.games` the games among 
 
 **Their own tables**, each a small module written once for both databases over
 :meth:`Store.execute` and :meth:`Store.query` (SQL with ``?`` placeholders): invite codes
-(:mod:`.invites`), which process holds a connection of which seat (:mod:`.presence`), and
-chat lines (:mod:`.chat`).
+(:mod:`.invites`), which process holds a connection of which seat (:mod:`.presence`), chat
+lines (:mod:`.chat`), which process takes a table's unasked steps (:mod:`.lease`), and the
+rematch of a finished game (:mod:`.rematch`).
 
 **Faults.** A database that cannot be read or written (disk full, read-only file,
 PostgreSQL down) raises :class:`StorageUnavailable`; nothing was written (a transaction is

@@ -177,6 +177,11 @@ LEASES = _game_keyed(
     Column("expires", "real"),  # Unix time (Store.clock) it runs out unless renewed
     key=("game_id",))
 
+# Migration 5: the rematch of a finished game, once for every process (the first one stored wins).
+REMATCHES = _game_keyed(
+    "rematches", Column("rematch", "text"),  # the id of the new game
+    key=("game_id",))
+
 
 def _sqlite_log(db: sqlite3.Connection, create: Callable[[], None]) -> None:
     """Migration 1 on SQLite: a file of the previous version (one ``games`` row per game with
@@ -268,5 +273,6 @@ MIGRATIONS: tuple[Migration, ...] = (
               take_over=_sqlite_seats),
     Migration(3, "chat", (CHAT,), (Index("chat_by_time", "chat", "game_id, at"),)),
     Migration(4, "leases", (LEASES,), (Index("leases_by_owner", "leases", "owner"),)),
+    Migration(5, "rematches", (REMATCHES,)),
 )
 """Every migration, numbered from 1 without gaps."""

@@ -341,6 +341,7 @@ class SQLiteStore(Store):
             db.execute("DELETE FROM presence WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM chat WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM leases WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM rematches WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM log WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
             return bool(db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1)
