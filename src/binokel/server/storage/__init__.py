@@ -53,8 +53,10 @@ and re-established: re-read the games you follow.
 
 **Threads, not async.** Every method blocks and is safe from several threads at once: an
 asyncio server calls them with ``await asyncio.to_thread(store.append, …)`` so the event
-loop never waits for a disk or a database. Listeners run in a background thread and hand
-changes to the loop with ``loop.call_soon_threadsafe``.
+loop never waits for a disk or a database. ``append_soon`` starts an append without a thread
+waiting for it, where the store can (PostgreSQL's writer thread tells the batch's outcomes).
+Listeners run in a background thread and hand changes to the loop with
+``loop.call_soon_threadsafe``.
 
 **Schema** is created and migrated by the store itself when it opens (numbered migrations
 recorded in ``schema_migrations``, see :mod:`binokel.server.storage.migrations`); a SQLite
