@@ -125,7 +125,7 @@ def judge_state(start: State, runs: int = JUDGE_RUNS) -> tuple[float, float]:
     return made / runs, gain / runs
 
 
-def analyse(paths: list[Path], judge: bool = True) -> dict[str, dict[str, Any]]:
+def analyse(paths: list[Path], judge: bool = True, reaches: bool = True) -> dict[str, dict[str, Any]]:
     rng = random.Random(1)
     stats: dict[str, dict[str, list[float]]] = {}
     for path in paths:
@@ -139,7 +139,7 @@ def analyse(paths: list[Path], judge: bool = True) -> dict[str, dict[str, Any]]:
         for index, (call, seat) in enumerate(zip(seen.auction, seen.callers)):
             if call.kind is ActionKind.BID and index:
                 highest[seat] = max(highest.get(seat, 0), int(call.value))
-        for seat, bid in highest.items():
+        for seat, bid in highest.items() if reaches else ():  # the Tapps drawn: most of the time taken
             hand = [Card.parse(c) for c in data["hands"][seat]]
             stats.setdefault(names[seat], {}).setdefault("past_reach", []).append(float(bid > reach(hand, state, rng)))
         for seat in range(state.players):
@@ -251,6 +251,7 @@ def main() -> None:
     parser.add_argument("dirs", nargs="*", type=Path)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--no-judge", action="store_true", help="do not play surrendered deals on")
+    parser.add_argument("--no-reach", action="store_true", help="do not estimate bids past reach (faster)")
     parser.add_argument("--surrender-study", type=int, metavar="N", help="compare surrender rules on N contracts")
     parser.add_argument("--worlds", type=int, default=32, help="worlds per surrender in the study (default 32)")
     parser.add_argument("--seed", type=int, default=1)
@@ -259,7 +260,7 @@ def main() -> None:
         print(json.dumps(surrender_study(args.surrender_study, args.seed, args.worlds)))
         return
     paths = sorted(p for d in args.dirs for p in d.glob("deal-*.json"))
-    result = analyse(paths, judge=not args.no_judge)
+    result = analyse(paths, judge=not args.no_judge, reaches=not args.no_reach)
     if args.json:
         print(json.dumps({"deals": len(paths), "bots": result}))
         return
