@@ -329,6 +329,9 @@ class Hall:
             made.close_deleted()  # nobody was told of it
         if settled is None:
             raise self._unavailable(f"the rematch of game {table.id}", failed)
+        if settled == made.id:  # the other processes holding the table re-read it and tell theirs
+            with contextlib.suppress(StorageUnavailable):
+                await asyncio.to_thread(self.store.notify, table.id, table.stored_version)
         return settled
 
     async def get(self, game_id: str) -> Table | None:

@@ -27,6 +27,7 @@ from binokel.error import BinokelError
 from binokel.server.hop import Settle, in_thread
 from binokel.server.schema import ProtocolError
 from binokel.server.storage import Entry, GameNotFound, StorageUnavailable, Store, VersionConflict, presence
+from binokel.server.storage import rematch as rematches
 from binokel.table import Change, Dealt, Step
 
 if TYPE_CHECKING:
@@ -160,13 +161,16 @@ class Replication:
                 await self.adopt_missed()
 
     async def refresh(self) -> None:
-        """Re-read the seats (a friend joined at another process), the presence rows and the chat."""
+        """Re-read the seats (a friend joined at another process), the presence rows, the chat
+        and a finished game's rematch."""
         table = self.table
         self._refreshing = False
         try:
             infos = await asyncio.to_thread(table.store.games, [table.id])
             rows = await asyncio.to_thread(presence.rows, table.store, [table.id])
             lines = await asyncio.to_thread(table.chat.recent)
+            asked = table.rematch_id is None and table.driver.is_over()  # made by another process?
+            made = await asyncio.to_thread(rematches.of, table.store, table.id) if asked else None
         except StorageUnavailable:
             table.metrics.db_errors.inc()
             return
@@ -180,6 +184,8 @@ class Replication:
         table.host = host if host is not None else table.host
         table.set_elsewhere(rows)
         table.chat.heard(lines)
+        if made is not None:
+            table.rematch_made(made)
 
     async def adopt_missed(self, quiet: bool = False) -> None:
         """Read the steps other processes stored after ours and adopt them (the caller holds the lock)."""

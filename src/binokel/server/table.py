@@ -73,16 +73,14 @@ class Table:
         self.host_only = people.get(HOST_SEAT)
         self.lock = asyncio.Lock()
         self.channel = Channel()
-        # When the deal in the score sheet ended: for a table loaded at its score sheet (a
-        # restart, kill -9, eviction, another process) the stored time of its last step,
-        # so ``next_deal_after`` runs from there and not from nothing.
+        # When the deal in the score sheet ended: for a table loaded at its score sheet (a restart,
+        # eviction, another process) its last step's stored time, so ``next_deal_after`` runs from there.
         self.deal_over_at: float | None = persist.monotonic_at(updated) if driver.needs_deal() else None
         self.rematch_id: str | None = None
         self.on_rematch: Callable[[Table], Awaitable[str]] | None = None  # set by the hall: the rematch's id
         self.on_deleted: Callable[[Table], None] | None = None  # set by the hall
-        # Several processes: the store's version is base + the driver's (base is 0 but for a
-        # game of the previous server); the versions this process announced itself (so
-        # their notifications are not mistaken for another process's change).
+        # The store's version is base + the driver's (base is 0 but for a game of the previous
+        # server); the versions announced here (not mistaken for another process's change).
         self.base = base
         self.metrics = metrics or Metrics(PROCESS)
         self.updated = updated or persist.now()
@@ -289,17 +287,20 @@ class Table:
         return await self.hints.think(seat, seen, seed)
 
     async def rematch(self, connection: Connection) -> None:
-        """The same people in the same seats, a fresh shuffle: one new game for everybody,
-        told once to every connection (the asker too). Asking again tells nothing new: every
-        connection here heard of it then, or had it in its snapshot (``game.rematch``)."""
+        """The same people in the same seats, a fresh shuffle: one new game for everybody, told
+        once to every connection (the asker too; later ones find it in the snapshot)."""
         async with self.lock:
             self._player(connection)
             if not self.driver.is_over():
                 raise ProtocolError("rematch_not_over")
             if self.rematch_id is None:
                 assert self.on_rematch is not None
-                self.rematch_id = await self.on_rematch(self)
-                self.channel.broadcast({"type": "rematch", "id": self.rematch_id})
+                self.rematch_made(await self.on_rematch(self))
+
+    def rematch_made(self, game_id: str) -> None:  # here or by another process: told once
+        if self.rematch_id is None:
+            self.rematch_id = game_id
+            self.channel.broadcast({"type": "rematch", "id": game_id})
 
     def say(self, connection: Connection, message: Chat) -> None:
         """A chat line from a person at the table (:class:`binokel.server.chat.ChatRoom`)."""
