@@ -3,7 +3,7 @@
 One table of three people and a spectator (one connection each) is played to its end by
 random legal actions through the server's own table (``server/table.py``), in this process:
 no network, no client. Each part is timed with the CPU clock of the thread that runs it
-(the store's write runs in a worker thread); "rest" is the step's CPU (every thread of the
+(the store's write runs in a worker thread, PostgreSQL's in its batch writer); "rest" is the step's CPU (every thread of the
 process) less the parts: the table's own work, the hops to the worker thread, the event
 loop. ``bench/load.py`` measures the whole server under load; this says where a step's
 CPU goes.
@@ -28,8 +28,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-import binokel.server.persist as persist
 from binokel.server.limits import Limits
+from binokel.server.storage.sqlite import SQLiteStore
 from binokel.server.table import Table
 from binokel.table import Table as Driver
 from table_game import seated_game
@@ -80,7 +80,15 @@ def main() -> int:
     args = parser.parse_args()
     timed(Driver, "propose", "propose")
     timed(Driver, "propose_deal", "propose")
-    timed(persist, "append", "store")
+    # The store's write wherever it runs: SQLite's append in a worker thread, PostgreSQL's batch
+    # in whichever thread writes it (its appends need no thread of their own).
+    timed(SQLiteStore, "append", "store")
+    try:
+        from binokel.server.storage.postgres import PostgresStore
+    except ImportError:  # no psycopg: only SQLite is measured
+        pass
+    else:
+        timed(PostgresStore, "_write_appends", "store")
     timed(Table, "adopt", "tell")
     steps, cpu = 0, 0.0
     parts = dict.fromkeys(PARTS, 0.0)

@@ -320,19 +320,22 @@ class Hall:
         people = {**table.people, **({HOST_SEAT: table.host_only} if table.host_only else {})}
         made = (await self.create(replace(table.settings, seed=None), people, table.host)).table
         try:
-            settled: str | None = await asyncio.to_thread(rematches.settle, self.store, table.id, made.id)
+            settled: str = await asyncio.to_thread(rematches.settle, self.store, table.id, made.id)
         except StorageUnavailable as error:
-            settled, failed = None, error
-        if settled != made.id:
-            with contextlib.suppress(StorageUnavailable):
-                await asyncio.to_thread(self.store.delete, made.id)
-            made.close_deleted()  # nobody was told of it
-        if settled is None:
-            raise self._unavailable(f"the rematch of game {table.id}", failed)
+            await self._take_away(made)
+            raise self._unavailable(f"the rematch of game {table.id}", error) from None
         if settled == made.id:  # the other processes holding the table re-read it and tell theirs
             with contextlib.suppress(StorageUnavailable):
                 await asyncio.to_thread(self.store.notify, table.id, table.stored_version)
+        else:
+            await self._take_away(made)  # another process's rematch came first
         return settled
+
+    async def _take_away(self, table: Table) -> None:
+        """Delete a table nobody was told of (if the database lets us) and let it go."""
+        with contextlib.suppress(StorageUnavailable):
+            await asyncio.to_thread(self.store.delete, table.id)
+        table.close_deleted()
 
     async def get(self, game_id: str) -> Table | None:
         """The table of a game, loaded from the store if needed; None if there is no such game.

@@ -27,7 +27,7 @@ Every function here blocks (it calls the store): the server runs them with
 >>> create(store, "t1", settings, change, {0: Seat("person", None, "Anna", "d" * 64)}, 0, [])
 >>> _ = driver.commit(change)
 >>> act = driver.propose(driver.to_move, driver.view(driver.to_move).legal_actions[0])
->>> append(store, "t1", 1, [act], status(act.game))
+>>> store.append("t1", 1, entries_of([act]), status=status(act.game))
 2
 >>> loaded = load(store, "t1")
 >>> loaded.driver.history == driver.history + (act.step,), loaded.people, loaded.host
@@ -130,16 +130,9 @@ def create(store: Store, game_id: str, settings: Settings, change: Change, peopl
         set_invites(store, game_id, rows)
 
 
-def append(store: Store, game_id: str, expected: int, changes: Sequence[Change], game_status: Status,
-           seats: Sequence[Seat] | None = None, *, stand_in: bool = False) -> int:
-    """Append the steps of ``changes`` at store version ``expected`` (VersionConflict if the
-    game moved on: nothing written); the new store version. ``stand_in``: the actions were a
-    bot's for an absent person (kept in the entry, so every process can say so)."""
-    return store.append(game_id, expected, entries_of(changes, stand_in=stand_in), status=game_status, seats=seats)
-
-
 def entries_of(changes: Sequence[Change], *, stand_in: bool = False) -> list[dict[str, Any]]:
-    """The log entries of ``changes``' steps (``stand_in``: a bot's for an absent person)."""
+    """The log entries of ``changes``' steps, to append at the version before them (``stand_in``:
+    the actions were a bot's for an absent person, kept in the entry so every process can say so)."""
     return [{**c.step.to_json(), "stand_in": True} if stand_in else c.step.to_json() for c in changes]
 
 

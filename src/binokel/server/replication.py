@@ -73,11 +73,10 @@ def _append(store: Store, game_id: str, expected: int, change: Change, stand_in:
     written, and wakes the loop once); else ``Store.append`` in a thread."""
     loop = asyncio.get_running_loop()
     future: asyncio.Future[int] = loop.create_future()
-    entries = persist.entries_of([change], stand_in=stand_in)
-    if store.append_soon(game_id, expected, entries, status=persist.status(change.game), tell=Settle(loop),
-                         waiter=future):
+    entries, status = persist.entries_of([change], stand_in=stand_in), persist.status(change.game)
+    if store.append_soon(game_id, expected, entries, status=status, tell=Settle(loop), waiter=future):
         return future
-    return in_thread(store.append, game_id, expected, entries, status=persist.status(change.game))
+    return in_thread(store.append, game_id, expected, entries, status=status)
 
 
 class Replication:
