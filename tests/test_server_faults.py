@@ -16,7 +16,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
@@ -29,7 +29,6 @@ from server_support import ModelSocket, Saved, app_for, fast_limits
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-T = TypeVar("T")
 LIMITS = fast_limits(pool="thread", outage_calm_seconds=0.0)  # "works again" at the first write that lands
 Message = dict[str, Any]
 
@@ -41,11 +40,14 @@ class FullDisk(SQLiteStore):
     full = False
     refused = 0
 
-    def _write(self, work: Callable[[sqlite3.Connection], T], game_id: str | None = None) -> T:
+    def _commit_locked(self, batch: list[Any]) -> None:  # every write's batch, waited for or not
         if self.full:
             self.refused += 1
-            raise self._unavailable(sqlite3.OperationalError("database or disk is full"))
-        return super()._write(work, game_id)
+            refusal = self._unavailable(sqlite3.OperationalError("database or disk is full"))
+            for request in batch:
+                request.error = refusal
+            return
+        super()._commit_locked(batch)
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -162,17 +163,24 @@ def test_writers_queued_together_commit_together_and_a_refusal_undoes_only_itsel
             except VersionConflict as conflict:
                 outcomes[game_id] = conflict
 
-        store._lock.acquire()  # the writer is busy: the three appends queue up
+        def wait_for(done: Callable[[], bool]) -> None:
+            deadline = time.monotonic() + 10
+            while not done() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert done()
+
+        first, store.gather = store.commits, 0.0  # a's batch is taken at once
+        store._lock.acquire()  # the connection is busy: a's batch waits for it, b and c queue behind
         threads = [threading.Thread(target=append, args=args) for args in (("a", 1), ("b", 0), ("c", 1))]
-        for thread in threads:
+        threads[0].start()
+        wait_for(lambda: store._group.writing)
+        for thread in threads[1:]:
             thread.start()
-        deadline = time.monotonic() + 10
-        while len(store._queue) < 3 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert len(store._queue) == 3
+        wait_for(lambda: len(store._group.queue) == 2)
         store._lock.release()
         for thread in threads:
             thread.join()
+        assert store.commits == first + 2  # a alone, then b and c together
         assert outcomes["a"] == 3 and outcomes["c"] == 3 and isinstance(outcomes["b"], VersionConflict)
         assert [e.version for e in entries_of(store, "a", 0)] == [1, 2, 3] == [e.version for e in entries_of(store, "c", 0)]
         assert [e.version for e in entries_of(store, "b", 0)] == [1]
@@ -233,9 +241,9 @@ def test_while_games_write_often_an_append_waits_for_others_to_join_its_batch(
         writer = threading.Thread(target=store.append, args=("b", 1, [{"n": 2}]))
         writer.start()  # another game's append, soon after a's commit: it waits for others
         deadline = time.monotonic() + 10
-        while not store._writing and time.monotonic() < deadline:
+        while not store._group.writing and time.monotonic() < deadline:
             sleep(0.01)
-        assert store._writing and waits == [2.0]
+        assert store._group.writing and waits == [2.0]
         assert store.append("a", 2, [{"n": 3}]) == 3  # joins its batch
         writer.join()
         assert store.commits == first + 1

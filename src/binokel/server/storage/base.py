@@ -481,9 +481,13 @@ class GroupCommit(Generic[P]):
     (True, 1)
     """
 
-    def __init__(self, write: Callable[[list[P]], None], key: Callable[[P], Hashable] | None = None) -> None:
+    def __init__(self, write: Callable[[list[P]], None], key: Callable[[P], Hashable] | None = None, *,
+                 before: Callable[[P], None] | None = None) -> None:
         self._write = write
         self._key = key
+        # Called by the thread that took the turn with the next batch's first request, before
+        # the batch is taken: it may wait there for more requests to join (SQLite's gather).
+        self._before = before
         self._turn = threading.Condition()
         self.queue: list[P] = []
         self._writing = False
@@ -502,8 +506,12 @@ class GroupCommit(Generic[P]):
                 if request.done:
                     return
                 self._writing = True  # this thread writes the next batch
-                batch = self._take()
-            self._write_batch(batch)
+            self._write_batch(self._take_batch())
+
+    @property
+    def writing(self) -> bool:
+        """Is a batch being written (or gathered) now?"""
+        return self._writing
 
     def submit(self, request: P) -> None:
         """Queue ``request`` (its ``tell`` set) and return at once. The group's writer thread
@@ -539,8 +547,7 @@ class GroupCommit(Generic[P]):
                         return
                     self._turn.wait()
                 self._writing = True
-                batch = self._take()
-            self._write_batch(batch)
+            self._write_batch(self._take_batch())
 
     def _write_batch(self, batch: list[P]) -> None:
         """Write ``batch`` (the caller took the turn), mark it done, wake the waiting threads and
@@ -570,6 +577,16 @@ class GroupCommit(Generic[P]):
                 log.exception("telling %d appends their outcome failed", len(requests))
         if stop is not None and threading.current_thread() is not self._writer:
             raise stop
+
+    def _take_batch(self) -> list[P]:
+        """The next batch, taken by the thread that has the turn (``before`` first)."""
+        if self._before is not None:
+            with self._turn:
+                first = self.queue[0] if self.queue else None
+            if first is not None:
+                self._before(first)
+        with self._turn:
+            return self._take()
 
     def _take(self) -> list[P]:
         """The next batch, in arrival order (the caller holds the turn)."""

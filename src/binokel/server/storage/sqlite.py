@@ -26,8 +26,10 @@ from binokel.server.storage.base import (
     GameExists,
     GameInfo,
     GameNotFound,
+    GroupCommit,
     LocalNotifier,
     Notifier,
+    Pending,
     Seat,
     Snapshot,
     Statement,
@@ -87,9 +89,7 @@ class SQLiteStore(Store):
         self.busy_timeout = busy_timeout
         self.notifier = notifier or LocalNotifier()
         self._lock = threading.Lock()  # the writer's connection
-        self._turn = threading.Condition()  # the queue of writes, and whose turn it is to write them
-        self._queue: list[_Request[Any]] = []
-        self._writing = False
+        self._group: GroupCommit[_Request[Any]] = GroupCommit(self._commit_batch, before=self._gather)
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
@@ -150,38 +150,37 @@ class SQLiteStore(Store):
         none of it (any SQLite error — disk full, read-only file, I/O error — becomes
         StorageUnavailable; an exception of ``work`` itself undoes its changes).
 
-        Group commit: writers that arrive while another is writing queue up, and the next
-        one to write runs all of them in one transaction (each under its own savepoint, so one
-        refused append does not undo the others) with one commit — one wait for the disk for
-        the lot instead of one each. An append of ``game_id`` that comes less than ``often``
-        seconds after another game's commit first waits ``gather`` seconds for others to join
-        (a game alone, e.g. bots playing at once, would only wait)."""
+        Group commit (:class:`GroupCommit`): writers that arrive while another is writing queue
+        up, and the next one to write runs all of them in one transaction (each under its own
+        savepoint, so one refused append does not undo the others) with one commit — one wait
+        for the disk for the lot instead of one each (see :meth:`_gather`)."""
         if self._closed:
             raise StorageUnavailable("the games database is closed")
         request: _Request[T] = _Request(work, game_id)
-        with self._turn:
-            self._queue.append(request)
-            while not request.done and self._writing:
-                self._turn.wait()  # another thread is writing; its next batch may take this along
-            if request.done:
-                return request.outcome()
-            self._writing = True  # this thread writes the next batch
-        try:
-            if self.gather > 0 and game_id is not None and game_id != self._committed_game \
-                    and time.monotonic() - self._committed_at < self.often:
-                time.sleep(self.gather)  # the writes that arrive meanwhile join this batch
-            with self._lock:
-                self._commit_batch()
-        finally:
-            with self._turn:
-                self._writing = False
-                self._turn.notify_all()
+        self._group.run(request)
         return request.outcome()
 
-    def _commit_batch(self) -> None:
-        """Write every queued request in one transaction (the caller holds the lock)."""
-        with self._turn:
-            batch, self._queue = self._queue, []
+    def _gather(self, first: _Request[Any]) -> None:
+        """Before a batch is taken: an append of a game that comes less than ``often`` seconds
+        after another game's commit first waits ``gather`` seconds for others to join (a game
+        alone, e.g. bots playing at once, would only wait)."""
+        if self.gather > 0 and first.game_id is not None and first.game_id != self._committed_game \
+                and time.monotonic() - self._committed_at < self.often:
+            time.sleep(self.gather)  # the writes that arrive meanwhile join this batch
+
+    def _commit_batch(self, batch: list[_Request[Any]]) -> None:
+        """Write ``batch`` in one transaction; then tell the listeners of its submitted appends
+        (:meth:`append_soon`; a waiting appender tells its own)."""
+        with self._lock:
+            self._commit_locked(batch)
+        for request in batch:
+            if request.tell is not None and request.error is None and request.game_id is not None:
+                try:
+                    self.notifier.publish(request.game_id, request.result, request.entries)
+                except Exception:  # noqa: BLE001 - stored all the same: a listener's failure is logged
+                    log.exception("could not announce version %s of game %s", request.result, request.game_id)
+
+    def _commit_locked(self, batch: list[_Request[Any]]) -> None:
         db = self._db
         changes = db.total_changes
         try:
@@ -217,9 +216,6 @@ class SQLiteStore(Store):
                     StorageUnavailable(f"the write was interrupted: {error!r}")
             if not isinstance(error, Exception):
                 raise
-        finally:
-            for request in batch:
-                request.done = True
 
     def _unavailable(self, error: sqlite3.Error) -> StorageUnavailable:
         self._failed_at = time.monotonic()
@@ -308,6 +304,31 @@ class SQLiteStore(Store):
     def append(self, game_id: str, expected_version: int, entries: Sequence[JSON], *,
                status: Status | None = None, seats: Sequence[Seat] | None = None,
                snapshot: JSON | None = None) -> int:
+        version = self._write(self._append_work(game_id, expected_version, entries, status, seats, snapshot),
+                              game_id)
+        self.notifier.publish(game_id, version, entries)
+        return version
+
+    def append_soon(self, game_id: str, expected_version: int, entries: Sequence[JSON], *,
+                    tell: Callable[[list[Pending]], None], waiter: Any, status: Status | None = None,
+                    seats: Sequence[Seat] | None = None, snapshot: JSON | None = None) -> bool:
+        """:meth:`append` without a thread waiting for it: the group's writer thread writes it
+        with the next batch, tells this process's listeners, then calls ``tell`` (see
+        :meth:`Store.append_soon`). Only with this process's own notifier: another (Redis) is
+        told by the appender, in a thread."""
+        if self._closed:
+            raise StorageUnavailable("the games database is closed")
+        if type(self.notifier) is not LocalNotifier:
+            return False
+        request = _Request(self._append_work(game_id, expected_version, entries, status, seats, snapshot),
+                           game_id, entries)
+        request.tell, request.waiter = tell, waiter
+        self._group.submit(request)
+        return True
+
+    def _append_work(self, game_id: str, expected_version: int, entries: Sequence[JSON], status: Status | None,
+                     seats: Sequence[Seat] | None, snapshot: JSON | None) -> Callable[[sqlite3.Connection], int]:
+        """An append's write: the new version, or VersionConflict / GameNotFound."""
         version = expected_version + len(entries)
         sets = ["updated = ?", "version = ?"]
         values: list[Any] = [now(), version]
@@ -322,7 +343,7 @@ class SQLiteStore(Store):
         values += [game_id, expected_version]
         log_rows, snapshot_row = _log_rows(game_id, expected_version, entries, snapshot)  # JSON outside the lock
 
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: sqlite3.Connection) -> int:
             # The optimistic check: the row changes only if nobody wrote since expected_version.
             if db.execute(query, values).rowcount != 1:
                 row = db.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -330,10 +351,9 @@ class SQLiteStore(Store):
                     raise GameNotFound(game_id)
                 raise VersionConflict(game_id, expected_version, row[0])
             _insert(db, log_rows, snapshot_row)
+            return version
 
-        self._write(work, game_id)
-        self.notifier.publish(game_id, version, entries)
-        return version
+        return work
 
     def delete(self, game_id: str) -> bool:
         def work(db: sqlite3.Connection) -> bool:
@@ -406,6 +426,7 @@ class SQLiteStore(Store):
         if self._closed:
             return
         self._closed = True
+        self._group.close()  # what was submitted is written first
         self.notifier.close()
         with self._lock:
             self._db.close()
@@ -415,22 +436,20 @@ class SQLiteStore(Store):
             self._readers.clear()
 
 
-class _Request(Generic[T]):
-    """One write waiting for its batch."""
+class _Request(Pending, Generic[T]):
+    """One write waiting for its batch; an append's ``game_id`` and (submitted) ``entries``."""
 
-    __slots__ = ("done", "error", "game_id", "result", "work")
+    __slots__ = ("entries", "game_id", "work")
 
-    def __init__(self, work: Callable[[sqlite3.Connection], T], game_id: str | None) -> None:
+    def __init__(self, work: Callable[[sqlite3.Connection], T], game_id: str | None,
+                 entries: Sequence[JSON] = ()) -> None:
+        super().__init__()
         self.work = work
-        self.game_id = game_id  # an append's
-        self.done = False
-        self.result: T | None = None
-        self.error: BaseException | None = None
+        self.game_id = game_id
+        self.entries = entries
 
     def outcome(self) -> T:
-        if self.error is not None:
-            raise self.error
-        return self.result  # type: ignore[return-value]  # T itself may be None
+        return super().outcome()  # type: ignore[no-any-return]  # T itself may be None
 
 
 LogRow = tuple[str, int, str]
