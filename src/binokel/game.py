@@ -20,7 +20,7 @@ from binokel.card import Card
 from binokel.error import IllegalActionError
 from binokel.rules import Rules
 from binokel.score import decide_winner
-from binokel.state import Outcome, State
+from binokel.state import Outcome, Phase, State
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,11 @@ class Game:
     @property
     def players(self) -> int:
         return self.rules.players
+
+    @property
+    def dealt(self) -> int:
+        """How many deals have been dealt (only the last deal may still wait for its cards)."""
+        return len(self.deals) - (self.current.phase is Phase.DEAL)
 
     def is_over(self) -> bool:
         return self.winner is not None

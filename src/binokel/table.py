@@ -396,7 +396,7 @@ class Table:
     @property
     def deal_number(self) -> int:
         """How many deals have been dealt (the shown deal's number, 1-based; 0 before the first)."""
-        return sum(1 for d in self._game.deals if d.phase is not Phase.DEAL)
+        return self._game.dealt
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know of the shown deal now (made once per version: a view is immutable)."""
@@ -549,7 +549,7 @@ class Table:
         state = game.current
         everyone = Visibility.everyone(self.players)
         events = [Event(version, EventKind.DEAL, everyone, {
-            "number": sum(1 for d in game.deals if d.phase is not Phase.DEAL), "dealer": state.dealer,
+            "number": game.dealt, "dealer": state.dealer,
             "sitting_out": state.sitting_out, "to_move": state.to_move})]
         for seat in range(self.players):
             if state.hand_size_of(seat):
@@ -605,7 +605,7 @@ def _result(deal: State, game: Game, public: Mapping[str, Any]) -> dict[str, Any
     """A finished deal's public result: the score sheet's line (``public``: the public fields of
     its views). ``card_points`` include the soloist's discard (its points, not its cards), which
     the score makes public once the deal is over."""
-    return {"number": sum(1 for d in game.deals if d.phase is not Phase.DEAL), "dealer": deal.dealer,
+    return {"number": game.dealt, "dealer": deal.dealer,
             **{name: public[name] for name in ("soloist", "bid", "game", "outcome", "scores")},
             "meld_points": list(deal.meld_points), "card_points": list(deal.card_points),
             "totals": list(game.totals)}

@@ -52,7 +52,6 @@ from binokel.record import replay_game
 from binokel.server.settings import Seat, Settings
 from binokel.server.storage import Entry, GameInfo, Status, Store
 from binokel.server.storage.invites import HOST_SEAT, NEVER, Invite, set_invites
-from binokel.state import Phase
 from binokel.table import Change, Step, step_from_json
 from binokel.table import Table as Driver
 
@@ -96,7 +95,7 @@ def monotonic_at(stamp: str | None) -> float | None:
 def status(game: Game) -> Status:
     """What the lists show of a game: totals, deals dealt, over, whose turn."""
     to_move = None if game.is_over() or game.needs_deal() else game.current.to_move
-    return Status(tuple(game.totals), sum(1 for d in game.deals if d.phase is not Phase.DEAL), game.is_over(),
+    return Status(tuple(game.totals), game.dealt, game.is_over(),
                   to_move if to_move is not None and to_move >= 0 else None)
 
 
