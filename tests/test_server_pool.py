@@ -403,26 +403,33 @@ def _views_to_move(count: int) -> list[SeatView]:
     return seen
 
 
-def test_a_worker_process_thinks_with_the_tables_own_bot() -> None:
+def test_a_worker_process_and_a_quick_bot_think_with_the_tables_own_bot() -> None:
     """The process pool rebuilds the table's bot with its seed and the options set on it, so a
-    bot moves as it would in a thread: the table's seed makes its moves reproducible.
+    bot moves as it would in a thread: the table's seed makes its moves reproducible. A quick
+    bot (easy) is rebuilt the same way and answers at once, without a worker: the same moves.
     (A fresh default bot in the worker played by the rules where the option said: at random.)"""
     bot = make_bot("easy", seed=7)
     bot.MISTAKES = 1.0  # type: ignore[attr-defined] # an option set on the instance: always a random card
     views = [seen for seen in _views_to_move(200) if seen.phase.value == "play" and len(seen.legal_actions) > 2]
     assert len(views) >= 10
     expected = [str(choose_safely(bot, seen, random.Random(i), 0.01)) for i, seen in enumerate(views)]
+    default = [str(choose_safely(make_bot("easy", seed=7), seen, random.Random(i), 0.01))
+               for i, seen in enumerate(views)]
+    assert default != expected  # the option matters
 
-    async def scenario() -> list[str]:
+    async def scenario(quick: bool) -> tuple[list[str], int]:
         pool = Pool("process", workers=1)
         await pool.start()
+        bot.quick = quick  # type: ignore[attr-defined] # not an option (lower case): never sent to a worker
         try:
             assert pool.worker_pids()
-            return [str(await pool.think("t", bot, seen, random.Random(i), 0.01)) for i, seen in enumerate(views)]
+            moves = [str(await pool.think("t", bot, seen, random.Random(i), 0.01)) for i, seen in enumerate(views)]
+            return moves, len(pool.started_jobs)
         finally:
             await pool.stop()
 
-    assert asyncio.run(scenario()) == expected
+    assert asyncio.run(scenario(quick=False)) == (expected, len(views))  # each in the worker
+    assert asyncio.run(scenario(quick=True)) == (expected, 0)  # each at once
 
 
 def test_the_bidding_help_runs_in_a_worker_process_without_breaking_the_pool() -> None:

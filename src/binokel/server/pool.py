@@ -14,6 +14,11 @@ all go through one :class:`Pool` per server process, with ``workers`` slots:
   :func:`binokel.ai.choose_safely` in the worker. A bot that is not a standard level (a test's stand-in
   object) thinks in a thread instead. ``Limits.pool = "thread"`` runs every search in
   threads (tests, or a machine where processes are not wanted).
+- **quick bots think at once**: a standard bot that does not search (``quick``: the easy
+  level, about 0.2 ms a decision) is rebuilt and answers right where it is asked, as a worker
+  would (the same bot, seed, options and generator, so the same move), without a slot: a hop
+  to a worker process (pickling the view, two pipes, the worker's wake-up) costs more than
+  its decision.
 - **fair**: a table has at most one search in the pool at a time; a free slot goes to
   the next table (round robin) that has a waiting *bot move*, and only when no move
   waits to the next table with a waiting *hint*. So a flood of hints at one table can
@@ -47,6 +52,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import copy
 import logging
 import multiprocessing
 import os
@@ -178,6 +184,9 @@ class Pool:
             # process is left that nobody stops.
             self._started = True
             self._threads = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="binokel-think")
+        level = _standard_level(bot)
+        if level is not None and getattr(bot, "quick", False):
+            return _decide(level, getattr(bot, "seed", None), options_of(bot), view, copy.copy(rng), budget, seed)
         job = _Job(table, hint, bot, view, rng, budget, seed)
         (self._hints if hint else self._moves).setdefault(table, collections.deque()).append(job)
         if table not in self._turns:
@@ -301,8 +310,8 @@ class Pool:
             done, answer = await self._in_process(job.work)
             return answer if done else await self._in_thread(job.work)
         assert job.bot is not None and job.view is not None and job.rng is not None
-        level = getattr(job.bot, "name", None)
-        if isinstance(level, str) and type(job.bot) is BOT_CLASSES.get(level):
+        level = _standard_level(job.bot)
+        if level is not None:
             done, index = await self._in_process(_think, level, getattr(job.bot, "seed", None), options_of(job.bot),
                                                  job.view.to_json(), job.rng, job.budget, job.seed)
             if done:
@@ -370,13 +379,26 @@ def _ready() -> int:
 
 def _think(level: str, bot_seed: int | None, options: dict[str, int | float], seen: dict[str, Any],
            rng: random.Random, budget: float, seed: object) -> int:
-    """In a worker: the table's bot (rebuilt from its level, seed and options) chooses for the
-    view, checked by :func:`choose_safely`; the answer is its index among the legal actions."""
+    """In a worker: :func:`_decide` for the view sent as JSON; the answer is its index among
+    the legal actions."""
+    view = SeatView.from_json(seen)
+    return view.legal_actions.index(_decide(level, bot_seed, options, view, rng, budget, seed))
+
+
+def _decide(level: str, bot_seed: int | None, options: dict[str, int | float], view: SeatView,
+            rng: random.Random, budget: float, seed: object) -> Action:
+    """The table's bot, rebuilt from its level, seed and options, chooses for the view, checked
+    by :func:`choose_safely` (in a worker, or at once for a quick bot)."""
     bot = make_bot(level, seed=bot_seed)
     for key, value in options.items():
         setattr(bot, key, value)
-    view = SeatView.from_json(seen)
-    return view.legal_actions.index(choose_safely(bot, view, rng, budget, seed=seed))
+    return choose_safely(bot, view, rng, budget, seed=seed)
+
+
+def _standard_level(bot: Bot) -> str | None:
+    """The level of a standard bot (one a worker can rebuild); None for another (a test's)."""
+    level = getattr(bot, "name", None)
+    return level if isinstance(level, str) and type(bot) is BOT_CLASSES.get(level) else None
 
 
 def _choose(bot: Bot, view: SeatView, rng: random.Random, budget: float, seed: object) -> Action:
