@@ -58,6 +58,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
+from binokel.server.limits import Bucket, Limits
 from binokel.update import apply_update  # this tree's reading of the channel (the page's twin)
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -193,6 +194,10 @@ async def follow(ws: Any, think: tuple[float, float], stats: Stats, rng: random.
     answered = -1
     model: dict[str, Any] = {}  # the last snapshot, brought up to date by each update (as the page does)
     thinker: asyncio.Future[None] | None = None
+    # A person acting at once (capacity) keeps under the server's limit of messages per
+    # connection, as a person would: a table that runs fast is not refused for flooding.
+    limits = Limits()
+    pace = Bucket(0.9 * limits.messages_per_second, limits.message_burst // 2) if think[1] == 0 else None
     try:
         async for text in ws:
             message = json.loads(text)
@@ -223,7 +228,7 @@ async def follow(ws: Any, think: tuple[float, float], stats: Stats, rng: random.
             if seen["phase"] == "over" or (seen["to_move"] == model["seat"] and seen["legal_actions"]):
                 answered = version
                 move = reply(ws, think, rng, version, None if seen["phase"] == "over" else seen["legal_actions"],
-                             pending, stats)
+                             pending, stats, pace)
                 if think[1] > 0:
                     thinker = asyncio.ensure_future(move)
                 else:
@@ -234,9 +239,12 @@ async def follow(ws: Any, think: tuple[float, float], stats: Stats, rng: random.
 
 
 async def reply(ws: Any, think: tuple[float, float], rng: random.Random, version: int, legal: list[str] | None,
-                pending: list[tuple[int, float] | None], stats: Stats) -> None:
-    """After thinking: a legal action (``legal``), or ready for the next deal (None)."""
+                pending: list[tuple[int, float] | None], stats: Stats, pace: Bucket | None = None) -> None:
+    """After thinking (or, acting at once, within ``pace``): a legal action (``legal``), or
+    ready for the next deal (None)."""
     await thinking(think, rng)
+    while pace is not None and not pace.take():
+        await asyncio.sleep((1 - pace.tokens) / pace.rate)
     if legal is None:
         await ws.send(json.dumps({"type": "next_deal", "version": version}))
         if stats.measuring:
