@@ -54,7 +54,8 @@ and re-established: re-read the games you follow.
 **Threads, not async.** Every method blocks and is safe from several threads at once: an
 asyncio server calls them with ``await asyncio.to_thread(store.append, …)`` so the event
 loop never waits for a disk or a database. ``append_soon`` starts an append without a thread
-waiting for it, where the store can (PostgreSQL's writer thread tells the batch's outcomes).
+waiting for it, where the store can (the group commit's writer thread tells the batch's
+outcomes: PostgreSQL with its LISTEN/NOTIFY, SQLite with its own notifier).
 Listeners run in a background thread and hand changes to the loop with
 ``loop.call_soon_threadsafe``.
 
