@@ -49,7 +49,6 @@ import logging
 import secrets
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -73,7 +72,7 @@ from binokel.server.hall import Hall, Refused, read_body
 from binokel.server.limits import KeyedBuckets
 from binokel.server.schema_club import DEAL, ENTRY, SETTINGS
 from binokel.server.seat import digest, is_well_formed, new_token
-from binokel.server.storage import Change, GameExists, Seat, StorageUnavailable, VersionConflict
+from binokel.server.storage import Change, GameExists, Seat, StorageUnavailable, VersionConflict, now
 
 log = logging.getLogger("binokel.server.club")
 
@@ -95,10 +94,6 @@ EVENTS_PER_MINUTE = 10
 """New events per client address."""
 STORED_SEATS = [Seat("bot", None, "club event")]
 """The store's seats of an event: the store wants some; an event's people are in its log."""
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass
@@ -198,11 +193,11 @@ class Clubs:
     async def create(self, settings: Any) -> tuple[Held, str]:
         """A new event from its settings; the held event and the organiser's secret."""
         try:
-            event = Event.create(settings, "organiser", now())
+            event = Event.create(settings, "organiser", now("seconds"))
         except ClubError as problem:
             raise Refused(400, problem.code, **problem.params) from None
         secret = new_token()
-        entry = {"kind": "create", "settings": event.settings.to_json(), "by": "organiser", "at": now(),
+        entry = {"kind": "create", "settings": event.settings.to_json(), "by": "organiser", "at": now("seconds"),
                  "organiser": digest(secret)}
         for _ in range(3):
             event_id = PREFIX + new_token()[:16]
@@ -418,7 +413,7 @@ def _add_event_routes(app: FastAPI, clubs: Clubs) -> None:
         held = await clubs.get(event_id)
         _organiser(held, request)
         body = ENTRY.read(await read_body(request, BODY_BYTES))
-        entry = {**body.model_dump(exclude_none=True), "by": "organiser", "at": now()}
+        entry = {**body.model_dump(exclude_none=True), "by": "organiser", "at": now("seconds")}
         async with held.lock:
             await clubs.store_entry(held, entry)
         return JSONResponse(public_event(held))
@@ -437,7 +432,7 @@ def _add_round_routes(app: FastAPI, clubs: Clubs) -> None:
             except ClubError as problem:
                 raise Refused(400, problem.code, **problem.params) from None
             digests, cards = _table_secrets(entry["round"], entry["tables"])
-            await clubs.store_entry(held, {**entry, "by": "organiser", "at": now(), "keys": digests})
+            await clubs.store_entry(held, {**entry, "by": "organiser", "at": now("seconds"), "keys": digests})
         return JSONResponse({"round": entry["round"], "cards": cards, "event": public_event(held)})
 
     @app.post("/api/club/events/{event_id}/keys")
@@ -450,7 +445,7 @@ def _add_round_routes(app: FastAPI, clubs: Clubs) -> None:
             round_ = held.event.rounds[-1]
             digests, cards = _table_secrets(round_.number, [t.to_json() for t in round_.tables])
             await clubs.store_entry(held, {"kind": "keys", "round": round_.number, "keys": digests, "by": "organiser",
-                                           "at": now()})
+                                           "at": now("seconds")})
         return JSONResponse({"round": round_.number, "cards": cards})
 
     @app.post("/api/club/events/{event_id}/deals")
@@ -470,7 +465,7 @@ def _add_round_routes(app: FastAPI, clubs: Clubs) -> None:
                     raise Refused(403, "club_round_closed", round=round_number)
                 by = f"table {table_number}"
             entry = {"kind": "deal", "round": round_number, "table": table_number, "deal": body.deal,
-                     "summary": body.summary, "by": by, "at": now()}
+                     "summary": body.summary, "by": by, "at": now("seconds")}
             stored = not _is_stored(held.event, entry)
             if stored:
                 await clubs.store_entry(held, entry)

@@ -37,7 +37,6 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-from datetime import UTC, datetime
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -57,7 +56,7 @@ from binokel.server.hall import Hall, Refused, read_body
 from binokel.server.limits import KeyedBuckets
 from binokel.server.schema_pad import ENTRY, NEW_SHEET
 from binokel.server.seat import digest, is_well_formed, new_token
-from binokel.server.storage import GameExists, Seat, StorageUnavailable, VersionConflict
+from binokel.server.storage import GameExists, Seat, StorageUnavailable, VersionConflict, now
 from binokel.sheet import Sheet
 
 PREFIX = "pad-"
@@ -70,10 +69,6 @@ DEALS_MOST = 500
 """Entries a sheet keeps at most (a long evening has some 40 deals, with corrections)."""
 STORED_SEATS = [Seat("bot", None, "score pad")]
 """The store wants seats; a sheet's players are in its log."""
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def replay(entries: list[Any]) -> tuple[Sheet, str, list[dict[str, Any]]]:
@@ -201,7 +196,7 @@ def _add_create_route(app: FastAPI, sheets: _Sheets) -> None:
             raise Refused(400, problem.code, **problem.params) from None
         token = new_token()
         entry = {"kind": "create", "rules": sheet.rules.text, "players": list(sheet.players),
-                 "first_dealer": sheet.first_dealer, "scorekeeper": digest(token), "at": now()}
+                 "first_dealer": sheet.first_dealer, "scorekeeper": digest(token), "at": now("seconds")}
         for _ in range(3):
             sheet_id = PREFIX + new_token()[:16]
             try:
@@ -268,7 +263,7 @@ def _add_deal_route(app: FastAPI, sheets: _Sheets) -> None:
                     sheet = sheet.correct(number - 1, summary)
             except BinokelError as problem:
                 raise Refused(400, problem.code, **problem.params) from None
-            entry = {"kind": "deal", "deal": number, "summary": summary, "at": now()}
+            entry = {"kind": "deal", "deal": number, "summary": summary, "at": now("seconds")}
             try:
                 version = await sheets.call(sheets.store.append, sheet_id, version, [entry])
             except VersionConflict:  # another request stored first: read again, check again

@@ -61,10 +61,6 @@ PROCESS = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 """This server process, as its presence rows name it (unique across machines and restarts)."""
 
 
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
 def later(seconds: float) -> str:
     """The time ``seconds`` from now, in the store's format (for invite expiry)."""
     return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat(timespec="milliseconds")
@@ -75,6 +71,7 @@ def monotonic_at(stamp: str | None) -> float | None:
     there is none or it does not read.
 
     >>> import time
+    >>> from binokel.server.storage import now
     >>> ago = monotonic_at(now())
     >>> ago is not None and abs(ago - time.monotonic()) < 5
     True

@@ -26,7 +26,7 @@ import binokel.server.persist as persist
 from binokel.error import BinokelError
 from binokel.server.hop import Settle, in_thread
 from binokel.server.schema import ProtocolError
-from binokel.server.storage import Entry, GameNotFound, StorageUnavailable, Store, VersionConflict, presence
+from binokel.server.storage import Entry, GameNotFound, StorageUnavailable, Store, VersionConflict, now, presence
 from binokel.server.storage import rematch as rematches
 from binokel.table import Change, Dealt, Step
 
@@ -119,7 +119,7 @@ class Replication:
             raise ProtocolError("db_unavailable") from None
         table.outage.ok()
         table.metrics.actions.inc()
-        table.updated = persist.now()
+        table.updated = now()
         table.adopt(change, stand_in)
         return True
 

@@ -47,7 +47,7 @@ from binokel.server.replication import Notices, Replication
 from binokel.server.runner import Lease, StepRunner
 from binokel.server.schema import Chat, ProtocolError
 from binokel.server.settings import Seat, SeatPresence, Settings, bot_name
-from binokel.server.storage import HOST_SEAT, Presence, Store
+from binokel.server.storage import HOST_SEAT, Presence, Store, now
 from binokel.server.channel import Channel, Connection
 from binokel.table import Ask, Change, Event, EventKind, Think
 from binokel.table import Table as Driver
@@ -83,7 +83,7 @@ class Table:
         # server); the versions announced here (not mistaken for another process's change).
         self.base = base
         self.metrics = metrics or Metrics(PROCESS)
-        self.updated = updated or persist.now()
+        self.updated = updated or now()
         self.notices = Notices(store, game_id)
         self.attendance = Attendance(game_id, store, self.channel, self.notices, self.metrics,
                                      person_seats=self.person_seats, grace=settings.grace,

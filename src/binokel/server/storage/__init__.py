@@ -100,6 +100,7 @@ from binokel.server.storage.base import (
     StoredGame,
     Subscription,
     VersionConflict,
+    now,
     token_hash,
 )
 from binokel.server.storage.invites import HOST_SEAT, NEVER, Invite
@@ -131,6 +132,7 @@ __all__ = [
     "VersionConflict",
     "default_db_path",
     "is_postgres_url",
+    "now",
     "open_store",
     "token_hash",
 ]

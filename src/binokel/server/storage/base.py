@@ -613,9 +613,10 @@ def placeholders(count: int) -> str:
     return ", ".join("?" * count)
 
 
-def now() -> str:
-    """The time of a change, as stored: UTC, ISO 8601, milliseconds."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+def now(timespec: str = "milliseconds") -> str:
+    """The time of a change, as stored: UTC, ISO 8601, milliseconds (a score pad's or a
+    club's entry: ``"seconds"``)."""
+    return datetime.now(UTC).isoformat(timespec=timespec)
 
 
 def dumps(value: JSON) -> str:
