@@ -4,6 +4,7 @@ PostgreSQL, a failure under CI=true)."""
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 import time
@@ -457,9 +458,12 @@ def test_a_lease_has_one_holder_until_it_runs_out_or_is_given_up(store: Store) -
 
 
 def test_appends_started_without_a_waiting_thread_are_told_by_batch(store: Store) -> None:
-    """``append_soon`` (PostgreSQL): many appends at once, no thread each; the writer tells the
-    outcomes together (one call per ``tell``), a stale one as VersionConflict, mixed with
-    appends that wait in threads. A store that cannot says so (False) and writes nothing."""
+    """``append_soon`` (PostgreSQL; SQLite with its own notifier): many appends at once, no
+    thread each; the writer tells the outcomes together (one call per ``tell``), a stale one as
+    VersionConflict, mixed with appends that wait in threads; the listeners hear each one with
+    its entries. A store that cannot says so (False) and writes nothing."""
+    heard: queue.Queue[Change] = queue.Queue()
+    subscription = store.notifier.subscribe(heard.put)
     for n in range(40):
         new_game(store, f"soon{n}")
     told: list[list[object]] = []
@@ -489,3 +493,13 @@ def test_appends_started_without_a_waiting_thread_are_told_by_batch(store: Store
     assert isinstance(outcomes["stale"], VersionConflict)
     assert len(told) < 41  # told by batch, not one by one
     assert [e.payload for e in entries_of(store, "soon39", 1)] == [{"n": 39}, {"n": "in a thread"}]
+    appended: set[tuple[str | None, object]] = set()
+    deadline = time.monotonic() + 10
+    while len(appended) < 41 and time.monotonic() < deadline:
+        with contextlib.suppress(queue.Empty):
+            change = heard.get(timeout=0.5)
+            if change.version in (2, 3) and change.entries:
+                appended.add((change.game_id, change.entries[0].get("n", change.entries[0])))
+    subscription.close()
+    # Each heard once written, with its entries (the one made in a thread too); the refused one never.
+    assert appended == {(f"soon{n}", n) for n in range(40)} | {("soon39", "in a thread")}
