@@ -5,13 +5,14 @@ discarded by medium bots, then played by the heuristic card rule up to a trick s
 with 9, 12 or 15 tricks left (as the hand size allows). Every hand is open. Each
 position is solved exactly by :class:`binokel.ai.solver.Solver` (the soloist side's
 best gain; its search in C where that is built), by the same solver's Python search
-(``--python``, compiled by Cython where that is built) and, in the same run, by the old utility search (``binokel.ai.search.solve``,
-which values every legal card); both get a node limit, and a position over the limit
-counts as unfinished. Prints the median CPU time per position (``time.process_time``:
-the machine is shared, and wall-clock time would measure the neighbours), the nodes,
-and the ratio old / new over the positions both finished. Numbers only: nothing asserts
-on time. The solver runs as this interpreter has it (compiled or interpreted, see
-``binokel --version``; ``BINOKEL_PURE=1`` for the interpreted one).
+(``--python``, compiled by Cython where that is built) and, in the same run, by the old
+utility search (``binokel.ai.search.solve``, which values every legal card); both get a
+node limit, and a position over the limit counts as unfinished. Prints the median CPU time
+per position (``time.process_time``: the machine is shared, and wall-clock time would
+measure the neighbours), the nodes, and the ratio old / new over the positions both
+finished. Numbers only: nothing asserts on time. The solver runs as this interpreter has it
+(compiled or interpreted, see ``binokel --version``; ``BINOKEL_PURE=1`` for the interpreted
+one).
 """
 
 from __future__ import annotations
@@ -136,7 +137,8 @@ def main() -> None:
                       f"old/new {r['old_over_new_median']}"
                       + (f"  Python search / C {r['python_over_c_median']}" if python_ratios else ""), flush=True)
     if args.json:
-        print(json.dumps({"core": core, "search": search_core(), "limit": args.limit, "old_limit": args.old_limit, "rows": rows}))
+        print(json.dumps({"core": core, "search": search_core(), "limit": args.limit, "old_limit": args.old_limit,
+                          "rows": rows}))
 
 
 if __name__ == "__main__":

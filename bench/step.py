@@ -3,10 +3,10 @@
 One table of three people and a spectator (one connection each) is played to its end by
 random legal actions through the server's own table (``server/table.py``), in this process:
 no network, no client. Each part is timed with the CPU clock of the thread that runs it
-(the store's write runs in a worker thread, PostgreSQL's in its batch writer); "rest" is the step's CPU (every thread of the
-process) less the parts: the table's own work, the hops to the worker thread, the event
-loop. ``bench/load.py`` measures the whole server under load; this says where a step's
-CPU goes.
+(the store's write runs in a worker thread, PostgreSQL's in its batch writer); "rest" is the
+step's CPU (every thread of the process) less the parts: the table's own work, the hops to
+the worker thread, the event loop. ``bench/load.py`` measures the whole server under load;
+this says where a step's CPU goes.
 
     python bench/step.py [--games 2] [--db postgresql://…] [--json out.json]
 

@@ -33,7 +33,8 @@ async def game(db, rules, players, seed, out):
     hall = Hall(open_store(db), think=0, budget=0.01, limits=limits)
     await hall.start()
     try:
-        settings = parse_settings({"rules": rules, "seats": ["me"] + ["open"] * (players - 1), "seed": seed, "name": "Anna"})
+        settings = parse_settings({"rules": rules, "seats": ["me"] + ["open"] * (players - 1), "seed": seed,
+                                   "name": "Anna"})
         table = (await hall.create(settings)).table
         for seat in table.open_seats:
             await hall.join(table, seat, f"Friend {seat}")
@@ -58,7 +59,7 @@ async def game(db, rules, players, seed, out):
                 if rng.random() < 0.05:  # a refused one now and then
                     try:
                         await table.act(people[(seat + 1) % players], str(action), table.version)
-                    except Exception as e:
+                    except Exception as e:  # noqa: BLE001 - whatever the tree refuses with is printed, to diff
                         out.write(f"refused {type(e).__name__} {e}\n")
                 await table.act(people[seat], str(action), table.version)
             steps += 1

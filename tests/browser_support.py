@@ -28,9 +28,10 @@ import pytest
 CHROMIUM = os.environ.get("BINOKEL_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 try:
     from playwright.sync_api import Browser, Page, expect, sync_playwright
+    from playwright.sync_api import Error as PlaywrightError
 except ImportError:  # pragma: no cover - the ``browser`` fixture skips with the reason
     sync_playwright = None
-    Browser = Page = expect = None  # type: ignore[assignment,misc]
+    Browser = Page = expect = PlaywrightError = None  # type: ignore[assignment,misc]
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
@@ -79,7 +80,7 @@ class Server:
                         return
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError(f"binokel serve exited: {self.process.stdout.read()}")
+                    raise RuntimeError(f"binokel serve exited: {self.process.stdout.read()}") from None
                 time.sleep(0.1)
         self.process.kill()  # no server left running after a failed start
         self.process.wait()
@@ -207,7 +208,7 @@ def play_until(page: Page, done, limit: float = 150) -> dict[str, int]:
     while time.monotonic() < deadline:
         try:
             page.wait_for_selector(f"{MY_TURN}, #result-dialog[open]", timeout=TIMEOUT)
-        except Exception:
+        except PlaywrightError:  # not yet (a timeout), or the page between two states: look again
             continue
         if done(page, seen) or deal_over(page, seen):
             return seen
@@ -278,7 +279,8 @@ def new_game(server: Server, page: Page, **body: object) -> str:
     """A seeded game made over HTTP, its seat token kept in the page's browser, the page on it."""
     made = server.post("api/games", body)
     goto(page, server.url)
-    page.evaluate("([id, token]) => localStorage.setItem('binokel.seats', JSON.stringify({...JSON.parse(localStorage.getItem('binokel.seats') || '{}'), [id]: {token, seat: 0}}))",
+    page.evaluate("([id, token]) => localStorage.setItem('binokel.seats', JSON.stringify("
+                  "{...JSON.parse(localStorage.getItem('binokel.seats') || '{}'), [id]: {token, seat: 0}}))",
                   [made["id"], made["token"]])
     goto(page, f"{server.url}#/game/{made['id']}")
     expect(page.locator("#hand .card").first).to_be_visible()
@@ -345,7 +347,8 @@ def key_like(page: Page) -> list[str]:
         const look = (text) => { for (const word of String(text || '').split(/[\\s:,;()"“”]+/))
             if (/^[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+$/.test(word) && prefixes.has(word.split('.')[0])) out.add(word); };
         const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-        for (let n = walk.nextNode(); n; n = walk.nextNode()) if (!n.parentElement.closest('script, style')) look(n.textContent);
+        for (let n = walk.nextNode(); n; n = walk.nextNode())
+            if (!n.parentElement.closest('script, style')) look(n.textContent);
         for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]'))
             ['aria-label', 'title', 'placeholder'].forEach(a => look(el.getAttribute(a)));
         return [...out]; }""")

@@ -46,7 +46,8 @@ def join(client: TestClient, code: str, name: str) -> Message:
     return response.json()
 
 
-def seat_everybody(client: TestClient, rules: str, seats: list[str], seed: int, **body: Any) -> tuple[str, dict[int, str]]:
+def seat_everybody(client: TestClient, rules: str, seats: list[str], seed: int,
+                   **body: Any) -> tuple[str, dict[int, str]]:
     """A table whose open seats are all taken by friends: the game id and each person's token."""
     created = create(client, rules, seats, seed=seed, **body)
     tokens = {created["seat"]: created["token"]} if created["seat"] is not None else {}
@@ -161,7 +162,8 @@ def check_no_leak(db: Path, game_id: str, watcher: Watcher, sent: frozenset[Card
         for event in message.get("events") or () if message["type"] in ("events", "update") else ():
             allowed = knowable(shown_deal(games[event["version"]]), seat)
             leaked = cards_in(event) - allowed
-            assert not leaked, f"seat {seat}, version {event['version']}: {event['kind']} shows {sorted(map(str, leaked))}"
+            assert not leaked, (f"seat {seat}, version {event['version']}: "
+                                f"{event['kind']} shows {sorted(map(str, leaked))}")
         if message["type"] == "events":
             assert set(message) == {"type", "since", "version", "events", "stand_in"}
             continue

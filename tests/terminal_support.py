@@ -43,7 +43,8 @@ def spawn(*args: str, seed: int = 5, opponents: str = "easy", rules: str | None 
                           *chosen, *args], env=env, cwd=cwd)
 
 
-def spawn_binokel(argv: list[str], env: dict | None = None, cwd: str | None = None, timeout: float = 30) -> pexpect.spawn:
+def spawn_binokel(argv: list[str], env: dict | None = None, cwd: str | None = None,
+                  timeout: float = 30) -> pexpect.spawn:
     """``python -m binokel ARGV`` in a pseudo-terminal of 60 x 200 (``env`` added to this process's
     environment); the transcript is kept in ``child.transcript``."""
     environment = {**os.environ, "PYTHONIOENCODING": "utf-8"}

@@ -21,7 +21,7 @@ def test_fast_core_agrees_with_engine(rules: str) -> None:
     rng = random.Random(rules)
     positions = 0
     for state in random_states(rules, rng, 12):
-        if state.phase is not Phase.PLAY or not state.trick and state.tricks:
+        if state.phase is not Phase.PLAY or (not state.trick and state.tricks):
             continue
         fast = Position.from_state(state)
         # Play the rest of the deal in both, comparing every position and the result.

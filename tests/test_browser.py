@@ -53,7 +53,7 @@ def test_a_whole_deal_by_clicking(server: Server, page: Page) -> None:
 
 def test_reload_in_the_middle_resumes(server: Server, page: Page) -> None:
     start_from_form(page, server.url)
-    play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play") or deal_over(p, seen))
+    play_until(page, lambda p, seen: (seen.get("cards", 0) >= 2 and my_turn(p, "play")) or deal_over(p, seen))
     expect(page.locator(MY_TURN)).to_have_count(1)
     before, url = hand(page), page.url
     reload(page)
@@ -67,7 +67,7 @@ def test_reload_in_the_middle_resumes(server: Server, page: Page) -> None:
 
 def test_server_restart_in_the_middle_resumes(server: Server, page: Page) -> None:
     start_from_form(page, server.url)
-    play_until(page, lambda p, seen: seen.get("cards", 0) >= 1 and my_turn(p, "play") or deal_over(p, seen))
+    play_until(page, lambda p, seen: (seen.get("cards", 0) >= 1 and my_turn(p, "play")) or deal_over(p, seen))
     expect(page.locator(MY_TURN)).to_have_count(1)
     before = hand(page)
     server.stop()
@@ -97,7 +97,8 @@ def test_language_and_deck_switch(server: Server, page: Page) -> None:
     game = server.new_game(name="Anna", seed=7)
     goto(page, server.seat_url(game))
     expect(page.locator("#hand .card").first).to_be_visible()
-    labels = "() => [...document.querySelectorAll('#hand .card')].map(c => c.textContent).join(' ')"  # named by their text
+    # The cards named by their text:
+    labels = "() => [...document.querySelectorAll('#hand .card')].map(c => c.textContent).join(' ')"
     page.get_by_test_id("deck-select").select_option("german")
     page.wait_for_function(f"() => /Eichel|Grün|Schellen/.test(({labels})())")
     assert not re.search(r"Kreuz|Pik|Karo", page.evaluate(labels))
@@ -131,7 +132,7 @@ def test_browser_language_is_the_default(server: Server, browser: Browser) -> No
 def test_phone_viewport(server: Server, browser: Browser) -> None:
     page = open_page(browser, 390, 844, has_touch=True, is_mobile=True)
     start_from_form(page, server.url, deck="german")
-    play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play") or deal_over(p, seen))
+    play_until(page, lambda p, seen: (seen.get("cards", 0) >= 2 and my_turn(p, "play")) or deal_over(p, seen))
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 392, f"the page is {width}px wide on a 390px phone"
     for box in page.locator("#hand .card").evaluate_all("cards => cards.map(c => c.getBoundingClientRect().right)"):
@@ -270,7 +271,8 @@ def test_screenshots(server: Server, browser: Browser) -> None:
     for name, width, height, deck in [("table-desktop", 1280, 800, "french")]:
         page = open_page(browser, width, height, reduced_motion="reduce")
         start_from_form(page, server.url, deck=deck)
-        play_until(page, lambda p, seen: seen.get("cards", 0) >= 3 and my_turn(p, "play") and p.locator("#trick .card").count() >= 1
+        play_until(page, lambda p, seen: (seen.get("cards", 0) >= 3 and my_turn(p, "play")
+                                          and p.locator("#trick .card").count() >= 1)
                    or deal_over(p, seen))
         page.wait_for_timeout(300)
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
@@ -280,8 +282,8 @@ def test_screenshots(server: Server, browser: Browser) -> None:
         page.context.close()
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
     goto(page, server.seat_url(server.new_game(rules='kreuz', name='Anna', seed=4)))
-    play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play")
-               and p.locator("#trick .card").count() >= 2 or deal_over(p, seen))
+    play_until(page, lambda p, seen: (seen.get("cards", 0) >= 2 and my_turn(p, "play")
+               and p.locator("#trick .card").count() >= 2) or deal_over(p, seen))
     page.wait_for_timeout(300)
     page.screenshot(path=str(SCREENSHOTS / "table-kreuz.png"))
     page.context.close()

@@ -178,8 +178,10 @@ def test_cold_first_load_is_small_and_a_second_visit_opens_offline(server: Serve
     try:
         goto(page, server.url)
         page.wait_for_load_state("networkidle")
-        sent = page.evaluate("""() => [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")]
-            .map((e) => ({ name: e.name, bytes: e.transferSize, encoded: e.encodedBodySize, decoded: e.decodedBodySize }))""")
+        sent = page.evaluate("""() => [...performance.getEntriesByType("navigation"),
+                                        ...performance.getEntriesByType("resource")]
+            .map((e) => ({ name: e.name, bytes: e.transferSize,
+                           encoded: e.encodedBodySize, decoded: e.decodedBodySize }))""")
         total = sum(entry["bytes"] for entry in sent)
         print(f"cold first load: {total} bytes transferred over {len(sent)} requests "
               f"({sum(e['decoded'] for e in sent)} bytes unpacked)")
@@ -192,7 +194,8 @@ def test_cold_first_load_is_small_and_a_second_visit_opens_offline(server: Serve
         page.wait_for_function("navigator.serviceWorker.controller !== null")
         page.wait_for_function("""async () => { const keys = await caches.keys();
             const cache = await caches.open(keys.find((k) => k.startsWith("binokel-shell-")));
-            return Boolean(await cache.match("/static/js/announce.js")) && Boolean(await cache.match("/i18n/en.json")); }""")
+            return Boolean(await cache.match("/static/js/announce.js")) &&
+                Boolean(await cache.match("/i18n/en.json")); }""")
         server.stop()
         goto(page, server.url)
         expect(page.get_by_test_id("offline")).to_be_visible()

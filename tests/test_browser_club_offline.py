@@ -18,7 +18,8 @@ import json
 import urllib.request
 from typing import Any
 
-from browser_support import AXE, TIMEOUT, Browser, Page, Server, expect, goto, keep_screenshot, open_page, reload, shown, violations
+from browser_support import (AXE, TIMEOUT, Browser, Page, Server, expect, goto, keep_screenshot, open_page, reload,
+                             shown, violations)
 
 from binokel.club import Settings, Table, score_deal
 from binokel.server.storage import open_store

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from browser_support import (MY_TURN, SCREENSHOTS, Browser, Page, Server, checked_page, deal_over, expect, goto, my_turn,
-                             new_game, open_page, play_until, surrender, screenshots_only)
+from browser_support import (MY_TURN, SCREENSHOTS, Browser, Page, Server, checked_page, deal_over, expect, goto,
+                             my_turn, new_game, open_page, play_until, surrender, screenshots_only)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Request
@@ -35,7 +35,11 @@ def test_tapp_marker_visible_and_trump_marked(server: Server, page: Page) -> Non
     covered = marks.evaluate_all("""marks => marks.filter(m => {
         const r = m.getBoundingClientRect();
         const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-        return !hit || hit.closest('.card') !== m.closest('.card'); }).map(m => { const r = m.getBoundingClientRect(); const h = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return m.closest(".card").dataset.card + " under " + (h ? h.outerHTML.slice(0, 120) : "nothing") + " at " + JSON.stringify(r); })""")
+        return !hit || hit.closest('.card') !== m.closest('.card'); }).map(m => {
+            const r = m.getBoundingClientRect();
+            const h = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            return m.closest(".card").dataset.card + " under " + (h ? h.outerHTML.slice(0, 120) : "nothing") +
+                " at " + JSON.stringify(r); })""")
     assert not covered, f"Tapp markers hidden under other cards: {covered}"
     play_until(page, lambda p, seen: my_turn(p, "play"))
     marker = page.get_by_test_id("trump-marker")
@@ -58,7 +62,8 @@ def test_no_hover_style_after_a_click_or_on_touch(server: Server, page: Page) ->
     loose = page.evaluate("""() => {
         const out = [];
         const walk = (rules, media) => { for (const r of rules) {
-            if (r.cssRules && r.conditionText !== undefined) walk(r.cssRules, media || /hover:\\s*hover/.test(r.conditionText));
+            if (r.cssRules && r.conditionText !== undefined)
+                walk(r.cssRules, media || /hover:\\s*hover/.test(r.conditionText));
             else if (r.selectorText && r.selectorText.includes(':hover') && !media) out.push(r.selectorText); } };
         for (const sheet of document.styleSheets) walk(sheet.cssRules, false);
         return out; }""")
@@ -254,7 +259,8 @@ def test_start_page_without_gaps(server: Server, browser: Browser, width: int) -
             const kids = [...box.children].filter(k => k.getBoundingClientRect().height > 0);
             for (let i = 1; i < kids.length; i++) {
                 const gap = kids[i].getBoundingClientRect().top - kids[i - 1].getBoundingClientRect().bottom;
-                if (gap > 28) out.push(`${kids[i - 1].id || kids[i - 1].tagName} → ${kids[i].id || kids[i].tagName}: ${Math.round(gap)}`);
+                if (gap > 28) out.push(`${kids[i - 1].id || kids[i - 1].tagName} → ` +
+                                       `${kids[i].id || kids[i].tagName}: ${Math.round(gap)}`);
             }
             if (box.closest('.start-side')) continue;
         }
@@ -283,7 +289,8 @@ def test_bidding_help_in_the_auction(server: Server, page: Page) -> None:
     expect(help_).to_be_hidden()
 
 
-def test_result_explains_every_number_and_the_review_shows_the_bots_alternative(server: Server, page: Page, tmp_path: Path) -> None:
+def test_result_explains_every_number_and_the_review_shows_the_bots_alternative(server: Server, page: Page,
+                                                                               tmp_path: Path) -> None:
     game = new_game(server, page, name="Anna", seed=5)
     play_until(page, deal_over)
     explain = page.get_by_test_id("explain")
@@ -300,7 +307,8 @@ def test_result_explains_every_number_and_the_review_shows_the_bots_alternative(
     differ = 0
     for trick in range(15):
         if page.locator("[data-testid=review-note].differ").count():
-            expect(page.get_by_test_id("review-note")).to_contain_text(re.compile(r"would have played the .+: \+[\d.]+ points on average"))
+            expect(page.get_by_test_id("review-note")).to_contain_text(
+                re.compile(r"would have played the .+: \+[\d.]+ points on average"))
             differ += 1
         if trick < 14:
             page.get_by_test_id("review-next").click()
@@ -420,11 +428,14 @@ def fits(page: Page) -> list[str]:
     return page.evaluate("""() => {
         const out = [];
         const h = innerHeight, w = innerWidth;
-        if (document.documentElement.scrollHeight > h + 1) out.push(`page ${document.documentElement.scrollHeight}px tall`);
-        if (document.documentElement.scrollWidth > w + 1) out.push(`page ${document.documentElement.scrollWidth}px wide`);
+        if (document.documentElement.scrollHeight > h + 1)
+            out.push(`page ${document.documentElement.scrollHeight}px tall`);
+        if (document.documentElement.scrollWidth > w + 1)
+            out.push(`page ${document.documentElement.scrollWidth}px wide`);
         for (const el of document.querySelectorAll('#hand .card, #controls button, #controls select, #status')) {
             const r = el.getBoundingClientRect();
-            if (r.bottom > h + 1 || r.top < 0 || r.right > w + 1 || r.left < -1) out.push(`${el.dataset.testid || el.id} at ${Math.round(r.left)},${Math.round(r.top)}`);
+            if (r.bottom > h + 1 || r.top < 0 || r.right > w + 1 || r.left < -1)
+                out.push(`${el.dataset.testid || el.id} at ${Math.round(r.left)},${Math.round(r.top)}`);
         }
         return out; }""")
 
@@ -462,7 +473,8 @@ def test_statistics_count_a_finished_game(server: Server, page: Page) -> None:
     play_until(page, deal_over)
     expect(page.get_by_test_id("game-winner")).to_be_visible()  # a target of 100: one deal ends the game
     goto(page, server.url)
-    expect(page.get_by_test_id("stats-line")).to_contain_text(re.compile(r"1 game finished, [01] won, 1 deal in this browser"))
+    expect(page.get_by_test_id("stats-line")).to_contain_text(
+        re.compile(r"1 game finished, [01] won, 1 deal in this browser"))
     page.get_by_test_id("stats-button").click()
     expect(page.get_by_test_id("stats-played")).to_have_text("1")
     expect(page.get_by_test_id("stats-group")).to_have_count(1)
@@ -472,7 +484,8 @@ def test_statistics_count_a_finished_game(server: Server, page: Page) -> None:
     page.get_by_test_id("stats-sheet").click()
     expect(page.locator("#stats-dialog [data-testid=sheet-row]")).to_have_count(1)
     page.get_by_test_id("stats-review").first.click()
-    expect(page.get_by_test_id("review-position")).to_have_text("Trick 1 of 15", timeout=30_000)  # the strong computer thinks, on a busy machine too
+    # The strong computer thinks, on a busy machine too.
+    expect(page.get_by_test_id("review-position")).to_have_text("Trick 1 of 15", timeout=30_000)
 
 
 # ---------------------------------------------------------------------- tutorial
@@ -550,7 +563,8 @@ def test_deal_animation_marks_and_celebration(server: Server, animated_page: Pag
 @screenshots_only
 def test_screenshots_details(server: Server, browser: Browser) -> None:
     page = open_page(browser, 1280, 800, reduced_motion="reduce")
-    page.add_init_script("localStorage.setItem('binokel.tutorial', JSON.stringify({state: 'skipped'}))")  # no offer in the pictures
+    # No offer in the pictures:
+    page.add_init_script("localStorage.setItem('binokel.tutorial', JSON.stringify({state: 'skipped'}))")
     new_game(server, page, name="Anna", seed=5)
     page.wait_for_selector("[data-testid=advice-certain]")
     page.screenshot(path=str(SCREENSHOTS / "bidding-help.png"))

@@ -33,7 +33,8 @@ def outside(page: Page, dialog: str) -> list[str]:
         const dialog = document.querySelector(selector);
         const edge = Math.min(dialog.getBoundingClientRect().right, innerWidth) + 1;
         const out = [...dialog.querySelectorAll('*')].filter(el => el.getBoundingClientRect().right > edge)
-            .map(el => `${el.tagName} "${el.textContent.trim().slice(0, 20)}" to ${Math.round(el.getBoundingClientRect().right)}`);
+            .map(el => `${el.tagName} "${el.textContent.trim().slice(0, 20)}" ` +
+                       `to ${Math.round(el.getBoundingClientRect().right)}`);
         for (const el of [dialog, ...dialog.querySelectorAll('*')])
             if (el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX))
                 out.push(`${el.id || el.className} scrolls sideways ${el.scrollWidth} > ${el.clientWidth}`);
@@ -43,8 +44,8 @@ def outside(page: Page, dialog: str) -> list[str]:
 # ---------------------------------------------------------------------- the result and the score sheet
 
 # Two deals as the server keeps them (game.history), with four-digit scores.
-GAME = {"players": ["Annabelle", "Karle", "Frieda"], "teams": None, "target": 1500, "rules": "standard", "deal_number": 2,
-        "over": False, "winner": None, "totals": [1496, -1122, 102],
+GAME = {"players": ["Annabelle", "Karle", "Frieda"], "teams": None, "target": 1500, "rules": "standard",
+        "deal_number": 2, "over": False, "winner": None, "totals": [1496, -1122, 102],
         "history": [{"soloist": 0, "bid": 170, "game": "H", "outcome": "made", "scores": [496, 122, 102],
                      "melds": [430, 0, 40], "card_points": [66, 122, 62]},
                     {"soloist": 1, "bid": 1000, "game": "durch", "outcome": "durch_failed", "scores": [1000, -1244, 0],
@@ -127,8 +128,8 @@ def test_axe_finds_nothing_in_what_a_finished_deal_opens_on_a_phone(finished: Pa
     expect(page.get_by_test_id("sheet-dialog")).to_be_visible()
     found += violations(page, "score sheet")
     page.evaluate("""async () => { const sheet = await import('/static/js/sheet.js');
-        document.getElementById('sheet').innerHTML = sheet.renderSheet({players: ['Anna', 'Karle', 'Frieda'], totals: [0, 0, 0],
-            history: [], target: 1500, rules: 'standard', teams: null}, 'french'); }""")
+        document.getElementById('sheet').innerHTML = sheet.renderSheet({players: ['Anna', 'Karle', 'Frieda'],
+            totals: [0, 0, 0], history: [], target: 1500, rules: 'standard', teams: null}, 'french'); }""")
     found += violations(page, "empty score sheet")
     page.keyboard.press("Escape")
     page.get_by_test_id("result-close").tap()
@@ -179,7 +180,8 @@ def test_the_chat_takes_the_focus_and_gives_it_back(finished: Page) -> None:
     page = finished
     page.get_by_test_id("result-close").tap()
     focus = """(() => { const el = document.activeElement;
-        return el.closest('#chat-panel') ? 'chat:' + (el.dataset.testid || el.id) : el.dataset.testid || el.tagName; })()"""
+        return el.closest('#chat-panel') ? 'chat:' + (el.dataset.testid || el.id)
+            : el.dataset.testid || el.tagName; })()"""
     try:
         for close in ("tap", "Escape"):
             page.get_by_test_id("menu-button").tap()
@@ -226,7 +228,8 @@ def test_my_line_shows_my_melds_in_every_language(server: Server, browser: Brows
         page.get_by_test_id("menu-language-select").select_option(lang)
         page.keyboard.press("Escape")
         expect(page.locator("html")).to_have_attribute("lang", lang)
-        melds = page.evaluate("async (lang) => (await (await fetch(`/i18n/${lang}.json`)).json()).strings.melds_worth", lang)
+        melds = page.evaluate("async (lang) => (await (await fetch(`/i18n/${lang}.json`)).json()).strings.melds_worth",
+                              lang)
         expect(page.locator(".seat.mine .seat-info")).to_contain_text(melds.split("{")[0].strip())
         assert not cut(page, ".seat.mine .seat-info"), (lang, cut(page, ".seat.mine .seat-info"))
     page.context.close()
@@ -251,7 +254,8 @@ def test_the_score_pad_fits_the_phone(server: Server, browser: Browser, lang: st
     page.get_by_test_id("pad-bid").fill("200")
     page.get_by_test_id("pad-game-S").tap()
     page.get_by_test_id("pad-played").tap()
-    names = page.locator(".entries .name").evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)")
+    names = page.locator(".entries .name").evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.textContent)")
     assert not names, f"{lang}: names cut in the deal's form: {names}"
     for seat, (melds, tricks, points) in enumerate([(150, 4, 90), (40, 6, 100), (20, 5, None)]):
         page.get_by_test_id(f"pad-melds-{seat}").fill(str(melds))
@@ -312,7 +316,8 @@ def test_the_pad_and_the_club_are_titled_in_the_page_s_language(server: Server, 
     strings = None
     for path, key in (("pad#/", "pad.title"), ("club#/", "club.title")):
         goto(page, server.url + path)
-        strings = strings or page.evaluate("async (lang) => (await (await fetch(`/i18n/${lang}.json`)).json()).strings", lang)
+        strings = strings or page.evaluate("async (lang) => (await (await fetch(`/i18n/${lang}.json`)).json()).strings",
+                                           lang)
         expect(page).to_have_title(f"Binokel — {strings[key]}")
     page.context.close()
 

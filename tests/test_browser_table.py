@@ -20,7 +20,8 @@ PHONES = [(360, 640), (390, 844), (412, 915), (844, 390)]
 
 def phone(browser: Browser, width: int, height: int, card_size: str = "normal", **settings: object) -> Page:
     page = open_page(browser, width, height, has_touch=True, is_mobile=True, reduced_motion="reduce")
-    page.add_init_script(f"localStorage.setItem('binokel.settings', JSON.stringify({{cardSize: {card_size!r}, ...{settings!r}}}))"
+    page.add_init_script((f"localStorage.setItem('binokel.settings', "
+                          f"JSON.stringify({{cardSize: {card_size!r}, ...{settings!r}}}))")
                          .replace("True", "true").replace("False", "false"))
     return page
 
@@ -45,13 +46,17 @@ def small_cards(page: Page) -> list[str]:
 
 def small_controls(page: Page) -> list[str]:
     """Visible controls (not cards) smaller than 44 x 44 px."""
-    return page.evaluate("""() => [...document.querySelectorAll('button, a[href], select, input, summary')].filter(el => {
+    return page.evaluate("""() => [...document.querySelectorAll('button, a[href], select, input, summary')]
+      .filter(el => {
         if (el.closest('.card, .visually-hidden, dialog:not([open])') || el.classList.contains('card')) return false;
         const r = el.getBoundingClientRect();
         if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') return false;
-        if (r.right <= 0 || r.left >= innerWidth || r.bottom <= 0 || r.top >= innerHeight) return false;  // off screen (the skip link)
+        // Off screen (the skip link):
+        if (r.right <= 0 || r.left >= innerWidth || r.bottom <= 0 || r.top >= innerHeight) return false;
         if (el.type === 'checkbox' || el.type === 'radio') return false;  // their label is the target
-        return r.width < 43.5 || r.height < 43.5; }).map(el => `${el.dataset.testid || el.id || el.textContent.trim().slice(0, 20)} ${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`)""")
+        return r.width < 43.5 || r.height < 43.5; })
+      .map(el => `${el.dataset.testid || el.id || el.textContent.trim().slice(0, 20)} ` +
+                 `${Math.round(el.getBoundingClientRect().width)}x${Math.round(el.getBoundingClientRect().height)}`)""")
 
 
 def small_text(page: Page) -> list[str]:
@@ -60,7 +65,8 @@ def small_text(page: Page) -> list[str]:
         const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
         for (let node = walk.nextNode(); node; node = walk.nextNode()) {
             const el = node.parentElement;
-            if (!node.textContent.trim() || !el || !el.offsetParent || el.closest('.card, svg, .visually-hidden, dialog:not([open]), [hidden]')) continue;
+            if (!node.textContent.trim() || !el || !el.offsetParent ||
+                el.closest('.card, svg, .visually-hidden, dialog:not([open]), [hidden]')) continue;
             const size = parseFloat(getComputedStyle(el).fontSize);
             if (size < 11.95) out.push(`${node.textContent.trim().slice(0, 20)} ${size}px`);
         }
@@ -170,10 +176,13 @@ def test_one_tap_play_when_chosen(server: Server, browser: Browser) -> None:
 def overlap(page: Page, a: str, b: str) -> list[str]:
     """The visible elements matching ``b`` that intersect a visible element matching ``a``."""
     return page.evaluate("""([a, b]) => { const out = [];
-        const shown = (e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden' && !e.closest('[hidden]');
-        const boxes = (sel) => [...document.querySelectorAll(sel)].filter(shown).map(e => [e, e.getBoundingClientRect()]);
+        const shown = (e) => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden' &&
+            !e.closest('[hidden]');
+        const boxes = (sel) => [...document.querySelectorAll(sel)].filter(shown)
+            .map(e => [e, e.getBoundingClientRect()]);
         for (const [ea, ra] of boxes(a)) for (const [eb, rb] of boxes(b)) {
-            if (ra.width && rb.width && ra.left < rb.right - 1 && rb.left < ra.right - 1 && ra.top < rb.bottom - 1 && rb.top < ra.bottom - 1)
+            if (ra.width && rb.width && ra.left < rb.right - 1 && rb.left < ra.right - 1 &&
+                ra.top < rb.bottom - 1 && rb.top < ra.bottom - 1)
                 out.push(`${ea.id || ea.className} over ${eb.id || eb.dataset.testid || eb.className}`);
         }
         return out; }""", [a, b])
@@ -187,7 +196,8 @@ def test_the_melds_never_cover_the_trick(server: Server, browser: Browser, size:
     play_until(page, lambda p, seen: my_turn(p, "play") and seen.get("cards", 0) >= 1)
     assert page.locator("#trick .card").count() >= 1
     expect(page.get_by_test_id("melds-2")).to_be_visible()  # beside the player
-    assert not overlap(page, "#meld-reveal", "#trick .card, #status, .seat"), overlap(page, "#meld-reveal", "#trick .card, #status, .seat")
+    assert not overlap(page, "#meld-reveal", "#trick .card, #status, .seat"), (
+        overlap(page, "#meld-reveal", "#trick .card, #status, .seat"))
     if size[0] > 700:
         close = page.get_by_test_id("meld-reveal-close").bounding_box()
         assert close and close["width"] >= 44 and close["height"] >= 44
@@ -272,8 +282,8 @@ def hosted_game(server: Server, page: Page, seats: list[str], **body: object) ->
     """A table made over HTTP by Anna, held by her page like the start page holds it (host, links)."""
     made = server.post("api/games", {"name": "Anna", "seats": seats, **body})
     goto(page, server.url)
-    page.evaluate("""m => localStorage.setItem('binokel.seats', JSON.stringify({[m.id]: {token: m.token, seat: m.seat ?? 0, host: true,
-        links: m.links, code: m.invites.code}}))""", made)
+    page.evaluate("""m => localStorage.setItem('binokel.seats', JSON.stringify({[m.id]: {token: m.token,
+        seat: m.seat ?? 0, host: true, links: m.links, code: m.invites.code}}))""", made)
     goto(page, f"{server.url}#/game/{made['id']}")
     return made
 
@@ -300,7 +310,8 @@ def test_waiting_for_friends(server: Server, browser: Browser) -> None:
     expect(anna.get_by_test_id("turn")).to_contain_text("Waiting for friends")
     assert anna.locator("#controls button").count() == 0
     expect(anna.get_by_test_id("seat-1")).to_contain_text("open seat")
-    assert " deals" not in anna.get_by_test_id("log").inner_text().split("\n")[0][:12], anna.get_by_test_id("log").inner_text()
+    assert " deals" not in anna.get_by_test_id("log").inner_text().split("\n")[0][:12], (
+        anna.get_by_test_id("log").inner_text())
     ben = open_page(browser, 390, 844, has_touch=True, is_mobile=True, reduced_motion="reduce")
     goto(ben, f"{server.url}#/join/{made['invites']['code']}")
     ben.get_by_test_id("join-name").fill("Ben")
@@ -419,7 +430,8 @@ def test_the_start_page_in_players_words(server: Server, browser: Browser) -> No
     page = phone(browser, 360, 640)
     made = server.post("api/games", {"name": "Annabelle", "seats": ["me", "open", "easy"], "seed": 5})
     goto(page, server.url)
-    page.evaluate("m => localStorage.setItem('binokel.seats', JSON.stringify({[m.id]: {token: m.token, seat: 0, host: true}}))", made)
+    page.evaluate("m => localStorage.setItem('binokel.seats', "
+                  "JSON.stringify({[m.id]: {token: m.token, seat: 0, host: true}}))", made)
     goto(page, server.url)
     assert sideways(page) <= 0, sideways(page)
     # "Rules in force" does not run into "Seats".
@@ -428,8 +440,10 @@ def test_the_start_page_in_players_words(server: Server, browser: Browser) -> No
     assert rules and seats and rules["y"] + rules["height"] + 8 <= seats["y"], (rules, seats)
     # The join code's example is readable in full.
     cut = page.get_by_test_id("code-input").evaluate("""el => { const s = getComputedStyle(el);
-        const c = document.createElement('canvas').getContext('2d'); c.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
-        return c.measureText(el.placeholder).width - (el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)); }""")
+        const c = document.createElement('canvas').getContext('2d');
+        c.font = `${s.fontWeight} ${s.fontSize} ${s.fontFamily}`;
+        return c.measureText(el.placeholder).width -
+            (el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)); }""")
     assert cut <= 0, f"the placeholder is cut by {cut} px"
     # Your games: the scores on one line.
     scores = page.locator(f"[data-testid=resume-{made['id']}] .scores")
@@ -490,13 +504,16 @@ def test_a_forced_card_plays_itself_when_chosen(server: Server, browser: Browser
 @screenshots_only
 def test_screenshots_phone(server: Server, browser: Browser) -> None:
     """The README's phone table: 390 x 844 (German cards, from the start page) and 360 x 640."""
-    for name, (width, height), deck in (("table-phone", (390, 844), "german"), ("table-phone-360", (360, 640), "french")):
+    for name, (width, height), deck in (("table-phone", (390, 844), "german"),
+                                        ("table-phone-360", (360, 640), "french")):
         page = phone(browser, width, height)
         goto(page, server.url)
         page.evaluate("deck => localStorage.setItem('binokel.deck', deck)", deck)
-        page.evaluate("localStorage.setItem('binokel.tutorial', JSON.stringify({state: 'skipped'}))")  # no offer in the picture
+        # No offer in the picture:
+        page.evaluate("localStorage.setItem('binokel.tutorial', JSON.stringify({state: 'skipped'}))")
         new_game(server, page, name="Anna", seed=5)
-        play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play") and p.locator("#trick .card").count() >= 1)
+        play_until(page, lambda p, seen: seen.get("cards", 0) >= 2 and my_turn(p, "play")
+                   and p.locator("#trick .card").count() >= 1)
         page.mouse.move(width // 2, 150)  # the test clicks with a mouse: no hover tip in the picture
         page.evaluate("() => document.activeElement?.blur()")
         page.wait_for_timeout(400)

@@ -41,11 +41,13 @@ def covered(page: Page) -> list[str]:
         if (!coach || coach.classList.contains('in-dialog')) return [];
         const b = coach.getBoundingClientRect();
         const out = [];
-        for (const el of [document.querySelector('.coach-target'), document.getElementById('trick'), document.getElementById('controls')]) {
+        for (const el of [document.querySelector('.coach-target'), document.getElementById('trick'),
+                          document.getElementById('controls')]) {
             if (!el || !el.getClientRects().length) continue;
             const r = el.getBoundingClientRect();
             if (!r.width || !r.height) continue;
-            if (b.left < r.right - 1 && r.left < b.right - 1 && b.top < r.bottom - 1 && r.top < b.bottom - 1) out.push(el.id || el.className);
+            if (b.left < r.right - 1 && r.left < b.right - 1 && b.top < r.bottom - 1 && r.top < b.bottom - 1)
+                out.push(el.id || el.className);
         }
         const o = b.left < 0 || b.top < 0 || b.right > innerWidth + 1 || b.bottom > innerHeight + 1;
         if (o) out.push('off screen');
@@ -312,7 +314,8 @@ def touch_drag(page: Page, points: list[tuple[float, float]]) -> None:
 
 
 def path(start: tuple[float, float], end: tuple[float, float], steps: int = 8) -> list[tuple[float, float]]:
-    return [(start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps) for i in range(steps + 1)]
+    return [(start[0] + (end[0] - start[0]) * i / steps, start[1] + (end[1] - start[1]) * i / steps)
+            for i in range(steps + 1)]
 
 
 def test_a_card_dragged_to_the_table_is_played_and_a_slip_never_plays(server: Server, browser: Browser) -> None:
@@ -344,7 +347,8 @@ def test_a_card_dragged_to_the_table_is_played_and_a_slip_never_plays(server: Se
     box = page.locator(f"#hand .card[data-card='{name}']").first.bounding_box()
     assert box
     copies = page.locator(f"#hand .card[data-card='{name}']").count()
-    touch_drag(page, path((box["x"] + 10, box["y"] + 30), (felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] / 2)))
+    touch_drag(page, path((box["x"] + 10, box["y"] + 30),
+                          (felt["x"] + felt["width"] / 2, felt["y"] + felt["height"] / 2)))
     expect(page.locator("#hand .card")).to_have_count(count - 1)
     expect(page.locator(f"#hand .card[data-card='{name}']")).to_have_count(copies - 1)  # that card went
     assert not page.errors  # type: ignore[attr-defined]
@@ -382,7 +386,8 @@ def test_a_mouse_drags_a_card_to_the_table(server: Server, browser: Browser) -> 
 
 def test_left_handed_puts_the_controls_and_the_bar_under_the_left_thumb(server: Server, browser: Browser) -> None:
     def boxes(page: Page) -> dict[str, dict[str, float]]:
-        return page.evaluate("""() => Object.fromEntries(['action-bid', 'menu-button', 'table-home', 'hint-button', 'action-play', 'action-surrender']
+        return page.evaluate("""() => Object.fromEntries(['action-bid', 'menu-button', 'table-home', 'hint-button',
+                                                           'action-play', 'action-surrender']
             .map(id => [id, document.querySelector(`[data-testid=${id}]`)?.getBoundingClientRect().toJSON()]))""")
 
     def raised_shift(page: Page) -> float:
@@ -392,12 +397,14 @@ def test_left_handed_puts_the_controls_and_the_bar_under_the_left_thumb(server: 
         assert box
         page.touchscreen.tap(box["x"] + 8, box["y"] + 24)
         expect(page.locator("#hand .card.raised")).to_have_count(1)
-        return float(page.evaluate("() => new DOMMatrix(getComputedStyle(document.querySelector('#hand .card.raised')).transform).m41"))
+        return float(page.evaluate(
+            "() => new DOMMatrix(getComputedStyle(document.querySelector('#hand .card.raised')).transform).m41"))
 
     shifts = {}
     for left in (False, True):
         page = open_page(browser, 360, 640, has_touch=True, is_mobile=True, reduced_motion="reduce")
-        page.add_init_script(f"localStorage.setItem('binokel.settings', JSON.stringify({{speed: 'off', leftHanded: {str(left).lower()}}}))")
+        page.add_init_script(f"localStorage.setItem('binokel.settings', "
+                             f"JSON.stringify({{speed: 'off', leftHanded: {str(left).lower()}}}))")
         new_game(server, page, name="Anna", seed=5)
         page.wait_for_selector(MY_TURN + "[data-phase=auction]")
         at = boxes(page)

@@ -39,7 +39,8 @@ def test_the_block_reaches_every_process(tmp_path: Path) -> None:
 
 
 def test_core_tests_run_without_the_server_packages(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-x", *CORE_TESTS],
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-x",
+                           *CORE_TESTS],
                           cwd=ROOT, capture_output=True, text=True, timeout=600, env=blocked_env(tmp_path))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and " skipped" not in done.stdout, done.stdout[-500:]

@@ -96,7 +96,8 @@ def test_the_page_and_the_terminal_choose_the_same_plural_form(lang: str) -> Non
     script = (f"import {{ pluralForm }} from {json.dumps((SRC / 'web' / 'js' / 'i18n.js').as_uri())};\n"
               "const [lang, counts, forms] = JSON.parse(process.argv[1]);\n"
               "const out = {};\n"
-              "for (const n of counts) out[n] = Object.fromEntries(Object.entries(forms).map(([k, v]) => [k, pluralForm(v, { n }, lang)]));\n"
+              "for (const n of counts) out[n] = Object.fromEntries(Object.entries(forms)"
+              ".map(([k, v]) => [k, pluralForm(v, { n }, lang)]));\n"
               "console.log(JSON.stringify(out));\n")
     plural = {key: value for key, value in strings(lang).items() if isinstance(value, dict)}
     ran = subprocess.run(["node", "--input-type=module", "-e", script, json.dumps([lang, PLURAL_COUNTS, plural])],
@@ -212,26 +213,37 @@ BEFORE = [
     ('Rules.parse("standard(teams=alternate)")', 'teams=alternate needs players=6'),
     ('Rules.parse("standard(players=6)")', 'six players play in two teams: teams=alternate'),
     ('Rules.parse("standard(partner_exemption=1)")', 'partner_exemption=1 needs teams'),
-    ('Rules.parse("standard(hand_size=14)")', 'active players x hand_size + tapp_size must be the deck size 48, not 3 x 14 + 3'),
-    ('Rules.parse("kreuz(packets=4-4)")', 'packets 4-4 must add up to hand_size 10 (change packets too, e.g. packets=4-3-3)'),
+    ('Rules.parse("standard(hand_size=14)")',
+     'active players x hand_size + tapp_size must be the deck size 48, not 3 x 14 + 3'),
+    ('Rules.parse("kreuz(packets=4-4)")',
+     'packets 4-4 must add up to hand_size 10 (change packets too, e.g. packets=4-3-3)'),
     ('Rules.parse("kreuz(packets=x)")', "option packets must look like '4-3-3', not 'x'"),
     ('Rules.parse("standard(tapp_rounds=2)")', 'a Tapp of 3 cannot be dealt in 2 equal parts within 5 rounds'),
-    ('Rules.parse("standard(foo=1)")', "unknown option 'foo' (options: deck, players, hand_size, tapp_size, packet, tapp_rounds, target, deals, min_bid, first_lead, surrender_credit, double_melds, eight_tens, eight_sevens, durch, failed_credit, defender_melds, rounding, must_beat, sit_out, packets, teams, partner_exemption, auction, all_pass, open_durch, hand_durch, durch_fail_credit, durch_game, bettel, end)"),
+    ('Rules.parse("standard(foo=1)")',
+     "unknown option 'foo' (options: deck, players, hand_size, tapp_size, packet, tapp_rounds, target, deals, min_bid, "
+     "first_lead, surrender_credit, double_melds, eight_tens, eight_sevens, durch, failed_credit, defender_melds, "
+     "rounding, must_beat, sit_out, packets, teams, partner_exemption, auction, all_pass, open_durch, hand_durch, "
+     "durch_fail_credit, durch_game, bettel, end)"),
     ('Rules.parse(5)', "rules must be text like 'standard', not 5"),
-    ('Rules.parse("standard(((")', "cannot read rules 'standard(((' (expected e.g. 'standard' or 'standard(target=1000)')"),
-    ('Rules.parse("poker")', "unknown rule set 'poker' (known: standard, classic40, sevens, club, four-solo, four-sitout, kreuz, kreuz12, sechser)"),
+    ('Rules.parse("standard(((")',
+     "cannot read rules 'standard(((' (expected e.g. 'standard' or 'standard(target=1000)')"),
+    ('Rules.parse("poker")',
+     "unknown rule set 'poker' (known: standard, classic40, sevens, club, four-solo, four-sitout, kreuz, kreuz12, "
+     "sechser)"),
     ('Rules.parse("standard(target)")', "option 'target' needs a value, e.g. target=..."),
     ('Rules.parse("standard(target=1000,target=2000)")', "option 'target' is given twice"),
     ('Rules.parse("standard(target=x)")', "option target must be a whole number, not 'x'"),
     ('Rules.parse("standard").replace(target=True)', 'option target must be a whole number, not True'),
     ('Rules.parse("standard(deck=x)")', "option deck must be one of nines, sevens, forty, not 'x'"),
     ('Rules.parse("standard(target=-10)")', 'option target must be at least 10, not -10'),
-    ('Rules.parse("standard(hand_durch=1000,tapp_size=0,hand_size=16)")', 'hand_durch needs a Tapp to leave unused (tapp_size at least 1)'),
+    ('Rules.parse("standard(hand_durch=1000,tapp_size=0,hand_size=16)")',
+     'hand_durch needs a Tapp to leave unused (tapp_size at least 1)'),
     ('State.new("standard", dealer=9)', 'dealer must be a seat from 0 to 2, not 9'),
     ('played(1, 0).deal_random(random.Random(1))', 'the cards have been dealt already'),
     ('State.new("standard").deal([[]], [])', 'need 3 hands, not 1'),
     ('State.new("standard").deal([["AS"], ["AS"], ["AS"]], [])', 'hand 0 has 1 cards, not 15'),
-    ('State.new("four-sitout").deal([["AS"], ["AS"], ["AS"], ["AS"]], [])', 'hand 0 has 1 cards, not 0 (the dealer sits out)'),
+    ('State.new("four-sitout").deal([["AS"], ["AS"], ["AS"], ["AS"]], [])',
+     'hand 0 has 1 cards, not 0 (the dealer sits out)'),
     ('played(1, 0).parse_action(5)', 'an action must be text, not 5'),
     ('played(1, 0).parse_action("xx")', "a call is a bid like '160' or 'pass', not 'xx'"),
     ('played(1, 0).apply_text("170")', '170 is not legal in the auction phase (legal: 150)'),
@@ -242,9 +254,11 @@ BEFORE = [
     ('replay({"format": "x"})', "format: unknown format 'x' (expected 'binokel-deal/1' or 'binokel-game/1')"),
     ('replay({"format": "binokel-deal/1"})', 'rules: the record names no rules'),
     ('replay({"format": "binokel-deal/1", "rules": "standard"})', 'dealer: the deal names no dealer'),
-    ('replay({"format": "binokel-deal/1", "rules": "standard", "dealer": 9})', 'dealer: dealer must be a seat from 0 to 2, not 9'),
+    ('replay({"format": "binokel-deal/1", "rules": "standard", "dealer": 9})',
+     'dealer: dealer must be a seat from 0 to 2, not 9'),
     ('replay(record(1, auction=["150", "many"]))', "auction[1]: a call is a bid like '160' or 'pass', not 'many'"),
-    # Was 'auction[1]: a call is a bid like "160" or "pass", not 1.5': the record's own spelling of the state's reason, now one code (bad_call).
+    # Was 'auction[1]: a call is a bid like "160" or "pass", not 1.5': the record's own spelling of the state's
+    # reason, now one code (bad_call).
     ('replay(record(1, auction=["150", 1.5]))', "auction[1]: a call is a bid like '160' or 'pass', not 1.5"),
     ('replay(record(1, discard=["AS"]))', 'discard: discard is given, but the deal is in the auction phase'),
     ('replay(record(1, tricks=[["AS"]]))', 'tricks: tricks is given, but the deal is in the auction phase'),
@@ -254,9 +268,12 @@ BEFORE = [
     ('replay(record(1, tapp=["7S", "AS", "AS"]))', 'tapp[0]: 7S is not in the nines deck of standard'),
     ('replay(record(1, hands=5))', 'hands: hands must be a list of 3 hands'),
     ('replay(record(1, tricks=5))', 'tricks: tricks must be a list'),
-    ('replay({"format": "binokel-game/1", "rules": "standard", "players": ["a"]})', 'players: players must list 3 names'),
-    ('replay({"format": "binokel-game/1", "rules": "standard", "deals": 5})', 'deals: deals must be a list of deal records'),
-    ('replay({"format": "binokel-game/1", "rules": "standard", "deals": [{"dealer": 7}]})', 'deals[0].dealer: dealer must be a seat from 0 to 2, not 7'),
+    ('replay({"format": "binokel-game/1", "rules": "standard", "players": ["a"]})',
+     'players: players must list 3 names'),
+    ('replay({"format": "binokel-game/1", "rules": "standard", "deals": 5})',
+     'deals: deals must be a list of deal records'),
+    ('replay({"format": "binokel-game/1", "rules": "standard", "deals": [{"dealer": 7}]})',
+     'deals[0].dealer: dealer must be a seat from 0 to 2, not 7'),
     ('deal_record(State.new("standard"))', 'a deal has no record before the cards are dealt'),
     ('played(0, 9).apply_text("TH")', 'TH does not follow suit: S was led and must be followed'),
     ('played(0, 9).apply_text("AS")', 'seat 2 does not hold AS'),
@@ -324,7 +341,8 @@ def test_the_server_serves_the_catalogue(tmp_path: Path) -> None:
             sent = set(answer.json()["strings"])
             assert sent == {key for key in catalogue(lang)["strings"] if not key.startswith("terminal.")}
         web = Path(__file__).resolve().parents[1] / "src" / "binokel" / "web"
-        asking = [str(f) for f in web.rglob("*") if f.suffix in (".js", ".html") and "terminal." in f.read_text("utf-8")]
+        asking = [str(f) for f in web.rglob("*")
+                  if f.suffix in (".js", ".html") and "terminal." in f.read_text("utf-8")]
         assert not asking, asking
         missing = client.get("/i18n/xx.json")
         assert missing.status_code == 404 and missing.json()["code"] == "bad_language"

@@ -24,8 +24,9 @@ from typing import Any
 
 import pytest
 
-websockets_sync = pytest.importorskip("websockets.sync.client")
+pytest.importorskip("websockets.sync.client")
 from websockets.exceptions import ConnectionClosed
+from websockets.sync import client as websockets_sync
 
 from binokel.server import persist
 from server_support import ModelSocket

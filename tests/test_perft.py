@@ -108,7 +108,8 @@ class Ref:
         new = Ref.__new__(Ref)
         new.__dict__.update(self.__dict__)
         new.hands = [list(h) for h in self.hands]
-        new.calls, new.discard, new.trick, new.waiting = list(self.calls), list(self.discard), list(self.trick), list(self.waiting)
+        new.calls, new.discard = list(self.calls), list(self.discard)
+        new.trick, new.waiting = list(self.trick), list(self.waiting)
         new.passed = list(self.passed)
         return new
 
@@ -136,7 +137,8 @@ class Ref:
         if self.phase == "discard":
             return sorted(set(self.hands[self.soloist]))
         if self.phase == "game":
-            return list(SUITS) + [word for word, value in (("durch", self.rules.durch), ("open_durch", self.rules.open_durch),
+            return list(SUITS) + [word for word, value in (("durch", self.rules.durch),
+                                                           ("open_durch", self.rules.open_durch),
                                                            ("bettel", self.rules.bettel)) if value]
         if self.phase == "surrender":
             return ["surrender", "play"]
@@ -392,7 +394,9 @@ def _generate() -> list[dict]:
             trial = random.Random(rng.randrange(2**32))
             state = _advance(dealt, trial, lambda s: s.phase is Phase.GAME)
             state = state.apply(state.parse_action(trial.choice("SHDC"))).apply_text("play")
-            state = _advance(state, trial, lambda s: len(s.tricks) == rules.hand_size - tricks_left and len(s.trick) == extra)
+            # (_advance calls it at once; the defaults only make the binding explicit)
+            state = _advance(state, trial, lambda s, played=rules.hand_size - tricks_left, extra=extra:
+                             len(s.tricks) == played and len(s.trick) == extra)
             if engine_perft(state, depth)[-1] > 20000:  # keep the suite fast: one trick less
                 depth, tricks_left = depth - 3, tricks_left - 1
                 for _ in range(rules.players):
@@ -405,7 +409,8 @@ def _generate() -> list[dict]:
         for word in ("open_durch", "bettel"):
             if getattr(rules, word):
                 state = _advance(dealt, rng, lambda s: s.phase is Phase.GAME).apply_text(word)
-                positions.append({"name": f"{rules.text}-{word}", "kind": "durch", "record": deal_record(state), "depth": 6})
+                positions.append({"name": f"{rules.text}-{word}", "kind": "durch", "record": deal_record(state),
+                                  "depth": 6})
     # Open Durch from the hand: the deal with its choice after the auction, and the Durch itself.
     rules = Rules.parse("standard(hand_durch=2000)")
     rng = random.Random(3000)

@@ -332,7 +332,8 @@ def test_same_seed_same_deal(rules: Rules) -> None:
         assert first.dealt == second.dealt and first.tapp == second.tapp
         assert deal_record(first) == deal_record(second)
         deals.add((first.dealt, first.tapp))
-        assert [deal_record(s) for s in random_playout(rules, seed)] == [deal_record(s) for s in random_playout(rules, seed)]
+        assert ([deal_record(s) for s in random_playout(rules, seed)]
+                == [deal_record(s) for s in random_playout(rules, seed)])
     assert len(deals) == 20  # different seeds, different deals
     game_a = Game.new(rules, 1).deal_random(random.Random(5))
     game_b = Game.new(rules, 1).deal_random(random.Random(5))

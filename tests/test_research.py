@@ -423,7 +423,8 @@ def test_behaviour_cloning_baseline_learns_and_plays_in_the_tournament(tmp_path:
     assert report["pairs"][0]["n"] == 2 and report["bots"] == ["bc-test", "easy"]
 
 
-def test_cluster_without_ray_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cluster_without_ray_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
     from binokel import tournament
 
     monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed

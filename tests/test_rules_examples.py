@@ -26,7 +26,8 @@ def names(cards: str, trump: str, rules: str = "standard") -> list[str]:
 # ---------------------------------------------------------------- section 1: cards and notation
 
 def test_card_points_and_order() -> None:
-    assert [r.points for r in (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J, Rank.NINE, Rank.SEVEN)] == [11, 10, 4, 3, 2, 0, 0]
+    ranks = (Rank.A, Rank.T, Rank.K, Rank.Q, Rank.J, Rank.NINE, Rank.SEVEN)
+    assert [r.points for r in ranks] == [11, 10, 4, 3, 2, 0, 0]
     assert Hand(STANDARD.deck_cards).points == 240
     assert Hand(Rules.parse("classic40").deck_cards).points == 240
     assert len(STANDARD.deck_cards) == 48 and len(Rules.parse("classic40").deck_cards) == 40
@@ -407,7 +408,8 @@ def test_rules_text_round_trips(text: str) -> None:
 
 
 def test_rules_text_is_canonical() -> None:
-    assert Rules.parse("standard( surrender_credit=30 , target=1000 )").text == "standard(target=1000,surrender_credit=30)"
+    assert (Rules.parse("standard( surrender_credit=30 , target=1000 )").text
+            == "standard(target=1000,surrender_credit=30)")
     assert Rules.parse("standard(target=1500)").text == "standard"
 
 

@@ -155,7 +155,8 @@ def check_no_leak(db: Path, game_id: str, log: list[Message], sent: set[Card] = 
             allowed = allowed | set(sent)
         for seen in (message, wire_of(message)):
             leaked = cards_in(seen) - allowed
-            assert not leaked, f"version {version}: {seen['type']} message shows hidden cards {sorted(map(str, leaked))}"
+            assert not leaked, (f"version {version}: {seen['type']} message shows hidden cards "
+                                f"{sorted(map(str, leaked))}")
     return checked
 
 
@@ -237,7 +238,8 @@ def test_the_rules_say_who_plays_with_whom_and_each_seats_computer_name(client: 
 
 
 BAD_RULES = ["poker", "standard(target=7)", "standard(players=4)", "kreuz(teams=none,partner_exemption=1)",
-             "standard(sit_out=1)", "standard(bettel=15)", "club(auction=sealed)", "standard(target)", "sechser(players=3)"]
+             "standard(sit_out=1)", "standard(bettel=15)", "club(auction=sealed)", "standard(target)",
+             "sechser(players=3)"]
 
 
 @pytest.mark.parametrize("text", BAD_RULES)
@@ -366,7 +368,8 @@ def test_complete_deal_to_score_sheet_without_leaks(client: TestClient, db: Path
         first = until_ready(ws, log)
         assert first["game"]["players"][0] == "Anna"
         assert first["game"]["levels"] == [None, "easy", "medium"]
-        assert first["game"]["settings"] == {**first["game"]["settings"], "language": "de", "deck": "german", "name": "Anna"}
+        assert first["game"]["settings"] == {**first["game"]["settings"],
+                                             "language": "de", "deck": "german", "name": "Anna"}
         assert first["game"]["deal_number"] == 1 and first["game"]["target"] == 1500
         if first["view"]["to_move"] == 0:
             ws.send_json({"type": "hint"})
@@ -535,7 +538,8 @@ def test_bad_messages_get_errors_and_change_nothing(db: Path) -> None:
                 ('{"type": "action", "action": 150, "version": 0}', "an action message needs \"action\""),
                 (json.dumps({"type": "sync", "pad": "x" * MAX_MESSAGE}), "message too large"),
                 (b"\x00\x01", "messages must be JSON text"),
-                ('{"type": "action", "action": "150", "version": %d}' % state["version"], "it is not seat 0's turn"),
+                (json.dumps({"type": "action", "action": "150", "version": state["version"]}),
+                 "it is not seat 0's turn"),
                 ('{"type": "action", "action": "150", "version": 7}', "stale version 7"),
                 ('{"type": "hint"}', "a hint is only given when it is your turn"),
                 ('{"type": "next_deal"}', "the current deal is not finished"),
@@ -566,7 +570,7 @@ def test_illegal_actions_get_errors_and_change_nothing(client: TestClient, db: P
         tried = 0
         while state["view"]["phase"] != "over" and tried < 12:
             seen = state["view"]
-            hidden = sorted(str(c) for c in set(Card.parse(c) for c in _deck()) - set(map(Card.parse, seen["hand"])))
+            hidden = sorted(str(c) for c in {Card.parse(c) for c in _deck()} - set(map(Card.parse, seen["hand"])))
             wrong = {"auction": ["999", "AS", "pass" if seen["legal_actions"] == ["150"] else "1000"],
                      "discard": [hidden[0], "pass"],
                      "game": ["X", "150"],
@@ -611,7 +615,8 @@ def test_rematch_keeps_the_settings(client: TestClient) -> None:
     with seat_ws(client, answer['id']) as ws:
         state = ws.receive_json()
     assert state["game"]["rules"] == "standard(target=100)"
-    assert state["game"]["settings"] == {**state["game"]["settings"], "language": "fr", "deck": "french", "name": "Cleo"}
+    assert state["game"]["settings"] == {**state["game"]["settings"],
+                                         "language": "fr", "deck": "french", "name": "Cleo"}
     assert state["game"]["levels"] == [None, "easy", "medium"] and state["version"] == 1
 
 

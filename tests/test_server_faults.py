@@ -200,7 +200,8 @@ def test_a_bot_move_that_fails_unexpectedly_is_thought_again(disk: FullDisk, mon
             ws.send_json({"type": "action", "action": state["view"]["legal_actions"][0], "version": state["version"]})
             after = until(ws, my_turn)  # both bots moved
     assert not failures and after["version"] >= state["version"] + 3
-    assert [r.getMessage() for r in caplog.records if r.exc_info] == [f"a bot's move at table {game['id']} failed; trying again"]
+    assert ([r.getMessage() for r in caplog.records if r.exc_info]
+            == [f"a bot's move at table {game['id']} failed; trying again"])
 
 
 def test_acknowledged_versions_are_all_in_the_store_after_a_restart(disk: FullDisk) -> None:

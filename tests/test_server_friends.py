@@ -173,7 +173,8 @@ def test_impersonation_fails_and_changes_nothing(db: Path) -> None:
         assert client.get("/api/games").status_code in (404, 405)
         mine = client.post("/api/my-games", json={"tokens": [tokens[1], forged]}).json()["games"]
         assert [(g["id"], g["seat"]) for g in mine] == [(game_id, 1)]
-        assert client.delete(f"/api/games/{game_id}", headers={"Authorization": f"Bearer {tokens[0]}"}).status_code == 200
+        assert client.delete(f"/api/games/{game_id}",
+                             headers={"Authorization": f"Bearer {tokens[0]}"}).status_code == 200
         assert Store(db).load(game_id) is None and Store(db).load(other_id) is not None
 
 

@@ -77,7 +77,8 @@ def test_kill_9_with_two_people(tmp_path: Path) -> None:
             assert again["version"] >= last[seat]["version"]  # nothing acknowledged is lost
             if again["version"] == last[seat]["version"]:
                 assert again["view"] == last[seat]["view"]
-            played = [c for t in last[seat]["view"]["tricks"] for c in t["cards"]] + last[seat]["view"]["trick"]["cards"]
+            played = ([c for t in last[seat]["view"]["tricks"] for c in t["cards"]]
+                      + last[seat]["view"]["trick"]["cards"])
             replayed = [c for t in again["view"]["tricks"] for c in t["cards"]] + again["view"]["trick"]["cards"]
             assert replayed[:len(played)] == played
             assert again["view"]["auction"][:len(last[seat]["view"]["auction"])] == last[seat]["view"]["auction"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import itertools
 import os
 import math
 import random
@@ -371,7 +372,7 @@ def test_a_hint_flood_at_one_table_leaves_another_tables_bots_alone() -> None:
 
     def gaps(start: float, end: float) -> list[float]:
         seen = [(at, v) for at, v in arrivals if start <= at <= end]
-        return [b[0] - a[0] for a, b in zip(seen, seen[1:]) if b[1] == a[1] + 1]
+        return [b[0] - a[0] for a, b in itertools.pairwise(seen) if b[1] == a[1] + 1]
 
     ratios, moved = [], 0
     for unloaded, loaded in windows:

@@ -36,7 +36,8 @@ def played(rules: str, seed: int, levels: tuple[str, ...] = ("medium", "medium",
     return state
 
 
-@pytest.mark.parametrize(("rules", "seed"), [("standard", s) for s in range(6)] + [("kreuz", 1), ("kreuz", 2), ("club", 3)])
+@pytest.mark.parametrize(("rules", "seed"),
+                         [("standard", s) for s in range(6)] + [("kreuz", 1), ("kreuz", 2), ("club", 3)])
 def test_explanation_adds_up_to_the_scores(rules: str, seed: int) -> None:
     state = played(rules, seed)
     explained = explain_deal(state)
@@ -72,7 +73,8 @@ def test_review_names_the_bots_choice_and_its_cost() -> None:
     for decision in plays:
         if "values" in decision:
             assert decision["best"] in decision["values"] and decision["played"] in decision["values"]
-            assert decision["cost"] == round(decision["values"][decision["best"]] - decision["values"][decision["played"]], 1)
+            assert decision["cost"] == round(decision["values"][decision["best"]]
+                                             - decision["values"][decision["played"]], 1)
             assert decision["cost"] >= 0
     assert any(d.get("cost") for d in plays), "an easy bot's play differs from the hard bot's somewhere"
     assert len(review["tricks"]) == 15 and len(review["play_hands"][1]) == 15
@@ -87,7 +89,8 @@ def test_bidding_help_sees_only_the_view() -> None:
     assert 0 <= low <= high and low % 10 == 0 and high % 10 == 0
     assert help_["lowest"] == 150
     # The same view with other hidden cards gives the same help: only the view is read.
-    other = State.new("standard", dealer=2).deal([[str(c) for c in state.hand(0)], *_shuffled_rest(state)], _tapp_of(state))
+    other = State.new("standard", dealer=2).deal([[str(c) for c in state.hand(0)], *_shuffled_rest(state)],
+                                                 _tapp_of(state))
     assert bidding_help(view(other, 0), seed=3, worlds=12) == help_
 
 
@@ -155,7 +158,8 @@ def test_http_review_advice_and_rules_check(client) -> None:  # noqa: F811
     assert upload.status_code == 200 and upload.json()["seat"] == 1
     assert client.post("/api/review", json={"record": {"format": "nope"}}).status_code == 400
     assert client.get("/api/rules/check", params={"text": "kreuz(players=6)"}).json()["ok"] is False
-    assert client.get("/api/rules/check", params={"text": "kreuz"}).json() == {"ok": True, **client.get("/api/rules", params={"text": "kreuz"}).json()}
+    assert client.get("/api/rules/check", params={"text": "kreuz"}).json() == {
+        "ok": True, **client.get("/api/rules", params={"text": "kreuz"}).json()}
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -188,7 +192,8 @@ def test_a_surrender_is_explained_without_contradiction() -> None:
             assert seat["counts"] == bool(seat["melds"]), seat
     for unit in explained["units"]:
         if state.soloist not in unit["seats"]:
-            assert unit["raw"] == unit["credit"] + sum(s["melds"] for s in explained["seats"] if s["seat"] in unit["seats"] and s["counts"])
+            assert unit["raw"] == unit["credit"] + sum(s["melds"] for s in explained["seats"]
+                                                       if s["seat"] in unit["seats"] and s["counts"])
 
 
 def test_a_deal_bid_far_above_any_hand_is_reviewed_and_advised(client) -> None:  # noqa: F811

@@ -60,7 +60,8 @@ def test_a_file_of_the_previous_version_opens_and_migrates(tmp_path: Path) -> No
         assert store.append("old1", 5, [{"action": "x"}]) == 6
         assert [e.version for e in entries_of(store, "old1", 5)] == [6]
     tables = {row[0] for row in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert tables == {"games", "log", "snapshots", "schema_migrations", "invites", "presence", "chat", "leases", "rematches"}
+    assert tables == {"games", "log", "snapshots", "schema_migrations", "invites", "presence", "chat", "leases",
+                      "rematches"}
 
 
 def test_a_full_disk_fails_clearly_writes_nothing_and_recovers(tmp_path: Path,
@@ -182,7 +183,8 @@ def test_writers_queued_together_commit_together_and_a_refusal_undoes_only_itsel
             thread.join()
         assert store.commits == first + 2  # a alone, then b and c together
         assert outcomes["a"] == 3 and outcomes["c"] == 3 and isinstance(outcomes["b"], VersionConflict)
-        assert [e.version for e in entries_of(store, "a", 0)] == [1, 2, 3] == [e.version for e in entries_of(store, "c", 0)]
+        assert ([e.version for e in entries_of(store, "a", 0)] == [1, 2, 3]
+                == [e.version for e in entries_of(store, "c", 0)])
         assert [e.version for e in entries_of(store, "b", 0)] == [1]
 
 

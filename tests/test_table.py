@@ -122,7 +122,7 @@ def test_events_never_show_a_seat_or_a_spectator_more_than_its_views(rules: Rule
         choose = chooser(rng)
         known: dict[int | None, set[str]] = {}
         checked = 0
-        while not table.is_over() and table.deal_number < 2 or table.to_move not in (CHANCE, None):
+        while (not table.is_over() and table.deal_number < 2) or table.to_move not in (CHANCE, None):
             since = table.version
             if table.needs_deal():
                 table.deal()
@@ -208,9 +208,9 @@ def test_who_sees_what_in_one_deal() -> None:
     deal = table.game.deals[0]
     assert len(over) == 1 and over[0].visibility == Visibility.everyone(3)
     assert over[0].data == {"number": 1, "dealer": deal.dealer, "soloist": soloist, "bid": 150,
-                            "game": table.view(0).to_json()["game"], "outcome": deal.outcome.value, "scores": list(deal.scores),
-                            "meld_points": list(deal.meld_points), "card_points": list(deal.card_points),
-                            "totals": list(table.game.totals)}
+                            "game": table.view(0).to_json()["game"], "outcome": deal.outcome.value,
+                            "scores": list(deal.scores), "meld_points": list(deal.meld_points),
+                            "card_points": list(deal.card_points), "totals": list(table.game.totals)}
 
 
 def test_an_open_durch_shows_the_soloists_hand_to_everybody() -> None:

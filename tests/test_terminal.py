@@ -156,7 +156,8 @@ def test_bad_input_at_every_prompt_gets_a_reason_and_the_prompt_again(tmp_path):
         if kind == "auction":
             if kind not in tested:
                 for text, reason in [("xyz", r"^Type the bid shown or p to pass, not 'xyz'\.$"),
-                                     ("999", r"^Not allowed: 999 is not legal in the auction phase \(legal: pass, \d+\)\.$"),
+                                     ("999", r"^Not allowed: 999 is not legal in the auction phase "
+                                             r"\(legal: pass, \d+\)\.$"),
                                      ("", r"^Please type a choice \(h for help\)\.$")]:
                     child.sendline(text)
                     expect_reason(child, reason, AUCTION)

@@ -144,7 +144,8 @@ def test_every_language_has_every_message_with_the_same_placeholders(lang):
     for key, text in english.items():
         assert fields(table[key]) == fields(text), (lang, key)
     words = catalogue(lang)["words"]
-    assert set(words) <= set(catalogue("en")["words"]) | {f"cmd_{c}" for c in ("hint", "sheet", "rules", "last", "help", "quit")}
+    commands = {f"cmd_{c}" for c in ("hint", "sheet", "rules", "last", "help", "quit")}
+    assert set(words) <= set(catalogue("en")["words"]) | commands
 
 
 def test_german_uses_german_terms():

@@ -128,7 +128,8 @@ def test_a_stale_version_is_resynchronised_quietly_and_a_refusal_told() -> None:
     step = remote.handle({"type": "error", "message": "stale version 3: the game is at version 4 (send sync)",
                           "code": "stale_version", "params": {"version": 3, "current": 4}})
     assert step.replies == [{"type": "sync"}] and len(lines) == shown
-    step = remote.handle({"type": "error", "message": "x", "code": "not_seats_turn", "params": {"seat": 0, "to_move": 1}})
+    step = remote.handle({"type": "error", "message": "x", "code": "not_seats_turn",
+                          "params": {"seat": 0, "to_move": 1}})
     assert step.replies == [{"type": "sync"}]
     assert lines[-1].startswith("The server refused: ") and "stale" not in lines[-1]
 

@@ -234,7 +234,8 @@ def test_enter_twice_plays_the_standard_rules(tmp_path):
      "  partner_exemption=1: While your partner wins the trick you must follow suit but need not beat or trump."),
     # The meanings are the catalogue's, the same the page shows (binokel.i18n, meaning.*).
     ("de", "Geltende Regeln: kreuz(partner_exemption=1)", "  partner_exemption=1: Solange der Partner den Stich hat"),
-    ("fr", "Règles en vigueur : kreuz(partner_exemption=1)", "  partner_exemption=1: Tant que votre partenaire est maître"),
+    ("fr", "Règles en vigueur : kreuz(partner_exemption=1)",
+     "  partner_exemption=1: Tant que votre partenaire est maître"),
 ])
 def test_the_rules_in_force_at_the_start_and_on_request(tmp_path, lang, heading, meaning):
     child = spawn("--lang", lang, "--save", "r.json", rules="kreuz(partner_exemption=1)", cwd=str(tmp_path))
