@@ -503,3 +503,37 @@ def test_appends_started_without_a_waiting_thread_are_told_by_batch(store: Store
     subscription.close()
     # Each heard once written, with its entries (the one made in a thread too); the refused one never.
     assert appended == {(f"soon{n}", n) for n in range(40)} | {("soon39", "in a thread")}
+
+
+def test_a_batch_waits_for_other_games_only_while_several_write_often(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both stores' group commit (:class:`Gather`): another game's write that comes soon after a
+    batch waits for others to join its batch; a write of the last batch's game, or one after a
+    quiet spell, is written at once."""
+    from binokel.server.storage.base import Gather, GroupCommit, Pending
+
+    waits: list[float] = []
+    sleep = time.sleep
+
+    def counted(seconds: float) -> None:
+        if seconds == 2.0:
+            waits.append(seconds)
+        sleep(seconds)
+
+    monkeypatch.setattr(time, "sleep", counted)
+    batches: list[list[str | None]] = []
+    gather = Gather(2.0, 60.0)  # long enough for a loaded machine
+    group: GroupCommit[Pending] = GroupCommit(lambda batch: batches.append([p.game_id for p in batch]),
+                                              key=lambda pending: pending.game_id, gather=gather)
+    group.run(Pending("a"))
+    writer = threading.Thread(target=group.run, args=(Pending("b"),))
+    writer.start()  # another game's write, soon after a's batch: it waits for others
+    deadline = time.monotonic() + 10
+    while not waits and time.monotonic() < deadline:
+        sleep(0.01)
+    group.run(Pending("a"))  # joins b's batch
+    writer.join()
+    assert batches == [["a"], ["b", "a"]] and waits == [2.0]
+    group.run(Pending("a"))  # the same game as the last batch's: no wait
+    gather.often = 0.0
+    group.run(Pending("c"))  # another game, but nobody wrote often: no wait
+    assert batches[2:] == [["a"], ["c"]] and waits == [2.0]

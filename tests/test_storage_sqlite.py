@@ -170,7 +170,7 @@ def test_writers_queued_together_commit_together_and_a_refusal_undoes_only_itsel
                 time.sleep(0.01)
             assert done()
 
-        first, store.gather = store.commits, 0.0  # a's batch is taken at once
+        first, store.gather.seconds = store.commits, 0.0  # a's batch is taken at once
         store._lock.acquire()  # the connection is busy: a's batch waits for it, b and c queue behind
         threads = [threading.Thread(target=append, args=args) for args in (("a", 1), ("b", 0), ("c", 1))]
         threads[0].start()
@@ -238,7 +238,7 @@ def test_while_games_write_often_an_append_waits_for_others_to_join_its_batch(
             store.create(game_id, rules="standard", settings={}, seed=1, first_dealer=0,
                          seats=[Seat("bot", "easy", "B")], entries=[{"n": 1}])
         store.append("a", 1, [{"n": 2}])
-        store.gather, store.often = 2.0, 60.0  # long enough for a loaded machine
+        store.gather.seconds, store.gather.often = 2.0, 60.0  # long enough for a loaded machine
         first = store.commits
         writer = threading.Thread(target=store.append, args=("b", 1, [{"n": 2}]))
         writer.start()  # another game's append, soon after a's commit: it waits for others

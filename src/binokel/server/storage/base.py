@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -444,9 +445,10 @@ class Pending:
     """One write waiting for its batch (:class:`GroupCommit`): done once its batch was
     written, with its result or its error."""
 
-    __slots__ = ("done", "error", "result", "tell", "waiter")
+    __slots__ = ("done", "error", "game_id", "result", "tell", "waiter")
 
-    def __init__(self) -> None:
+    def __init__(self, game_id: str | None = None) -> None:
+        self.game_id = game_id  # the game written (None: a write of no one game)
         self.done = False
         self.result: Any = None
         self.error: BaseException | None = None
@@ -462,6 +464,33 @@ class Pending:
 
 
 P = TypeVar("P", bound=Pending)
+
+
+class Gather:
+    """When a batch's first write waits for other games' writes to join it: while several
+    games write often (the last batch, another game's, was written less than ``often``
+    seconds ago) it waits ``seconds``, so one transaction and one wake of the loop serve
+    several steps instead of one each; a game alone (bots playing at once) never waits.
+
+    >>> gather = Gather(0.001, 60.0)
+    >>> gather.due("a"), gather.committed("a"), gather.due("a"), gather.due("b")
+    (False, None, False, True)
+    """
+
+    def __init__(self, seconds: float, often: float) -> None:
+        self.seconds = seconds  # 0: every batch is written at once
+        self.often = often
+        self._at = float("-inf")  # when the last batch was written (time.monotonic)
+        self._game: str | None = None  # the game of its last write
+
+    def due(self, game_id: str | None) -> bool:
+        """Does a batch whose first write is of ``game_id`` wait?"""
+        return self.seconds > 0 and game_id is not None and game_id != self._game \
+            and time.monotonic() - self._at < self.often
+
+    def committed(self, game_id: str | None) -> None:
+        """A batch was written, its last write of ``game_id``."""
+        self._at, self._game = time.monotonic(), game_id
 
 
 class GroupCommit(Generic[P]):
@@ -482,12 +511,10 @@ class GroupCommit(Generic[P]):
     """
 
     def __init__(self, write: Callable[[list[P]], None], key: Callable[[P], Hashable] | None = None, *,
-                 before: Callable[[P], None] | None = None) -> None:
+                 gather: Gather | None = None) -> None:
         self._write = write
         self._key = key
-        # Called by the thread that took the turn with the next batch's first request, before
-        # the batch is taken: it may wait there for more requests to join (SQLite's gather).
-        self._before = before
+        self.gather = gather  # when the thread that took the turn waits for more writes to join
         self._turn = threading.Condition()
         self.queue: list[P] = []
         self._writing = False
@@ -555,6 +582,8 @@ class GroupCommit(Generic[P]):
         stop: BaseException | None = None
         try:
             self._write(batch)
+            if self.gather is not None:
+                self.gather.committed(batch[-1].game_id)
         except BaseException as error:  # noqa: BLE001 - the batch failed as a whole (a stop is raised again below)
             for pending in batch:
                 pending.error = pending.error or error
@@ -579,12 +608,12 @@ class GroupCommit(Generic[P]):
             raise stop
 
     def _take_batch(self) -> list[P]:
-        """The next batch, taken by the thread that has the turn (``before`` first)."""
-        if self._before is not None:
+        """The next batch, taken by the thread that has the turn (after the gather's wait)."""
+        if self.gather is not None:
             with self._turn:
                 first = self.queue[0] if self.queue else None
-            if first is not None:
-                self._before(first)
+            if first is not None and self.gather.due(first.game_id):
+                time.sleep(self.gather.seconds)  # the writes that arrive meanwhile join this batch
         with self._turn:
             return self._take()
 

@@ -40,6 +40,7 @@ from binokel.server.storage.base import (
     GameExists,
     GameInfo,
     GameNotFound,
+    Gather,
     GroupCommit,
     Notifier,
     Pending,
@@ -66,6 +67,14 @@ Connection = psycopg.Connection[Row]
 CHANNEL = "binokel_games"
 SHUT_DOWN = {"57P01", "57P02", "57P03"}  # admin_shutdown, crash_shutdown, cannot_connect_now
 MIGRATION_LOCK = 0x62696E6F6B656C  # "binokel": the advisory lock taken while migrating
+GATHER_SECONDS = 0.005
+"""How long a batch of appends waits for other games' appends to join it while several games
+write often (:class:`~binokel.server.storage.base.Gather`). At 1,000 tables of people on two
+processes a batch held 1.4 appends without the wait and about 3 with it; each batch costs its
+statement, a commit and a wake of the loop, and the server's CPU per step fell by about a fifth
+(docs/server.md "Round eighteen"). It adds about 5 ms to a step's answer; 10 ms doubled the p95."""
+OFTEN_SECONDS = 0.05
+"""Games write often when an append of one comes within this long of another's batch."""
 
 # What a fault of the database or the network raises (OperationalError: connection lost,
 # disk full, shut down; InternalError: e.g. a read-only transaction on a standby).
@@ -85,7 +94,9 @@ class PostgresStore(Store):
         self.url = url
         self.timeout = timeout
         self._pool = _Pool(url, pool_size, timeout)
-        self._appends: GroupCommit[_Append] = GroupCommit(self._write_appends, key=lambda request: request.game_id)
+        self.gather = Gather(GATHER_SECONDS, OFTEN_SECONDS)
+        self._appends: GroupCommit[_Append] = GroupCommit(self._write_appends, key=lambda request: request.game_id,
+                                                          gather=self.gather)
         self._down = False
         self._down_lock = threading.Lock()
         self.notifier = notifier or PostgresNotifier(url)
@@ -416,11 +427,11 @@ class _Append(Pending):
     """One append waiting for its batch: its game, the version it expects, its row of
     :data:`APPEND`'s ``batch``."""
 
-    __slots__ = ("expected", "game_id", "row")
+    __slots__ = ("expected", "row")
+    game_id: str
 
     def __init__(self, game_id: str, expected: int, row: dict[str, Any]) -> None:
-        super().__init__()
-        self.game_id = game_id
+        super().__init__(game_id)
         self.expected = expected
         self.row = row
 

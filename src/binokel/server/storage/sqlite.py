@@ -26,6 +26,7 @@ from binokel.server.storage.base import (
     GameExists,
     GameInfo,
     GameNotFound,
+    Gather,
     GroupCommit,
     LocalNotifier,
     Notifier,
@@ -89,7 +90,8 @@ class SQLiteStore(Store):
         self.busy_timeout = busy_timeout
         self.notifier = notifier or LocalNotifier()
         self._lock = threading.Lock()  # the writer's connection
-        self._group: GroupCommit[_Request[Any]] = GroupCommit(self._commit_batch, before=self._gather)
+        self.gather = Gather(GATHER_SECONDS, OFTEN_SECONDS)
+        self._group: GroupCommit[_Request[Any]] = GroupCommit(self._commit_batch, gather=self.gather)
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
@@ -97,10 +99,6 @@ class SQLiteStore(Store):
         self._failing = False  # writes fail at the moment (logged once, until one lands)
         self._failed_at = 0.0  # when the last write was refused (time.monotonic)
         self.calm = CALM  # an outage ends with a write that changes something this long after the last refusal
-        self.gather = GATHER_SECONDS  # 0: every writer writes at once
-        self.often = OFTEN_SECONDS
-        self._committed_at = float("-inf")  # when the last batch was committed (time.monotonic)
-        self._committed_game: str | None = None  # the game of the last batch's last append
         self.commits = 0  # batches written
         try:
             self._db = self._connect()
@@ -153,20 +151,12 @@ class SQLiteStore(Store):
         Group commit (:class:`GroupCommit`): writers that arrive while another is writing queue
         up, and the next one to write runs all of them in one transaction (each under its own
         savepoint, so one refused append does not undo the others) with one commit — one wait
-        for the disk for the lot instead of one each (see :meth:`_gather`)."""
+        for the disk for the lot instead of one each (see :data:`GATHER_SECONDS`)."""
         if self._closed:
             raise StorageUnavailable("the games database is closed")
         request: _Request[T] = _Request(work, game_id)
         self._group.run(request)
         return request.outcome()
-
-    def _gather(self, first: _Request[Any]) -> None:
-        """Before a batch is taken: an append of a game that comes less than ``often`` seconds
-        after another game's commit first waits ``gather`` seconds for others to join (a game
-        alone, e.g. bots playing at once, would only wait)."""
-        if self.gather > 0 and first.game_id is not None and first.game_id != self._committed_game \
-                and time.monotonic() - self._committed_at < self.often:
-            time.sleep(self.gather)  # the writes that arrive meanwhile join this batch
 
     def _commit_batch(self, batch: list[_Request[Any]]) -> None:
         """Write ``batch`` in one transaction; then tell the listeners of its submitted appends
@@ -197,7 +187,6 @@ class SQLiteStore(Store):
                 db.execute("RELEASE request")
             db.execute("COMMIT")
             self.commits += 1
-            self._committed_at, self._committed_game = time.monotonic(), batch[-1].game_id
             # Over only once a write changed something (a read-only file commits a write that
             # changes nothing) with no refusal for a while (a nearly full disk takes some writes
             # and refuses others, by turns: one outage, not one per write).
@@ -439,13 +428,12 @@ class SQLiteStore(Store):
 class _Request(Pending, Generic[T]):
     """One write waiting for its batch; an append's ``game_id`` and (submitted) ``entries``."""
 
-    __slots__ = ("entries", "game_id", "work")
+    __slots__ = ("entries", "work")
 
     def __init__(self, work: Callable[[sqlite3.Connection], T], game_id: str | None,
                  entries: Sequence[JSON] = ()) -> None:
-        super().__init__()
+        super().__init__(game_id)
         self.work = work
-        self.game_id = game_id
         self.entries = entries
 
     def outcome(self) -> T:
