@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import OrderedDict
 
 from binokel.server.channel import Connection
 
@@ -33,10 +34,14 @@ a second) the bench's pages lost their line more often on a saturated machine
 
 class Beat:
     """The connections of this process that asked for a beat, and the timer that tells
-    the quiet ones. The timer runs while there is a connection to look at."""
+    the quiet ones. The timer runs while there is a connection to look at.
+
+    The connections are kept in the order they were last told something, the quietest first
+    (a post moves its connection last: :attr:`Connection.quiet_order`), so a look stops at the
+    first that is not quiet: it costs the beats it sends, not the connections it has."""
 
     def __init__(self) -> None:
-        self.connections: set[Connection] = set()
+        self.connections: OrderedDict[Connection, None] = OrderedDict()
         self._timer: asyncio.TimerHandle | None = None
         self._due = 0.0  # the loop's time of the next look
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -44,7 +49,7 @@ class Beat:
     def add(self, connection: Connection) -> None:
         """Beat ``connection`` at once (so its client knows that this server beats) and then
         whenever it is quiet, until :meth:`discard`."""
-        self.connections.add(connection)
+        self.enlist(connection)
         connection.post(BEAT)
         loop = asyncio.get_running_loop()
         if self._timer is None or self._loop is not loop:  # (an app is served by one loop; a test's may change)
@@ -53,8 +58,14 @@ class Beat:
             self._due = loop.time() + TICK_SECONDS
             self._timer = loop.call_at(self._due, self._tick, loop)
 
+    def enlist(self, connection: Connection) -> None:
+        """Look at ``connection`` from now on (:meth:`add` without the first beat and the timer)."""
+        self.connections[connection] = None
+        connection.quiet_order = self.connections
+
     def discard(self, connection: Connection) -> None:
-        self.connections.discard(connection)
+        self.connections.pop(connection, None)
+        connection.quiet_order = None
 
     def sweep(self, now: float) -> int:
         """Post a beat to each connection sent nothing since ``now - QUIET_SECONDS``
@@ -62,17 +73,21 @@ class Beat:
 
         >>> from binokel.server.limits import Limits
         >>> beat, quiet, busy = Beat(), Connection(0, Limits()), Connection(1, Limits())
-        >>> beat.connections |= {quiet, busy}
+        >>> beat.enlist(quiet); beat.enlist(busy)
         >>> quiet.told_at, busy.told_at = 10.0, 10.5
-        >>> beat.sweep(11.0), quiet.queue.get_nowait(), busy.queue.qsize()
-        (1, '{"type":"beat"}', 0)
+        >>> beat.sweep(11.0), quiet.queue.get_nowait(), busy.queue.qsize(), list(beat.connections) == [busy, quiet]
+        (1, '{"type":"beat"}', 0, True)
         """
         due = now - QUIET_SECONDS
+        connections = self.connections
         told = 0
-        for connection in self.connections:
-            if connection.told_at <= due:
-                connection.post(BEAT)  # sets its told_at
-                told += 1
+        for _ in range(len(connections)):  # each at most once, whatever its post did
+            connection = next(iter(connections))
+            if connection.told_at > due:
+                break  # the rest were told something later still
+            connection.post(BEAT)  # sets its told_at and moves it last
+            connections.move_to_end(connection)  # (a dropped connection's post does neither)
+            told += 1
         return told
 
     def _tick(self, loop: asyncio.AbstractEventLoop) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -38,6 +39,8 @@ class Connection:
         self.since: int | None = None  # the version the client said it had seen (hello)
         self.beat = False  # the client asked to be told a beat on a quiet line (hello; server/beat.py)
         self.told_at = time.monotonic()  # when a message was last posted (the beat's measure of quiet)
+        # The beat's connections, the quietest first (server/beat.py): a post moves this one last.
+        self.quiet_order: OrderedDict[Connection, None] | None = None
 
     def post(self, message: dict[str, Any] | str | None) -> None:
         """Queue a message (None closes the connection), encoded here (a str: encoded already).
@@ -55,6 +58,8 @@ class Connection:
         self.queue_bytes += len(text)
         self.queue.put_nowait(text)
         self.told_at = time.monotonic()
+        if self.quiet_order is not None:
+            self.quiet_order.move_to_end(self)
 
     async def next_message(self) -> str | None:
         """The next message to send (None: close), for the connection's sender."""
