@@ -214,19 +214,31 @@ def test_listeners_hear_every_accepted_change(store: Store) -> None:
         heard.get(timeout=0.5)  # a closed subscription hears nothing (nor the refused append above)
 
 
-def test_a_listener_hears_only_the_games_it_wants(store: Store) -> None:
+def test_a_listener_hears_only_the_changes_it_wants(store: Store) -> None:
+    """``wants`` is asked once a change, with its game and version, before its entries are read:
+    here the games of g1 but its version 3 (as a process that announced it itself)."""
     heard: queue.Queue[Change] = queue.Queue()
-    subscription = store.notifier.subscribe(heard.put, wants={"g1"}.__contains__)
+    asked: list[tuple[str, int]] = []
+
+    def wants(game_id: str, version: int) -> bool:
+        asked.append((game_id, version))
+        return game_id == "g1" and version != 3
+
+    subscription = store.notifier.subscribe(heard.put, wants=wants)
     new_game(store, "g2")
     new_game(store, "g1")
     store.append("g2", 1, [{"a": 1}])
     store.append("g1", 1, [{"a": 2}])
-    store.notify("g2", 2)
-    store.notify("g1", 2)
+    store.append("g1", 2, [{"a": 3}])
+    store.notify("g2", 3)
+    store.notify("g1", 3)
+    store.notify("g1", 4)
     assert [heard.get(timeout=10) for _ in range(3)] == [Change("g1", 1), Change("g1", 2, ({"a": 2},)),
-                                                         Change("g1", 2)]
+                                                         Change("g1", 4)]
     with pytest.raises(queue.Empty):
         heard.get(timeout=0.5)
+    assert sorted(asked) == sorted([("g2", 1), ("g1", 1), ("g2", 2), ("g1", 2), ("g1", 3), ("g2", 3), ("g1", 3),
+                                    ("g1", 4)])
     subscription.close()
 
 

@@ -157,9 +157,15 @@ class Hall:
         # size (cores + 4) is too small to ride out a slow disk flush while other tables write.
         self._loop.set_default_executor(ThreadPoolExecutor(max_workers=IO_THREADS, thread_name_prefix="binokel-io"))
         # Only the changes of tables held here: the others' are not even read.
-        self._subscription = await asyncio.to_thread(self.store.notifier.subscribe, self._heard,
-                                                     self.tables.__contains__)
+        self._subscription = await asyncio.to_thread(self.store.notifier.subscribe, self._heard, self._wants)
         self._heartbeat = self._loop.create_task(self.heartbeat(), name="presence heartbeat")
+
+    def _wants(self, game_id: str, version: int) -> bool:
+        """In the listening thread: is the change news to a table held here? Not if this process
+        announced it itself (a step it stored, a notice it sent): hearing it back is no news, so
+        it is not read nor handed to the loop."""
+        table = self.tables.get(game_id)
+        return table is not None and not table.replication.notices.is_own(version)
 
     def _heard(self, change: Change) -> None:
         """A change notification, in the listening thread: hand it to the loop."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import threading
 from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -37,29 +38,37 @@ log = logging.getLogger("binokel.server")
 
 
 class Notices:
-    """The change notifications this process sent for one game, so that hearing them back is no news."""
+    """The change notifications this process sent for one game, so that hearing them back is no
+    news. Expected on the loop, heard back in the store's listening thread (:meth:`Hall._wants`)."""
 
     def __init__(self, store: Store, game_id: str) -> None:
         self.store = store
         self.game_id = game_id
         self._own: collections.Counter[int] = collections.Counter()
+        self._lock = threading.Lock()
 
     def expect(self, version: int) -> None:
         """This process is about to announce ``version`` itself."""
-        self._own[version] += 1
+        with self._lock:
+            self._own[version] += 1
 
     def forget(self, version: int) -> None:
-        """An announcement of ``version`` that was expected will not come (or came)."""
-        self._own[version] -= 1
-        if self._own[version] <= 0:
-            del self._own[version]
+        """An announcement of ``version`` that was expected will not come."""
+        with self._lock:
+            self._forget(version)
 
     def is_own(self, version: int) -> bool:
         """Was a notification of ``version`` this process's own? (Then it is counted off.)"""
-        if not self._own.get(version):
-            return False
-        self.forget(version)
-        return True
+        with self._lock:
+            if not self._own.get(version):
+                return False
+            self._forget(version)
+            return True
+
+    def _forget(self, version: int) -> None:
+        self._own[version] -= 1
+        if self._own[version] <= 0:
+            del self._own[version]
 
     async def send(self, version: int) -> None:
         """Tell the other processes the game changed at ``version`` (not its steps: chat, presence)."""
@@ -128,8 +137,6 @@ class Replication:
         up if another process stored steps (from ``entries``, the steps that made ``version``,
         when the notification carried them; else read back); re-read seats and presence if
         it changed those."""
-        if version is not None and self.notices.is_own(version):
-            return
         stored = self.table.stored_version
         self._lost = self._lost or version is None
         if version is not None and version > stored:

@@ -224,10 +224,15 @@ def change_head(text: str) -> tuple[str, int] | None:
         and change.version is not None else None
 
 
-class Subscription:
-    """A registered listener (``wants``: the games it hears of; None: all); :meth:`close` stops it."""
+Wants = Callable[[str, int], bool]
+"""Does a listener want to hear that a game (its id) is at a version? Asked once a change, in
+the thread that delivers it, before its entries are read."""
 
-    def __init__(self, hub: Notifier, listener: Listener, wants: Callable[[str], bool] | None = None) -> None:
+
+class Subscription:
+    """A registered listener (``wants``: the changes it hears of; None: all); :meth:`close` stops it."""
+
+    def __init__(self, hub: Notifier, listener: Listener, wants: Wants | None = None) -> None:
         self._hub = hub
         self.listener = listener
         self.wants = wants
@@ -242,15 +247,16 @@ class Notifier(ABC):
     Listeners are called from a background thread (or, in-process, from the thread that
     wrote); they must be quick and thread-safe — an asyncio server hands the change to its
     loop with ``loop.call_soon_threadsafe``. A listener subscribed with ``wants`` hears only
-    of the games it wants (and of lost notifications): a process that holds some of the
-    tables is spared the others' changes, their entries not even read.
+    of the changes it wants (and of lost notifications): a process that holds some of the
+    tables is spared the others' changes and its own steps coming back, their entries not
+    even read.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscriptions: list[Subscription] = []
 
-    def subscribe(self, listener: Listener, wants: Callable[[str], bool] | None = None) -> Subscription:
+    def subscribe(self, listener: Listener, wants: Wants | None = None) -> Subscription:
         with self._lock:
             subscription = Subscription(self, listener, wants)
             self._subscriptions.append(subscription)
@@ -266,28 +272,35 @@ class Notifier(ABC):
 
     def deliver(self, change: Change) -> None:
         """Call every listener that wants the change (one that raises is logged and skipped)."""
+        game_id, version = change.game_id, change.version
+        self._tell(change, self._wanting(None if game_id is None or version is None else (game_id, version)))
+
+    def hear(self, text: str) -> None:
+        """A payload from the channel: delivered to the listeners that want the change (its
+        entries are read only if one does)."""
+        head = change_head(text)
+        if head is None:
+            return
+        wanting = self._wanting(head)
+        change = parse_change(text) if wanting else None
+        if change is not None:
+            self._tell(change, wanting)
+
+    def _wanting(self, head: tuple[str, int] | None) -> list[Subscription]:
+        """The subscriptions that want the change of ``head`` (None: every one), each asked once."""
         with self._lock:
             subscriptions = list(self._subscriptions)
+        if head is None:
+            return subscriptions
+        return [s for s in subscriptions if s.wants is None or s.wants(*head)]
+
+    @staticmethod
+    def _tell(change: Change, subscriptions: list[Subscription]) -> None:
         for subscription in subscriptions:
-            if change.game_id is not None and subscription.wants is not None \
-                    and not subscription.wants(change.game_id):
-                continue
             try:
                 subscription.listener(change)
             except Exception:
                 log.exception("a change listener failed on %s", change)
-
-    def hear(self, text: str) -> None:
-        """A payload from the channel: delivered if it is a change some listener wants (its
-        entries are read only then)."""
-        head = change_head(text)
-        if head is None:
-            return
-        with self._lock:
-            wanted = any(s.wants is None or s.wants(head[0]) for s in self._subscriptions)
-        change = parse_change(text) if wanted else None
-        if change is not None:
-            self.deliver(change)
 
     @abstractmethod
     def publish(self, game_id: str, version: int, entries: Sequence[JSON] | None = None) -> None:
