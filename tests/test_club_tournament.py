@@ -10,6 +10,7 @@ One test, not parametrized: CI runs it once (some tens of seconds)."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import subprocess
@@ -87,7 +88,7 @@ def call(server: Server, method: str, path: str, body: Any = None, secret: str |
                 time.sleep(0.05)
                 continue
             status, read = error.code, json.loads(error.read())
-        except OSError:
+        except (OSError, http.client.HTTPException):  # e.g. killed while its answer was half sent
             if time.monotonic() > end:
                 raise
             time.sleep(0.05)
