@@ -8,6 +8,7 @@ import os
 import secrets
 import socket
 import threading
+import time
 import urllib.parse
 from collections.abc import Iterator
 from typing import NoReturn
@@ -148,3 +149,18 @@ def entries_of(store: Store, game_id: str, after: int) -> list[Entry]:
     """The entries above version ``after`` ([] for a game that is not there)."""
     stored = store.load(game_id, after=after)
     return list(stored.entries) if stored is not None else []
+
+
+def count_sleeps(monkeypatch: pytest.MonkeyPatch, seconds: float) -> list[float]:
+    """Each ``time.sleep(seconds)`` from now on (a group commit's gather, told by its length),
+    in the list returned; every sleep still sleeps."""
+    waits: list[float] = []
+    sleep = time.sleep
+
+    def counted(asked: float) -> None:
+        if asked == seconds:
+            waits.append(asked)
+        sleep(asked)
+
+    monkeypatch.setattr(time, "sleep", counted)
+    return waits

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
-from storage_support import entries_of, info_of
+from storage_support import count_sleeps, entries_of, info_of
 
 from binokel.server.storage.migrations import MIGRATIONS
 from binokel.server.storage import chat, invites, lease, presence
@@ -523,15 +523,8 @@ def test_a_batch_waits_for_other_games_only_while_several_write_often(monkeypatc
     quiet spell, is written at once."""
     from binokel.server.storage.base import Gather, GroupCommit, Pending
 
-    waits: list[float] = []
     sleep = time.sleep
-
-    def counted(seconds: float) -> None:
-        if seconds == 2.0:
-            waits.append(seconds)
-        sleep(seconds)
-
-    monkeypatch.setattr(time, "sleep", counted)
+    waits = count_sleeps(monkeypatch, 2.0)
     batches: list[list[str | None]] = []
     gather = Gather(2.0, 60.0)  # long enough for a loaded machine
     group: GroupCommit[Pending] = GroupCommit(lambda batch: batches.append([p.game_id for p in batch]),

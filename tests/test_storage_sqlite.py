@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from storage_support import entries_of, info_of
+from storage_support import count_sleeps, entries_of, info_of
 
 from binokel.game import Game
 from binokel.record import game_record, replay_game
@@ -222,17 +222,8 @@ def test_while_games_write_often_an_append_waits_for_others_to_join_its_batch(
     import threading
     import time
 
-    import binokel.server.storage.sqlite as sqlite_store
-
-    waits: list[float] = []
     sleep = time.sleep
-
-    def counted(seconds: float) -> None:
-        if seconds == 2.0:
-            waits.append(seconds)
-        sleep(seconds)
-
-    monkeypatch.setattr(sqlite_store.time, "sleep", counted)
+    waits = count_sleeps(monkeypatch, 2.0)
     with SQLiteStore(tmp_path / "games.sqlite3") as store:
         for game_id in ("a", "b"):
             store.create(game_id, rules="standard", settings={}, seed=1, first_dealer=0,
