@@ -81,20 +81,26 @@ def call(server: Server, method: str, path: str, body: Any = None, secret: str |
     while True:
         request = urllib.request.Request(server.url + path.lstrip("/"), data=data, method=method, headers=headers)
         try:
-            with urllib.request.urlopen(request, timeout=20) as answer:
-                status, read = answer.status, json.loads(answer.read())
-        except urllib.error.HTTPError as error:
-            if error.code == 503:  # the store was briefly unavailable: nothing stored, try again
-                time.sleep(0.05)
-                continue
-            status, read = error.code, json.loads(error.read())
-        except (OSError, http.client.HTTPException):  # e.g. killed while its answer was half sent
+            status, read = _answer(request)
+        except (OSError, http.client.HTTPException):  # e.g. killed while an answer (or a refusal) was half sent
             if time.monotonic() > end:
                 raise
             time.sleep(0.05)
             continue
+        if status == 503:  # the store was briefly unavailable: nothing stored, try again
+            time.sleep(0.05)
+            continue
         check_answer(method, path, status, read)  # every answer is one the published schema allows
         return status, read
+
+
+def _answer(request: urllib.request.Request) -> tuple[int, Any]:
+    """The status and the JSON of one request's answer, a refusal's too (read whole, or raised)."""
+    try:
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
 
 
 def invalid(rng: random.Random, summary: dict[str, Any], rules: Rules) -> dict[str, Any]:
