@@ -165,7 +165,7 @@ class Hall:
         announced it itself (a step it stored, a notice it sent): hearing it back is no news, so
         it is not read nor handed to the loop."""
         table = self.tables.get(game_id)
-        return table is not None and not table.replication.notices.is_own(version)
+        return table is not None and not table.notices.is_own(version)
 
     def _heard(self, change: Change) -> None:
         """A change notification, in the listening thread: hand it to the loop."""
