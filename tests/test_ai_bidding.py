@@ -21,8 +21,7 @@ from binokel.ai.knowledge import Knowledge
 from binokel.ai.policy import best_contract, partner_share
 from binokel.ai.sample import World
 from binokel.ai.search import position_value
-from binokel.card import Card, Hand, Suit, add_card
-from binokel.meld import find_melds, meld_total
+from binokel.card import add_card
 from binokel.state import State
 from binokel.view import SeatView, view
 
@@ -212,26 +211,6 @@ def test_against_a_raiser_a_bid_needs_the_facing_share(level: str) -> None:
     assert not bot.accepts(simulation, bid)
     simulation.facing = 0
     assert bot.accepts(simulation, bid)  # nobody raised: the made share of before decides
-
-
-@pytest.mark.parametrize("level", ["hard", "expert"])
-def test_a_far_bid_needs_the_far_share_and_a_nearer_one_does_not(level: str) -> None:
-    """A bid FAR_MARGIN or more above the best melds of the hand is made only while the
-    simulated soloist reaches it in FAR_SHARE of the deals (the far bids of issue #26)."""
-    simulation, state = _simulation(level, STRONG)
-    bot = make_bot(level, seed=1)
-    assert isinstance(bot, HardBot)
-    bot.FAR_SHARE = 0.9
-    hand = Hand([Card.parse(text) for text in STRONG])
-    assert simulation.melds == max(meld_total(find_melds(hand, Suit(trump), state.rules)) for trump in range(4)) > 0
-    simulation.value = lambda bid: 1000.0  # type: ignore[method-assign]
-    simulation.facing = 0  # nobody raised: only the far share may refuse
-    near = simulation.melds + bot.FAR_MARGIN - 10
-    assert near + 10 <= simulation.reach
-    simulation.made_share = lambda bid: 0.89  # type: ignore[method-assign]
-    assert bot.accepts(simulation, near) and not bot.accepts(simulation, near + 10)
-    simulation.made_share = lambda bid: 0.9  # type: ignore[method-assign]
-    assert bot.accepts(simulation, near + 10)
 
 
 @pytest.mark.parametrize("level", ["hard", "expert"])

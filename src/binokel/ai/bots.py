@@ -468,20 +468,12 @@ class HardBot(MediumBot):
     raiser left to play a high bid fails often, so passing is worth more in a bidding war than
     :attr:`DEFENDER_UTILITY` says (docs/ai.md, the auction study)."""
 
-    FAR_MARGIN = 150
-    """A bid at least this far above the best melds of the hand (as dealt: the auction's hand) is
-    a far bid: its worth rests on the Tapp and the tricks, where the simulation errs most."""
-    FAR_SHARE = 0.0
-    """A far bid is made only while the simulated soloist reaches it in at least this share of the
-    deals (0: no floor of its own)."""
-
     def accepts(self, simulation: SoloistSimulation, bid: int) -> bool:
         """Is ``bid`` worth playing: never past what the hand reaches with the best sampled
-        Tapp, worth more than defending on average, against a raiser reached in
-        :attr:`FACING_SHARE` of the deals, and a far bid in :attr:`FAR_SHARE` of them."""
+        Tapp, worth more than defending on average, and against a raiser reached in
+        :attr:`FACING_SHARE` of the deals."""
         return (bid <= simulation.reach and simulation.value(bid) > self.passing_worth(simulation)
-                and (not simulation.facing or simulation.made_share(bid) >= self.FACING_SHARE)
-                and (bid < simulation.melds + self.FAR_MARGIN or simulation.made_share(bid) >= self.FAR_SHARE))
+                and (not simulation.facing or simulation.made_share(bid) >= self.FACING_SHARE))
 
     # ---------------------------------------------------------------- discard, game, surrender
 
@@ -681,12 +673,10 @@ class SoloistSimulation:
     counts as :data:`NO_TRUMP_BID`); no bot bids past it."""
 
     def __init__(self, knowledge: Knowledge, results: list[Position], reach: int, facing: int = 0,
-                 defence: list[float] | None = None, melds: int = 0) -> None:
+                 defence: list[float] | None = None) -> None:
         self.knowledge = knowledge
         self.results = results
         self.reach = reach
-        self.melds = melds
-        """The best melds of the simulated seat's hand (over the four trump suits), without a Tapp."""
         self.facing = facing
         """The highest bid an opponent raised to of its own will (:func:`facing_bid`; 0: none)."""
         self.defence = defence or []
@@ -701,8 +691,7 @@ class SoloistSimulation:
     def __add__(self, other: SoloistSimulation) -> SoloistSimulation:
         """The simulations of both sets of worlds (of one seat's view) together."""
         return SoloistSimulation(self.knowledge, self.results + other.results, max(self.reach, other.reach),
-                                 max(self.facing, other.facing), self.defence + other.defence,
-                                 max(self.melds, other.melds))
+                                 max(self.facing, other.facing), self.defence + other.defence)
 
     def made_share(self, bid: int) -> float:
         """The share of the simulated deals in which the soloist reaches ``bid``."""
@@ -740,9 +729,7 @@ def simulate_soloist(view: SeatView, knowledge: Knowledge, worlds: Iterator[Worl
             best = best_contract(with_tapp(world, seat), rules)
             estimate = best.total + partner_share(rules, best.card_points)
             reach = max(reach, estimate, position.soloist_total() + partner_points(position))
-    hand = Hand(view.hand)
-    melds = max(meld_total(find_melds(hand, Suit(trump), rules)) for trump in range(4))
-    return SoloistSimulation(knowledge, results, reach, facing, defence, melds)
+    return SoloistSimulation(knowledge, results, reach, facing, defence)
 
 
 TAPP_HOPE = 20
