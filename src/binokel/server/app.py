@@ -72,6 +72,7 @@ import binokel.server.delivery as delivery
 from binokel.server.delivery import add_delivery, web_dir
 from binokel.server.channel import Connection
 from binokel.server.table import Table
+from binokel.server.transport import WRITE_NOW
 
 log = logging.getLogger("binokel.server")
 
@@ -647,7 +648,8 @@ async def _hello(websocket: WebSocket, table: Table, limits: Limits, address: st
             return None
         seat = held if held >= 0 else None
         host = table.is_host(held)
-    connection = Connection(seat, limits, host=host, address=address)
+    connection = Connection(seat, limits, host=host, address=address,
+                            write_now=(websocket.scope.get("extensions") or {}).get(WRITE_NOW, {}).get("write"))
     connection.since = hello.version
     connection.beat = hello.beat
     return connection
@@ -661,10 +663,13 @@ async def _send(websocket: WebSocket, connection: Connection) -> None:
             with contextlib.suppress(Exception):
                 await websocket.close()
             return
+        connection.sending = True
         try:
             await websocket.send_text(message)
         except Exception:  # noqa: BLE001 - the socket is gone: stop sending
             return
+        finally:
+            connection.sending = False
 
 
 async def _handle(hall: Hall, table: Table, connection: Connection, raw: str | bytes | None,

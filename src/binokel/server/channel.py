@@ -23,11 +23,16 @@ class Connection:
     """One websocket watching a table: its seat (None: a spectator) and its outgoing queue,
     bounded: a client too slow to read is dropped rather than let its messages pile up."""
 
-    def __init__(self, seat: int | None, limits: Limits, *, host: bool = False, address: str = "?") -> None:
+    def __init__(self, seat: int | None, limits: Limits, *, host: bool = False, address: str = "?",
+                 write_now: Callable[[str], bool] | None = None) -> None:
         self.seat = seat
         self.host = host
         self.address = address  # the client's address (its per-address quotas)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()  # messages encoded already
+        # The socket's own write at once (server/transport.py: Immediate), False when it cannot
+        # take a message now; None: every message goes through the queue and the app's sender.
+        self.write_now = write_now
+        self.sending = False  # the sender holds a message taken from the queue (it goes first)
         self.bound = limits.queue_messages
         self.byte_bound = limits.queue_bytes
         self.queue_bytes = 0  # the bytes of the messages waiting
@@ -43,7 +48,8 @@ class Connection:
         self.quiet_order: OrderedDict[Connection, None] | None = None
 
     def post(self, message: dict[str, Any] | str | None) -> None:
-        """Queue a message (None closes the connection), encoded here (a str: encoded already).
+        """Send a message (None closes the connection), encoded here (a str: encoded already):
+        at once while the socket takes it and nothing waits before it, else through the queue.
         With ``Limits.queue_messages`` waiting already, or ``Limits.queue_bytes``, the client
         is too slow to read: it is dropped (see :meth:`drop`)."""
         if self.dropped:
@@ -52,14 +58,21 @@ class Connection:
             self.queue.put_nowait(None)
             return
         text = message if isinstance(message, str) else json.dumps(message)
+        written = self.write_now is not None and not self.sending and self.queue.empty() and self.write_now(text)
+        if not written:
+            self._queue(text)
+            if self.dropped:
+                return
+        self.told_at = time.monotonic()
+        if self.quiet_order is not None:
+            self.quiet_order.move_to_end(self)
+
+    def _queue(self, text: str) -> None:
         if self.queue.qsize() >= self.bound or self.queue_bytes + len(text) > self.byte_bound:
             self.drop()
             return
         self.queue_bytes += len(text)
         self.queue.put_nowait(text)
-        self.told_at = time.monotonic()
-        if self.quiet_order is not None:
-            self.quiet_order.move_to_end(self)
 
     async def next_message(self) -> str | None:
         """The next message to send (None: close), for the connection's sender."""

@@ -47,6 +47,15 @@ try:  # uvicorn[standard]'s parser; without httptools uvicorn's h11 one runs (it
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _HttpTools
 except ImportError:  # pragma: no cover - httptools is part of the serve extra
     _HttpTools = None  # type: ignore[assignment, misc]
+try:  # uvicorn's own websocket protocol since 0.35 (a uvicorn before it: every message through the app's task)
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol as _SansIO
+    from websockets.exceptions import InvalidState
+except ImportError:  # pragma: no cover
+    _SansIO = None  # type: ignore[assignment, misc]
+
+WRITE_NOW = "binokel.write_now"
+"""The scope extension of a websocket whose protocol writes a text at once (:class:`Immediate`):
+``{"write": write_now}``."""
 
 BODY_CHECK = 0.5
 """Seconds between looks at a body's rate while it streams in."""
@@ -237,6 +246,37 @@ if _HttpTools is not None:
             self._body_check = self.loop.call_later(BODY_CHECK, self._check_body)
 
 
+if _SansIO is not None:
+    class Immediate(_SansIO):
+        """uvicorn's websocket protocol, offering the app a write at once: ``scope["extensions"]
+        [WRITE_NOW]["write"](text)`` frames ``text`` and hands it to the socket in the caller's
+        turn of the loop, without a turn of the app's sending task, Starlette's checks or an ASGI
+        message. Nearly all the server sends is a few hundred bytes to a socket that takes them at
+        once (a step's update, a quiet line's beat); the way through the sending task cost about
+        as much CPU as the system's write itself (docs/server.md "Round twenty")."""
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            if not self.close_sent:  # (refused: the app is not even called)
+                self.scope["extensions"][WRITE_NOW] = {"write": self.write_now}  # (an extension is a dict)
+
+        def write_now(self, text: str) -> bool:
+            """Send ``text`` now if the socket takes it now: accepted, not closing, its buffer
+            under the transport's high-water mark. False: not now (the caller queues it, and
+            sends it through the ASGI ``send``, which waits for the buffer to drain)."""
+            if (not self.handshake_complete or self.initial_response is not None or self.close_sent or self.disconnected
+                    or not self.writable.is_set()):
+                return False
+            try:
+                self.conn.send_text(text.encode())
+            except InvalidState:  # the client's close came: the app's next send ends it
+                return False
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            return True
+else:  # pragma: no cover
+    Immediate = None  # type: ignore[assignment, misc]
+
+
 def uvicorn_config(app: Any, limits: Limits, *, forwarded_allow_ips: str | None = None,
                    **options: Any) -> uvicorn.Config:
     """uvicorn's configuration for ``app`` under ``limits`` (``options`` go to uvicorn).
@@ -244,6 +284,8 @@ def uvicorn_config(app: Any, limits: Limits, *, forwarded_allow_ips: str | None 
     protocol = guarded_protocol(limits, Trusted(forwarded_allow_ips))
     if protocol is not None:
         options.setdefault("http", protocol)
+    if Immediate is not None:
+        options.setdefault("ws", Immediate)
     if forwarded_allow_ips:
         options.update(proxy_headers=True, forwarded_allow_ips=forwarded_allow_ips)
     else:
