@@ -47,7 +47,7 @@ try:  # uvicorn[standard]'s parser; without httptools uvicorn's h11 one runs (it
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _HttpTools
 except ImportError:  # pragma: no cover - httptools is part of the serve extra
     _HttpTools = None  # type: ignore[assignment, misc]
-try:  # uvicorn's own websocket protocol since 0.35 (a uvicorn before it: every message through the app's task)
+try:  # uvicorn's sans-I/O websocket protocol (a uvicorn without it: every message through the app's task)
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol as _SansIO
     from websockets.exceptions import InvalidState
 except ImportError:  # pragma: no cover
