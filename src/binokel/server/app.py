@@ -72,7 +72,7 @@ import binokel.server.delivery as delivery
 from binokel.server.delivery import add_delivery, web_dir
 from binokel.server.channel import Connection
 from binokel.server.table import Table
-from binokel.server.transport import WRITE_NOW
+from binokel.server.transport import write_now_of
 
 log = logging.getLogger("binokel.server")
 
@@ -649,7 +649,7 @@ async def _hello(websocket: WebSocket, table: Table, limits: Limits, address: st
         seat = held if held >= 0 else None
         host = table.is_host(held)
     connection = Connection(seat, limits, host=host, address=address,
-                            write_now=(websocket.scope.get("extensions") or {}).get(WRITE_NOW, {}).get("write"))
+                            write_now=write_now_of(websocket.scope))
     connection.since = hello.version
     connection.beat = hello.beat
     return connection

@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import uvicorn
@@ -56,6 +57,12 @@ except ImportError:  # pragma: no cover
 WRITE_NOW = "binokel.write_now"
 """The scope extension of a websocket whose protocol writes a text at once (:class:`Immediate`):
 ``{"write": write_now}``."""
+
+
+def write_now_of(scope: Mapping[str, Any]) -> Callable[[str], bool] | None:
+    """The websocket's write at once (:meth:`Immediate.write_now`), if its protocol offers one."""
+    offered: Callable[[str], bool] | None = (scope.get("extensions") or {}).get(WRITE_NOW, {}).get("write")
+    return offered
 
 BODY_CHECK = 0.5
 """Seconds between looks at a body's rate while it streams in."""
